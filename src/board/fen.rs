@@ -1,0 +1,334 @@
+//! FEN parsing and writing. Parsing checks every field and says which one is wrong and why.
+
+use super::bitboard::Bitboard;
+use super::position::Position;
+use super::types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};
+use thiserror::Error;
+
+/// How strictly to validate a FEN.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum FenMode {
+    /// Reject positions that cannot arise in a game (impossible checks, too many pieces).
+    Strict,
+    /// Accept any position that is legal to search: one king each, no pawn on a back rank, the side
+    /// not to move not in check. The perft suite's double check by two bishops needs this.
+    Lenient,
+}
+
+/// What is wrong with a FEN, naming the field (1 = placement .. 6 = fullmove number).
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum FenError {
+    #[error("expected 4 to 6 space-separated fields, found {found}")]
+    FieldCount { found: usize },
+    #[error("field 1 (piece placement): expected 8 ranks separated by '/', found {found}")]
+    RankCount { found: usize },
+    #[error("field 1 (piece placement): bad piece letter '{ch}' on rank {rank}")]
+    BadPiece { rank: char, ch: char },
+    #[error("field 1 (piece placement): rank {rank} describes more than 8 squares")]
+    RankTooLong { rank: char },
+    #[error("field 1 (piece placement): rank {rank} describes {squares} squares, not 8")]
+    RankTooShort { rank: char, squares: usize },
+    #[error("field 1 (piece placement): {color} has no king")]
+    MissingKing { color: Color },
+    #[error("field 1 (piece placement): {color} has {count} kings")]
+    ExtraKing { color: Color, count: u32 },
+    #[error("field 1 (piece placement): pawn on {square}, a first or last rank square")]
+    PawnOnBackRank { square: Square },
+    #[error("field 1 (piece placement): {color} has {count} {what}, more than a game allows")]
+    TooManyPieces {
+        color: Color,
+        count: u32,
+        what: &'static str,
+    },
+    #[error("field 2 (side to move): expected 'w' or 'b', found '{found}'")]
+    BadSideToMove { found: String },
+    #[error("field 2 (side to move): the side not to move ({color}) is in check")]
+    OpponentInCheck { color: Color },
+    #[error("field 2 (side to move): the check on the {color} king ({checkers} checkers) cannot arise in a game")]
+    ImpossibleCheck { color: Color, checkers: u32 },
+    #[error("field 3 (castling): '{found}' is not '-' or a set of the letters KQkq")]
+    BadCastling { found: String },
+    #[error(
+        "field 3 (castling): right '{right}' needs the {color} king on {king} and a rook on {rook}"
+    )]
+    CastlingMismatch {
+        right: char,
+        color: Color,
+        king: Square,
+        rook: Square,
+    },
+    #[error("field 4 (en passant): '{found}' is not '-' or a square")]
+    BadEnPassant { found: String },
+    #[error("field 4 (en passant): {square} is impossible: {reason}")]
+    ImpossibleEnPassant {
+        square: Square,
+        reason: &'static str,
+    },
+    #[error("field 5 (halfmove clock): '{found}' is not a number from 0 to 65535")]
+    BadHalfmoveClock { found: String },
+    #[error("field 6 (fullmove number): '{found}' is not a number from 1 to 65535")]
+    BadFullmoveNumber { found: String },
+}
+
+impl Position {
+    /// Parses a FEN strictly (positions that can arise in a game). Four fields are accepted, the
+    /// clocks then default to 0 and 1.
+    pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, FenMode::Strict)
+    }
+
+    /// Parses a FEN accepting positions that are legal to search but unreachable in a game.
+    pub fn from_fen_lenient(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, FenMode::Lenient)
+    }
+
+    pub fn from_fen_with(fen: &str, mode: FenMode) -> Result<Position, FenError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if !(4..=6).contains(&fields.len()) {
+            return Err(FenError::FieldCount {
+                found: fields.len(),
+            });
+        }
+        let mut pos = Position::empty();
+        parse_placement(&mut pos, fields[0])?;
+        check_material(&pos, mode)?;
+
+        pos.side = match fields[1] {
+            "w" => Color::White,
+            "b" => Color::Black,
+            other => {
+                return Err(FenError::BadSideToMove {
+                    found: other.to_string(),
+                })
+            }
+        };
+        pos.castling = parse_castling(&pos, fields[2])?;
+        let ep = parse_en_passant(&pos, fields[3])?;
+
+        if let Some(field) = fields.get(4) {
+            pos.halfmove_clock = field.parse().map_err(|_| FenError::BadHalfmoveClock {
+                found: field.to_string(),
+            })?;
+        }
+        if let Some(field) = fields.get(5) {
+            let n: u16 = field.parse().map_err(|_| FenError::BadFullmoveNumber {
+                found: field.to_string(),
+            })?;
+            // Some tools write 0; only a strict parse refuses it.
+            if n == 0 && mode == FenMode::Strict {
+                return Err(FenError::BadFullmoveNumber {
+                    found: field.to_string(),
+                });
+            }
+            pos.fullmove_number = n.max(1);
+        }
+
+        let them = !pos.side;
+        if pos.is_attacked(pos.king_square(them), pos.side, pos.occupied()) {
+            return Err(FenError::OpponentInCheck { color: them });
+        }
+        if mode == FenMode::Strict {
+            check_checkers(&pos)?;
+        }
+        // Keep the en-passant square only when the capture is legal (as the key wants).
+        pos.ep_square = ep.filter(|&sq| pos.en_passant_legal(sq));
+        pos.key = pos.compute_key();
+        Ok(pos)
+    }
+
+    /// The position as a six-field FEN. The en-passant square is written only when the capture is
+    /// legal, as python-chess and most engines do.
+    pub fn to_fen(&self) -> String {
+        let mut fen = String::with_capacity(90);
+        for rank in Rank::ALL.iter().rev() {
+            let mut empty = 0;
+            for file in File::ALL {
+                match self.piece_on(Square::new(file, *rank)) {
+                    Some(piece) => {
+                        if empty > 0 {
+                            fen.push(char::from(b'0' + empty));
+                            empty = 0;
+                        }
+                        fen.push(piece.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                fen.push(char::from(b'0' + empty));
+            }
+            if *rank != Rank::First {
+                fen.push('/');
+            }
+        }
+        let side = if self.side == Color::White { 'w' } else { 'b' };
+        let ep = self
+            .ep_square
+            .map_or_else(|| "-".to_string(), |s| s.to_string());
+        fen.push_str(&format!(
+            " {side} {} {ep} {} {}",
+            self.castling, self.halfmove_clock, self.fullmove_number
+        ));
+        fen
+    }
+}
+
+fn parse_placement(pos: &mut Position, field: &str) -> Result<(), FenError> {
+    let ranks: Vec<&str> = field.split('/').collect();
+    if ranks.len() != 8 {
+        return Err(FenError::RankCount { found: ranks.len() });
+    }
+    for (i, text) in ranks.iter().enumerate() {
+        let rank = Rank::from_index(7 - i);
+        let mut file = 0usize;
+        for ch in text.chars() {
+            if let Some(d) = ch.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                file += d as usize;
+            } else {
+                let piece = Piece::from_char(ch).ok_or(FenError::BadPiece {
+                    rank: rank.char(),
+                    ch,
+                })?;
+                if file >= 8 {
+                    return Err(FenError::RankTooLong { rank: rank.char() });
+                }
+                pos.put_piece(piece, Square::new(File::from_index(file), rank));
+                file += 1;
+            }
+            if file > 8 {
+                return Err(FenError::RankTooLong { rank: rank.char() });
+            }
+        }
+        if file < 8 {
+            return Err(FenError::RankTooShort {
+                rank: rank.char(),
+                squares: file,
+            });
+        }
+    }
+    Ok(())
+}
+
+fn check_material(pos: &Position, mode: FenMode) -> Result<(), FenError> {
+    for color in Color::ALL {
+        match pos.colored(color, PieceKind::King).len() {
+            0 => return Err(FenError::MissingKing { color }),
+            1 => {}
+            count => return Err(FenError::ExtraKing { color, count }),
+        }
+        if mode == FenMode::Strict {
+            let pawns = pos.colored(color, PieceKind::Pawn).len();
+            if pawns > 8 {
+                return Err(FenError::TooManyPieces {
+                    color,
+                    count: pawns,
+                    what: "pawns",
+                });
+            }
+            let pieces = pos.color(color).len();
+            if pieces > 16 {
+                return Err(FenError::TooManyPieces {
+                    color,
+                    count: pieces,
+                    what: "pieces",
+                });
+            }
+        }
+    }
+    let back_ranks = Bitboard::rank(Rank::First) | Bitboard::rank(Rank::Eighth);
+    if let Some(square) = (pos.pieces(PieceKind::Pawn) & back_ranks).first() {
+        return Err(FenError::PawnOnBackRank { square });
+    }
+    Ok(())
+}
+
+fn parse_castling(pos: &Position, field: &str) -> Result<CastlingRights, FenError> {
+    let bad = || FenError::BadCastling {
+        found: field.to_string(),
+    };
+    if field == "-" {
+        return Ok(CastlingRights::NONE);
+    }
+    let mut rights = CastlingRights::NONE;
+    for ch in field.chars() {
+        let (color, king_side) = match ch {
+            'K' => (Color::White, true),
+            'Q' => (Color::White, false),
+            'k' => (Color::Black, true),
+            'q' => (Color::Black, false),
+            _ => return Err(bad()),
+        };
+        let bit = CastlingRights::bit(color, king_side);
+        if rights.0 & bit != 0 {
+            return Err(bad());
+        }
+        rights.0 |= bit;
+        let rank = color.back_rank();
+        let king = Square::new(File::E, rank);
+        let rook = Square::new(if king_side { File::H } else { File::A }, rank);
+        let has = |sq, kind| pos.piece_on(sq) == Some(Piece::new(color, kind));
+        if !has(king, PieceKind::King) || !has(rook, PieceKind::Rook) {
+            return Err(FenError::CastlingMismatch {
+                right: ch,
+                color,
+                king,
+                rook,
+            });
+        }
+    }
+    Ok(rights)
+}
+
+/// The en-passant square as written; whether a capture is possible is decided later.
+fn parse_en_passant(pos: &Position, field: &str) -> Result<Option<Square>, FenError> {
+    if field == "-" {
+        return Ok(None);
+    }
+    let square = Square::parse(field).ok_or_else(|| FenError::BadEnPassant {
+        found: field.to_string(),
+    })?;
+    let us = pos.side;
+    let impossible = |reason| Err(FenError::ImpossibleEnPassant { square, reason });
+    if square.rank() != Rank::Sixth.relative_to(us) {
+        return impossible("it is not on the rank behind a pawn that just advanced two squares");
+    }
+    let pushed = Square::from_index(square.index() ^ 8);
+    let origin = Square::from_index(pushed.index() ^ 16);
+    if pos.piece_on(pushed) != Some(Piece::new(!us, PieceKind::Pawn)) {
+        return impossible("no pawn of the side that just moved stands in front of it");
+    }
+    if pos.occupied().has(square) || pos.occupied().has(origin) {
+        return impossible("the squares the pawn passed over are not empty");
+    }
+    Ok(Some(square))
+}
+
+/// Checks that cannot arise in a game: three or more checkers, or two of kinds that can never
+/// give check together (a discovered check is by a slider, so two pawns, two knights, a pawn and
+/// a knight, or two bishops are impossible).
+fn check_checkers(pos: &Position) -> Result<(), FenError> {
+    let checkers = pos.checkers();
+    let count = checkers.len();
+    let impossible = match count {
+        0 | 1 => false,
+        2 => {
+            let kinds: Vec<PieceKind> = checkers.iter().filter_map(|s| pos.kind_on(s)).collect();
+            let (a, b) = (kinds[0].min(kinds[1]), kinds[0].max(kinds[1]));
+            matches!(
+                (a, b),
+                (PieceKind::Pawn, PieceKind::Pawn)
+                    | (PieceKind::Knight, PieceKind::Knight)
+                    | (PieceKind::Pawn, PieceKind::Knight)
+                    | (PieceKind::Bishop, PieceKind::Bishop)
+            )
+        }
+        _ => true,
+    };
+    if impossible {
+        return Err(FenError::ImpossibleCheck {
+            color: pos.side,
+            checkers: count,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! The board: squares and pieces, bitboards and attack tables, positions with legal move
+//! generation, make/unmake with Polyglot-compatible Zobrist keys, notation and the rules of the game.
+
+pub mod attacks;
+mod bitboard;
+mod fen;
+mod movegen;
+mod moves;
+pub mod perft;
+mod position;
+mod types;
+pub mod zobrist;
+
+pub use bitboard::{Bitboard, BitboardIter};
+pub use fen::{FenError, FenMode};
+pub use movegen::{GenMode, PieceMoves};
+pub use moves::{Move, MoveList};
+pub use position::{Position, Undo};
+pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};

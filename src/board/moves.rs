@@ -1,0 +1,222 @@
+//! `Move`: a 16-bit move (from, to, and four flag bits), and its UCI long-algebraic form.
+
+use super::types::{PieceKind, Square};
+use std::fmt;
+
+/// A move packed in 16 bits: from square (bits 0-5), to square (6-11), kind flags (12-15).
+/// Castling is encoded as the king's two-square step (e1g1), as UCI writes it.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
+pub struct Move(u16);
+
+impl Move {
+    pub const QUIET: u16 = 0;
+    pub const DOUBLE_PUSH: u16 = 1;
+    pub const KING_CASTLE: u16 = 2;
+    pub const QUEEN_CASTLE: u16 = 3;
+    pub const CAPTURE: u16 = 4;
+    pub const EN_PASSANT: u16 = 5;
+    /// Promotion flags are `PROMOTION | (piece - 1)`, plus `CAPTURE` for a capturing promotion.
+    pub const PROMOTION: u16 = 8;
+
+    /// The "no move" value (a1a1), written `0000` in UCI.
+    pub const NULL: Move = Move(0);
+
+    #[inline(always)]
+    pub const fn new(from: Square, to: Square, flags: u16) -> Move {
+        Move(from.index() as u16 | (to.index() as u16) << 6 | flags << 12)
+    }
+
+    /// Flags for a promotion to `kind` (knight..queen), capturing or not.
+    #[inline(always)]
+    pub const fn promotion_flags(kind: PieceKind, capture: bool) -> u16 {
+        Move::PROMOTION | (kind.index() as u16 - 1) | if capture { Move::CAPTURE } else { 0 }
+    }
+
+    #[inline(always)]
+    pub const fn from(self) -> Square {
+        Square::from_index((self.0 & 63) as usize)
+    }
+
+    #[inline(always)]
+    pub const fn to(self) -> Square {
+        Square::from_index((self.0 >> 6 & 63) as usize)
+    }
+
+    #[inline(always)]
+    pub const fn flags(self) -> u16 {
+        self.0 >> 12
+    }
+
+    /// The raw 16 bits, e.g. for a transposition-table entry.
+    #[inline(always)]
+    pub const fn bits(self) -> u16 {
+        self.0
+    }
+
+    #[inline(always)]
+    pub const fn from_bits(bits: u16) -> Move {
+        Move(bits)
+    }
+
+    #[inline(always)]
+    pub const fn is_null(self) -> bool {
+        self.0 == 0
+    }
+
+    /// Captures, en passant included.
+    #[inline(always)]
+    pub const fn is_capture(self) -> bool {
+        self.flags() & Move::CAPTURE != 0
+    }
+
+    #[inline(always)]
+    pub const fn is_promotion(self) -> bool {
+        self.flags() & Move::PROMOTION != 0
+    }
+
+    /// Neither a capture nor a promotion.
+    #[inline(always)]
+    pub const fn is_quiet(self) -> bool {
+        self.flags() & (Move::CAPTURE | Move::PROMOTION) == 0
+    }
+
+    #[inline(always)]
+    pub const fn is_en_passant(self) -> bool {
+        self.flags() == Move::EN_PASSANT
+    }
+
+    #[inline(always)]
+    pub const fn is_castle(self) -> bool {
+        matches!(self.flags(), Move::KING_CASTLE | Move::QUEEN_CASTLE)
+    }
+
+    #[inline(always)]
+    pub const fn is_double_push(self) -> bool {
+        self.flags() == Move::DOUBLE_PUSH
+    }
+
+    #[inline(always)]
+    pub const fn promotion(self) -> Option<PieceKind> {
+        if self.is_promotion() {
+            Some(PieceKind::from_index((self.flags() & 3) as usize + 1))
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Move {
+    /// UCI long algebraic notation: `e2e4`, `e7e8q`, `e1g1`, and `0000` for the null move.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_null() {
+            return f.write_str("0000");
+        }
+        write!(f, "{}{}", self.from(), self.to())?;
+        if let Some(kind) = self.promotion() {
+            write!(f, "{}", kind.char())?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self}, flags {})", self.flags())
+    }
+}
+
+/// A fixed-capacity list of moves, large enough for any legal position (218 is the known maximum),
+/// so generating moves never allocates.
+#[derive(Clone)]
+pub struct MoveList {
+    moves: [Move; MoveList::CAPACITY],
+    len: usize,
+}
+
+impl MoveList {
+    pub const CAPACITY: usize = 256;
+
+    #[inline(always)]
+    pub fn new() -> MoveList {
+        MoveList {
+            moves: [Move::NULL; MoveList::CAPACITY],
+            len: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn push(&mut self, mv: Move) {
+        debug_assert!(self.len < MoveList::CAPACITY);
+        self.moves[self.len] = mv;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    #[inline(always)]
+    pub fn as_slice(&self) -> &[Move] {
+        &self.moves[..self.len]
+    }
+
+    #[inline(always)]
+    pub fn as_mut_slice(&mut self) -> &mut [Move] {
+        &mut self.moves[..self.len]
+    }
+
+    pub fn contains(&self, mv: Move) -> bool {
+        self.as_slice().contains(&mv)
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.as_slice().iter()
+    }
+}
+
+impl Default for MoveList {
+    fn default() -> Self {
+        MoveList::new()
+    }
+}
+
+impl std::ops::Deref for MoveList {
+    type Target = [Move];
+    fn deref(&self) -> &[Move] {
+        self.as_slice()
+    }
+}
+
+impl<'a> IntoIterator for &'a MoveList {
+    type Item = &'a Move;
+    type IntoIter = std::slice::Iter<'a, Move>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packing_round_trips() {
+        let e7 = Square::parse("e7").unwrap();
+        let d8 = Square::parse("d8").unwrap();
+        let mv = Move::new(e7, d8, Move::promotion_flags(PieceKind::Knight, true));
+        assert_eq!(mv.from(), e7);
+        assert_eq!(mv.to(), d8);
+        assert!(mv.is_capture() && mv.is_promotion() && !mv.is_quiet());
+        assert_eq!(mv.promotion(), Some(PieceKind::Knight));
+        assert_eq!(mv.to_string(), "e7d8n");
+        assert_eq!(Move::NULL.to_string(), "0000");
+        let ep = Move::new(e7, d8, Move::EN_PASSANT);
+        assert!(ep.is_capture() && ep.is_en_passant() && ep.promotion().is_none());
+    }
+}

@@ -1,0 +1,50 @@
+//! Perft: the number of leaf nodes of the legal move tree, the move generator's correctness check.
+
+use super::moves::Move;
+use super::position::Position;
+
+/// Leaf count to `depth`, counting the last ply in bulk (no leaf move is made).
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => {
+            let mut nodes = 0;
+            for &mv in pos.legal_moves().iter() {
+                let undo = pos.make_move(mv);
+                nodes += perft(pos, depth - 1);
+                pos.unmake_move(mv, undo);
+            }
+            nodes
+        }
+    }
+}
+
+/// Leaf count to `depth` with every move made and unmade, leaves included: measures make/unmake
+/// and the incremental key as well as generation.
+pub fn perft_full(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for &mv in pos.legal_moves().iter() {
+        let undo = pos.make_move(mv);
+        nodes += perft_full(pos, depth - 1);
+        pos.unmake_move(mv, undo);
+    }
+    nodes
+}
+
+/// Perft per root move, in generation order.
+pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
+    let mut out = Vec::new();
+    if depth == 0 {
+        return out;
+    }
+    for &mv in pos.legal_moves().iter() {
+        let undo = pos.make_move(mv);
+        out.push((mv, perft(pos, depth - 1)));
+        pos.unmake_move(mv, undo);
+    }
+    out
+}

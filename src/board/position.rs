@@ -1,0 +1,460 @@
+//! `Position`: piece placement as bitboards plus a square-indexed mailbox, the side to move,
+//! castling rights, en-passant square, clocks and the incrementally updated Zobrist key.
+
+use super::attacks::{
+    between, bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks,
+};
+use super::bitboard::Bitboard;
+use super::moves::Move;
+use super::types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};
+use super::zobrist;
+
+/// A chess position. Equality compares every field, the key included, so a test can check that
+/// make followed by unmake restores the position bit for bit.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Position {
+    pub(super) pieces: [Bitboard; 6],
+    pub(super) colors: [Bitboard; 2],
+    pub(super) mailbox: [Option<PieceKind>; 64],
+    pub(super) side: Color,
+    pub(super) castling: CastlingRights,
+    /// Set only when an en-passant capture is legal, so the key and repetition checks see it only
+    /// when it changes the position's possibilities.
+    pub(super) ep_square: Option<Square>,
+    pub(super) halfmove_clock: u16,
+    pub(super) fullmove_number: u16,
+    pub(super) key: u64,
+}
+
+/// What `make_move` needs to remember so that `unmake_move` restores the position exactly.
+#[derive(Copy, Clone, Debug)]
+pub struct Undo {
+    captured: Option<PieceKind>,
+    castling: CastlingRights,
+    ep_square: Option<Square>,
+    halfmove_clock: u16,
+    key: u64,
+}
+
+/// Castling rights that survive a move touching each square (a rook or king leaving or being captured).
+const CASTLING_KEEP: [u8; 64] = {
+    let mut keep = [15u8; 64];
+    keep[0] = 15 & !CastlingRights::WHITE_QUEEN_SIDE;
+    keep[7] = 15 & !CastlingRights::WHITE_KING_SIDE;
+    keep[4] = 15 & !(CastlingRights::WHITE_KING_SIDE | CastlingRights::WHITE_QUEEN_SIDE);
+    keep[56] = 15 & !CastlingRights::BLACK_QUEEN_SIDE;
+    keep[63] = 15 & !CastlingRights::BLACK_KING_SIDE;
+    keep[60] = 15 & !(CastlingRights::BLACK_KING_SIDE | CastlingRights::BLACK_QUEEN_SIDE);
+    keep
+};
+
+/// The rook's (from, to) squares for a castling move, given the king's destination.
+#[inline(always)]
+pub(super) fn castling_rook_squares(king_to: Square) -> (Square, Square) {
+    let rank = king_to.rank();
+    if king_to.file() == File::G {
+        (Square::new(File::H, rank), Square::new(File::F, rank))
+    } else {
+        (Square::new(File::A, rank), Square::new(File::D, rank))
+    }
+}
+
+impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(Position::START_FEN).expect("the start position is valid")
+    }
+
+    pub const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+    /// An empty board with White to move; a building block for parsers.
+    pub(super) fn empty() -> Position {
+        Position {
+            pieces: [Bitboard::EMPTY; 6],
+            colors: [Bitboard::EMPTY; 2],
+            mailbox: [None; 64],
+            side: Color::White,
+            castling: CastlingRights::NONE,
+            ep_square: None,
+            halfmove_clock: 0,
+            fullmove_number: 1,
+            key: 0,
+        }
+    }
+
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    #[inline(always)]
+    pub fn castling_rights(&self) -> CastlingRights {
+        self.castling
+    }
+
+    /// The en-passant target square, present only when an en-passant capture is legal.
+    #[inline(always)]
+    pub fn en_passant_square(&self) -> Option<Square> {
+        self.ep_square
+    }
+
+    /// Half-moves since the last capture or pawn move (the fifty-move counter).
+    #[inline(always)]
+    pub fn halfmove_clock(&self) -> u16 {
+        self.halfmove_clock
+    }
+
+    #[inline(always)]
+    pub fn fullmove_number(&self) -> u16 {
+        self.fullmove_number
+    }
+
+    /// The Zobrist key, equal to the Polyglot book key of the position.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.key
+    }
+
+    /// All pieces of one kind, both colours.
+    #[inline(always)]
+    pub fn pieces(&self, kind: PieceKind) -> Bitboard {
+        self.pieces[kind.index()]
+    }
+
+    /// All pieces of one colour.
+    #[inline(always)]
+    pub fn color(&self, color: Color) -> Bitboard {
+        self.colors[color.index()]
+    }
+
+    /// The pieces of one colour and kind.
+    #[inline(always)]
+    pub fn colored(&self, color: Color, kind: PieceKind) -> Bitboard {
+        self.pieces[kind.index()] & self.colors[color.index()]
+    }
+
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.colors[0] | self.colors[1]
+    }
+
+    #[inline(always)]
+    pub fn kind_on(&self, sq: Square) -> Option<PieceKind> {
+        self.mailbox[sq.index()]
+    }
+
+    #[inline(always)]
+    pub fn color_on(&self, sq: Square) -> Option<Color> {
+        if self.colors[0].has(sq) {
+            Some(Color::White)
+        } else if self.colors[1].has(sq) {
+            Some(Color::Black)
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Option<Piece> {
+        Some(Piece::new(self.color_on(sq)?, self.kind_on(sq)?))
+    }
+
+    #[inline(always)]
+    pub fn king_square(&self, color: Color) -> Square {
+        self.colored(color, PieceKind::King).single()
+    }
+
+    /// Pieces of both colours that attack `sq`, with `occupied` as the blockers.
+    #[inline(always)]
+    pub fn attackers_to(&self, sq: Square, occupied: Bitboard) -> Bitboard {
+        let diagonal = self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen);
+        let straight = self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen);
+        (pawn_attacks(Color::White, sq) & self.colored(Color::Black, PieceKind::Pawn))
+            | (pawn_attacks(Color::Black, sq) & self.colored(Color::White, PieceKind::Pawn))
+            | (knight_attacks(sq) & self.pieces(PieceKind::Knight))
+            | (king_attacks(sq) & self.pieces(PieceKind::King))
+            | (bishop_attacks(sq, occupied) & diagonal)
+            | (rook_attacks(sq, occupied) & straight)
+    }
+
+    /// Whether `by` attacks `sq`, with `occupied` as the blockers.
+    #[inline(always)]
+    pub fn is_attacked(&self, sq: Square, by: Color, occupied: Bitboard) -> bool {
+        let theirs = self.color(by);
+        if (knight_attacks(sq) & theirs & self.pieces(PieceKind::Knight)).is_nonempty()
+            || (pawn_attacks(!by, sq) & theirs & self.pieces(PieceKind::Pawn)).is_nonempty()
+            || (king_attacks(sq) & theirs & self.pieces(PieceKind::King)).is_nonempty()
+        {
+            return true;
+        }
+        let diagonal = (self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen)) & theirs;
+        let straight = (self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen)) & theirs;
+        (bishop_attacks(sq, occupied) & diagonal).is_nonempty()
+            || (rook_attacks(sq, occupied) & straight).is_nonempty()
+    }
+
+    /// The enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        let king = self.king_square(self.side);
+        self.attackers_to(king, self.occupied()) & self.color(!self.side)
+    }
+
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.is_attacked(self.king_square(self.side), !self.side, self.occupied())
+    }
+
+    /// Pieces of `color` pinned to their own king (they may move only along the pin ray).
+    #[inline(always)]
+    pub fn pinned(&self, color: Color) -> Bitboard {
+        let king = self.king_square(color);
+        let theirs = self.color(!color);
+        let snipers = (rook_attacks(king, theirs)
+            & (self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen)))
+            | (bishop_attacks(king, theirs)
+                & (self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen)));
+        let occupied = self.occupied();
+        let mut pinned = Bitboard::EMPTY;
+        for sniper in snipers & theirs {
+            let blockers = between(king, sniper) & occupied;
+            if blockers.is_nonempty() && !blockers.has_several() {
+                pinned |= blockers;
+            }
+        }
+        pinned
+    }
+
+    /// Whether the side to move can legally capture en passant onto `ep` with some pawn. The
+    /// capture is simulated, which covers the pins a rank-wise en passant exposes.
+    pub(super) fn en_passant_legal(&self, ep: Square) -> bool {
+        let us = self.side;
+        let capturers = pawn_attacks(!us, ep) & self.colored(us, PieceKind::Pawn);
+        capturers
+            .into_iter()
+            .any(|from| self.en_passant_legal_from(from, ep))
+    }
+
+    /// Whether the pawn on `from` may legally capture en passant onto `ep`.
+    #[inline]
+    pub(super) fn en_passant_legal_from(&self, from: Square, ep: Square) -> bool {
+        let us = self.side;
+        let victim = Square::from_index(ep.index() ^ 8);
+        let occupied = (self.occupied().without(from).without(victim)).with(ep);
+        let king = self.king_square(us);
+        let theirs = self.color(!us).without(victim);
+        let diagonal = (self.pieces(PieceKind::Bishop) | self.pieces(PieceKind::Queen)) & theirs;
+        let straight = (self.pieces(PieceKind::Rook) | self.pieces(PieceKind::Queen)) & theirs;
+        (bishop_attacks(king, occupied) & diagonal).is_empty()
+            && (rook_attacks(king, occupied) & straight).is_empty()
+            && (knight_attacks(king) & theirs & self.pieces(PieceKind::Knight)).is_empty()
+            && (pawn_attacks(us, king) & theirs & self.pieces(PieceKind::Pawn)).is_empty()
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, color: Color, kind: PieceKind, sq: Square) {
+        let bit = Bitboard::from_square(sq);
+        self.pieces[kind.index()] ^= bit;
+        self.colors[color.index()] ^= bit;
+    }
+
+    /// Places a piece on an empty square (used by parsers and editors; keeps the key in step).
+    pub(super) fn put_piece(&mut self, piece: Piece, sq: Square) {
+        debug_assert!(self.mailbox[sq.index()].is_none());
+        self.toggle(piece.color, piece.kind, sq);
+        self.mailbox[sq.index()] = Some(piece.kind);
+        self.key ^= zobrist::piece_key(piece, sq);
+    }
+
+    /// The key computed from scratch; the incremental key must always equal it.
+    pub fn compute_key(&self) -> u64 {
+        let mut key = 0;
+        for sq in self.occupied() {
+            key ^= zobrist::piece_key(self.piece_on(sq).expect("occupied"), sq);
+        }
+        key ^= zobrist::castling_key(self.castling);
+        if let Some(ep) = self.ep_square {
+            key ^= zobrist::en_passant_key(ep.file());
+        }
+        if self.side == Color::White {
+            key ^= zobrist::WHITE_TO_MOVE_KEY;
+        }
+        key
+    }
+
+    /// Plays a legal move (as produced by the move generator) and returns what undoes it.
+    /// The behaviour for an illegal move is unspecified (it may corrupt the position).
+    #[inline]
+    pub fn make_move(&mut self, mv: Move) -> Undo {
+        let us = self.side;
+        let them = !us;
+        let (from, to) = (mv.from(), mv.to());
+        let kind = self.mailbox[from.index()].expect("make_move: no piece on the from square");
+        let mut undo = Undo {
+            captured: None,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+        };
+        let mut key = self.key ^ zobrist::WHITE_TO_MOVE_KEY ^ zobrist::castling_key(self.castling);
+        if let Some(ep) = self.ep_square.take() {
+            key ^= zobrist::en_passant_key(ep.file());
+        }
+        self.halfmove_clock += 1;
+
+        if mv.is_capture() {
+            let (victim_sq, victim) = if mv.is_en_passant() {
+                (Square::from_index(to.index() ^ 8), PieceKind::Pawn)
+            } else {
+                (
+                    to,
+                    self.mailbox[to.index()].expect("capture of an empty square"),
+                )
+            };
+            self.toggle(them, victim, victim_sq);
+            self.mailbox[victim_sq.index()] = None;
+            key ^= zobrist::piece_key(Piece::new(them, victim), victim_sq);
+            undo.captured = Some(victim);
+            self.halfmove_clock = 0;
+        }
+
+        let placed = mv.promotion().unwrap_or(kind);
+        self.toggle(us, kind, from);
+        self.toggle(us, placed, to);
+        self.mailbox[from.index()] = None;
+        self.mailbox[to.index()] = Some(placed);
+        key ^= zobrist::piece_key(Piece::new(us, kind), from)
+            ^ zobrist::piece_key(Piece::new(us, placed), to);
+
+        if kind == PieceKind::Pawn {
+            self.halfmove_clock = 0;
+        } else if mv.is_castle() {
+            let (rook_from, rook_to) = castling_rook_squares(to);
+            self.toggle(us, PieceKind::Rook, rook_from);
+            self.toggle(us, PieceKind::Rook, rook_to);
+            self.mailbox[rook_from.index()] = None;
+            self.mailbox[rook_to.index()] = Some(PieceKind::Rook);
+            let rook = Piece::new(us, PieceKind::Rook);
+            key ^= zobrist::piece_key(rook, rook_from) ^ zobrist::piece_key(rook, rook_to);
+        }
+
+        self.castling.0 &= CASTLING_KEEP[from.index()] & CASTLING_KEEP[to.index()];
+        key ^= zobrist::castling_key(self.castling);
+        self.side = them;
+        if us == Color::Black {
+            self.fullmove_number += 1;
+        }
+
+        // Record the en-passant square only if the opponent can really use it.
+        if mv.is_double_push() {
+            let ep = Square::from_index((from.index() + to.index()) / 2);
+            if (pawn_attacks(us, ep) & self.colored(them, PieceKind::Pawn)).is_nonempty()
+                && self.en_passant_legal(ep)
+            {
+                self.ep_square = Some(ep);
+                key ^= zobrist::en_passant_key(ep.file());
+            }
+        }
+        self.key = key;
+        undo
+    }
+
+    /// Takes back `mv`, which must be the last move made, with the record `make_move` returned.
+    #[inline]
+    pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
+        let them = self.side;
+        let us = !them;
+        self.side = us;
+        if us == Color::Black {
+            self.fullmove_number -= 1;
+        }
+        let (from, to) = (mv.from(), mv.to());
+        let placed = self.mailbox[to.index()].expect("unmake_move: no piece on the to square");
+        let kind = if mv.is_promotion() {
+            PieceKind::Pawn
+        } else {
+            placed
+        };
+        self.toggle(us, placed, to);
+        self.toggle(us, kind, from);
+        self.mailbox[to.index()] = None;
+        self.mailbox[from.index()] = Some(kind);
+
+        if mv.is_castle() {
+            let (rook_from, rook_to) = castling_rook_squares(to);
+            self.toggle(us, PieceKind::Rook, rook_from);
+            self.toggle(us, PieceKind::Rook, rook_to);
+            self.mailbox[rook_to.index()] = None;
+            self.mailbox[rook_from.index()] = Some(PieceKind::Rook);
+        }
+        if let Some(victim) = undo.captured {
+            let victim_sq = if mv.is_en_passant() {
+                Square::from_index(to.index() ^ 8)
+            } else {
+                to
+            };
+            self.toggle(them, victim, victim_sq);
+            self.mailbox[victim_sq.index()] = Some(victim);
+        }
+        self.castling = undo.castling;
+        self.ep_square = undo.ep_square;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+    }
+
+    /// Passes the move to the opponent (for null-move pruning). Not legal when in check.
+    #[inline]
+    pub fn make_null_move(&mut self) -> Undo {
+        let undo = Undo {
+            captured: None,
+            castling: self.castling,
+            ep_square: self.ep_square,
+            halfmove_clock: self.halfmove_clock,
+            key: self.key,
+        };
+        if let Some(ep) = self.ep_square.take() {
+            self.key ^= zobrist::en_passant_key(ep.file());
+        }
+        self.key ^= zobrist::WHITE_TO_MOVE_KEY;
+        self.halfmove_clock += 1;
+        self.side = !self.side;
+        undo
+    }
+
+    #[inline]
+    pub fn unmake_null_move(&mut self, undo: Undo) {
+        self.side = !self.side;
+        self.ep_square = undo.ep_square;
+        self.halfmove_clock = undo.halfmove_clock;
+        self.key = undo.key;
+    }
+
+    /// Plays a move on a copy of the position.
+    pub fn after(&self, mv: Move) -> Position {
+        let mut next = self.clone();
+        next.make_move(mv);
+        next
+    }
+
+    /// True if the side to move has any non-pawn, non-king material (null-move pruning is unsafe
+    /// in pawn endings because of zugzwang).
+    #[inline]
+    pub fn has_non_pawn_material(&self, color: Color) -> bool {
+        (self.color(color) & !(self.pieces(PieceKind::Pawn) | self.pieces(PieceKind::King)))
+            .is_nonempty()
+    }
+
+    /// The rank a pawn of `color` promotes on.
+    #[inline(always)]
+    pub(super) fn promotion_rank(color: Color) -> Bitboard {
+        Bitboard::rank(Rank::Eighth.relative_to(color))
+    }
+}
+
+impl std::fmt::Display for Position {
+    /// Writes the FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.to_fen())
+    }
+}

@@ -1,0 +1,330 @@
+//! Small value types of the board: colours, piece kinds, squares, files and ranks.
+
+use std::fmt;
+use std::ops::Not;
+
+/// A side of the board.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+#[repr(u8)]
+pub enum Color {
+    White = 0,
+    Black = 1,
+}
+
+impl Color {
+    pub const ALL: [Color; 2] = [Color::White, Color::Black];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// +1 for White, -1 for Black: the sign of a white-relative score.
+    #[inline(always)]
+    pub const fn sign(self) -> i32 {
+        match self {
+            Color::White => 1,
+            Color::Black => -1,
+        }
+    }
+
+    /// The rank this side's pieces start on, seen from this side (rank 1 for White, 8 for Black).
+    #[inline(always)]
+    pub const fn back_rank(self) -> Rank {
+        match self {
+            Color::White => Rank::First,
+            Color::Black => Rank::Eighth,
+        }
+    }
+}
+
+impl Not for Color {
+    type Output = Color;
+    #[inline(always)]
+    fn not(self) -> Color {
+        match self {
+            Color::White => Color::Black,
+            Color::Black => Color::White,
+        }
+    }
+}
+
+impl fmt::Display for Color {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Color::White => "white",
+            Color::Black => "black",
+        })
+    }
+}
+
+/// The kind of a piece, without its colour.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+#[repr(u8)]
+pub enum PieceKind {
+    Pawn = 0,
+    Knight = 1,
+    Bishop = 2,
+    Rook = 3,
+    Queen = 4,
+    King = 5,
+}
+
+impl PieceKind {
+    pub const ALL: [PieceKind; 6] = [
+        PieceKind::Pawn,
+        PieceKind::Knight,
+        PieceKind::Bishop,
+        PieceKind::Rook,
+        PieceKind::Queen,
+        PieceKind::King,
+    ];
+    /// The pieces a pawn may promote to, strongest first.
+    pub const PROMOTIONS: [PieceKind; 4] = [
+        PieceKind::Queen,
+        PieceKind::Rook,
+        PieceKind::Bishop,
+        PieceKind::Knight,
+    ];
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> PieceKind {
+        PieceKind::ALL[i]
+    }
+
+    /// Lower-case letter as used by FEN for Black and by UCI for promotions.
+    pub const fn char(self) -> char {
+        match self {
+            PieceKind::Pawn => 'p',
+            PieceKind::Knight => 'n',
+            PieceKind::Bishop => 'b',
+            PieceKind::Rook => 'r',
+            PieceKind::Queen => 'q',
+            PieceKind::King => 'k',
+        }
+    }
+
+    /// Parses a piece letter in either case.
+    pub fn from_char(c: char) -> Option<PieceKind> {
+        Some(match c.to_ascii_lowercase() {
+            'p' => PieceKind::Pawn,
+            'n' => PieceKind::Knight,
+            'b' => PieceKind::Bishop,
+            'r' => PieceKind::Rook,
+            'q' => PieceKind::Queen,
+            'k' => PieceKind::King,
+            _ => return None,
+        })
+    }
+}
+
+/// A coloured piece.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Piece {
+    pub color: Color,
+    pub kind: PieceKind,
+}
+
+impl Piece {
+    pub const fn new(color: Color, kind: PieceKind) -> Piece {
+        Piece { color, kind }
+    }
+
+    /// FEN letter: upper case for White.
+    pub fn char(self) -> char {
+        match self.color {
+            Color::White => self.kind.char().to_ascii_uppercase(),
+            Color::Black => self.kind.char(),
+        }
+    }
+
+    pub fn from_char(c: char) -> Option<Piece> {
+        let kind = PieceKind::from_char(c)?;
+        let color = if c.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        Some(Piece { color, kind })
+    }
+}
+
+macro_rules! enum_with_index {
+    ($(#[$meta:meta])* $name:ident, [$($variant:ident),*], $chars:expr) => {
+        $(#[$meta])*
+        #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+        #[repr(u8)]
+        pub enum $name { $($variant),* }
+
+        impl $name {
+            pub const ALL: [$name; 8] = [$($name::$variant),*];
+
+            #[inline(always)]
+            pub const fn index(self) -> usize {
+                self as usize
+            }
+
+            #[inline(always)]
+            pub const fn from_index(i: usize) -> $name {
+                $name::ALL[i]
+            }
+
+            pub const fn char(self) -> char {
+                $chars[self as usize]
+            }
+
+            pub fn from_char(c: char) -> Option<$name> {
+                $chars.iter().position(|&x| x == c).map($name::from_index)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                write!(f, "{}", self.char())
+            }
+        }
+    };
+}
+
+enum_with_index!(
+    /// A file (column) a..h.
+    File,
+    [A, B, C, D, E, F, G, H],
+    ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']
+);
+enum_with_index!(
+    /// A rank (row) 1..8.
+    Rank,
+    [First, Second, Third, Fourth, Fifth, Sixth, Seventh, Eighth],
+    ['1', '2', '3', '4', '5', '6', '7', '8']
+);
+
+impl Rank {
+    /// The same rank seen from the other side (rank 1 <-> rank 8).
+    pub const fn relative_to(self, color: Color) -> Rank {
+        match color {
+            Color::White => self,
+            Color::Black => Rank::from_index(7 - self.index()),
+        }
+    }
+}
+
+/// A square, a1 = 0, b1 = 1, ..., h8 = 63.
+#[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Square(u8);
+
+impl Square {
+    #[inline(always)]
+    pub const fn new(file: File, rank: Rank) -> Square {
+        Square((rank as u8) << 3 | file as u8)
+    }
+
+    /// Panics (in debug) on an index above 63.
+    #[inline(always)]
+    pub const fn from_index(i: usize) -> Square {
+        debug_assert!(i < 64);
+        Square(i as u8)
+    }
+
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    #[inline(always)]
+    pub const fn file(self) -> File {
+        File::from_index((self.0 & 7) as usize)
+    }
+
+    #[inline(always)]
+    pub const fn rank(self) -> Rank {
+        Rank::from_index((self.0 >> 3) as usize)
+    }
+
+    /// Mirror top to bottom (a1 <-> a8): the square as seen by the other side.
+    #[inline(always)]
+    pub const fn flip_rank(self) -> Square {
+        Square(self.0 ^ 56)
+    }
+
+    /// The square `delta` steps away in index order, or None if off the board index range.
+    #[inline(always)]
+    pub const fn offset(self, delta: i8) -> Option<Square> {
+        let i = self.0 as i16 + delta as i16;
+        if i >= 0 && i < 64 {
+            Some(Square(i as u8))
+        } else {
+            None
+        }
+    }
+
+    /// Every square, a1 first.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..64).map(Square)
+    }
+
+    /// Parses a square name like "e4".
+    pub fn parse(s: &str) -> Option<Square> {
+        let mut chars = s.chars();
+        let file = File::from_char(chars.next()?)?;
+        let rank = Rank::from_char(chars.next()?)?;
+        if chars.next().is_some() {
+            return None;
+        }
+        Some(Square::new(file, rank))
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.file(), self.rank())
+    }
+}
+
+/// Castling rights as four bits: white king side, white queen side, black king side, black queen side.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastlingRights(pub u8);
+
+impl CastlingRights {
+    pub const WHITE_KING_SIDE: u8 = 1;
+    pub const WHITE_QUEEN_SIDE: u8 = 2;
+    pub const BLACK_KING_SIDE: u8 = 4;
+    pub const BLACK_QUEEN_SIDE: u8 = 8;
+    pub const NONE: CastlingRights = CastlingRights(0);
+    pub const ALL: CastlingRights = CastlingRights(15);
+
+    /// The bit for one side's king-side (`king_side`) or queen-side right.
+    #[inline(always)]
+    pub const fn bit(color: Color, king_side: bool) -> u8 {
+        match (color, king_side) {
+            (Color::White, true) => Self::WHITE_KING_SIDE,
+            (Color::White, false) => Self::WHITE_QUEEN_SIDE,
+            (Color::Black, true) => Self::BLACK_KING_SIDE,
+            (Color::Black, false) => Self::BLACK_QUEEN_SIDE,
+        }
+    }
+
+    #[inline(always)]
+    pub const fn has(self, color: Color, king_side: bool) -> bool {
+        self.0 & Self::bit(color, king_side) != 0
+    }
+}
+
+impl fmt::Display for CastlingRights {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 0 {
+            return f.write_str("-");
+        }
+        for (bit, c) in [(1, 'K'), (2, 'Q'), (4, 'k'), (8, 'q')] {
+            if self.0 & bit != 0 {
+                write!(f, "{c}")?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,6 @@
+//! sparring: a chess-engine developer's toolkit — an engine library (board, evaluation, search,
+//! UCI), a match runner and a Texel tuner, in one crate.
+
+pub mod board;
+pub mod cli;
+pub mod stats;

@@ -1,0 +1,76 @@
+//! The `sparring` command line: parses arguments and dispatches to the library.
+
+use clap::{Parser, Subcommand};
+use sparring::cli;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "sparring",
+    version,
+    about = "Chess engine, match runner and Texel tuner"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree.
+    Perft {
+        #[arg(long, short)]
+        depth: u32,
+        /// Start position (default: the standard start position).
+        #[arg(long)]
+        fen: Option<String>,
+        /// One `move: count` line per root move.
+        #[arg(long)]
+        divide: bool,
+        /// Make every leaf move instead of bulk counting the last ply.
+        #[arg(long)]
+        full: bool,
+    },
+    /// Benchmarks.
+    Bench {
+        #[command(subcommand)]
+        what: BenchCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// Move generation speed: start position perft(6) and Kiwipete perft(5).
+    Perft {
+        /// Runs per case; the fastest is reported.
+        #[arg(long, default_value_t = 3)]
+        repeats: u32,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Perft {
+            depth,
+            fen,
+            divide,
+            full,
+        } => cli::perft::run(&cli::perft::PerftArgs {
+            depth,
+            fen,
+            divide,
+            full,
+        }),
+        Command::Bench { what } => match what {
+            BenchCommand::Perft { repeats } => cli::bench::run_perft(repeats),
+        },
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(cli::exit_code(&err) as u8)
+        }
+    }
+}

@@ -1,0 +1,490 @@
+//! Match statistics as reported by chess match runners (fastchess, cutechess-cli,
+//! fishtest, OpenBench), always from the first engine's point of view.
+//!
+//! * [`Wdl`] counts single games; [`Pentanomial`] counts game *pairs* (same
+//!   opening, colours reversed) by pair score 0, ½, 1, 1½, 2.
+//! * [`EloEstimate`] gives logistic Elo ± 95% error, LOS, normalized Elo (nElo)
+//!   and the draw ratio, from either kind of counts.
+//! * [`SprtParams`] runs the generalized SPRT exactly as fishtest and fastchess
+//!   do (maximum-likelihood GLLR, logistic / normalized / BayesElo models).
+//! * [`report_wdl`] and [`report_ptnml`] build the `key: value` lines printed by
+//!   `sparring stats`.
+
+mod elo;
+mod math;
+mod report;
+mod sprt;
+
+#[cfg(test)]
+mod reference_tests;
+
+use std::fmt;
+use std::ops::{Add, AddAssign};
+use std::str::FromStr;
+
+use thiserror::Error;
+
+pub use elo::{elo_from_score, nelo_from_t, score_from_elo, EloEstimate, NELO_PER_T};
+pub use math::{erf, erfc, normal_cdf, normal_quantile};
+pub use report::{report_ptnml, report_wdl};
+pub use sprt::{llr_logistic, llr_normalized, SprtDecision, SprtModel, SprtParams};
+
+/// Everything that can be wrong with user-supplied statistics input.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum StatsError {
+    /// A `W,D,L` or `LL,LD,DD,WD,WW` string had the wrong number of fields.
+    #[error("expected {expected} comma-separated counts ({format}), found {found}")]
+    FieldCount {
+        format: &'static str,
+        expected: usize,
+        found: usize,
+    },
+    /// One field of a counts string was not a non-negative integer.
+    #[error("{field} count {value:?} is not a non-negative integer")]
+    BadCount { field: &'static str, value: String },
+    /// A single game score other than 0, 0.5 or 1.
+    #[error("game score {0} is not 0, 0.5 or 1")]
+    BadScore(f64),
+    /// alpha or beta outside the open interval (0, 1).
+    #[error("{name} must lie strictly between 0 and 1, got {value}")]
+    BadProbability { name: &'static str, value: f64 },
+    /// alpha + beta must stay below 1, otherwise the SPRT bounds cross.
+    #[error("alpha + beta must be less than 1, got {0}")]
+    ProbabilitySum(f64),
+    /// elo0 or elo1 is NaN or infinite.
+    #[error("{name} must be a finite number, got {value}")]
+    NonFiniteElo { name: &'static str, value: f64 },
+    /// The SPRT hypotheses are in the wrong order.
+    #[error("elo0 ({elo0}) must be less than elo1 ({elo1})")]
+    EloOrder { elo0: f64, elo1: f64 },
+    /// An SPRT model name that is not known.
+    #[error("unknown SPRT model {0:?} (expected normalized, logistic or bayeselo)")]
+    UnknownModel(String),
+    /// BayesElo needs the draw rate of single games, which pairs do not give.
+    #[error("the BayesElo SPRT model needs win/draw/loss counts, not pentanomial pairs")]
+    BayesEloNeedsWdl,
+}
+
+/// Result of one game for the first engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Loss,
+    Draw,
+    Win,
+}
+
+impl Outcome {
+    /// Points scored: 0, 0.5 or 1.
+    pub fn score(self) -> f64 {
+        match self {
+            Outcome::Loss => 0.0,
+            Outcome::Draw => 0.5,
+            Outcome::Win => 1.0,
+        }
+    }
+
+    /// Parses a numeric game score; only 0, 0.5 and 1 are valid.
+    pub fn from_score(score: f64) -> Result<Self, StatsError> {
+        if score == 0.0 {
+            Ok(Outcome::Loss)
+        } else if score == 0.5 {
+            Ok(Outcome::Draw)
+        } else if score == 1.0 {
+            Ok(Outcome::Win)
+        } else {
+            Err(StatsError::BadScore(score))
+        }
+    }
+
+    /// Half-points scored (0, 1 or 2), which makes pair sums exact.
+    fn half_points(self) -> u8 {
+        match self {
+            Outcome::Loss => 0,
+            Outcome::Draw => 1,
+            Outcome::Win => 2,
+        }
+    }
+}
+
+/// Win/draw/loss counts of single games.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub const fn new(wins: u64, draws: u64, losses: u64) -> Self {
+        Wdl {
+            wins,
+            draws,
+            losses,
+        }
+    }
+
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean points per game, `None` without games.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
+    }
+
+    /// Counts seen from the second engine's side.
+    pub fn flipped(self) -> Self {
+        Wdl::new(self.losses, self.draws, self.wins)
+    }
+
+    /// Counts one more game.
+    pub fn record(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Win => self.wins += 1,
+            Outcome::Draw => self.draws += 1,
+            Outcome::Loss => self.losses += 1,
+        }
+    }
+
+    /// Counts ordered by ascending score (losses, draws, wins), as fishtest stores them.
+    pub fn to_array(self) -> [u64; 3] {
+        [self.losses, self.draws, self.wins]
+    }
+
+    /// Elo, LOS, nElo and draw ratio from these games; `None` without games.
+    pub fn estimate(&self) -> Option<EloEstimate> {
+        EloEstimate::from_wdl(*self)
+    }
+}
+
+impl Add for Wdl {
+    type Output = Wdl;
+    fn add(self, rhs: Wdl) -> Wdl {
+        Wdl::new(
+            self.wins + rhs.wins,
+            self.draws + rhs.draws,
+            self.losses + rhs.losses,
+        )
+    }
+}
+
+impl AddAssign for Wdl {
+    fn add_assign(&mut self, rhs: Wdl) {
+        *self = *self + rhs;
+    }
+}
+
+impl fmt::Display for Wdl {
+    /// Same `W,D,L` form that [`Wdl::from_str`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{},{},{}", self.wins, self.draws, self.losses)
+    }
+}
+
+impl FromStr for Wdl {
+    type Err = StatsError;
+
+    /// Parses `"W,D,L"`, e.g. `"136,111,96"`; spaces around numbers are allowed.
+    fn from_str(s: &str) -> Result<Self, StatsError> {
+        let [w, d, l] = parse_counts(s, "W,D,L", ["wins", "draws", "losses"])?;
+        Ok(Wdl::new(w, d, l))
+    }
+}
+
+/// Bucket of a game pair by its total score for the first engine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum PairBucket {
+    /// 0 points: two losses.
+    LL,
+    /// ½ point: a loss and a draw.
+    LD,
+    /// 1 point: two draws or a win and a loss.
+    DD,
+    /// 1½ points: a win and a draw.
+    WD,
+    /// 2 points: two wins.
+    WW,
+}
+
+impl PairBucket {
+    /// Classifies a pair by the outcomes of its two games (order does not matter).
+    pub fn from_outcomes(first: Outcome, second: Outcome) -> Self {
+        match first.half_points() + second.half_points() {
+            0 => PairBucket::LL,
+            1 => PairBucket::LD,
+            2 => PairBucket::DD,
+            3 => PairBucket::WD,
+            _ => PairBucket::WW,
+        }
+    }
+
+    /// Classifies a pair by its two game scores, each 0, 0.5 or 1.
+    pub fn from_scores(first: f64, second: f64) -> Result<Self, StatsError> {
+        Ok(Self::from_outcomes(
+            Outcome::from_score(first)?,
+            Outcome::from_score(second)?,
+        ))
+    }
+}
+
+/// Counts of game pairs by pair score 0, ½, 1, 1½, 2 (fishtest's `Ptnml(0-2)`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct Pentanomial {
+    pub ll: u64,
+    pub ld: u64,
+    pub dd: u64,
+    pub wd: u64,
+    pub ww: u64,
+}
+
+impl Pentanomial {
+    pub const fn new(ll: u64, ld: u64, dd: u64, wd: u64, ww: u64) -> Self {
+        Pentanomial { ll, ld, dd, wd, ww }
+    }
+
+    pub fn pairs(&self) -> u64 {
+        self.to_array().iter().sum()
+    }
+
+    pub fn games(&self) -> u64 {
+        2 * self.pairs()
+    }
+
+    /// Mean points per game, `None` without pairs.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.pairs();
+        let quarters = self.ld + 2 * self.dd + 3 * self.wd + 4 * self.ww;
+        (n > 0).then(|| quarters as f64 / (4 * n) as f64)
+    }
+
+    /// Pairs won (1½ or 2) per pair lost (0 or ½), fishtest's "PairsRatio".
+    /// Infinite when no pair was lost, `None` when no pair was won or lost.
+    pub fn pairs_ratio(&self) -> Option<f64> {
+        let (won, lost) = (self.wd + self.ww, self.ll + self.ld);
+        match (won, lost) {
+            (0, 0) => None,
+            (_, 0) => Some(f64::INFINITY),
+            _ => Some(won as f64 / lost as f64),
+        }
+    }
+
+    /// Counts one more pair.
+    pub fn record(&mut self, bucket: PairBucket) {
+        match bucket {
+            PairBucket::LL => self.ll += 1,
+            PairBucket::LD => self.ld += 1,
+            PairBucket::DD => self.dd += 1,
+            PairBucket::WD => self.wd += 1,
+            PairBucket::WW => self.ww += 1,
+        }
+    }
+
+    /// Counts one more pair given its two game outcomes.
+    pub fn record_pair(&mut self, first: Outcome, second: Outcome) {
+        self.record(PairBucket::from_outcomes(first, second));
+    }
+
+    /// Counts seen from the second engine's side.
+    pub fn flipped(self) -> Self {
+        Pentanomial::new(self.ww, self.wd, self.dd, self.ld, self.ll)
+    }
+
+    /// Counts ordered by ascending pair score, as fishtest stores them.
+    pub fn to_array(self) -> [u64; 5] {
+        [self.ll, self.ld, self.dd, self.wd, self.ww]
+    }
+
+    /// Elo, LOS, nElo and pair draw ratio; `None` without pairs.
+    pub fn estimate(&self) -> Option<EloEstimate> {
+        EloEstimate::from_ptnml(*self)
+    }
+}
+
+impl Add for Pentanomial {
+    type Output = Pentanomial;
+    fn add(self, rhs: Pentanomial) -> Pentanomial {
+        Pentanomial::new(
+            self.ll + rhs.ll,
+            self.ld + rhs.ld,
+            self.dd + rhs.dd,
+            self.wd + rhs.wd,
+            self.ww + rhs.ww,
+        )
+    }
+}
+
+impl AddAssign for Pentanomial {
+    fn add_assign(&mut self, rhs: Pentanomial) {
+        *self = *self + rhs;
+    }
+}
+
+impl fmt::Display for Pentanomial {
+    /// Same `LL,LD,DD,WD,WW` form that [`Pentanomial::from_str`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let [a, b, c, d, e] = self.to_array();
+        write!(f, "{a},{b},{c},{d},{e}")
+    }
+}
+
+impl FromStr for Pentanomial {
+    type Err = StatsError;
+
+    /// Parses `"LL,LD,DD,WD,WW"` (ascending pair score, like fishtest's
+    /// `Ptnml(0-2)` line), e.g. `"134,5897,13530,6129,118"`.
+    fn from_str(s: &str) -> Result<Self, StatsError> {
+        let [ll, ld, dd, wd, ww] =
+            parse_counts(s, "LL,LD,DD,WD,WW", ["LL", "LD", "DD", "WD", "WW"])?;
+        Ok(Pentanomial::new(ll, ld, dd, wd, ww))
+    }
+}
+
+/// Splits a comma-separated list into exactly `N` non-negative counts.
+fn parse_counts<const N: usize>(
+    s: &str,
+    format: &'static str,
+    names: [&'static str; N],
+) -> Result<[u64; N], StatsError> {
+    let s = s.trim();
+    let fields: Vec<&str> = if s.is_empty() {
+        Vec::new()
+    } else {
+        s.split(',').map(str::trim).collect()
+    };
+    if fields.len() != N {
+        return Err(StatsError::FieldCount {
+            format,
+            expected: N,
+            found: fields.len(),
+        });
+    }
+    let mut counts = [0u64; N];
+    for ((count, field), name) in counts.iter_mut().zip(&fields).zip(names) {
+        // `u64::from_str` accepts a leading '+'; a count should be plain digits.
+        let digits_only = !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit());
+        *count =
+            field
+                .parse()
+                .ok()
+                .filter(|_| digits_only)
+                .ok_or_else(|| StatsError::BadCount {
+                    field: name,
+                    value: (*field).to_string(),
+                })?;
+    }
+    Ok(counts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_wdl_and_reports_what_is_wrong() {
+        assert_eq!(" 136, 111 ,96 ".parse::<Wdl>(), Ok(Wdl::new(136, 111, 96)));
+        assert_eq!(
+            "1,2".parse::<Wdl>(),
+            Err(StatsError::FieldCount {
+                format: "W,D,L",
+                expected: 3,
+                found: 2
+            })
+        );
+        assert_eq!(
+            "".parse::<Wdl>().unwrap_err(),
+            StatsError::FieldCount {
+                format: "W,D,L",
+                expected: 3,
+                found: 0
+            }
+        );
+        let err = "1,x,3".parse::<Wdl>().unwrap_err();
+        assert_eq!(
+            err,
+            StatsError::BadCount {
+                field: "draws",
+                value: "x".into()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "draws count \"x\" is not a non-negative integer"
+        );
+        assert!("1,-2,3".parse::<Wdl>().is_err());
+        assert!("1,+2,3".parse::<Wdl>().is_err());
+        assert!("1,,3".parse::<Wdl>().is_err());
+        assert!("1,2.5,3".parse::<Wdl>().is_err());
+    }
+
+    #[test]
+    fn parses_pentanomial_and_round_trips() {
+        let p: Pentanomial = "134,5897,13530,6129,118".parse().unwrap();
+        assert_eq!(p, Pentanomial::new(134, 5897, 13530, 6129, 118));
+        assert_eq!(p.to_string().parse::<Pentanomial>(), Ok(p));
+        assert_eq!(
+            "1,2,3,4".parse::<Pentanomial>(),
+            Err(StatsError::FieldCount {
+                format: "LL,LD,DD,WD,WW",
+                expected: 5,
+                found: 4
+            })
+        );
+        assert_eq!(
+            "1,2,3,4,99999999999999999999".parse::<Pentanomial>(),
+            Err(StatsError::BadCount {
+                field: "WW",
+                value: "99999999999999999999".into()
+            })
+        );
+        let w = Wdl::new(1, 2, 3);
+        assert_eq!(w.to_string().parse::<Wdl>(), Ok(w));
+    }
+
+    #[test]
+    fn classifies_pairs() {
+        use Outcome::*;
+        assert_eq!(PairBucket::from_outcomes(Loss, Loss), PairBucket::LL);
+        assert_eq!(PairBucket::from_outcomes(Draw, Loss), PairBucket::LD);
+        assert_eq!(PairBucket::from_outcomes(Win, Loss), PairBucket::DD);
+        assert_eq!(PairBucket::from_outcomes(Loss, Win), PairBucket::DD);
+        assert_eq!(PairBucket::from_outcomes(Draw, Draw), PairBucket::DD);
+        assert_eq!(PairBucket::from_outcomes(Win, Draw), PairBucket::WD);
+        assert_eq!(PairBucket::from_outcomes(Win, Win), PairBucket::WW);
+        assert_eq!(PairBucket::from_scores(0.5, 1.0), Ok(PairBucket::WD));
+        assert_eq!(
+            PairBucket::from_scores(0.25, 1.0),
+            Err(StatsError::BadScore(0.25))
+        );
+
+        let mut p = Pentanomial::default();
+        p.record_pair(Win, Loss);
+        p.record_pair(Win, Win);
+        p.record(PairBucket::LD);
+        assert_eq!(p, Pentanomial::new(0, 1, 1, 0, 1));
+        assert_eq!(p.pairs(), 3);
+        assert_eq!(p.games(), 6);
+        assert_eq!(p.score(), Some(3.5 / 6.0));
+    }
+
+    #[test]
+    fn adds_and_flips_counts() {
+        let mut a = Wdl::new(1, 2, 3);
+        a += Wdl::new(10, 20, 30);
+        assert_eq!(a, Wdl::new(11, 22, 33));
+        a.record(Outcome::Win);
+        assert_eq!(a.flipped(), Wdl::new(33, 22, 12));
+        assert_eq!(a.to_array(), [33, 22, 12]);
+        assert_eq!(Wdl::default().score(), None);
+
+        let p = Pentanomial::new(1, 2, 3, 4, 5) + Pentanomial::new(1, 1, 1, 1, 1);
+        assert_eq!(p, Pentanomial::new(2, 3, 4, 5, 6));
+        assert_eq!(p.flipped(), Pentanomial::new(6, 5, 4, 3, 2));
+        assert_eq!(Pentanomial::new(1, 1, 5, 3, 0).pairs_ratio(), Some(1.5));
+        assert_eq!(
+            Pentanomial::new(0, 0, 5, 3, 0).pairs_ratio(),
+            Some(f64::INFINITY)
+        );
+        assert_eq!(Pentanomial::new(0, 0, 5, 0, 0).pairs_ratio(), None);
+    }
+}
