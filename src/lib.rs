@@ -3,4 +3,5 @@
 
 pub mod board;
 pub mod cli;
+pub mod eval;
 pub mod stats;

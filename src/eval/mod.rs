@@ -1,0 +1,127 @@
+//! The parameterised evaluation. Every weight is a named, tapered (mg, eg) parameter of an
+//! `EvalParams`; one walk over the position (`evaluate_with`) serves both the search (summing
+//! weights) and the Texel tuner (recording which weights applied how often), so the two can
+//! never disagree.
+
+mod defaults;
+mod params;
+mod terms;
+mod weights_file;
+
+pub use params::{layout, EvalParams, ParamGroup};
+pub use terms::{evaluate_with, phase};
+pub use weights_file::WeightsError;
+
+use crate::board::Position;
+
+/// The phase of a position with all pieces on the board; the phase is clamped to it.
+pub const MAX_PHASE: i32 = 24;
+
+/// Receives the evaluation walk's output: one call per applied weight.
+pub trait Accumulator {
+    /// Parameter `index` (currently `weight`) occurs `count` times more for White than for Black.
+    fn add(&mut self, index: usize, count: i32, weight: (i32, i32));
+}
+
+/// Sums count × weight into middlegame and endgame totals: the search's accumulator.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+pub struct ScoreAccumulator {
+    pub mg: i32,
+    pub eg: i32,
+}
+
+impl Accumulator for ScoreAccumulator {
+    #[inline(always)]
+    fn add(&mut self, _index: usize, count: i32, weight: (i32, i32)) {
+        self.mg += count * weight.0;
+        self.eg += count * weight.1;
+    }
+}
+
+/// Blends a middlegame and an endgame score by the phase. Both the scoring path and
+/// `Trace::score` round here, once, the same way, which keeps them exactly equal.
+#[inline(always)]
+pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
+    (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+/// The linear form of one position's evaluation: which parameters applied and how often
+/// (White minus Black), plus the phase. The Texel tuner stores these instead of positions.
+#[derive(Clone, Default, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub phase: i32,
+    /// (parameter index, count) pairs; `trace` returns them sorted by index, without zeros
+    /// or repeated indices.
+    pub coefficients: Vec<(u16, i16)>,
+}
+
+impl Accumulator for Trace {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32, _weight: (i32, i32)) {
+        if count != 0 {
+            let count = i16::try_from(count).expect("evaluation counts fit in i16");
+            self.coefficients.push((index as u16, count));
+        }
+    }
+}
+
+impl Trace {
+    /// The middlegame and endgame sums of count × weight, before blending (White's view).
+    pub fn mg_eg(&self, params: &EvalParams) -> (i32, i32) {
+        let w = params.as_slice();
+        let (mut mg, mut eg) = (0, 0);
+        for &(i, c) in &self.coefficients {
+            let (wm, we) = w[i as usize];
+            mg += c as i32 * wm;
+            eg += c as i32 * we;
+        }
+        (mg, eg)
+    }
+
+    /// The evaluation this trace gives under `params`, White's view; equals `evaluate_white`
+    /// of the traced position exactly.
+    pub fn score(&self, params: &EvalParams) -> i32 {
+        let (mg, eg) = self.mg_eg(params);
+        taper(mg, eg, self.phase)
+    }
+
+    /// Sorts by index, merges repeated indices and drops zero counts.
+    fn normalize(&mut self) {
+        self.coefficients.sort_unstable_by_key(|&(i, _)| i);
+        let mut merged: Vec<(u16, i16)> = Vec::with_capacity(self.coefficients.len());
+        for &(i, c) in &self.coefficients {
+            match merged.last_mut() {
+                Some(last) if last.0 == i => last.1 += c,
+                _ => merged.push((i, c)),
+            }
+        }
+        merged.retain(|&(_, c)| c != 0);
+        self.coefficients = merged;
+    }
+}
+
+/// The evaluation in centipawns from White's point of view.
+#[inline]
+pub fn evaluate_white(pos: &Position, params: &EvalParams) -> i32 {
+    let mut acc = ScoreAccumulator::default();
+    let phase = evaluate_with(pos, params, &mut acc);
+    taper(acc.mg, acc.eg, phase)
+}
+
+/// The evaluation in centipawns from the side to move's point of view (what negamax wants).
+#[inline]
+pub fn evaluate(pos: &Position, params: &EvalParams) -> i32 {
+    evaluate_white(pos, params) * pos.side_to_move().sign()
+}
+
+/// The evaluation of `pos` as a sparse linear form, for the tuner. `params` only supplies the
+/// weights the walk passes along; the coefficients do not depend on them.
+pub fn trace(pos: &Position, params: &EvalParams) -> Trace {
+    let mut t = Trace {
+        phase: 0,
+        coefficients: Vec::with_capacity(64),
+    };
+    t.phase = evaluate_with(pos, params, &mut t);
+    t.normalize();
+    t
+}
