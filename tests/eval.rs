@@ -1,0 +1,388 @@
+//! The evaluation: the trace reproduces the score exactly, colour flipping is symmetric, individual
+//! terms count what they claim, and the weights files load, save and report errors precisely.
+
+use sparring::board::Position;
+use sparring::eval::{
+    evaluate, evaluate_white, layout, trace, EvalParams, ParamGroup, WeightsError,
+};
+use std::path::PathBuf;
+
+/// xorshift64: deterministic pseudo-random numbers without a dependency.
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Every position of `games` random playouts from the start (each at most `plies` long).
+fn playout_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
+    let mut rng = XorShift(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.halfmove_clock() >= 100 {
+                break;
+            }
+            let mv = moves.as_slice()[rng.below(moves.len())];
+            pos.make_move(mv);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+/// A parameter set with every weight random in -200..=200.
+fn random_params(seed: u64) -> EvalParams {
+    let mut rng = XorShift(seed);
+    let mut params = EvalParams::zeroed();
+    for i in 0..params.len() {
+        let mut r = || rng.below(401) as i32 - 200;
+        params.set(i, (r(), r()));
+    }
+    params
+}
+
+/// The colour-flipped position: ranks mirrored, colours swapped, the other side to move.
+fn flip_fen(fen: &str) -> String {
+    let fields: Vec<&str> = fen.split(' ').collect();
+    let swap = |s: &str| -> String {
+        s.chars()
+            .map(|c| {
+                if c.is_ascii_uppercase() {
+                    c.to_ascii_lowercase()
+                } else {
+                    c.to_ascii_uppercase()
+                }
+            })
+            .collect()
+    };
+    let placement: Vec<String> = fields[0].split('/').rev().map(swap).collect();
+    let side = if fields[1] == "w" { "b" } else { "w" };
+    let castling = if fields[2] == "-" {
+        "-".to_string()
+    } else {
+        let swapped = swap(fields[2]);
+        let (upper, lower): (String, String) = swapped.chars().partition(|c| c.is_uppercase());
+        upper + &lower
+    };
+    let ep = match fields[3] {
+        "-" => "-".to_string(),
+        sq => format!("{}{}", &sq[..1], if &sq[1..] == "3" { "6" } else { "3" }),
+    };
+    let mut out = vec![placement.join("/"), side.to_string(), castling, ep];
+    out.extend(fields[4..].iter().map(|s| s.to_string()));
+    out.join(" ")
+}
+
+#[test]
+fn trace_reproduces_the_score_exactly() {
+    let positions = playout_positions(0x9E37_79B9_7F4A_7C15, 60, 200);
+    assert!(positions.len() > 5000, "{} positions", positions.len());
+    let param_sets = [
+        EvalParams::default(),
+        EvalParams::material_only(),
+        random_params(7),
+    ];
+    for params in &param_sets {
+        for pos in &positions {
+            let t = trace(pos, params);
+            assert_eq!(t.score(params), evaluate_white(pos, params), "{pos}");
+            assert!(t.coefficients.windows(2).all(|w| w[0].0 < w[1].0));
+            assert!(t.coefficients.iter().all(|&(_, c)| c != 0));
+            assert!((0..=24).contains(&t.phase));
+            // The coefficients do not depend on the weights.
+            assert_eq!(t, trace(pos, &EvalParams::zeroed()));
+        }
+    }
+}
+
+#[test]
+fn colour_flip_gives_the_same_side_to_move_score() {
+    let positions = playout_positions(0x5151_2024_ABCD_0001, 30, 200);
+    let params = [EvalParams::default(), random_params(11)];
+    for pos in &positions {
+        let flipped = Position::from_fen(&flip_fen(&pos.to_fen())).expect("flipped FEN parses");
+        assert_eq!(flip_fen(&flipped.to_fen()), pos.to_fen());
+        for p in &params {
+            assert_eq!(
+                evaluate(pos, p),
+                evaluate(&flipped, p),
+                "{pos} vs {flipped}"
+            );
+            assert_eq!(evaluate_white(pos, p), -evaluate_white(&flipped, p));
+        }
+        let (t, tf) = (trace(pos, &params[0]), trace(&flipped, &params[0]));
+        assert_eq!(t.phase, tf.phase);
+        let negated: Vec<(u16, i16)> = t.coefficients.iter().map(|&(i, c)| (i, -c)).collect();
+        assert_eq!(negated, tf.coefficients, "{pos}");
+    }
+}
+
+/// The count the trace of `fen` records for the parameter called `name`.
+fn count(fen: &str, name: &str) -> i16 {
+    let params = EvalParams::default();
+    let index = params
+        .index_of(name)
+        .unwrap_or_else(|| panic!("no parameter {name}"));
+    let t = trace(&Position::from_fen(fen).unwrap(), &params);
+    t.coefficients
+        .iter()
+        .find(|&&(i, _)| i as usize == index)
+        .map_or(0, |&(_, c)| c)
+}
+
+#[test]
+fn terms_count_what_they_claim() {
+    let start = trace(&Position::startpos(), &EvalParams::default());
+    assert_eq!(start.phase, 24);
+    assert_eq!(start.coefficients, vec![(layout::TEMPO as u16, 1)]);
+    assert_eq!(evaluate(&Position::startpos(), &EvalParams::default()), 15);
+
+    let pawns = "7k/8/8/5p2/3P4/4P3/8/K7 w - - 0 1";
+    assert_eq!(count(pawns, "pawns.backward"), 1); // e3: d4 is ahead, f5 guards e4
+    assert_eq!(count(pawns, "pawns.isolated"), -1); // f5
+    assert_eq!(count(pawns, "pawns.passed.rank4"), 1); // d4
+    assert_eq!(count(pawns, "pawns.connected.rank4"), 1); // d4, defended by e3
+    assert_eq!(count(pawns, "pawns.connected.rank3"), 0);
+    assert_eq!(count(pawns, "material.pawn"), 1);
+    assert_eq!(count(pawns, "pst.pawn.d4"), 1);
+    assert_eq!(count(pawns, "pst.pawn.f4"), -1); // Black's f5 read mirrored
+
+    let doubled = "4k3/8/8/8/3P4/3P4/8/4K3 b - - 0 1";
+    assert_eq!(count(doubled, "pawns.doubled"), 1);
+    assert_eq!(count(doubled, "pawns.isolated"), 2);
+    assert_eq!(count(doubled, "pawns.passed.rank4"), 1);
+    assert_eq!(count(doubled, "pawns.passed.rank3"), 0);
+    assert_eq!(count(doubled, "tempo"), -1);
+    let phalanx = "4k3/8/8/2pp4/8/8/8/4K3 w - - 0 1";
+    assert_eq!(count(phalanx, "pawns.connected.rank4"), -2); // Black's fourth rank
+
+    let pieces = "r3k3/8/8/8/8/8/P7/3RKBB1 w - - 0 1";
+    assert_eq!(count(pieces, "pieces.bishop_pair"), 1);
+    assert_eq!(count(pieces, "pieces.rook_open_file"), 1);
+    assert_eq!(count(pieces, "pieces.rook_half_open_file"), -1);
+
+    let shield = "6k1/8/8/8/8/8/5PPP/6K1 w - - 0 1";
+    assert_eq!(count(shield, "king_safety.shield.near"), 3);
+    assert_eq!(count(shield, "king_safety.shield.far"), 0);
+    assert_eq!(count(shield, "king_safety.open_file"), -3);
+
+    let mobility = "4k3/8/8/8/8/8/8/N3KQ2 w - - 0 1";
+    assert_eq!(count(mobility, "mobility.knight.2"), 1);
+    assert_eq!(count(mobility, "king_safety.attacks.queen"), 2); // f7, f8
+                                                                 // A pinned knight has no moves along the pin: mobility 0.
+    let pinned = "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1";
+    assert_eq!(count(pinned, "mobility.knight.0"), 1);
+    // Squares guarded by enemy pawns are not safe: c4's pawn guards b3, leaving c2.
+    let guarded = "4k3/8/8/8/2p5/8/8/N3K3 w - - 0 1";
+    assert_eq!(count(guarded, "mobility.knight.1"), 1);
+}
+
+#[test]
+fn flat_access_and_groups() {
+    let mut p = EvalParams::default();
+    assert_eq!(p.len(), layout::NUM_PARAMS);
+    assert_eq!(p.get(layout::MATERIAL + 3).0, 500);
+    let i = p.index_of("mobility.bishop.7").unwrap();
+    assert_eq!(p.name(i), "mobility.bishop.7");
+    assert_eq!(p.group(i), ParamGroup::Mobility);
+    p.set(i, (-3, 4));
+    assert_eq!(p.get(i), (-3, 4));
+    assert_eq!(
+        p.group(p.index_of("pst.knight.e4").unwrap()),
+        ParamGroup::Pst
+    );
+    assert_eq!(
+        p.group(p.index_of("material.rook").unwrap()),
+        ParamGroup::Material
+    );
+    assert_eq!(
+        p.group(p.index_of("pawns.doubled").unwrap()),
+        ParamGroup::Pawns
+    );
+    assert_eq!(
+        p.group(p.index_of("king_safety.attacks.queen").unwrap()),
+        ParamGroup::KingSafety
+    );
+    assert_eq!(
+        p.group(p.index_of("pieces.bishop_pair").unwrap()),
+        ParamGroup::Pieces
+    );
+    assert_eq!(p.group(layout::TEMPO), ParamGroup::Tempo);
+    assert_eq!(ParamGroup::from_name("pieces"), Some(ParamGroup::Pieces));
+}
+
+fn weights_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("configs/weights")
+}
+
+#[test]
+fn shipped_weight_files_match_the_code() {
+    let default = EvalParams::load(weights_dir().join("default.toml")).unwrap();
+    assert_eq!(default, EvalParams::default());
+    let material = EvalParams::load(weights_dir().join("material-only.toml")).unwrap();
+    assert_eq!(material, EvalParams::material_only());
+    assert_ne!(material, default);
+}
+
+#[test]
+fn save_then_load_gives_identical_parameters() {
+    for params in [
+        EvalParams::default(),
+        random_params(3),
+        EvalParams::zeroed(),
+    ] {
+        let text = params.to_toml_string();
+        assert_eq!(EvalParams::from_toml_str(&text, "mem").unwrap(), params);
+    }
+    let path = std::env::temp_dir().join(format!("sparring-eval-{}.toml", std::process::id()));
+    let params = random_params(5);
+    params.save(&path).unwrap();
+    let loaded = EvalParams::load(&path);
+    let _ = std::fs::remove_file(&path);
+    assert_eq!(loaded.unwrap(), params);
+}
+
+/// Parses the default file edited by `edit`, expecting an error; returns it and its message.
+fn error_after(edit: impl Fn(String) -> String) -> (WeightsError, String) {
+    let text = edit(EvalParams::default().to_toml_string());
+    let err = EvalParams::from_toml_str(&text, "weights/edited.toml").expect_err("must fail");
+    let message = err.to_string();
+    assert!(message.contains("weights/edited.toml"), "{message}");
+    (err, message)
+}
+
+#[test]
+fn weights_errors_name_file_key_and_expectation() {
+    let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nbogus = 1\nmg = 15"));
+    assert!(
+        matches!(err, WeightsError::UnknownKey { ref key, .. } if key == "tempo.bogus"),
+        "{msg}"
+    );
+
+    let (err, msg) = error_after(|t| format!("colour = 1\n{t}"));
+    assert!(
+        matches!(err, WeightsError::UnknownKey { ref key, .. } if key == "colour"),
+        "{msg}"
+    );
+
+    let (err, msg) = error_after(|t| format!("{t}\n[pst.dragon]\nmg = 1\neg = 1\n"));
+    assert!(
+        matches!(err, WeightsError::UnknownKey { ref key, .. } if key == "pst.dragon"),
+        "{msg}"
+    );
+
+    let (err, msg) = error_after(|t| t.replace("[pieces.bishop_pair]\nmg = 30\neg = 50\n", ""));
+    assert!(
+        matches!(err, WeightsError::MissingKey { ref key, .. } if key == "pieces.bishop_pair"),
+        "{msg}"
+    );
+    assert!(msg.contains("`pieces.bishop_pair`"), "{msg}");
+
+    let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15\neg = 5", "[tempo]\nmg = 15"));
+    assert!(
+        matches!(err, WeightsError::MissingKey { ref key, .. } if key == "tempo.eg"),
+        "{msg}"
+    );
+    assert!(msg.contains("expected an integer"), "{msg}");
+
+    let (err, msg) = error_after(|t| t.replace("mg = [    100,    320,", "mg = [    320,"));
+    assert!(
+        matches!(err, WeightsError::WrongLength { ref key, expected: 5, found: 4, .. } if key == "material.mg"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("expected 5") && msg.contains("4 entries"),
+        "{msg}"
+    );
+
+    let (err, msg) =
+        error_after(|t| t.replace("mg = [  -16,  -12,   -8,", "mg = [  -16,  -12,  1.5,"));
+    assert!(
+        matches!(err, WeightsError::NotInteger { ref key, .. } if key == "mobility.knight.mg[2]"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("float 1.5") && msg.contains("expected an integer"),
+        "{msg}"
+    );
+
+    // The first number of a board array is a8.
+    let (err, msg) = error_after(|t| {
+        t.replacen(
+            "[pst.knight]\nmg = [\n  #  a     b     c     d     e     f     g     h\n   -20,",
+            "[pst.knight]\nmg = [\n   \"x\",",
+            1,
+        )
+    });
+    assert!(
+        matches!(err, WeightsError::NotInteger { ref key, .. } if key == "pst.knight.mg[0] (a8)"),
+        "{msg}"
+    );
+
+    let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nmg = [15]"));
+    assert!(
+        matches!(err, WeightsError::NotInteger { ref key, .. } if key == "tempo.mg"),
+        "{msg}"
+    );
+
+    let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nmg = 99999"));
+    assert!(
+        matches!(err, WeightsError::OutOfRange { ref key, value: 99999, .. } if key == "tempo.mg"),
+        "{msg}"
+    );
+
+    let (err, msg) =
+        error_after(|t| format!("tempo = 15\n{}", t.replace("[tempo]\nmg = 15\neg = 5", "")));
+    assert!(
+        matches!(err, WeightsError::WrongType { ref key, .. } if key == "tempo"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("expected a table with keys mg and eg"),
+        "{msg}"
+    );
+
+    let (err, msg) = error_after(|t| {
+        let start = t.find("[material]").unwrap();
+        let end = t[start..].find("\n\n").unwrap() + start;
+        format!(
+            "{}[material]\nmg = 7\neg = [1, 2, 3, 4, 5]{}",
+            &t[..start],
+            &t[end..]
+        )
+    });
+    assert!(
+        matches!(err, WeightsError::WrongType { ref key, ref expected, .. }
+            if key == "material.mg" && expected == "an array of 5 integers"),
+        "{msg}"
+    );
+
+    // A syntax error reports its line.
+    let (err, msg) = error_after(|t| {
+        let mut lines: Vec<&str> = t.lines().collect();
+        lines.insert(11, "this is not toml");
+        lines.join("\n")
+    });
+    assert!(
+        matches!(err, WeightsError::Syntax { line: 12, .. }),
+        "{msg}"
+    );
+    assert!(msg.contains("weights/edited.toml:12:"), "{msg}");
+
+    let missing = weights_dir().join("no-such-file.toml");
+    let err = EvalParams::load(&missing).unwrap_err();
+    assert!(matches!(err, WeightsError::Io { .. }));
+    assert!(err.to_string().contains("no-such-file.toml"), "{err}");
+}
