@@ -23,6 +23,7 @@ pub enum WeightsError {
         #[source]
         source: std::io::Error,
     },
+    /// Line and column are 1-based (0 if the parser gave no position).
     #[error("{file}:{line}:{column}: TOML syntax error: {message}")]
     Syntax {
         file: String,
