@@ -4,4 +4,6 @@
 pub mod board;
 pub mod cli;
 pub mod eval;
+pub mod search;
 pub mod stats;
+pub mod uci;

@@ -31,10 +31,23 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
-    /// Benchmarks.
+    /// Speak UCI on standard input and output (for GUIs and match runners).
+    Uci {
+        /// Evaluation weights to start with (default: the built-in weights).
+        #[arg(long)]
+        weights: Option<String>,
+    },
+    /// Fixed-depth search over the built-in positions (total nodes and nps); `bench perft` for
+    /// move generation.
     Bench {
         #[command(subcommand)]
-        what: BenchCommand,
+        what: Option<BenchCommand>,
+        /// Search depth per position.
+        #[arg(long, default_value_t = cli::bench::DEFAULT_BENCH_DEPTH)]
+        depth: u32,
+        /// Evaluation weights (default: the built-in weights).
+        #[arg(long)]
+        weights: Option<String>,
     },
 }
 
@@ -62,8 +75,14 @@ fn main() -> ExitCode {
             divide,
             full,
         }),
-        Command::Bench { what } => match what {
-            BenchCommand::Perft { repeats } => cli::bench::run_perft(repeats),
+        Command::Uci { weights } => cli::run_uci(weights.as_deref()),
+        Command::Bench {
+            what,
+            depth,
+            weights,
+        } => match what {
+            Some(BenchCommand::Perft { repeats }) => cli::bench::run_perft(repeats),
+            None => cli::bench::run_search(depth, weights.as_deref()),
         },
     };
     match result {

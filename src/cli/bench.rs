@@ -2,7 +2,23 @@
 //! counting and with every leaf made, single thread.
 
 use crate::board::{perft, Position};
+use crate::eval::EvalParams;
+use crate::search::{SearchLimits, Searcher};
+use std::sync::Arc;
 use std::time::Instant;
+
+/// The default depth of `sparring bench`.
+pub const DEFAULT_BENCH_DEPTH: u32 = 11;
+
+/// Built-in bench positions: openings, middlegames and endgames.
+pub const BENCH_FENS: &[&str] = &[
+    Position::START_FEN,
+    KIWIPETE,
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+    "rnbq1k1r/pp1Pbppp/2p5/8/2B5/8/PPP1NnPP/RNBQK2R w KQ - 1 8",
+    "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+];
 
 pub const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
@@ -67,5 +83,53 @@ pub fn run_perft(repeats: u32) -> anyhow::Result<()> {
             t.mnps()
         );
     }
+    Ok(())
+}
+
+/// Totals of a search bench run.
+pub struct SearchBench {
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Searches every bench position to `depth` with a fresh table; the node total is a determinism
+/// signature (it changes only when the search or the evaluation does).
+pub fn search_bench(
+    depth: u32,
+    params: EvalParams,
+    mut each: impl FnMut(&str, u64),
+) -> SearchBench {
+    let params = Arc::new(params);
+    let mut nodes = 0;
+    let start = Instant::now();
+    for fen in BENCH_FENS {
+        let pos = Position::from_fen(fen).expect("bench FEN");
+        let mut searcher = Searcher::new(params.clone(), 16);
+        let result = searcher.search(&pos, &[], &SearchLimits::depth(depth), |_| {});
+        each(fen, result.nodes);
+        nodes += result.nodes;
+    }
+    SearchBench {
+        nodes,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}
+
+pub fn run_search(depth: u32, weights: Option<&str>) -> anyhow::Result<()> {
+    let params = match weights {
+        Some(path) => EvalParams::load(path).map_err(|e| super::UsageError(e.to_string()))?,
+        None => EvalParams::default(),
+    };
+    let bench = search_bench(depth, params, |fen, nodes| {
+        println!("{nodes:>12}  {fen}");
+    });
+    println!("positions {}", BENCH_FENS.len());
+    println!("depth {depth}");
+    println!("time {:.3}s", bench.seconds);
+    println!("nodes {}", bench.nodes);
+    println!(
+        "nps {}",
+        (bench.nodes as f64 / bench.seconds.max(1e-9)) as u64
+    );
     Ok(())
 }

@@ -20,3 +20,14 @@ pub fn exit_code(err: &anyhow::Error) -> i32 {
         1
     }
 }
+
+/// `sparring uci`: the UCI loop on standard input and output.
+pub fn run_uci(weights: Option<&str>) -> anyhow::Result<()> {
+    let out = Box::new(std::io::stdout());
+    let mut engine = match weights {
+        Some(path) => crate::uci::UciEngine::with_weights(out, path).map_err(UsageError)?,
+        None => crate::uci::UciEngine::new(out),
+    };
+    engine.run(std::io::stdin().lock());
+    Ok(())
+}

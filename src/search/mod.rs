@@ -1,0 +1,765 @@
+//! The search: iterative deepening with aspiration windows over a principal-variation search with
+//! a transposition table, quiescence, null-move pruning, late-move reductions, futility and
+//! reverse-futility pruning, razoring and check extensions. Single-threaded and deterministic
+//! under node or depth limits.
+
+mod limits;
+mod see;
+mod tt;
+
+pub use limits::{Clock, SearchLimits};
+pub use see::{see_ge, SEE_VALUES};
+pub use tt::{Bound, TranspositionTable};
+
+use crate::board::{GenMode, Move, MoveList, PieceKind, Position};
+use crate::eval::{evaluate, EvalParams};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// The deepest ply the search reaches (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// The score of mate now; mate in n plies scores `MATE - n`.
+pub const MATE: i32 = 32_000;
+/// Scores beyond this are mate scores.
+pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+const INFINITY: i32 = 32_500;
+
+/// A score as reported: centipawns, or mate in a number of moves (negative: being mated).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum Score {
+    Cp(i32),
+    Mate(i32),
+}
+
+impl Score {
+    fn from_internal(score: i32) -> Score {
+        if score >= MATE_BOUND {
+            Score::Mate((MATE - score + 1) / 2)
+        } else if score <= -MATE_BOUND {
+            Score::Mate(-(MATE + score + 1) / 2)
+        } else {
+            Score::Cp(score)
+        }
+    }
+
+    /// A single number for comparisons and adjudication: mates map beyond any centipawn score.
+    pub fn as_cp(self) -> i32 {
+        match self {
+            Score::Cp(cp) => cp,
+            Score::Mate(n) if n > 0 => MATE - 2 * n,
+            Score::Mate(n) => -MATE - 2 * n,
+        }
+    }
+}
+
+impl std::fmt::Display for Score {
+    /// UCI form: `cp 31` or `mate -3`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Score::Cp(cp) => write!(f, "cp {cp}"),
+            Score::Mate(n) => write!(f, "mate {n}"),
+        }
+    }
+}
+
+/// Progress after each completed iteration.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    pub depth: u32,
+    pub seldepth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub time: Duration,
+    pub hashfull: u32,
+    pub pv: Vec<Move>,
+}
+
+impl SearchInfo {
+    pub fn nps(&self) -> u64 {
+        (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// Always a legal move when the position has one; `Move::NULL` only when it has none.
+    pub best_move: Move,
+    pub ponder: Option<Move>,
+    pub score: Score,
+    pub depth: u32,
+    pub seldepth: u32,
+    pub nodes: u64,
+    pub time: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// Late-move reduction amounts by depth and move number.
+fn lmr_table() -> Box<[[i32; 64]; 64]> {
+    let mut table = Box::new([[0; 64]; 64]);
+    for (depth, row) in table.iter_mut().enumerate().skip(1) {
+        for (number, r) in row.iter_mut().enumerate().skip(1) {
+            *r = (0.75 + (depth as f64).ln() * (number as f64).ln() / 2.25) as i32;
+        }
+    }
+    table
+}
+
+/// A searcher owns its transposition table and move-ordering state; one per game or UCI session.
+pub struct Searcher {
+    params: Arc<EvalParams>,
+    tt: TranspositionTable,
+    stop: Arc<AtomicBool>,
+    history: Box<[[[i32; 64]; 64]; 2]>,
+    killers: [[Move; 2]; MAX_PLY + 2],
+    lmr: Box<[[i32; 64]; 64]>,
+    pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    static_evals: [i32; MAX_PLY + 2],
+    /// Keys of the game's earlier positions and of the current search path, for repetitions.
+    keys: Vec<u64>,
+    nodes: u64,
+    seldepth: usize,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+    /// Limits apply only once the first iteration is complete, so there is always a searched move.
+    limits_armed: bool,
+}
+
+impl Searcher {
+    pub fn new(params: Arc<EvalParams>, hash_mb: usize) -> Searcher {
+        Searcher {
+            params,
+            tt: TranspositionTable::new(hash_mb),
+            stop: Arc::new(AtomicBool::new(false)),
+            history: Box::new([[[0; 64]; 64]; 2]),
+            killers: [[Move::NULL; 2]; MAX_PLY + 2],
+            lmr: lmr_table(),
+            pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
+            pv_len: [0; MAX_PLY + 1],
+            static_evals: [0; MAX_PLY + 2],
+            keys: Vec::with_capacity(1024),
+            nodes: 0,
+            seldepth: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+            limits_armed: false,
+        }
+    }
+
+    /// The flag that stops a running search from another thread (UCI `stop`). The search does not
+    /// clear it: whoever starts a search that may be stopped clears it first.
+    pub fn stop_handle(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    pub fn set_params(&mut self, params: Arc<EvalParams>) {
+        self.params = params;
+    }
+
+    pub fn params(&self) -> &EvalParams {
+        &self.params
+    }
+
+    pub fn set_hash_mb(&mut self, hash_mb: usize) {
+        self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// Forgets everything learnt (UCI `ucinewgame`): table, history and killers.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history
+            .iter_mut()
+            .flatten()
+            .for_each(|row| row.fill(0));
+        self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
+    }
+
+    /// Searches `pos`. `previous_keys` are the keys of the game's positions before `pos`, oldest
+    /// first, for repetition detection. `report` sees each completed iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        previous_keys: &[u64],
+        limits: &SearchLimits,
+        mut report: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        self.tt.new_search();
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits_armed = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let budget = limits.time_budget(pos.side_to_move());
+        self.deadline = budget.map(|(_, hard)| start + hard);
+        // Only positions since the last irreversible move can repeat.
+        let window = (pos.halfmove_clock() as usize).min(previous_keys.len());
+        self.keys.clear();
+        self.keys
+            .extend_from_slice(&previous_keys[previous_keys.len() - window..]);
+        let mut pos = pos.clone();
+
+        let root_moves = pos.legal_moves();
+        let mut result = SearchResult {
+            best_move: root_moves.first().copied().unwrap_or(Move::NULL),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        if root_moves.is_empty() {
+            return result;
+        }
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        let mut score = 0;
+        for depth in 1..=max_depth {
+            self.seldepth = 0;
+            score = self.aspiration(&mut pos, depth as i32, score);
+            if self.aborted {
+                break;
+            }
+            self.limits_armed = true;
+            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+            result = SearchResult {
+                best_move: pv.first().copied().unwrap_or(result.best_move),
+                ponder: pv.get(1).copied(),
+                score: Score::from_internal(score),
+                depth,
+                seldepth: self.seldepth as u32,
+                nodes: self.nodes,
+                time: start.elapsed(),
+                pv,
+            };
+            report(&SearchInfo {
+                depth,
+                seldepth: result.seldepth,
+                score: result.score,
+                nodes: self.nodes,
+                time: result.time,
+                hashfull: self.tt.hashfull(),
+                pv: result.pv.clone(),
+            });
+            // A mate found within the full-width depth will not change with more depth.
+            if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
+                break;
+            }
+            if limits.infinite {
+                continue;
+            }
+            // Do not start an iteration that is unlikely to finish within the soft budget.
+            if let Some((soft, _)) = budget {
+                if start.elapsed() >= soft / 2 {
+                    break;
+                }
+            }
+        }
+        // UCI: under `go infinite` the best move is sent only after `stop`, even at maximum depth.
+        while limits.infinite && !self.stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        result.nodes = self.nodes;
+        result.time = start.elapsed();
+        result
+    }
+
+    /// One iteration, first with a narrow window around the last score, widening on failure.
+    fn aspiration(&mut self, pos: &mut Position, depth: i32, previous: i32) -> i32 {
+        let mut delta = 25;
+        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
+            (previous - delta, previous + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let score = self.negamax(pos, depth, alpha, beta, 0, false);
+            if self.aborted {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta *= 2;
+            if delta > 1000 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Node and time limits; the clock and the stop flag are read every 1024 nodes.
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        if !self.limits_armed {
+            return false;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            } else if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// A repetition of any position since the last irreversible move scores as a draw.
+    fn is_repetition(&self, pos: &Position) -> bool {
+        let key = pos.key();
+        let window = (pos.halfmove_clock() as usize).min(self.keys.len());
+        self.keys[self.keys.len() - window..]
+            .iter()
+            .rev()
+            .skip(1)
+            .step_by(2)
+            .any(|&k| k == key)
+    }
+
+    fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate(pos, &self.params)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for i in ply + 1..child_len {
+            self.pv[ply][i] = self.pv[ply + 1][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        let in_check = pos.in_check();
+        if in_check {
+            depth += 1; // Check extension: look one ply further when in check.
+        }
+        if depth <= 0 {
+            return self.quiescence(pos, alpha, beta, ply);
+        }
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        let root = ply == 0;
+        let pv_node = beta - alpha > 1;
+
+        if !root {
+            if pos.halfmove_clock() >= 100 || self.is_repetition(pos) {
+                // A mate on the hundredth half-move still counts.
+                if !in_check || pos.has_legal_moves() {
+                    return 0;
+                }
+            }
+            // MERGE: insufficient material check goes here once the rules branch lands.
+            if ply >= MAX_PLY - 1 {
+                return self.evaluate(pos);
+            }
+            // Mate-distance pruning: no score here can beat a shorter mate already found.
+            alpha = alpha.max(-MATE + ply as i32);
+            beta = beta.min(MATE - ply as i32 - 1);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        let tt_move = entry.map_or(Move::NULL, |e| e.mv);
+        if let Some(e) = entry {
+            if !pv_node && e.depth >= depth {
+                let score = score_from_tt(e.score, ply);
+                let usable = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if usable {
+                    return score;
+                }
+            }
+        }
+
+        let static_eval = if in_check {
+            -INFINITY
+        } else if let Some(e) = entry {
+            e.eval
+        } else {
+            self.evaluate(pos)
+        };
+        self.static_evals[ply] = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
+        self.killers[ply + 1] = [Move::NULL; 2];
+
+        if !pv_node && !in_check {
+            // Reverse futility: far above beta at low depth, assume a move holds it.
+            let margin = 80 * depth - if improving { 40 } else { 0 };
+            if depth <= 7 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
+                return static_eval;
+            }
+            // Razoring: far below alpha near the leaves, ask quiescence whether anything helps.
+            if depth <= 3 && static_eval + 200 + 150 * depth <= alpha {
+                let score = self.quiescence(pos, alpha, alpha + 1, ply);
+                if score <= alpha {
+                    return score;
+                }
+            }
+            // Null move: if passing still beats beta, a real move will too (not in pawn
+            // endings, where zugzwang makes passing an advantage).
+            if !after_null
+                && depth >= 3
+                && static_eval >= beta
+                && pos.has_non_pawn_material(pos.side_to_move())
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let undo = pos.make_null_move();
+                self.keys.push(key);
+                let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
+                self.keys.pop();
+                pos.unmake_null_move(undo);
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+
+        // Without a table move, a PV node searches one ply less first (internal reduction).
+        if pv_node && tt_move.is_null() && depth >= 6 {
+            depth -= 1;
+        }
+
+        let mut moves = pos.legal_moves();
+        if moves.is_empty() {
+            return if in_check { -MATE + ply as i32 } else { 0 };
+        }
+        let mut scores = [0i32; MoveList::CAPACITY];
+        self.score_moves(pos, &moves, &mut scores, tt_move, ply);
+
+        let side = pos.side_to_move().index();
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::NULL;
+        let mut quiets_tried = MoveList::new();
+        let mut searched = 0usize;
+        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+
+        for index in 0..moves.len() {
+            let mv = pick_next(moves.as_mut_slice(), &mut scores, index);
+            let quiet = mv.is_quiet();
+            let gives_check = pos.gives_check(mv);
+            if !root && !in_check && !gives_check && best_score > -MATE_BOUND {
+                if quiet {
+                    // Late-move pruning and futility: quiet moves late in the list or far below
+                    // alpha at low depth rarely matter.
+                    if depth <= 5 && quiets_tried.len() >= lmp_limit {
+                        continue;
+                    }
+                    if depth <= 6 && static_eval + 100 + 90 * depth <= alpha {
+                        continue;
+                    }
+                } else if depth <= 5 && !see_ge(pos, mv, -90 * depth) {
+                    continue; // Captures that lose material at low depth.
+                }
+            }
+
+            let undo = pos.make_move(mv);
+            self.keys.push(key);
+            searched += 1;
+            let new_depth = depth - 1;
+            let mut score;
+            if searched == 1 {
+                score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false);
+            } else {
+                let mut reduction = 0;
+                if depth >= 3 && searched > 2 && quiet && !gives_check {
+                    reduction = self.lmr[depth.min(63) as usize][searched.min(63)];
+                    reduction -= pv_node as i32;
+                    reduction += !improving as i32;
+                    if self.killers[ply].contains(&mv) {
+                        reduction -= 1;
+                    }
+                    reduction -= self.history[side][mv.from().index()][mv.to().index()] / 6000;
+                    reduction = reduction.clamp(0, new_depth - 1);
+                }
+                score = -self.negamax(
+                    pos,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 {
+                    score = -self.negamax(pos, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta {
+                    score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false);
+                }
+            }
+            self.keys.pop();
+            pos.unmake_move(mv, undo);
+            if self.aborted {
+                return 0;
+            }
+
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    best_move = mv;
+                    alpha = score;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        if quiet {
+                            self.reward_quiet(side, mv, &quiets_tried, depth, ply);
+                        }
+                        break;
+                    }
+                }
+            }
+            if quiet {
+                quiets_tried.push(mv);
+            }
+        }
+        // Every move was pruned (possible only outside check): fall back to the static score.
+        if searched == 0 {
+            return static_eval;
+        }
+
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            score_to_tt(best_score, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Killers and history for a quiet move that caused a cutoff; the quiet moves tried before it
+    /// are penalised.
+    fn reward_quiet(&mut self, side: usize, mv: Move, tried: &MoveList, depth: i32, ply: usize) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = mv;
+        }
+        let bonus = (16 * depth * depth).min(1600);
+        let table = &mut self.history[side];
+        let mut update = |m: Move, delta: i32| {
+            let entry = &mut table[m.from().index()][m.to().index()];
+            *entry += delta - *entry * delta.abs() / 16_384;
+        };
+        update(mv, bonus);
+        for &m in tried.iter() {
+            update(m, -bonus);
+        }
+    }
+
+    /// Ordering keys: table move, winning captures and queen promotions by MVV-LVA, killers,
+    /// history for the other quiet moves, losing captures last.
+    fn score_moves(
+        &self,
+        pos: &Position,
+        moves: &MoveList,
+        scores: &mut [i32],
+        tt_move: Move,
+        ply: usize,
+    ) {
+        let side = pos.side_to_move().index();
+        for (i, &mv) in moves.iter().enumerate() {
+            scores[i] = if mv == tt_move {
+                100_000_000
+            } else if !mv.is_quiet() {
+                let victim = if mv.is_en_passant() {
+                    PieceKind::Pawn
+                } else {
+                    pos.kind_on(mv.to()).unwrap_or(PieceKind::Pawn)
+                };
+                let attacker = pos.kind_on(mv.from()).unwrap_or(PieceKind::Pawn);
+                let mvv_lva = 16 * SEE_VALUES[victim.index()] / 10 - attacker.index() as i32;
+                match mv.promotion() {
+                    Some(PieceKind::Queen) => 20_000_000 + mvv_lva,
+                    Some(_) => -20_000_000 + mvv_lva,
+                    None if see_ge(pos, mv, 0) => 10_000_000 + mvv_lva,
+                    None => -10_000_000 + mvv_lva,
+                }
+            } else if self.killers[ply][0] == mv {
+                9_000_000
+            } else if self.killers[ply][1] == mv {
+                8_000_000
+            } else {
+                self.history[side][mv.from().index()][mv.to().index()]
+            };
+        }
+    }
+
+    fn quiescence(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.out_of_budget() {
+            return 0;
+        }
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if ply >= MAX_PLY - 1 {
+            return self.evaluate(pos);
+        }
+        let in_check = pos.in_check();
+        let key = pos.key();
+        let entry = self.tt.probe(key);
+        if let Some(e) = entry {
+            let score = score_from_tt(e.score, ply);
+            let usable = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+            };
+            if usable && beta - alpha == 1 {
+                return score;
+            }
+        }
+
+        let mut best_score;
+        let stand_pat;
+        if in_check {
+            stand_pat = -INFINITY;
+            best_score = -INFINITY;
+        } else {
+            stand_pat = entry.map_or_else(|| self.evaluate(pos), |e| e.eval);
+            if stand_pat >= beta {
+                return stand_pat;
+            }
+            alpha = alpha.max(stand_pat);
+            best_score = stand_pat;
+        }
+
+        let mut moves = pos.moves(if in_check {
+            GenMode::All
+        } else {
+            GenMode::Noisy
+        });
+        if in_check && moves.is_empty() {
+            return -MATE + ply as i32;
+        }
+        let mut scores = [0i32; MoveList::CAPACITY];
+        self.score_moves(pos, &moves, &mut scores, Move::NULL, ply);
+        let original_alpha = alpha;
+        let mut best_move = Move::NULL;
+        for index in 0..moves.len() {
+            let mv = pick_next(moves.as_mut_slice(), &mut scores, index);
+            if !in_check {
+                if matches!(mv.promotion(), Some(k) if k != PieceKind::Queen) {
+                    continue;
+                }
+                if !mv.is_promotion() {
+                    // Delta pruning: even winning the victim cannot reach alpha.
+                    let victim = pos.kind_on(mv.to()).map_or(100, |k| SEE_VALUES[k.index()]);
+                    if stand_pat + victim + 200 <= alpha {
+                        continue;
+                    }
+                }
+                if !see_ge(pos, mv, 0) {
+                    continue;
+                }
+            }
+            let undo = pos.make_move(mv);
+            let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
+            pos.unmake_move(mv, undo);
+            if self.aborted {
+                return 0;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha {
+                    alpha = score;
+                    best_move = mv;
+                    self.update_pv(ply, mv);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let eval = if in_check { 0 } else { stand_pat };
+        self.tt
+            .store(key, best_move, score_to_tt(best_score, ply), eval, 0, bound);
+        best_score
+    }
+}
+
+/// Selection sort step: moves the best remaining move to `index` and returns it.
+#[inline]
+fn pick_next(moves: &mut [Move], scores: &mut [i32], index: usize) -> Move {
+    let mut best = index;
+    for i in index + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(index, best);
+    scores.swap(index, best);
+    moves[index]
+}
+
+/// Mate scores are stored relative to the node, not the root, so they stay true elsewhere.
+fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
+    }
+}
