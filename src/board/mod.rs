@@ -1,11 +1,11 @@
 //! The board: squares and pieces, bitboards and attack tables, positions with legal move
-//! generation, make/unmake with Polyglot-compatible Zobrist keys, notation and the rules of the game.
 
 pub mod attacks;
 mod bitboard;
 mod fen;
 mod movegen;
 mod moves;
+mod notation;
 pub mod perft;
 mod position;
 mod types;
@@ -15,5 +15,6 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use fen::{FenError, FenMode};
 pub use movegen::{GenMode, PieceMoves};
 pub use moves::{Move, MoveList};
+pub use notation::{MoveParseError, SanError};
 pub use position::{Position, Undo};
 pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};
