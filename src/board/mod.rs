@@ -1,8 +1,10 @@
 //! The board: squares and pieces, bitboards and attack tables, positions with legal move
+//! generation, make/unmake with Polyglot-compatible Zobrist keys, notation and the rules of the game.
 
 pub mod attacks;
 mod bitboard;
 mod fen;
+mod game;
 mod movegen;
 mod moves;
 mod notation;
@@ -13,6 +15,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use fen::{FenError, FenMode};
+pub use game::{Game, GameEnd, GameResult, IllegalMoveError};
 pub use movegen::{GenMode, PieceMoves};
 pub use moves::{Move, MoveList};
 pub use notation::{MoveParseError, SanError};
