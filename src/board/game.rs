@@ -71,7 +71,7 @@ impl GameEnd {
         matches!(self, GameEnd::ThreefoldRepetition | GameEnd::FiftyMoveRule)
     }
 
-    /// A human explanation, in the style of PGN `Termination`-like comments.
+    /// A human explanation, as match runners write it in a PGN comment (e.g. "Draw by stalemate").
     pub const fn reason(self) -> &'static str {
         match self {
             GameEnd::Checkmate {

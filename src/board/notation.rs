@@ -219,7 +219,8 @@ impl Position {
     /// Parses a SAN move and returns the legal move it names. Accepts the common variants found in
     /// real PGN files: `0-0`/`0-0-0`, missing or extra `+`/`#`, annotations (`!`, `?`, `!?`, ...), a
     /// promotion without `=` (`e8Q`, `e8q`), an `e.p.` suffix, over-disambiguation (`Ng1f3`), a
-    /// missing or superfluous `x`, and an optional `P` for pawns. `b` is a file, `B` a bishop.
+    /// missing or superfluous `x`, an optional `P` for pawns, and castling written as the king's
+    /// step (`Kg1`). `b` is always a file and `B` a bishop, so `bxc3` and `Bxc3` differ.
     pub fn parse_san(&self, text: &str) -> Result<Move, SanError> {
         let text = text.trim();
         let malformed = |reason| SanError::Malformed {
