@@ -479,14 +479,15 @@ fn parse_san_errors_are_typed() {
         );
     }
     for (text, reason) in [
-        ("e5", "no such piece can move to that square"),
-        ("Nf6", "no such piece can move to that square"),
-        ("Bb5", "no such piece can move to that square"),
+        ("e5", "the piece cannot move to that square"),
+        ("Nf6", "none of those pieces can move to that square"),
+        ("Nbf6", "the piece cannot move to that square"),
+        ("Bb5", "none of those pieces can move to that square"),
         ("Nd2", "the destination holds a piece of the side to move"),
         ("O-O", "castling is not possible here"),
         ("e4=Q", "only a pawn reaching the last rank can promote"),
         ("Nc3f3", "the side to move has no such piece"),
-        ("exd3", "no such piece can move to that square"),
+        ("exd3", "the piece cannot move to that square"),
     ] {
         match start.parse_san(text) {
             Err(SanError::Illegal { reason: r, .. }) => {

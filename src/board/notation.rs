@@ -104,11 +104,6 @@ impl Position {
             };
         }
         let kind = self.kind_on(from).expect("occupied square");
-        let reaches_last_rank =
-            kind == PieceKind::Pawn && to.rank() == Rank::Eighth.relative_to(us);
-        if promotion.is_some() && !reaches_last_rank {
-            return "only a pawn reaching the last rank can promote";
-        }
         if promotion.is_none() && legal.iter().any(|m| m.from() == from && m.to() == to) {
             return "a pawn reaching the last rank must name its promotion piece (q, r, b or n)";
         }
@@ -120,11 +115,38 @@ impl Position {
         {
             return "castling is not possible here (right lost, path blocked, or king in or through check)";
         }
+        self.why_unreachable(kind, Bitboard::from_square(from), to, promotion)
+    }
+
+    /// Why none of `movers` (pieces of `kind` of the side to move) has a legal move to `to` with
+    /// this promotion: a promotion off the last rank, an own piece in the way, no such piece, a
+    /// move that would leave the king in check, or a square the pieces do not reach.
+    fn why_unreachable(
+        &self,
+        kind: PieceKind,
+        movers: Bitboard,
+        to: Square,
+        promotion: Option<PieceKind>,
+    ) -> &'static str {
+        let us = self.side_to_move();
+        if promotion.is_some()
+            && (kind != PieceKind::Pawn || to.rank() != Rank::Eighth.relative_to(us))
+        {
+            return "only a pawn reaching the last rank can promote";
+        }
         if self.color(us).has(to) {
             return "the destination holds a piece of the side to move";
         }
-        if self.pseudo_reaches(kind, from, to) {
+        if movers.is_empty() {
+            return "the side to move has no such piece";
+        }
+        if movers
+            .into_iter()
+            .any(|from| self.pseudo_reaches(kind, from, to))
+        {
             "it would leave the king in check"
+        } else if movers.has_several() {
+            "none of those pieces can move to that square"
         } else {
             "the piece cannot move to that square"
         }
@@ -322,47 +344,16 @@ impl Position {
         let candidates: Vec<Move> = legal.iter().filter(fits).copied().collect();
         match candidates[..] {
             [mv] => Ok(mv),
-            [] => Err(illegal(
-                self.why_no_san_match(kind, to, from_file, from_rank, promotion),
-            )),
+            [] => {
+                let movers = self.colored(self.side_to_move(), kind)
+                    & from_file.map_or(Bitboard::FULL, Bitboard::file)
+                    & from_rank.map_or(Bitboard::FULL, Bitboard::rank);
+                Err(illegal(self.why_unreachable(kind, movers, to, promotion)))
+            }
             _ => Err(SanError::Ambiguous {
                 text: text.to_string(),
                 candidates: candidates.iter().map(Move::to_string).collect(),
             }),
-        }
-    }
-
-    /// A short explanation of why no legal move fits a well-formed SAN text.
-    fn why_no_san_match(
-        &self,
-        kind: PieceKind,
-        to: Square,
-        from_file: Option<File>,
-        from_rank: Option<Rank>,
-        promotion: Option<PieceKind>,
-    ) -> &'static str {
-        let us = self.side_to_move();
-        let reaches_last_rank =
-            kind == PieceKind::Pawn && to.rank() == Rank::Eighth.relative_to(us);
-        if promotion.is_some() && !reaches_last_rank {
-            return "only a pawn reaching the last rank can promote";
-        }
-        if self.color(us).has(to) {
-            return "the destination holds a piece of the side to move";
-        }
-        let movers = self.colored(us, kind)
-            & from_file.map_or(Bitboard::FULL, Bitboard::file)
-            & from_rank.map_or(Bitboard::FULL, Bitboard::rank);
-        if movers.is_empty() {
-            return "the side to move has no such piece";
-        }
-        if movers
-            .into_iter()
-            .any(|from| self.pseudo_reaches(kind, from, to))
-        {
-            "it would leave the king in check"
-        } else {
-            "no such piece can move to that square"
         }
     }
 }
