@@ -4,8 +4,10 @@
 pub mod attacks;
 mod bitboard;
 mod fen;
+mod game;
 mod movegen;
 mod moves;
+mod notation;
 pub mod perft;
 mod position;
 mod types;
@@ -13,7 +15,9 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
 pub use fen::{FenError, FenMode};
+pub use game::{Game, GameEnd, GameResult, IllegalMoveError};
 pub use movegen::{GenMode, PieceMoves};
 pub use moves::{Move, MoveList};
+pub use notation::{MoveParseError, SanError};
 pub use position::{Position, Undo};
 pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};
