@@ -120,7 +120,7 @@ impl Position {
                     found: field.to_string(),
                 });
             }
-            pos.fullmove_number = n.max(1);
+            pos.fullmove_number = u32::from(n.max(1));
         }
 
         let them = !pos.side;

@@ -22,7 +22,8 @@ pub struct Position {
     /// when it changes the position's possibilities.
     pub(super) ep_square: Option<Square>,
     pub(super) halfmove_clock: u16,
-    pub(super) fullmove_number: u16,
+    /// Wider than FEN needs so that no game can overflow it.
+    pub(super) fullmove_number: u32,
     pub(super) key: u64,
 }
 
@@ -105,7 +106,7 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn fullmove_number(&self) -> u16 {
+    pub fn fullmove_number(&self) -> u32 {
         self.fullmove_number
     }
 
@@ -301,7 +302,7 @@ impl Position {
         if let Some(ep) = self.ep_square.take() {
             key ^= zobrist::en_passant_key(ep.file());
         }
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
 
         if mv.is_capture() {
             let (victim_sq, victim) = if mv.is_en_passant() {
@@ -460,7 +461,7 @@ impl Position {
             self.key ^= zobrist::en_passant_key(ep.file());
         }
         self.key ^= zobrist::WHITE_TO_MOVE_KEY;
-        self.halfmove_clock += 1;
+        self.halfmove_clock = self.halfmove_clock.saturating_add(1);
         self.side = !self.side;
         undo
     }

@@ -2,7 +2,7 @@
 //!
 //! The 781 numbers are the Polyglot book format's published constants (indexing: 64 * kind + square
 //! for pieces with kind = 2 * piece type + 1 for White, then four castling keys, eight en-passant file
-//! keys and the side-to-move key). Checked against ../shared/data/polyglot-random64.txt in the tests.
+//! keys and the side-to-move key). The tests compare them with ../shared/data/polyglot-random64.txt.
 
 use super::types::{CastlingRights, Color, File, Piece, Square};
 
@@ -243,3 +243,27 @@ pub(crate) const RANDOM64: [u64; 781] = [
     0xcf3145de_0add4289, 0xd0e4427a_5514fb72, 0x77c621cc_9fb3a483, 0x67a34dac_4356550b,
     0xf8d626aa_af278509,
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::RANDOM64;
+
+    #[test]
+    fn keys_match_the_shared_reference_file() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../shared/data/polyglot-random64.txt"
+        );
+        let Ok(text) = std::fs::read_to_string(path) else {
+            println!("skipped: {path} is absent (a checkout without ../shared)");
+            return;
+        };
+        let keys: Vec<u64> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| u64::from_str_radix(l, 16).expect("hex key"))
+            .collect();
+        assert_eq!(keys.as_slice(), RANDOM64.as_slice());
+    }
+}

@@ -377,7 +377,9 @@ impl Searcher {
                     return 0;
                 }
             }
-            // MERGE: insufficient material check goes here once the rules branch lands.
+            if pos.is_insufficient_material() {
+                return 0;
+            }
             if ply >= MAX_PLY - 1 {
                 return self.evaluate(pos);
             }
@@ -492,6 +494,7 @@ impl Searcher {
             }
 
             let undo = pos.make_move(mv);
+            self.tt.prefetch(pos.key());
             self.keys.push(key);
             searched += 1;
             let new_depth = depth - 1;
@@ -698,6 +701,7 @@ impl Searcher {
                 }
             }
             let undo = pos.make_move(mv);
+            self.tt.prefetch(pos.key());
             let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
             pos.unmake_move(mv, undo);
             if self.aborted {
