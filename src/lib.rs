@@ -1,9 +1,11 @@
 //! sparring: a chess-engine developer's toolkit — an engine library (board, evaluation, search,
 //! UCI), a match runner and a Texel tuner, in one crate.
 
+pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod eval;
+pub mod record;
 pub mod rng;
 pub mod search;
 pub mod stats;

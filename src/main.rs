@@ -31,6 +31,44 @@ enum Command {
         #[arg(long)]
         full: bool,
     },
+    /// Play a tournament (gauntlet or round-robin) from a TOML configuration.
+    Match {
+        /// The configuration, e.g. configs/gauntlet.toml.
+        config: std::path::PathBuf,
+        #[arg(long)]
+        concurrency: Option<usize>,
+        /// Openings per pairing (each played twice, colours reversed).
+        #[arg(long)]
+        rounds: Option<u32>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Output directory (overrides `output.dir`).
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
+        /// Continue a run from its output directory without replaying finished games.
+        #[arg(long)]
+        resume: bool,
+    },
+    /// Elo, error bars, LOS and SPRT figures from result counts.
+    Stats {
+        /// Wins, draws, losses: `--wdl 120,300,100`.
+        #[arg(long)]
+        wdl: Option<String>,
+        /// Pentanomial pair counts: `--ptnml 5,40,100,45,10`.
+        #[arg(long)]
+        ptnml: Option<String>,
+        #[arg(long, allow_hyphen_values = true)]
+        elo0: Option<f64>,
+        #[arg(long, allow_hyphen_values = true)]
+        elo1: Option<f64>,
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        #[arg(long, default_value_t = 0.05)]
+        beta: f64,
+        /// normalized, logistic or bayeselo.
+        #[arg(long, default_value = "normalized")]
+        model: String,
+    },
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci {
         /// Evaluation weights to start with (default: the built-in weights).
@@ -74,6 +112,38 @@ fn main() -> ExitCode {
             fen,
             divide,
             full,
+        }),
+        Command::Match {
+            config,
+            concurrency,
+            rounds,
+            seed,
+            out,
+            resume,
+        } => cli::matches::run(&cli::matches::MatchArgs {
+            config,
+            concurrency,
+            rounds,
+            seed,
+            out,
+            resume,
+        }),
+        Command::Stats {
+            wdl,
+            ptnml,
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
+        } => cli::matches::run_stats(&cli::matches::StatsArgs {
+            wdl,
+            ptnml,
+            elo0,
+            elo1,
+            alpha,
+            beta,
+            model,
         }),
         Command::Uci { weights } => cli::run_uci(weights.as_deref()),
         Command::Bench {

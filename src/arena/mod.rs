@@ -1,0 +1,19 @@
+//! The match runner: configuration, players (in-process and external UCI engines), the game
+//! arbiter with adjudication, the schedule, and the tournament loop with its progress report.
+
+pub mod config;
+mod game;
+pub mod player;
+mod report;
+pub mod schedule;
+mod tournament;
+pub mod uci_player;
+
+pub use config::{ConfigError, EngineKind, MatchConfig, TimeControl, TournamentKind};
+pub use game::{play_game, GameSetup};
+pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
+pub use report::write_summary;
+pub use schedule::{GameSpec, OpeningSource, Schedule, StartPosition};
+pub use tournament::{
+    run_tournament, ArenaError, EngineFactory, PairingStats, RunOptions, TournamentSummary,
+};

@@ -1,0 +1,223 @@
+//! The tournament schedule: which engines play which game from which opening. Game `n` is
+//! computed from its number alone, so the schedule needs no memory per round and a resumed run
+//! sees exactly the same games.
+
+use super::config::{OpeningOrder, TournamentKind};
+use crate::board::{Move, Position};
+use crate::rng::Rng;
+
+/// Where openings come from; implemented by the opening books.
+pub trait OpeningSource: Send + Sync {
+    /// How many distinct openings there are; None for generators such as Polyglot books.
+    fn count(&self) -> Option<usize>;
+    /// The start position and book moves of opening `index` (for generators, `rng` draws it).
+    fn opening(&self, index: usize, rng: &mut Rng) -> (Position, Vec<Move>);
+}
+
+/// Every game from the standard start position (no book configured).
+pub struct StartPosition;
+
+impl OpeningSource for StartPosition {
+    fn count(&self) -> Option<usize> {
+        Some(1)
+    }
+
+    fn opening(&self, _index: usize, _rng: &mut Rng) -> (Position, Vec<Move>) {
+        (Position::startpos(), Vec::new())
+    }
+}
+
+/// One scheduled game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameSpec {
+    /// 1-based; games 2k-1 and 2k are pair k.
+    pub game_id: u64,
+    pub pair_id: u64,
+    /// 1-based round: every pairing plays the same opening in one round.
+    pub round: u64,
+    /// Index into `Schedule::pairings`.
+    pub pairing: usize,
+    /// Engine indices, White first.
+    pub engines: [usize; 2],
+    pub opening_index: usize,
+}
+
+pub struct Schedule {
+    /// (first, second): statistics are from the first engine's point of view.
+    pub pairings: Vec<(usize, usize)>,
+    pub rounds: u64,
+    opening_count: Option<usize>,
+    order: OpeningOrder,
+    /// 0-based first opening.
+    offset: usize,
+    /// Multiplier of the seeded permutation of openings (coprime with their number).
+    stride: usize,
+    shift: usize,
+}
+
+fn gcd(a: usize, b: usize) -> usize {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl Schedule {
+    pub fn new(
+        kind: TournamentKind,
+        engines: usize,
+        rounds: u64,
+        opening_count: Option<usize>,
+        order: OpeningOrder,
+        start: usize,
+        seed: u64,
+    ) -> Schedule {
+        let pairings = match kind {
+            TournamentKind::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
+            TournamentKind::RoundRobin => (0..engines)
+                .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+                .collect(),
+        };
+        // A seeded affine map i -> (stride * i + shift) mod n visits every opening once per cycle
+        // in a shuffled order without storing a permutation.
+        let mut rng = Rng::derive(seed, 0x6f70_656e);
+        let n = opening_count.unwrap_or(1).max(1);
+        let mut stride = 1;
+        if n > 1 {
+            loop {
+                stride = 1 + rng.below(n as u64 - 1) as usize;
+                if gcd(stride, n) == 1 {
+                    break;
+                }
+            }
+        }
+        let shift = rng.below(n as u64) as usize;
+        Schedule {
+            pairings,
+            rounds,
+            opening_count,
+            order,
+            offset: start.saturating_sub(1),
+            stride,
+            shift,
+        }
+    }
+
+    pub fn total_games(&self) -> u64 {
+        self.rounds * self.pairings.len() as u64 * 2
+    }
+
+    /// The opening used in 0-based round `round`.
+    pub fn opening_for_round(&self, round: u64) -> usize {
+        match self.opening_count {
+            None => round as usize,
+            Some(n) => {
+                let n = n.max(1);
+                let r = (round as usize).wrapping_add(self.offset) % n;
+                match self.order {
+                    OpeningOrder::Sequential => r,
+                    OpeningOrder::Random => {
+                        ((self.stride as u128 * r as u128 + self.shift as u128) % n as u128)
+                            as usize
+                    }
+                }
+            }
+        }
+    }
+
+    /// Game number `n` (0-based) of the schedule.
+    pub fn game(&self, n: u64) -> GameSpec {
+        let per_round = self.pairings.len() as u64;
+        let pair_index = n / 2;
+        let round = pair_index / per_round;
+        let pairing = (pair_index % per_round) as usize;
+        let (first, second) = self.pairings[pairing];
+        let engines = if n % 2 == 0 {
+            [first, second]
+        } else {
+            [second, first]
+        };
+        GameSpec {
+            game_id: n + 1,
+            pair_id: pair_index + 1,
+            round: round + 1,
+            pairing,
+            engines,
+            opening_index: self.opening_for_round(round),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_share_openings_and_reverse_colours() {
+        let s = Schedule::new(
+            TournamentKind::RoundRobin,
+            3,
+            4,
+            Some(10),
+            OpeningOrder::Random,
+            1,
+            7,
+        );
+        assert_eq!(s.pairings, vec![(0, 1), (0, 2), (1, 2)]);
+        assert_eq!(s.total_games(), 24);
+        for n in (0..s.total_games()).step_by(2) {
+            let (a, b) = (s.game(n), s.game(n + 1));
+            assert_eq!(a.pair_id, b.pair_id);
+            assert_eq!(a.opening_index, b.opening_index);
+            assert_eq!(a.engines, [b.engines[1], b.engines[0]]);
+            assert_eq!((a.game_id, b.game_id), (2 * a.pair_id - 1, 2 * a.pair_id));
+        }
+    }
+
+    #[test]
+    fn random_order_is_a_seeded_permutation() {
+        let n = 97;
+        let s = Schedule::new(
+            TournamentKind::Gauntlet,
+            2,
+            n as u64,
+            Some(n),
+            OpeningOrder::Random,
+            1,
+            3,
+        );
+        let mut seen: Vec<usize> = (0..n as u64).map(|r| s.opening_for_round(r)).collect();
+        let again = Schedule::new(
+            TournamentKind::Gauntlet,
+            2,
+            n as u64,
+            Some(n),
+            OpeningOrder::Random,
+            1,
+            3,
+        );
+        assert_eq!(
+            seen,
+            (0..n as u64)
+                .map(|r| again.opening_for_round(r))
+                .collect::<Vec<_>>()
+        );
+        assert_ne!(seen, (0..n).collect::<Vec<_>>(), "shuffled");
+        seen.sort_unstable();
+        assert_eq!(seen, (0..n).collect::<Vec<_>>(), "each opening once");
+        let seq = Schedule::new(
+            TournamentKind::Gauntlet,
+            2,
+            5,
+            Some(10),
+            OpeningOrder::Sequential,
+            9,
+            3,
+        );
+        assert_eq!(
+            (0..3).map(|r| seq.opening_for_round(r)).collect::<Vec<_>>(),
+            vec![8, 9, 0]
+        );
+    }
+}

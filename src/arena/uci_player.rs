@@ -1,0 +1,317 @@
+//! An external UCI engine as a child process. A reader thread forwards its output lines so every
+//! wait has a timeout; a crash, a hang or garbage is reported as a `PlayerError`, never a panic.
+
+use super::player::{EngineReply, GoRequest, Player, PlayerError};
+use crate::board::Position;
+use crate::search::Score;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// How to start an external engine.
+#[derive(Clone, Debug)]
+pub struct UciCommand {
+    pub command: String,
+    pub args: Vec<String>,
+    pub options: Vec<(String, String)>,
+    pub working_dir: Option<PathBuf>,
+}
+
+pub struct UciPlayer {
+    spec: UciCommand,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+    id_name: String,
+    timeout: Duration,
+}
+
+impl UciPlayer {
+    /// Starts the engine and completes the handshake (`uci`/`uciok`, options, `isready`/`readyok`).
+    pub fn start(spec: &UciCommand, timeout: Duration) -> Result<UciPlayer, PlayerError> {
+        let mut command = Command::new(&spec.command);
+        command
+            .args(&spec.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.working_dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(|e| PlayerError::Spawn {
+            command: spec.command.clone(),
+            reason: e.to_string(),
+        })?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut player = UciPlayer {
+            spec: spec.clone(),
+            child,
+            stdin,
+            lines,
+            id_name: spec.command.clone(),
+            timeout,
+        };
+        player.send("uci")?;
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = player
+                .recv_until(deadline)
+                .map_err(|e| player.handshake_error(e, "uciok"))?;
+            if let Some(name) = line.strip_prefix("id name ") {
+                player.id_name = name.trim().to_string();
+            } else if line.trim() == "uciok" {
+                break;
+            }
+        }
+        for (name, value) in spec.options.clone() {
+            player.send(&format!("setoption name {name} value {value}"))?;
+        }
+        player
+            .wait_ready()
+            .map_err(|e| player.handshake_error(e, "readyok"))?;
+        Ok(player)
+    }
+
+    fn handshake_error(&mut self, error: PlayerError, expected: &str) -> PlayerError {
+        match error {
+            PlayerError::Timeout { waited_ms } => PlayerError::Handshake {
+                command: self.spec.command.clone(),
+                expected: expected.to_string(),
+                waited_ms,
+            },
+            PlayerError::Disconnected { detail } => PlayerError::Spawn {
+                command: self.spec.command.clone(),
+                reason: format!("it exited during the handshake{detail}"),
+            },
+            other => other,
+        }
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), PlayerError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| self.disconnected())
+    }
+
+    fn disconnected(&mut self) -> PlayerError {
+        // Give a dying process a moment to be reaped so its exit status can be reported.
+        let mut status = None;
+        for _ in 0..20 {
+            if let Ok(Some(s)) = self.child.try_wait() {
+                status = Some(s);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let detail = match status {
+            Some(s) => format!(" ({s})"),
+            None => String::new(),
+        };
+        PlayerError::Disconnected { detail }
+    }
+
+    fn recv_until(&mut self, deadline: Instant) -> Result<String, PlayerError> {
+        let now = Instant::now();
+        let wait = deadline.saturating_duration_since(now);
+        match self.lines.recv_timeout(wait) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(PlayerError::Timeout {
+                waited_ms: wait.as_millis(),
+            }),
+            Err(RecvTimeoutError::Disconnected) => Err(self.disconnected()),
+        }
+    }
+
+    fn wait_ready(&mut self) -> Result<(), PlayerError> {
+        self.send("isready")?;
+        let deadline = Instant::now() + self.timeout;
+        loop {
+            if self.recv_until(deadline)?.trim() == "readyok" {
+                return Ok(());
+            }
+        }
+    }
+
+    fn position_command(start: &Position, moves: &[crate::board::Move]) -> String {
+        let mut text = if start.to_fen() == Position::START_FEN {
+            "position startpos".to_string()
+        } else {
+            format!("position fen {}", start.to_fen())
+        };
+        if !moves.is_empty() {
+            text.push_str(" moves");
+            for mv in moves {
+                text.push(' ');
+                text.push_str(&mv.to_string());
+            }
+        }
+        text
+    }
+
+    fn go_command(request: &GoRequest<'_>) -> String {
+        let limits = request.limits;
+        let mut text = "go".to_string();
+        if let Some(n) = limits.nodes {
+            text.push_str(&format!(" nodes {n}"));
+        }
+        if let Some(d) = limits.depth {
+            text.push_str(&format!(" depth {d}"));
+        }
+        if let Some(t) = limits.movetime {
+            text.push_str(&format!(" movetime {}", t.as_millis()));
+        }
+        if let Some(c) = &limits.clock {
+            text.push_str(&format!(
+                " wtime {} btime {} winc {} binc {}",
+                c.white_time.as_millis(),
+                c.black_time.as_millis(),
+                c.white_increment.as_millis(),
+                c.black_increment.as_millis()
+            ));
+            if let Some(m) = c.moves_to_go {
+                text.push_str(&format!(" movestogo {m}"));
+            }
+        }
+        text
+    }
+}
+
+/// Reads `score`, `depth` and `nodes` from an `info` line into the reply.
+fn parse_info(line: &str, reply: &mut EngineReply) {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    // Bound scores and lines about other PV lines describe no final evaluation.
+    if tokens
+        .iter()
+        .any(|&t| t == "lowerbound" || t == "upperbound" || t == "string")
+    {
+        return;
+    }
+    if let Some(i) = tokens.iter().position(|&t| t == "multipv") {
+        if tokens.get(i + 1) != Some(&"1") {
+            return;
+        }
+    }
+    let mut i = 1;
+    while i < tokens.len() {
+        match tokens[i] {
+            "depth" => {
+                reply.depth = tokens
+                    .get(i + 1)
+                    .and_then(|t| t.parse().ok())
+                    .or(reply.depth);
+                i += 1;
+            }
+            "nodes" => {
+                reply.nodes = tokens
+                    .get(i + 1)
+                    .and_then(|t| t.parse().ok())
+                    .or(reply.nodes);
+                i += 1;
+            }
+            "score" => {
+                let kind = tokens.get(i + 1).copied();
+                let value = tokens.get(i + 2).and_then(|t| t.parse::<i32>().ok());
+                if let Some(v) = value {
+                    match kind {
+                        Some("cp") => reply.score = Some(Score::Cp(v)),
+                        Some("mate") => reply.score = Some(Score::Mate(v)),
+                        _ => {}
+                    }
+                }
+                i += 2;
+            }
+            "pv" => break,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+impl Player for UciPlayer {
+    fn id_name(&self) -> &str {
+        &self.id_name
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.send("ucinewgame")?;
+        self.wait_ready()
+    }
+
+    fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
+        let position = UciPlayer::position_command(request.start, request.moves);
+        self.send(&position)?;
+        self.send(&UciPlayer::go_command(request))?;
+        let deadline = Instant::now() + request.deadline;
+        let mut reply = EngineReply::default();
+        loop {
+            let line = self.recv_until(deadline)?;
+            let trimmed = line.trim();
+            if trimmed.starts_with("info ") {
+                parse_info(trimmed, &mut reply);
+            } else if let Some(rest) = trimmed.strip_prefix("bestmove") {
+                reply.bestmove = rest.split_whitespace().next().unwrap_or("").to_string();
+                return Ok(reply);
+            }
+        }
+    }
+}
+
+impl Drop for UciPlayer {
+    /// Asks the engine to quit, then kills it if it does not within a second.
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
+        let deadline = Instant::now() + Duration::from_secs(1);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn info_lines_give_the_last_exact_score() {
+        let mut reply = EngineReply::default();
+        parse_info(
+            "info depth 12 seldepth 17 multipv 1 score cp 31 nodes 12345 nps 1 pv e2e4 e7e5",
+            &mut reply,
+        );
+        assert_eq!(reply.score, Some(Score::Cp(31)));
+        assert_eq!(reply.depth, Some(12));
+        assert_eq!(reply.nodes, Some(12345));
+        parse_info(
+            "info depth 13 score cp 50 lowerbound nodes 20000",
+            &mut reply,
+        );
+        assert_eq!(reply.score, Some(Score::Cp(31)), "bound scores are ignored");
+        parse_info("info depth 14 multipv 2 score cp -5", &mut reply);
+        assert_eq!(
+            reply.score,
+            Some(Score::Cp(31)),
+            "other PV lines are ignored"
+        );
+        parse_info("info depth 15 score mate -3 nodes 30000", &mut reply);
+        assert_eq!(reply.score, Some(Score::Mate(-3)));
+        parse_info("info string score cp 999", &mut reply);
+        assert_eq!(reply.score, Some(Score::Mate(-3)));
+    }
+}
