@@ -74,6 +74,10 @@ enum Command {
         /// Evaluation weights to start with (default: the built-in weights).
         #[arg(long)]
         weights: Option<String>,
+        /// Misbehave on purpose after N searches (for testing runners): crash:N, hang:N,
+        /// illegal:N or garbage:N.
+        #[arg(long, hide = true)]
+        fault: Option<String>,
     },
     /// Fixed-depth search over the built-in positions (total nodes and nps); `bench perft` for
     /// move generation.
@@ -145,7 +149,7 @@ fn main() -> ExitCode {
             beta,
             model,
         }),
-        Command::Uci { weights } => cli::run_uci(weights.as_deref()),
+        Command::Uci { weights, fault } => cli::run_uci(weights.as_deref(), fault.as_deref()),
         Command::Bench {
             what,
             depth,

@@ -31,6 +31,52 @@ impl Output {
     }
 }
 
+/// Deliberate misbehaviour for testing match runners (ours included): after `after` searches the
+/// engine crashes, hangs, plays an illegal move or answers garbage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fault {
+    pub kind: FaultKind,
+    pub after: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultKind {
+    /// Exit at once with status 3.
+    Crash,
+    /// Stop answering anything.
+    Hang,
+    /// Answer a well-formed move that is not legal.
+    Illegal,
+    /// Answer text that is no move at all.
+    Garbage,
+}
+
+impl std::str::FromStr for Fault {
+    type Err = String;
+
+    /// `crash:10`, `hang:0`, `illegal:5`, `garbage:2`.
+    fn from_str(text: &str) -> Result<Fault, String> {
+        let (kind, after) = text
+            .split_once(':')
+            .ok_or_else(|| format!("'{text}': expected MODE:N, e.g. crash:10"))?;
+        let kind = match kind {
+            "crash" => FaultKind::Crash,
+            "hang" => FaultKind::Hang,
+            "illegal" => FaultKind::Illegal,
+            "garbage" => FaultKind::Garbage,
+            other => {
+                return Err(format!(
+                    "unknown fault '{other}': crash, hang, illegal or garbage"
+                ))
+            }
+        };
+        let after = after
+            .parse()
+            .map_err(|_| format!("'{after}': expected a number of searches"))?;
+        Ok(Fault { kind, after })
+    }
+}
+
 /// The UCI engine's state between commands.
 pub struct UciEngine {
     out: Output,
@@ -46,6 +92,8 @@ pub struct UciEngine {
     hash_mb: usize,
     move_overhead: Duration,
     weights: String,
+    fault: Option<Fault>,
+    searches: u32,
 }
 
 impl UciEngine {
@@ -64,7 +112,50 @@ impl UciEngine {
             hash_mb: DEFAULT_HASH_MB,
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             weights: String::new(),
+            fault: None,
+            searches: 0,
         }
+    }
+
+    /// Makes the engine misbehave on purpose (see `Fault`).
+    pub fn set_fault(&mut self, fault: Option<Fault>) {
+        self.fault = fault;
+    }
+
+    /// Acts out the fault if its time has come; true if the search must not run.
+    fn misbehave(&mut self) -> bool {
+        self.searches += 1;
+        let Some(fault) = self.fault else {
+            return false;
+        };
+        if self.searches <= fault.after {
+            return false;
+        }
+        match fault.kind {
+            FaultKind::Crash => std::process::exit(3),
+            FaultKind::Hang => loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            },
+            FaultKind::Illegal => {
+                let legal = self.position.legal_moves();
+                let illegal = (0..64 * 64)
+                    .map(|i| {
+                        let from = crate::board::Square::from_index(i / 64);
+                        let to = crate::board::Square::from_index(i % 64);
+                        format!("{from}{to}")
+                    })
+                    .find(|text| {
+                        text[..2] != text[2..] && !legal.iter().any(|m| m.to_string() == *text)
+                    })
+                    .unwrap_or_else(|| "a1a2".to_string());
+                self.out.line(&format!("bestmove {illegal}"));
+            }
+            FaultKind::Garbage => {
+                self.out.line("info depth banana score cp");
+                self.out.line("bestmove ~~garbage~~");
+            }
+        }
+        true
     }
 
     /// Starts with the weights file at `path` instead of the built-in defaults.
@@ -284,6 +375,9 @@ impl UciEngine {
                 return;
             }
         };
+        if self.misbehave() {
+            return;
+        }
         let Some(mut searcher) = self.searcher.take() else {
             return;
         };
