@@ -4,6 +4,7 @@
 pub mod board;
 pub mod cli;
 pub mod eval;
+pub mod openings;
 pub mod rng;
 pub mod search;
 pub mod stats;

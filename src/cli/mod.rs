@@ -2,6 +2,7 @@
 //! carry `anyhow` context; an error that is the user's input maps to exit status 2.
 
 pub mod bench;
+pub mod openings;
 pub mod perft;
 
 /// An error caused by the user's input (bad FEN, bad file): the command exits with status 2.
