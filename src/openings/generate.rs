@@ -77,6 +77,11 @@ pub enum GenerateError {
     },
 }
 
+/// The quick pre-search runs only when the full one has at least four times this many nodes.
+const PREFILTER_MIN_NODES: u64 = 500;
+/// A quick score this far outside the window drops the candidate before the full search.
+const PREFILTER_SLACK: i32 = 100;
+
 /// Candidates scored in parallel per batch.
 const BATCH: u64 = 64;
 
@@ -188,8 +193,23 @@ fn candidate(
     if pos.in_check() || !pos.has_legal_moves() {
         return None;
     }
-    searcher.clear();
+    // Most candidates miss the window by far; a search of an eighth of the nodes finds them.
     let previous = &keys[..keys.len() - 1];
+    let (min, max) = options.window();
+    if options.nodes >= 4 * PREFILTER_MIN_NODES {
+        searcher.clear();
+        let quick = SearchLimits::nodes(options.nodes / 8);
+        let score = searcher
+            .search(&pos, previous, &quick, |_| {})
+            .score
+            .as_cp();
+        if score < min.saturating_sub(PREFILTER_SLACK)
+            || score > max.saturating_add(PREFILTER_SLACK)
+        {
+            return None;
+        }
+    }
+    searcher.clear();
     let r = searcher.search(&pos, previous, &SearchLimits::nodes(options.nodes), |_| {});
     Some(GeneratedOpening {
         position: pos,
