@@ -840,7 +840,7 @@ fn generated_suites_are_deterministic_and_in_the_window() {
         "--max-eval",
         "35",
         "--nodes",
-        "1500",
+        "2000",
         "--seed",
         "9",
         "--margin",
