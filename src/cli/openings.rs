@@ -6,6 +6,7 @@ use crate::board::{Position, Square};
 use crate::openings::generate::{generate, GenerateOptions};
 use crate::openings::{
     polyglot_key, BookOptions, OpeningBook, OpeningFormat, OpeningsError, PolyglotBook,
+    PolyglotFormatError,
 };
 use anyhow::Context;
 use std::io::Write;
@@ -77,20 +78,19 @@ pub fn probe(book: &Path, fen: Option<&str>) -> anyhow::Result<()> {
             source,
         })
     })?;
-    let polyglot = OpeningBook::from_bytes(
-        book,
-        &bytes,
-        OpeningFormat::Polyglot,
-        BookOptions::default(),
-    );
-    // An empty book is still worth probing (it answers "no moves"), so read it directly.
-    let polyglot = match polyglot {
-        Ok(b) => b.polyglot().cloned().expect("a Polyglot book"),
-        Err(OpeningsError::NoOpenings { .. }) => {
-            PolyglotBook::from_bytes(&bytes).expect("the size and order were checked")
-        }
-        Err(e) => return Err(usage(e)),
-    };
+    // Read directly rather than through OpeningBook: an empty book is still worth probing.
+    let polyglot = PolyglotBook::from_bytes(&bytes).map_err(|e| {
+        usage(match e {
+            PolyglotFormatError::Size(size) => OpeningsError::PolyglotSize {
+                path: book.to_path_buf(),
+                size,
+            },
+            PolyglotFormatError::Unsorted(entry) => OpeningsError::PolyglotUnsorted {
+                path: book.to_path_buf(),
+                entry,
+            },
+        })
+    })?;
     let (pos, ep) = match fen {
         Some(fen) => {
             let pos =

@@ -245,16 +245,13 @@ impl OpeningBook {
     }
 
     /// The number of openings in a suite; None for a Polyglot book (it draws lines without end).
+    /// There is no `is_empty`: a book without a playable opening does not load.
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> Option<usize> {
         match &self.source {
             Source::Suite(store) => Some(store.len()),
             Source::Polyglot(_) => None,
         }
-    }
-
-    /// Never true: a book without a playable opening does not load.
-    pub fn is_empty(&self) -> bool {
-        false
     }
 
     pub fn format(&self) -> OpeningFormat {
