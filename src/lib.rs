@@ -5,6 +5,7 @@ pub mod arena;
 pub mod board;
 pub mod cli;
 pub mod eval;
+pub mod openings;
 pub mod record;
 pub mod rng;
 pub mod search;

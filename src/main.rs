@@ -2,6 +2,9 @@
 
 use clap::{Parser, Subcommand};
 use sparring::cli;
+use sparring::openings::generate::GenerateOptions;
+use sparring::openings::OpeningFormat;
+use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -91,6 +94,66 @@ enum Command {
         #[arg(long)]
         weights: Option<String>,
     },
+    /// Opening suites and books: check a file, probe a Polyglot book, generate a suite.
+    Openings {
+        #[command(subcommand)]
+        what: OpeningsCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum OpeningsCommand {
+    /// Load a suite or book, print every rejected line (`file:line: reason`), end with `openings N`.
+    Check {
+        file: PathBuf,
+        /// epd, pgn or polyglot (default: from the extension).
+        #[arg(long)]
+        format: Option<OpeningFormat>,
+        /// PGN: plies kept per game; Polyglot: depth of the walk from the start position.
+        #[arg(long)]
+        plies: Option<usize>,
+    },
+    /// Print a Polyglot book's key for a position and its moves (`<uci> <weight>`).
+    Probe {
+        book: PathBuf,
+        /// Position (default: the standard start position).
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Build an EPD suite with the engine: random sensible lines kept when scored in a window.
+    Generate {
+        /// Length of each line from the start position.
+        #[arg(long)]
+        plies: usize,
+        /// Number of positions.
+        #[arg(long)]
+        count: usize,
+        /// Largest side-to-move score kept (centipawns); without --min-eval, |score| <= this.
+        #[arg(long, allow_hyphen_values = true)]
+        max_eval: i32,
+        /// Smallest side-to-move score kept (for unbalanced suites).
+        #[arg(long, allow_hyphen_values = true)]
+        min_eval: Option<i32>,
+        /// Nodes of the search that scores each final position.
+        #[arg(long, default_value_t = 3000)]
+        nodes: u64,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Moves scored more than this many centipawns below the best are not played.
+        #[arg(long, default_value_t = 60)]
+        margin: i32,
+        /// Depth of the search that scores each candidate move.
+        #[arg(long, default_value_t = 1)]
+        sample_depth: u32,
+        /// Candidates tried before giving up (default: 200 per position wanted).
+        #[arg(long)]
+        max_candidates: Option<u64>,
+        /// Add `c0 "score +N cp";` to each line.
+        #[arg(long)]
+        annotate: bool,
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 #[derive(Subcommand)]
@@ -157,6 +220,45 @@ fn main() -> ExitCode {
         } => match what {
             Some(BenchCommand::Perft { repeats }) => cli::bench::run_perft(repeats),
             None => cli::bench::run_search(depth, weights.as_deref()),
+        },
+        Command::Openings { what } => match what {
+            OpeningsCommand::Check {
+                file,
+                format,
+                plies,
+            } => cli::openings::check(&cli::openings::CheckArgs {
+                file,
+                format,
+                plies,
+            }),
+            OpeningsCommand::Probe { book, fen } => cli::openings::probe(&book, fen.as_deref()),
+            OpeningsCommand::Generate {
+                plies,
+                count,
+                max_eval,
+                min_eval,
+                nodes,
+                seed,
+                margin,
+                sample_depth,
+                max_candidates,
+                annotate,
+                out,
+            } => cli::openings::run_generate(&cli::openings::GenerateArgs {
+                options: GenerateOptions {
+                    plies,
+                    count,
+                    max_eval,
+                    min_eval,
+                    nodes,
+                    seed,
+                    margin,
+                    sample_depth,
+                    max_candidates: max_candidates.unwrap_or(200 * count as u64),
+                },
+                out,
+                annotate,
+            }),
         },
     };
     match result {

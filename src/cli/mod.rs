@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod matches;
+pub mod openings;
 pub mod perft;
 
 /// An error caused by the user's input (bad FEN, bad file): the command exits with status 2.

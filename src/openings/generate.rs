@@ -1,0 +1,219 @@
+//! Building opening suites with the project's own engine: random lines of sensible moves (each
+//! move within a margin of the best by a shallow search), kept when a brief search scores the
+//! final position inside a window. Candidate `i` depends only on `(seed, i)`, and candidates are
+//! accepted in index order, so the suite is the same for a seed whatever the thread count.
+
+use crate::board::{Move, Position};
+use crate::eval::EvalParams;
+use crate::rng::Rng;
+use crate::search::{SearchLimits, Searcher, MATE};
+use rayon::prelude::*;
+use std::collections::HashSet;
+use std::sync::Arc;
+use thiserror::Error;
+
+/// What to generate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenerateOptions {
+    /// Length of each random line from the start position.
+    pub plies: usize,
+    /// Number of positions wanted.
+    pub count: usize,
+    /// Upper end of the score window (centipawns, side to move). Without `min_eval` the window is
+    /// `-max_eval..=max_eval`.
+    pub max_eval: i32,
+    /// Lower end of the window, for unbalanced suites (e.g. 90 with max 160: the side to move is
+    /// better; -160 with max -90: it is worse).
+    pub min_eval: Option<i32>,
+    /// Node budget of the search that scores each final position.
+    pub nodes: u64,
+    pub seed: u64,
+    /// A move is sampled only if a `sample_depth` search scores it at most this far below the best.
+    pub margin: i32,
+    /// Depth of the search that scores each candidate move (deeper: more natural lines, slower).
+    pub sample_depth: u32,
+    /// Candidates to try before giving up (a window nothing falls into would run forever).
+    pub max_candidates: u64,
+}
+
+impl GenerateOptions {
+    /// The window as an inclusive range of side-to-move scores.
+    pub fn window(&self) -> (i32, i32) {
+        match self.min_eval {
+            Some(min) => (min, self.max_eval),
+            None => (-self.max_eval.abs(), self.max_eval.abs()),
+        }
+    }
+}
+
+/// A generated opening: the final position, the line that led to it and its score.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedOpening {
+    pub position: Position,
+    pub moves: Vec<Move>,
+    /// Centipawns from the side to move's point of view.
+    pub score: i32,
+}
+
+/// Counters passed to the progress callback after each batch.
+#[derive(Copy, Clone, Debug)]
+pub struct Progress {
+    pub found: usize,
+    pub tried: u64,
+    pub duplicates: u64,
+}
+
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum GenerateError {
+    #[error("the score window {min}..={max} is empty")]
+    EmptyWindow { min: i32, max: i32 },
+    #[error("--plies and --count must be at least 1")]
+    Zero,
+    #[error("found only {found} of {count} positions in {tried} candidates; widen the window or raise the candidate limit")]
+    GaveUp {
+        found: usize,
+        count: usize,
+        tried: u64,
+    },
+}
+
+/// The quick pre-search runs only when the full one has at least four times this many nodes.
+const PREFILTER_MIN_NODES: u64 = 500;
+/// A quick score this far outside the window drops the candidate before the full search.
+const PREFILTER_SLACK: i32 = 100;
+
+/// Candidates scored in parallel per batch.
+const BATCH: u64 = 64;
+
+/// Generates the suite, calling `progress` after each batch.
+pub fn generate(
+    options: &GenerateOptions,
+    mut progress: impl FnMut(Progress),
+) -> Result<Vec<GeneratedOpening>, GenerateError> {
+    let (min, max) = options.window();
+    if min > max {
+        return Err(GenerateError::EmptyWindow { min, max });
+    }
+    if options.plies == 0 || options.count == 0 {
+        return Err(GenerateError::Zero);
+    }
+    let params = Arc::new(EvalParams::default());
+    let mut found = Vec::with_capacity(options.count);
+    let mut keys = HashSet::new();
+    let mut next = 0u64;
+    let mut duplicates = 0;
+    while found.len() < options.count {
+        if next >= options.max_candidates {
+            return Err(GenerateError::GaveUp {
+                found: found.len(),
+                count: options.count,
+                tried: next,
+            });
+        }
+        let end = (next + BATCH).min(options.max_candidates);
+        let batch: Vec<Option<GeneratedOpening>> = (next..end)
+            .into_par_iter()
+            .map_init(
+                || Searcher::new(params.clone(), 1),
+                |searcher, i| candidate(searcher, options, i),
+            )
+            .collect();
+        for opening in batch.into_iter().flatten() {
+            if found.len() == options.count {
+                break;
+            }
+            if !(min..=max).contains(&opening.score) {
+                continue;
+            }
+            if keys.insert(opening.position.key()) {
+                found.push(opening);
+            } else {
+                duplicates += 1;
+            }
+        }
+        next = end;
+        progress(Progress {
+            found: found.len(),
+            tried: next,
+            duplicates,
+        });
+    }
+    Ok(found)
+}
+
+/// Candidate `index`: a random line and its final score, or None when the line hits a position
+/// without moves or ends in check. The searcher is cleared first so that the result does not
+/// depend on what the thread searched before.
+fn candidate(
+    searcher: &mut Searcher,
+    options: &GenerateOptions,
+    index: u64,
+) -> Option<GeneratedOpening> {
+    searcher.clear();
+    let mut rng = Rng::derive(options.seed, index);
+    let mut pos = Position::startpos();
+    let mut keys = vec![pos.key()];
+    let mut moves = Vec::with_capacity(options.plies);
+    let shallow = SearchLimits::depth(options.sample_depth.max(1));
+    for _ in 0..options.plies {
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return None;
+        }
+        let scored: Vec<(Move, i32)> = legal
+            .iter()
+            .map(|&mv| {
+                let child = pos.after(mv);
+                let score = if !child.has_legal_moves() {
+                    if child.in_check() {
+                        MATE
+                    } else {
+                        0
+                    }
+                } else {
+                    keys.push(child.key());
+                    let r = searcher.search(&child, &keys[..keys.len() - 1], &shallow, |_| {});
+                    keys.pop();
+                    -r.score.as_cp()
+                };
+                (mv, score)
+            })
+            .collect();
+        let best = scored.iter().map(|&(_, s)| s).max().expect("moves exist");
+        let sensible: Vec<Move> = scored
+            .iter()
+            .filter(|&&(_, s)| s >= best.saturating_sub(options.margin))
+            .map(|&(mv, _)| mv)
+            .collect();
+        let mv = sensible[rng.below(sensible.len() as u64) as usize];
+        pos.make_move(mv);
+        keys.push(pos.key());
+        moves.push(mv);
+    }
+    if pos.in_check() || !pos.has_legal_moves() {
+        return None;
+    }
+    // Most candidates miss the window by far; a search of an eighth of the nodes finds them.
+    let previous = &keys[..keys.len() - 1];
+    let (min, max) = options.window();
+    if options.nodes >= 4 * PREFILTER_MIN_NODES {
+        searcher.clear();
+        let quick = SearchLimits::nodes(options.nodes / 8);
+        let score = searcher
+            .search(&pos, previous, &quick, |_| {})
+            .score
+            .as_cp();
+        if score < min.saturating_sub(PREFILTER_SLACK)
+            || score > max.saturating_add(PREFILTER_SLACK)
+        {
+            return None;
+        }
+    }
+    searcher.clear();
+    let r = searcher.search(&pos, previous, &SearchLimits::nodes(options.nodes), |_| {});
+    Some(GeneratedOpening {
+        position: pos,
+        moves,
+        score: r.score.as_cp(),
+    })
+}

@@ -1,0 +1,310 @@
+//! Opening books for matches: EPD and PGN suites (a fixed list of openings, used in order) and
+//! Polyglot .bin books (a random line per game). Bad lines are reported as typed values naming
+//! file, line and reason; the caller chooses to skip them or to refuse the file.
+
+mod epd;
+mod error;
+pub mod generate;
+mod pgn;
+mod polyglot;
+mod store;
+
+pub use epd::parse_line as parse_epd_line;
+pub use error::{BadLine, BadLineReason, OpeningsError};
+pub use polyglot::{
+    decode_move, encode_move, polyglot_key, BookMove, BookPick, BookWalk, PolyglotBook,
+    PolyglotEntry, PolyglotFormatError, MAX_BOOK_PLIES,
+};
+
+use crate::board::{Move, Position};
+use crate::rng::Rng;
+use std::path::{Path, PathBuf};
+use store::Store;
+
+/// An opening to play: the moves are played from `start` before the engines take over.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Opening {
+    /// Index in the suite, 0-based (for a Polyglot book, the index asked for).
+    pub id: usize,
+    /// The position the opening line starts from.
+    pub start: Position,
+    /// Book moves to play from `start` (empty for EPD suites).
+    pub moves: Vec<Move>,
+}
+
+impl Opening {
+    /// The position after the book moves, where the engines start thinking.
+    pub fn final_position(&self) -> Position {
+        let mut pos = self.start.clone();
+        for &mv in &self.moves {
+            pos.make_move(mv);
+        }
+        pos
+    }
+}
+
+/// The file formats an opening source can have.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub enum OpeningFormat {
+    Epd,
+    Pgn,
+    Polyglot,
+}
+
+/// An unknown format name (from a command line or a config file).
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+#[error("unknown opening format '{0}' (expected epd, pgn or polyglot)")]
+pub struct FormatNameError(pub String);
+
+impl OpeningFormat {
+    /// The format a file name suggests: `.epd`/`.fen`, `.pgn`, `.bin` (any case).
+    pub fn from_path(path: &Path) -> Option<OpeningFormat> {
+        let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+        match ext.as_str() {
+            "epd" | "fen" => Some(OpeningFormat::Epd),
+            "pgn" => Some(OpeningFormat::Pgn),
+            "bin" => Some(OpeningFormat::Polyglot),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OpeningFormat::Epd => "epd",
+            OpeningFormat::Pgn => "pgn",
+            OpeningFormat::Polyglot => "polyglot",
+        }
+    }
+}
+
+impl std::str::FromStr for OpeningFormat {
+    type Err = FormatNameError;
+    fn from_str(s: &str) -> Result<OpeningFormat, FormatNameError> {
+        match s.to_ascii_lowercase().as_str() {
+            "epd" | "fen" => Ok(OpeningFormat::Epd),
+            "pgn" => Ok(OpeningFormat::Pgn),
+            "polyglot" | "bin" => Ok(OpeningFormat::Polyglot),
+            _ => Err(FormatNameError(s.to_string())),
+        }
+    }
+}
+
+impl std::fmt::Display for OpeningFormat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What to do with a line or game that is not a usable opening.
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub enum BadLinePolicy {
+    /// Leave it out and list it in [`OpeningBook::rejected`].
+    #[default]
+    Skip,
+    /// Refuse the whole file with the first bad line ([`OpeningsError::Refused`]).
+    Refuse,
+}
+
+/// How to load and use a book.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BookOptions {
+    /// PGN: keep at most this many plies of each game; Polyglot: draw lines this deep (default:
+    /// until the book runs out). EPD suites ignore it.
+    pub plies: Option<usize>,
+    pub policy: BadLinePolicy,
+    /// The suite's opening that `opening(0, ..)` returns, 1-based (`start = N` in a config).
+    pub start: usize,
+    /// Polyglot: how a move is chosen among the stored ones.
+    pub pick: BookPick,
+}
+
+impl Default for BookOptions {
+    fn default() -> BookOptions {
+        BookOptions {
+            plies: None,
+            policy: BadLinePolicy::Skip,
+            start: 1,
+            pick: BookPick::Weighted,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+enum Source {
+    Suite(Store),
+    Polyglot(PolyglotBook),
+}
+
+/// A loaded opening source.
+#[derive(Clone, Debug)]
+pub struct OpeningBook {
+    path: PathBuf,
+    format: OpeningFormat,
+    options: BookOptions,
+    source: Source,
+    rejected: Vec<BadLine>,
+}
+
+impl OpeningBook {
+    /// Reads and checks a book; `format` is guessed from the extension when None.
+    pub fn open(
+        path: impl AsRef<Path>,
+        format: Option<OpeningFormat>,
+        options: BookOptions,
+    ) -> Result<OpeningBook, OpeningsError> {
+        let path = path.as_ref();
+        let format = format
+            .or_else(|| OpeningFormat::from_path(path))
+            .ok_or_else(|| OpeningsError::UnknownFormat {
+                path: path.to_path_buf(),
+            })?;
+        let bytes = std::fs::read(path).map_err(|source| OpeningsError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        OpeningBook::from_bytes(path, &bytes, format, options)
+    }
+
+    /// Loads a book from memory; `path` names it in messages.
+    pub fn from_bytes(
+        path: impl Into<PathBuf>,
+        bytes: &[u8],
+        format: OpeningFormat,
+        options: BookOptions,
+    ) -> Result<OpeningBook, OpeningsError> {
+        let path = path.into();
+        let too_large = |_| OpeningsError::TooLarge { path: path.clone() };
+        let bad_line = |(line, reason)| BadLine {
+            path: path.clone(),
+            line,
+            reason,
+        };
+        let (source, rejected) = match format {
+            OpeningFormat::Epd => {
+                let (store, rejected) = epd::parse(bytes).map_err(too_large)?;
+                let rejected: Vec<BadLine> = rejected.into_iter().map(bad_line).collect();
+                (Source::Suite(store), rejected)
+            }
+            OpeningFormat::Pgn => {
+                let mut store = Store::default();
+                let mut rejected = Vec::new();
+                for game in pgn::parse(bytes, options.plies) {
+                    match game {
+                        Ok((start, moves)) => store.push(&start, &moves).map_err(too_large)?,
+                        Err(bad) => rejected.push(bad_line(bad)),
+                    }
+                }
+                store.shrink_to_fit();
+                (Source::Suite(store), rejected)
+            }
+            OpeningFormat::Polyglot => {
+                let book = PolyglotBook::from_bytes(bytes).map_err(|e| match e {
+                    PolyglotFormatError::Size(size) => OpeningsError::PolyglotSize {
+                        path: path.clone(),
+                        size,
+                    },
+                    PolyglotFormatError::Unsorted(entry) => OpeningsError::PolyglotUnsorted {
+                        path: path.clone(),
+                        entry,
+                    },
+                })?;
+                (Source::Polyglot(book), Vec::new())
+            }
+        };
+        if options.policy == BadLinePolicy::Refuse {
+            if let Some(first) = rejected.first() {
+                return Err(OpeningsError::Refused(Box::new(first.clone())));
+            }
+        }
+        let playable = match &source {
+            Source::Suite(store) => store.len(),
+            Source::Polyglot(book) => book.moves(&Position::startpos()).len(),
+        };
+        if playable == 0 {
+            return Err(OpeningsError::NoOpenings {
+                path,
+                rejected: rejected.len(),
+            });
+        }
+        if let Source::Suite(store) = &source {
+            if options.start == 0 || options.start > store.len() {
+                return Err(OpeningsError::StartOutOfRange {
+                    path,
+                    start: options.start,
+                    len: store.len(),
+                });
+            }
+        }
+        Ok(OpeningBook {
+            path,
+            format,
+            options,
+            source,
+            rejected,
+        })
+    }
+
+    /// The number of openings in a suite; None for a Polyglot book (it draws lines without end).
+    /// There is no `is_empty`: a book without a playable opening does not load.
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> Option<usize> {
+        match &self.source {
+            Source::Suite(store) => Some(store.len()),
+            Source::Polyglot(_) => None,
+        }
+    }
+
+    pub fn format(&self) -> OpeningFormat {
+        self.format
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn options(&self) -> &BookOptions {
+        &self.options
+    }
+
+    /// The lines or games left out (with [`BadLinePolicy::Skip`]), in file order.
+    pub fn rejected(&self) -> &[BadLine] {
+        &self.rejected
+    }
+
+    /// The Polyglot book itself, for probing.
+    pub fn polyglot(&self) -> Option<&PolyglotBook> {
+        match &self.source {
+            Source::Polyglot(book) => Some(book),
+            Source::Suite(_) => None,
+        }
+    }
+
+    /// Heap bytes held by the openings (not counting the rejected list).
+    pub fn memory_bytes(&self) -> usize {
+        match &self.source {
+            Source::Suite(store) => store.heap_bytes(),
+            Source::Polyglot(book) => book.len() * std::mem::size_of::<PolyglotEntry>(),
+        }
+    }
+
+    /// The opening for game or pair `index`. Suites: the suite's entry `(start - 1 + index) mod
+    /// len` (the rng is not used). Polyglot books: a line drawn from the start position with `rng`.
+    pub fn opening(&self, index: usize, rng: &mut Rng) -> Opening {
+        match &self.source {
+            Source::Suite(store) => {
+                let id = (self.options.start - 1 + index % store.len()) % store.len();
+                let (start, moves) = store.get(id);
+                Opening { id, start, moves }
+            }
+            Source::Polyglot(book) => {
+                let start = Position::startpos();
+                let moves = book.line(&start, self.options.plies, self.options.pick, rng);
+                Opening {
+                    id: index,
+                    start,
+                    moves,
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,357 @@
+//! PGN suites: each game's main line is an opening. A single pass over the bytes splits the games
+//! and collects their main-line SAN tokens (skipping comments, variations, NAGs, move numbers and
+//! results); the games are then replayed in parallel. Working on bytes keeps Latin-1 comments from
+//! spoiling a file.
+
+use super::error::BadLineReason;
+use crate::board::{Color, Move, Position};
+use rayon::prelude::*;
+
+/// A SAN token of a game's main line and the 1-based line it is on.
+#[derive(Clone, Debug)]
+struct SanToken<'a> {
+    text: &'a [u8],
+    line: usize,
+}
+
+/// A game as the tokenizer leaves it: the tags that matter here and the main line's SAN tokens.
+#[derive(Default, Debug)]
+struct RawGame<'a> {
+    first_line: usize,
+    fen: Option<(String, usize)>,
+    setup: Option<String>,
+    variant: Option<String>,
+    moves: Vec<SanToken<'a>>,
+    /// The first syntax error met in the game, with its line.
+    error: Option<(usize, &'static str)>,
+}
+
+/// A game replayed: its start position and main-line moves, or why it cannot be an opening (with
+/// the line to report).
+pub(crate) type GameResult = Result<(Position, Vec<Move>), (usize, BadLineReason)>;
+
+/// Replays every game of a PGN file, keeping at most `plies` moves of each.
+pub(crate) fn parse(bytes: &[u8], plies: Option<usize>) -> Vec<GameResult> {
+    let games = split_games(bytes, plies.unwrap_or(usize::MAX));
+    games.par_iter().map(replay).collect()
+}
+
+fn replay(game: &RawGame<'_>) -> GameResult {
+    if let Some((line, msg)) = game.error {
+        return Err((line, BadLineReason::Syntax(msg)));
+    }
+    if let Some(variant) = &game.variant {
+        let v = variant.to_ascii_lowercase();
+        if !matches!(
+            v.as_str(),
+            "standard" | "chess" | "normal" | "from position"
+        ) {
+            return Err((game.first_line, BadLineReason::Variant(variant.clone())));
+        }
+    }
+    let mut pos = match (&game.fen, game.setup.as_deref()) {
+        (Some((fen, line)), setup) if setup != Some("0") => {
+            Position::from_fen_lenient(fen).map_err(|e| (*line, BadLineReason::Fen(e)))?
+        }
+        _ => Position::startpos(),
+    };
+    let start = pos.clone();
+    let mut moves = Vec::with_capacity(game.moves.len());
+    for (i, token) in game.moves.iter().enumerate() {
+        let text = String::from_utf8_lossy(token.text);
+        match pos.parse_san(&text) {
+            Ok(mv) => {
+                pos.make_move(mv);
+                moves.push(mv);
+            }
+            Err(error) => {
+                let dots = if pos.side_to_move() == Color::White {
+                    "."
+                } else {
+                    "..."
+                };
+                return Err((
+                    token.line,
+                    BadLineReason::Move {
+                        ply: i + 1,
+                        number: format!("{}{dots}", pos.fullmove_number()),
+                        text: text.into_owned(),
+                        error,
+                    },
+                ));
+            }
+        }
+    }
+    if !pos.has_legal_moves() {
+        return Err((game.first_line, BadLineReason::NoLegalMoves));
+    }
+    Ok((start, moves))
+}
+
+/// True for bytes that end a movetext token.
+fn is_delimiter(b: u8) -> bool {
+    b.is_ascii_whitespace() || matches!(b, b'{' | b'}' | b'(' | b')' | b'[' | b']' | b';')
+}
+
+/// Splits the file into games. A game starts at its first tag (or first movetext token) and ends
+/// at its result, at the next tag after movetext, or at the end of the file.
+fn split_games(bytes: &[u8], max_plies: usize) -> Vec<RawGame<'_>> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let mut games = Vec::new();
+    let mut game: Option<RawGame<'_>> = None;
+    let mut in_movetext = false;
+    let mut depth = 0usize; // variation nesting
+    let mut variation_line = 0; // where the outermost open variation began
+    let mut line = 1usize;
+    let mut i = 0;
+    // Records a syntax error in the current game (the first one wins).
+    fn fail(game: &mut Option<RawGame<'_>>, line: usize, msg: &'static str) {
+        let g = game.get_or_insert_with(|| RawGame {
+            first_line: line,
+            ..RawGame::default()
+        });
+        g.error.get_or_insert((line, msg));
+    }
+    fn finish<'a>(games: &mut Vec<RawGame<'a>>, game: &mut Option<RawGame<'a>>) {
+        if let Some(g) = game.take() {
+            games.push(g);
+        }
+    }
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\n' => {
+                line += 1;
+                i += 1;
+            }
+            b'%' if i == 0 || bytes[i - 1] == b'\n' => {
+                i = line_end(bytes, i);
+            }
+            b';' => i = line_end(bytes, i),
+            _ if b.is_ascii_whitespace() => i += 1,
+            b'{' => match bytes[i..].iter().position(|&c| c == b'}') {
+                Some(len) => {
+                    line += bytes[i..i + len].iter().filter(|&&c| c == b'\n').count();
+                    i += len + 1;
+                }
+                None => {
+                    fail(&mut game, line, "comment '{' is never closed");
+                    i = bytes.len();
+                }
+            },
+            b'[' => {
+                if in_movetext || depth > 0 {
+                    if depth > 0 {
+                        fail(&mut game, variation_line, "variation '(' is never closed");
+                    }
+                    finish(&mut games, &mut game);
+                    in_movetext = false;
+                    depth = 0;
+                }
+                let g = game.get_or_insert_with(|| RawGame {
+                    first_line: line,
+                    ..RawGame::default()
+                });
+                let end = line_end(bytes, i);
+                match parse_tag(&bytes[i..end]) {
+                    Some((name, value, used)) => {
+                        match name {
+                            b"FEN" => g.fen = Some((value, line)),
+                            b"SetUp" => g.setup = Some(value),
+                            b"Variant" => g.variant = Some(value),
+                            _ => {}
+                        }
+                        i += used;
+                    }
+                    None => {
+                        g.error.get_or_insert((line, "malformed tag pair"));
+                        i = end;
+                    }
+                }
+            }
+            b'(' => {
+                if depth == 0 {
+                    variation_line = line;
+                }
+                depth += 1;
+                in_movetext = true;
+                i += 1;
+            }
+            b')' => {
+                if depth == 0 {
+                    fail(&mut game, line, "')' without a matching '('");
+                } else {
+                    depth -= 1;
+                }
+                i += 1;
+            }
+            b'}' => {
+                fail(&mut game, line, "'}' without a matching '{'");
+                i += 1;
+            }
+            b']' => {
+                fail(&mut game, line, "']' outside a tag pair");
+                i += 1;
+            }
+            b'$' => {
+                i += 1;
+                while i < bytes.len() && bytes[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            _ => {
+                let start = i;
+                while i < bytes.len() && !is_delimiter(bytes[i]) {
+                    i += 1;
+                }
+                let token = &bytes[start..i];
+                if matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
+                    if depth == 0 {
+                        // A result ends the game.
+                        game.get_or_insert_with(|| RawGame {
+                            first_line: line,
+                            ..RawGame::default()
+                        });
+                        finish(&mut games, &mut game);
+                        in_movetext = false;
+                    }
+                    continue;
+                }
+                let g = game.get_or_insert_with(|| RawGame {
+                    first_line: line,
+                    ..RawGame::default()
+                });
+                in_movetext = true;
+                if depth > 0 {
+                    continue;
+                }
+                let san = strip_move_number(token);
+                if san.is_empty() || san.iter().all(|c| matches!(c, b'.' | b'!' | b'?')) {
+                    continue;
+                }
+                if g.moves.len() < max_plies {
+                    g.moves.push(SanToken { text: san, line });
+                }
+            }
+        }
+    }
+    if depth > 0 {
+        fail(&mut game, variation_line, "variation '(' is never closed");
+    }
+    finish(&mut games, &mut game);
+    games
+}
+
+/// The index of the newline ending the line that holds `i` (or the end of the bytes).
+fn line_end(bytes: &[u8], i: usize) -> usize {
+    bytes[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(bytes.len(), |n| i + n)
+}
+
+/// `12.e4` -> `e4`, `12...` -> ``, `0-0` stays (a digit run not followed by a dot is not a number).
+fn strip_move_number(token: &[u8]) -> &[u8] {
+    let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
+    if digits == 0 {
+        return token;
+    }
+    if digits == token.len() {
+        return &[]; // A bare move number without its dot.
+    }
+    if token[digits] != b'.' {
+        return token;
+    }
+    let rest = &token[digits..];
+    let dots = rest.iter().take_while(|&&c| c == b'.').count();
+    &rest[dots..]
+}
+
+/// Parses `[Name "value"]` at the start of `text` (one line); returns the name, the unescaped
+/// value and the bytes used.
+fn parse_tag(text: &[u8]) -> Option<(&[u8], String, usize)> {
+    let mut i = 1;
+    let skip_ws = |i: &mut usize| {
+        while *i < text.len() && text[*i].is_ascii_whitespace() {
+            *i += 1;
+        }
+    };
+    skip_ws(&mut i);
+    let name_start = i;
+    while i < text.len() && (text[i].is_ascii_alphanumeric() || text[i] == b'_') {
+        i += 1;
+    }
+    let name = &text[name_start..i];
+    if name.is_empty() {
+        return None;
+    }
+    skip_ws(&mut i);
+    if text.get(i) != Some(&b'"') {
+        return None;
+    }
+    i += 1;
+    let mut value = Vec::new();
+    loop {
+        match *text.get(i)? {
+            b'"' => break,
+            b'\\' => {
+                value.push(*text.get(i + 1)?);
+                i += 2;
+            }
+            c => {
+                value.push(c);
+                i += 1;
+            }
+        }
+    }
+    i += 1;
+    skip_ws(&mut i);
+    if text.get(i) != Some(&b']') {
+        return None;
+    }
+    Some((name, String::from_utf8_lossy(&value).into_owned(), i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sans(text: &str) -> Vec<Vec<String>> {
+        split_games(text.as_bytes(), usize::MAX)
+            .iter()
+            .map(|g| {
+                g.moves
+                    .iter()
+                    .map(|t| String::from_utf8_lossy(t.text).into_owned())
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn tokens_of_the_main_line() {
+        let text = "[Event \"a \\\"b\\\"\"]\n[Eco \"C20\"]\n\n1.e4 {a (comment} e5 $1 (1... c5 (1... e6 2. d4) 2. Nf3) 2. Nf3!? ; rest )\n2... Nc6 3. 0-0?? 1-0\n\n1. d4 *";
+        assert_eq!(
+            sans(text),
+            vec![vec!["e4", "e5", "Nf3!?", "Nc6", "0-0??"], vec!["d4"]]
+        );
+        assert_eq!(strip_move_number(b"12..."), b"");
+        assert_eq!(strip_move_number(b"0-0-0"), b"0-0-0");
+        assert_eq!(strip_move_number(b"7"), b"");
+    }
+
+    #[test]
+    fn a_tag_after_movetext_starts_a_new_game() {
+        let games = split_games(b"[A \"1\"]\n1. e4 e5\n[B \"2\"]\n1. d4\n", usize::MAX);
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].first_line, games[1].first_line), (1, 3));
+    }
+
+    #[test]
+    fn syntax_errors_are_kept_per_game() {
+        let games = split_games(b"1. e4 (e5 2. Nf3\n\n[A \"b\"]\n1. d4 {x\n", usize::MAX);
+        assert_eq!(games.len(), 2);
+        assert_eq!(games[0].error, Some((1, "variation '(' is never closed")));
+        assert_eq!(games[1].error, Some((4, "comment '{' is never closed")));
+    }
+}

@@ -1,0 +1,139 @@
+//! The real opening suites in ../shared/data/openings must load completely with their known counts
+//! (skipped with a printed reason when ../shared is absent), and the suites shipped in openings/
+//! must load cleanly and keep the properties openings/README.md states.
+
+use sparring::eval::EvalParams;
+use sparring::openings::{BadLinePolicy, BookOptions, OpeningBook};
+use sparring::rng::Rng;
+use sparring::search::{SearchLimits, Searcher};
+use std::collections::HashSet;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+fn load_shared(name: &str, expected: usize) {
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/openings"
+    ))
+    .join(name);
+    if !path.exists() {
+        println!(
+            "SKIPPED: {} is absent (a checkout without ../shared)",
+            path.display()
+        );
+        return;
+    }
+    let options = BookOptions {
+        policy: BadLinePolicy::Refuse,
+        ..BookOptions::default()
+    };
+    let start = Instant::now();
+    let book = OpeningBook::open(&path, None, options).unwrap();
+    let elapsed = start.elapsed();
+    println!(
+        "{name}: {} openings in {:.3} s, {:.1} MB",
+        book.len().unwrap(),
+        elapsed.as_secs_f64(),
+        book.memory_bytes() as f64 / 1e6
+    );
+    assert_eq!(book.len(), Some(expected), "{name}");
+    assert!(book.rejected().is_empty());
+    // Spot checks: first and last openings decode, and their final positions are playable.
+    let mut rng = Rng::new(0);
+    for i in [0, expected / 2, expected - 1] {
+        let o = book.opening(i, &mut rng);
+        assert_eq!(o.id, i);
+        assert!(o.final_position().has_legal_moves());
+    }
+}
+
+#[test]
+fn two_moves() {
+    load_shared("2moves_v1.epd", 40_457);
+}
+
+#[test]
+fn noob_three_moves() {
+    load_shared("noob_3moves.epd", 150_932);
+}
+
+#[test]
+fn uho_4060() {
+    load_shared("UHO_4060_v4.epd", 241_670);
+}
+
+#[test]
+fn eight_moves_plus_90() {
+    load_shared("8mvs_+90_+99.epd", 8_533);
+}
+
+#[test]
+fn eight_moves_pgn() {
+    load_shared("8moves_v3.pgn", 34_700);
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/openings/8moves_v3.pgn"
+    ));
+    if path.exists() {
+        let book = OpeningBook::open(path, None, BookOptions::default()).unwrap();
+        let mut rng = Rng::new(0);
+        assert!((0..34_700).all(|i| book.opening(i, &mut rng).moves.len() == 16));
+    }
+}
+
+fn shipped(name: &str) -> OpeningBook {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("openings")
+        .join(name);
+    let options = BookOptions {
+        policy: BadLinePolicy::Refuse,
+        ..BookOptions::default()
+    };
+    OpeningBook::open(path, None, options).unwrap()
+}
+
+/// Distinct, playable, not in check, White to move after 8 plies (fullmove 5).
+fn check_shipped(book: &OpeningBook, count: usize) {
+    assert_eq!(book.len(), Some(count));
+    let mut keys = HashSet::new();
+    let mut rng = Rng::new(0);
+    for i in 0..count {
+        let pos = book.opening(i, &mut rng).final_position();
+        assert!(keys.insert(pos.key()), "duplicate {pos}");
+        assert!(!pos.in_check() && pos.has_legal_moves(), "{pos}");
+        assert_eq!(pos.side_to_move(), sparring::board::Color::White);
+        assert_eq!(pos.fullmove_number(), 5);
+    }
+}
+
+/// Every 50th position searched again as the generator did (10,000 nodes, cleared 1 MB table):
+/// the score is in the window (the generator also knew the line's earlier positions, which only
+/// matters for repetitions, so a few centipawns of slack).
+fn check_scores(book: &OpeningBook, min: i32, max: i32) {
+    let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+    let mut rng = Rng::new(0);
+    for i in (0..book.len().unwrap()).step_by(50) {
+        let pos = book.opening(i, &mut rng).final_position();
+        searcher.clear();
+        let score = searcher
+            .search(&pos, &[], &SearchLimits::nodes(10_000), |_| {})
+            .score
+            .as_cp();
+        assert!((min - 5..=max + 5).contains(&score), "{pos}: {score}");
+    }
+}
+
+#[test]
+fn shipped_balanced_suite() {
+    let book = shipped("balanced-8ply.epd");
+    check_shipped(&book, 1500);
+    check_scores(&book, -40, 40);
+}
+
+#[test]
+fn shipped_unbalanced_suite() {
+    let book = shipped("unbalanced.epd");
+    check_shipped(&book, 1000);
+    check_scores(&book, 90, 160);
+}
