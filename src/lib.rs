@@ -7,4 +7,5 @@ pub mod eval;
 pub mod rng;
 pub mod search;
 pub mod stats;
+pub mod tune;
 pub mod uci;
