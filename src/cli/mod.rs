@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod perft;
+pub mod tune;
 
 /// An error caused by the user's input (bad FEN, bad file): the command exits with status 2.
 #[derive(Debug, thiserror::Error)]
