@@ -513,3 +513,25 @@ fn the_command_line_runs_and_rejects_bad_configs() {
         "{stderr}"
     );
 }
+
+#[test]
+fn shipped_config_parses() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tune.toml");
+    let config = TuneConfig::load(path).unwrap();
+    assert_eq!(
+        config.data.files,
+        vec![PathBuf::from("results/selfplay/positions.epd")]
+    );
+    assert_eq!(config.output.dir, PathBuf::from("results/tune"));
+    assert_eq!(
+        config.model.tune,
+        vec![
+            ParamGroup::Material,
+            ParamGroup::Pst,
+            ParamGroup::Mobility,
+            ParamGroup::Pawns,
+            ParamGroup::KingSafety
+        ]
+    );
+    assert_eq!(config.optimizer.k, tune::KSetting::Auto);
+}
