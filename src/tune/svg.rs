@@ -212,14 +212,15 @@ pub fn pst_svg(params: &EvalParams, title: &str) -> String {
     };
     // Pawns never stand on the first or last rank: those squares are shown blank.
     let used = |kind: usize, sq: usize| kind != 0 || (8..56).contains(&sq);
-    let max = (0..6)
+    // One scale for all boards, saturating at the 95th percentile of the magnitudes so that one
+    // extreme table (usually the king's) does not wash out the others.
+    let mut magnitudes: Vec<i32> = (0..6)
         .flat_map(|k| (0..64).map(move |sq| (k, sq)))
         .filter(|&(k, sq)| used(k, sq))
-        .flat_map(|(k, sq)| [value(k, sq, 0), value(k, sq, 1)])
-        .map(|v| v.abs())
-        .max()
-        .unwrap_or(0)
-        .max(1) as f64;
+        .flat_map(|(k, sq)| [value(k, sq, 0).abs(), value(k, sq, 1).abs()])
+        .collect();
+    magnitudes.sort_unstable();
+    let max = magnitudes[(magnitudes.len() - 1) * 95 / 100].max(1) as f64;
 
     let mut s = String::new();
     let _ = writeln!(
@@ -229,7 +230,7 @@ pub fn pst_svg(params: &EvalParams, title: &str) -> String {
          <rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
          <text x=\"{:.1}\" y=\"30\" text-anchor=\"middle\" font-size=\"18\">{}</text>\n\
          <text x=\"{:.1}\" y=\"50\" text-anchor=\"middle\" fill=\"#555\">Piece-square tables \
-         from White's side (rank 8 at the top), centipawns; material not included</text>",
+         from White's side (rank 8 at the top), centipawns (colours saturate at the 95th percentile); material not included</text>",
         width / 2.0,
         escape(title),
         width / 2.0
@@ -325,6 +326,12 @@ pub fn pst_svg(params: &EvalParams, title: &str) -> String {
     for i in 0..=4 {
         let t = i as f64 / 4.0;
         let v = ((2.0 * t - 1.0) * max).round() as i64;
+        // The ends saturate: larger magnitudes get the end colours.
+        let v = match i {
+            0 => format!("≤ {v}"),
+            4 => format!("≥ {v}"),
+            _ => v.to_string(),
+        };
         let tx = sx + t * sw;
         let _ = writeln!(
             s,
