@@ -2,9 +2,9 @@
 //! form (one flat coefficient buffer for the tuned parameters, a small fixed-size entry per
 //! position), so every epoch is a streaming pass over memory rather than a re-evaluation.
 
-use super::selection::ParamSelection;
+use super::selection::{Packer, ParamSelection};
 use crate::board::{FenError, Position};
-use crate::eval::{trace, Trace, MAX_PHASE};
+use crate::eval::MAX_PHASE;
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::io::Read;
@@ -266,14 +266,14 @@ struct Packed {
 }
 
 impl Packed {
-    /// Appends one traced position; `offset` is relative to this pack's buffer.
-    fn push(&mut self, trace: &Trace, label: f32, selection: &ParamSelection) {
+    /// Appends one position; offsets are relative to this pack's buffer.
+    fn push(&mut self, pos: &Position, label: f32, packer: &mut Packer) {
         let offset = self.coeffs.len();
-        let (frozen, len) = selection.pack(trace, &mut self.coeffs);
+        let (frozen, len, phase) = packer.pack(pos, &mut self.coeffs);
         self.entries.push(Entry {
             offset: offset as u32,
             len: len as u16,
-            phase: trace.phase.clamp(0, MAX_PHASE) as u8,
+            phase: phase.clamp(0, MAX_PHASE) as u8,
             label_units: Entry::label_to_units(label),
             frozen,
         });
@@ -298,8 +298,9 @@ impl Dataset {
     ) -> Dataset {
         assert_eq!(positions.len(), labels.len(), "one label per position");
         let mut packed = Packed::default();
+        let mut packer = Packer::new(selection);
         for (pos, &label) in positions.iter().zip(labels) {
-            packed.push(&trace(pos, selection.start()), label, selection);
+            packed.push(pos, label, &mut packer);
         }
         let mut data = Dataset::new(selection);
         data.append(packed, "positions")
@@ -331,10 +332,22 @@ impl Dataset {
     /// are parsed and traced in parallel; the result does not depend on the thread count.
     pub fn load_reader(
         &mut self,
+        reader: impl Read,
+        source: &str,
+        selection: &ParamSelection,
+        report: &mut LoadReport,
+    ) -> Result<(), DataError> {
+        self.load_blocks(reader, source, selection, report, READ_BLOCK)
+    }
+
+    /// `load_reader` reading `block` bytes at a time.
+    fn load_blocks(
+        &mut self,
         mut reader: impl Read,
         source: &str,
         selection: &ParamSelection,
         report: &mut LoadReport,
+        block: usize,
     ) -> Result<(), DataError> {
         assert_eq!(self.num_params, selection.len(), "same selection");
         let io_error = |source_err| DataError::Io {
@@ -342,13 +355,13 @@ impl Dataset {
             source: source_err,
         };
         let before = self.entries.len();
-        let mut buf: Vec<u8> = Vec::with_capacity(READ_BLOCK + 4096);
+        let mut buf: Vec<u8> = Vec::with_capacity(block + 4096);
         let mut first_line = 1;
         let mut eof = false;
         while !eof {
             // Fill the block, then process up to its last newline and carry the rest over.
             let carried = buf.len();
-            buf.resize(carried + READ_BLOCK, 0);
+            buf.resize(carried + block, 0);
             let mut filled = carried;
             while filled < buf.len() {
                 match reader.read(&mut buf[filled..]) {
@@ -528,6 +541,7 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
         entries: Vec::with_capacity(lines.len()),
         ..Packed::default()
     };
+    let mut packer = Packer::new(selection);
     for (i, bytes) in lines.iter().enumerate() {
         let parsed = std::str::from_utf8(bytes)
             .map_err(|_| LineErrorKind::NotUtf8)
@@ -539,9 +553,7 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
                 Ok(Some((pos, label)))
             });
         match parsed {
-            Ok(Some((pos, label))) => {
-                pack.push(&trace(&pos, selection.start()), label, selection);
-            }
+            Ok(Some((pos, label))) => pack.push(&pos, label, &mut packer),
             Ok(None) => {}
             Err(kind) => {
                 pack.skipped += 1;
@@ -629,6 +641,43 @@ mod tests {
             label("8/8/8 w [1.0]"),
             Err(LineErrorKind::Fen(FenError::FieldCount { found: 3 }))
         );
+    }
+
+    #[test]
+    fn blocks_do_not_change_positions_or_line_numbers() {
+        let selection = ParamSelection::groups(
+            crate::eval::EvalParams::default(),
+            &crate::eval::ParamGroup::ALL,
+        );
+        let mut text = String::new();
+        for (i, pos) in crate::tune::synthetic::playout_positions(1, 300)
+            .iter()
+            .enumerate()
+        {
+            match i % 37 {
+                0 => text.push_str("not a fen c9 \"1-0\";\n"),
+                1 => text.push('\n'),
+                _ => text.push_str(&format!("{} [{}]\n", pos.to_fen(), (i % 3) as f32 / 2.0)),
+            }
+        }
+        text.push_str(&format!("{FEN} c9 \"1-0\";")); // no final newline
+        let load = |block| {
+            let mut data = Dataset::new(&selection);
+            let mut report = LoadReport::default();
+            data.load_blocks(text.as_bytes(), "t", &selection, &mut report, block)
+                .unwrap();
+            (data, report)
+        };
+        let (whole, whole_report) = load(1 << 20);
+        assert_eq!(whole.len(), 300 - 2 * 9 + 1);
+        assert_eq!(whole_report.skipped, 9);
+        assert_eq!(whole_report.errors[1].line, 38);
+        for block in [50, 100, 4096] {
+            let (data, report) = load(block);
+            assert_eq!(data.entries(), whole.entries(), "block {block}");
+            assert_eq!(data.coeffs(), whole.coeffs(), "block {block}");
+            assert_eq!(report.errors, whole_report.errors, "block {block}");
+        }
     }
 
     #[test]

@@ -17,7 +17,7 @@ pub mod train;
 pub use config::{ConfigError, KSetting, TuneConfig};
 pub use data::{Coef, DataError, Dataset, Entry, LineError, LineErrorKind, LoadReport};
 pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
-pub use selection::ParamSelection;
+pub use selection::{Packer, ParamSelection};
 pub use train::{train, Adam, EpochStats, TrainOptions, TrainResult};
 
 use crate::eval::{EvalParams, WeightsError};

@@ -3,7 +3,8 @@
 //! constants when the data is loaded.
 
 use super::data::Coef;
-use crate::eval::{EvalParams, ParamGroup, Trace};
+use crate::board::Position;
+use crate::eval::{evaluate_with, Accumulator, EvalParams, ParamGroup, Trace};
 
 /// Marks a parameter that is not tuned in `ParamSelection::slot`.
 const FROZEN: u16 = u16::MAX;
@@ -106,5 +107,103 @@ impl ParamSelection {
             }
         }
         ((mg, eg), out.len() - before)
+    }
+}
+
+/// Packs positions straight from the evaluation walk (`evaluate_with`, the path that scores
+/// them and that `eval::trace` records): frozen weights are summed on the spot and tuned counts
+/// gathered in a dense scratch array, so nothing is allocated or sorted per position.
+pub struct Packer<'a> {
+    selection: &'a ParamSelection,
+    /// Count per compact index, valid where `stamp` equals `generation`.
+    dense: Vec<i32>,
+    stamp: Vec<u32>,
+    generation: u32,
+    /// Compact indices touched in the current position, in first-touch order.
+    touched: Vec<u16>,
+    frozen: (i32, i32),
+}
+
+impl Accumulator for Packer<'_> {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32, weight: (i32, i32)) {
+        if count == 0 {
+            return;
+        }
+        let slot = self.selection.slot[index];
+        if slot == FROZEN {
+            self.frozen.0 += count * weight.0;
+            self.frozen.1 += count * weight.1;
+            return;
+        }
+        let s = slot as usize;
+        if self.stamp[s] != self.generation {
+            self.stamp[s] = self.generation;
+            self.dense[s] = 0;
+            self.touched.push(slot);
+        }
+        self.dense[s] += count;
+    }
+}
+
+impl<'a> Packer<'a> {
+    pub fn new(selection: &'a ParamSelection) -> Packer<'a> {
+        Packer {
+            selection,
+            dense: vec![0; selection.len()],
+            stamp: vec![0; selection.len()],
+            generation: 0,
+            touched: Vec::with_capacity(64),
+            frozen: (0, 0),
+        }
+    }
+
+    /// Evaluates `pos` with the starting weights, appends its nonzero tuned coefficients to
+    /// `out` and returns (frozen (mg, eg) sums, coefficients appended, phase).
+    pub fn pack(&mut self, pos: &Position, out: &mut Vec<Coef>) -> ((i32, i32), usize, i32) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 positions the stamps could collide: start them afresh.
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        self.touched.clear();
+        self.frozen = (0, 0);
+        let phase = evaluate_with(pos, &self.selection.start, self);
+        let before = out.len();
+        for &slot in &self.touched {
+            let count = self.dense[slot as usize];
+            if count != 0 {
+                let count = i16::try_from(count).expect("evaluation counts fit in i16");
+                out.push(Coef { index: slot, count });
+            }
+        }
+        (self.frozen, out.len() - before, phase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::trace;
+    use crate::tune::synthetic::playout_positions;
+
+    #[test]
+    fn packer_agrees_with_the_trace() {
+        let selection = ParamSelection::groups(
+            EvalParams::default(),
+            &[ParamGroup::Pst, ParamGroup::Mobility, ParamGroup::Tempo],
+        );
+        let mut packer = Packer::new(&selection);
+        for pos in playout_positions(3, 3000) {
+            let t = trace(&pos, selection.start());
+            let mut expected = Vec::new();
+            let (frozen, _) = selection.pack(&t, &mut expected);
+            let mut got = Vec::new();
+            let (pfrozen, len, phase) = packer.pack(&pos, &mut got);
+            assert_eq!((pfrozen, len, phase), (frozen, expected.len(), t.phase));
+            got.sort_by_key(|c| c.index);
+            assert_eq!(got, expected, "{}", pos.to_fen());
+        }
     }
 }
