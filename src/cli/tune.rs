@@ -221,16 +221,20 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
         thread_counts.push(cores);
     }
     for &threads in &thread_counts {
-        let (d, seconds) = with_threads(threads, || {
-            let t = Instant::now();
+        let (d, seconds, cpu) = with_threads(threads, || {
+            let (t, cpu) = (Instant::now(), process_cpu_seconds());
             let mut d = Dataset::new(&selection);
             let mut report = LoadReport::default();
             d.load_reader(epd.as_bytes(), "bench", &selection, &mut report)
-                .map(|_| (d, t.elapsed().as_secs_f64()))
+                .map(|_| {
+                    let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+                    (d, t.elapsed().as_secs_f64(), cpu)
+                })
         })??;
         println!(
-            "load (parse FEN + trace + pack) {threads} thread(s): {:>9.0} positions/s",
-            d.len() as f64 / seconds
+            "load (parse FEN + evaluate + pack) {threads} thread(s): {:>9.0} positions/s{}",
+            d.len() as f64 / seconds,
+            per_core(d.len() as f64 * threads as f64, cpu, 1.0)
         );
         data = d;
     }
@@ -245,7 +249,7 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
     let w = selection.start_weights();
     let mut grad = vec![[0.0; 2]; w.len()];
     for &threads in &thread_counts {
-        let (rate, cpu_rate) = with_threads(threads, || {
+        let (rate, work, cpu) = with_threads(threads, || {
             tune::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
             let (t, cpu) = (Instant::now(), process_cpu_seconds());
             let mut passes = 0;
@@ -254,21 +258,36 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
                 passes += 1;
             }
             let work = (data.len() * passes) as f64;
-            let cpu_rate = cpu
-                .zip(process_cpu_seconds())
-                .map(|(a, b)| work * threads as f64 / (b - a).max(1e-9));
-            (work / t.elapsed().as_secs_f64(), cpu_rate)
+            let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+            (work / t.elapsed().as_secs_f64(), work, cpu)
         })?;
         println!(
             "epoch (loss + gradient, full batch) {threads} thread(s): {:>6.1} M positions/s{}",
             rate / 1e6,
-            cpu_rate.map_or(String::new(), |r| format!(
-                "  ({:.1} M/s if each thread had a core to itself)",
-                r / 1e6
-            ))
+            per_core(work * threads as f64, cpu, 1e6)
         );
     }
+    println!(
+        "[by CPU time]: the rate with a core per thread (work / CPU seconds × threads), for busy \
+         machines where wall-clock rates also measure other processes"
+    );
     Ok(())
+}
+
+/// The rate `work / cpu` in `unit`s, as a note: what the run would reach if each thread had a
+/// core to itself (wall-clock rates on a shared machine measure the machine's load as well).
+fn per_core(work: f64, cpu: Option<f64>, unit: f64) -> String {
+    match cpu {
+        Some(cpu) if cpu > 0.05 => {
+            let rate = work / cpu;
+            if unit == 1.0 {
+                format!("  [by CPU time: {rate:.0}]")
+            } else {
+                format!("  [by CPU time: {:.1} M]", rate / unit)
+            }
+        }
+        _ => String::new(),
+    }
 }
 
 /// CPU seconds used by this process so far (Linux only): on a busy machine, rate per CPU
