@@ -42,20 +42,34 @@ fn print_load_report(report: &LoadReport) {
 /// Draws a one-line progress bar on standard error, at most every 100 ms.
 struct ProgressBar {
     total: usize,
-    last: Option<Instant>,
+    drawn_at: Option<Instant>,
+    /// The latest epoch, drawn at the end however the run stopped.
+    latest: Option<tune::EpochStats>,
 }
 
 impl ProgressBar {
-    fn draw(&mut self, s: &tune::EpochStats, force: bool) {
+    fn update(&mut self, s: &tune::EpochStats) {
+        self.latest = Some(s.clone());
         let now = Instant::now();
-        if !force
-            && self
-                .last
-                .is_some_and(|t| now.duration_since(t).as_millis() < 100)
-        {
-            return;
+        let due = match self.drawn_at {
+            Some(t) => now.duration_since(t).as_millis() >= 100,
+            None => true,
+        };
+        if due {
+            self.drawn_at = Some(now);
+            self.draw(s);
         }
-        self.last = Some(now);
+    }
+
+    /// Draws the final state and ends the line.
+    fn finish(&mut self) {
+        if let Some(s) = self.latest.take() {
+            self.draw(&s);
+        }
+        eprintln!();
+    }
+
+    fn draw(&self, s: &tune::EpochStats) {
         let width = 30;
         let done = (s.epoch * width) / self.total.max(1);
         let val = s
@@ -87,7 +101,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     let epochs = config.optimizer.epochs;
     let mut bar = std::io::stderr().is_terminal().then_some(ProgressBar {
         total: epochs,
-        last: None,
+        drawn_at: None,
+        latest: None,
     });
     let mut on_event = |event: Event<'_>| match event {
         Event::Loading { files, threads } => {
@@ -126,7 +141,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         ),
         Event::Epoch(s) => {
             if let Some(bar) = bar.as_mut() {
-                bar.draw(s, s.epoch == epochs);
+                bar.update(s);
             } else if s.epoch % report_every == 0 || s.epoch == epochs {
                 let val = s
                     .validation_mse
@@ -139,8 +154,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         }
     };
     let result = tune::run(&config, &mut on_event);
-    if bar.is_some() {
-        eprintln!();
+    if let Some(bar) = bar.as_mut() {
+        bar.finish();
     }
     let summary = result.map_err(classify)?;
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
