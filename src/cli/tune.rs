@@ -135,10 +135,19 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             k,
             fitted,
             train_mse,
-        } => println!(
-            "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
-            if fitted { "fitted" } else { "fixed" }
-        ),
+        } => {
+            println!(
+                "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
+                if fitted { "fitted" } else { "fixed" }
+            );
+            let (lo, hi) = tune::model::K_RANGE;
+            if fitted && (k < lo + 1e-3 || k > hi - 1e-3) {
+                eprintln!(
+                    "warning: K is at the edge of its search range {lo}..{hi}: the starting \
+                     weights or the labels may be wrong (try a fixed k)"
+                );
+            }
+        }
         Event::Epoch(s) => {
             if let Some(bar) = bar.as_mut() {
                 bar.update(s);
