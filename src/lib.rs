@@ -10,4 +10,5 @@ pub mod record;
 pub mod rng;
 pub mod search;
 pub mod stats;
+pub mod tune;
 pub mod uci;

@@ -94,6 +94,17 @@ enum Command {
         #[arg(long)]
         weights: Option<String>,
     },
+    /// Texel-tune evaluation weights to game results, as a TOML configuration says.
+    Tune {
+        /// The configuration (see configs/tune.toml).
+        config: String,
+        /// Override `optimizer.epochs`.
+        #[arg(long)]
+        epochs: Option<usize>,
+        /// Override `optimizer.threads` (0 = one per core).
+        #[arg(long)]
+        threads: Option<usize>,
+    },
     /// Opening suites and books: check a file, probe a Polyglot book, generate a suite.
     Openings {
         #[command(subcommand)]
@@ -164,6 +175,11 @@ enum BenchCommand {
         #[arg(long, default_value_t = 3)]
         repeats: u32,
     },
+    /// Texel tuner speed on random-playout positions: loading, bytes per position, epochs.
+    Tune {
+        #[arg(long, default_value_t = 1_000_000)]
+        positions: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -213,12 +229,22 @@ fn main() -> ExitCode {
             model,
         }),
         Command::Uci { weights, fault } => cli::run_uci(weights.as_deref(), fault.as_deref()),
+        Command::Tune {
+            config,
+            epochs,
+            threads,
+        } => cli::tune::run(&cli::tune::TuneArgs {
+            config,
+            epochs,
+            threads,
+        }),
         Command::Bench {
             what,
             depth,
             weights,
         } => match what {
             Some(BenchCommand::Perft { repeats }) => cli::bench::run_perft(repeats),
+            Some(BenchCommand::Tune { positions }) => cli::tune::run_bench(positions),
             None => cli::bench::run_search(depth, weights.as_deref()),
         },
         Command::Openings { what } => match what {

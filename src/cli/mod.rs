@@ -5,6 +5,7 @@ pub mod bench;
 pub mod matches;
 pub mod openings;
 pub mod perft;
+pub mod tune;
 
 /// An error caused by the user's input (bad FEN, bad file): the command exits with status 2.
 #[derive(Debug, thiserror::Error)]

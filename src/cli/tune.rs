@@ -1,0 +1,338 @@
+//! `sparring tune CONFIG.toml` (the Texel tuner, with progress on the terminal) and
+//! `sparring bench tune` (loading and epoch throughput on synthetic data).
+
+use super::UsageError;
+use crate::board::Position;
+use crate::eval::{EvalParams, ParamGroup};
+use crate::tune::{
+    self, data::LoadReport, synthetic, with_threads, Dataset, Event, ParamSelection, TuneConfig,
+    TuneError,
+};
+use std::io::{IsTerminal, Write};
+use std::time::Instant;
+
+/// Command-line overrides of the configuration.
+#[derive(Clone, Debug, Default)]
+pub struct TuneArgs {
+    pub config: String,
+    pub epochs: Option<usize>,
+    pub threads: Option<usize>,
+}
+
+/// Bad lines printed one by one before the rest are only counted.
+const SHOWN_ERRORS: usize = 20;
+
+/// Errors in the user's files exit with status 2; failures to write or start threads with 1.
+fn classify(err: TuneError) -> anyhow::Error {
+    match err {
+        TuneError::Output { .. } | TuneError::Threads { .. } => err.into(),
+        _ => UsageError(err.to_string()).into(),
+    }
+}
+
+fn print_load_report(report: &LoadReport) {
+    for e in report.errors.iter().take(SHOWN_ERRORS) {
+        eprintln!("skipped {e}");
+    }
+    if report.skipped > SHOWN_ERRORS {
+        eprintln!("... and {} more bad lines", report.skipped - SHOWN_ERRORS);
+    }
+}
+
+/// Draws a one-line progress bar on standard error, at most every 100 ms.
+struct ProgressBar {
+    total: usize,
+    drawn_at: Option<Instant>,
+    /// The latest epoch, drawn at the end however the run stopped.
+    latest: Option<tune::EpochStats>,
+}
+
+impl ProgressBar {
+    fn update(&mut self, s: &tune::EpochStats) {
+        self.latest = Some(s.clone());
+        let now = Instant::now();
+        let due = match self.drawn_at {
+            Some(t) => now.duration_since(t).as_millis() >= 100,
+            None => true,
+        };
+        if due {
+            self.drawn_at = Some(now);
+            self.draw(s);
+        }
+    }
+
+    /// Draws the final state and ends the line.
+    fn finish(&mut self) {
+        if let Some(s) = self.latest.take() {
+            self.draw(&s);
+        }
+        eprintln!();
+    }
+
+    fn draw(&self, s: &tune::EpochStats) {
+        let width = 30;
+        let done = (s.epoch * width) / self.total.max(1);
+        let val = s
+            .validation_mse
+            .map_or(String::new(), |v| format!(" validation {v:.6}"));
+        eprint!(
+            "\r[{}{}] {}/{} train {:.6}{val} best {} ",
+            "#".repeat(done.min(width)),
+            "-".repeat(width - done.min(width)),
+            s.epoch,
+            self.total,
+            s.train_mse,
+            s.best_epoch
+        );
+        let _ = std::io::stderr().flush();
+    }
+}
+
+/// `sparring tune`: runs the configuration and prints what it did.
+pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
+    let mut config = TuneConfig::load(&args.config).map_err(|e| UsageError(e.to_string()))?;
+    if let Some(epochs) = args.epochs {
+        config.optimizer.epochs = epochs;
+    }
+    if let Some(threads) = args.threads {
+        config.optimizer.threads = threads;
+    }
+    let report_every = config.output.report_every;
+    let epochs = config.optimizer.epochs;
+    let mut bar = std::io::stderr().is_terminal().then_some(ProgressBar {
+        total: epochs,
+        drawn_at: None,
+        latest: None,
+    });
+    let mut on_event = |event: Event<'_>| match event {
+        Event::Loading { files, threads } => {
+            println!("loading {files} data file(s) with {threads} threads");
+        }
+        Event::Loaded {
+            report,
+            seconds,
+            bytes_per_position,
+            average_coefficients,
+        } => {
+            print_load_report(report);
+            for (file, n) in &report.files {
+                println!("  {file}: {n} positions");
+            }
+            println!(
+                "loaded {} positions in {seconds:.2}s ({:.0} positions/s), {} lines skipped; \
+                 {average_coefficients:.1} tuned coefficients and {bytes_per_position:.0} bytes \
+                 per position",
+                report.positions,
+                report.positions as f64 / seconds.max(1e-9),
+                report.skipped
+            );
+        }
+        Event::Split {
+            training,
+            validation,
+        } => println!("training positions {training}, validation positions {validation}"),
+        Event::K {
+            k,
+            fitted,
+            train_mse,
+        } => {
+            println!(
+                "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
+                if fitted { "fitted" } else { "fixed" }
+            );
+            let (lo, hi) = tune::model::K_RANGE;
+            if fitted && (k < lo + 1e-3 || k > hi - 1e-3) {
+                eprintln!(
+                    "warning: K is at the edge of its search range {lo}..{hi}: the starting \
+                     weights or the labels may be wrong (try a fixed k)"
+                );
+            }
+        }
+        Event::Epoch(s) => {
+            if let Some(bar) = bar.as_mut() {
+                bar.update(s);
+            } else if s.epoch % report_every == 0 || s.epoch == epochs {
+                let val = s
+                    .validation_mse
+                    .map_or(String::new(), |v| format!("  validation {v:.6}"));
+                println!(
+                    "epoch {:>6}  train {:.6}{val}  best epoch {}  {:.1}s",
+                    s.epoch, s.train_mse, s.best_epoch, s.seconds
+                );
+            }
+        }
+    };
+    let result = tune::run(&config, &mut on_event);
+    if let Some(bar) = bar.as_mut() {
+        bar.finish();
+    }
+    let summary = result.map_err(classify)?;
+    let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
+    println!(
+        "{} after epoch {}; kept epoch {}",
+        if summary.stopped_early {
+            "stopped early (no validation improvement)"
+        } else {
+            "finished"
+        },
+        summary.epochs_run,
+        summary.best_epoch
+    );
+    println!(
+        "mean squared error (training / validation): start {:.6} / {}, tuned {:.6} / {}, \
+         written integer weights {:.6} / {}",
+        summary.start.train_mse,
+        val(summary.start.validation_mse),
+        summary.best.train_mse,
+        val(summary.best.validation_mse),
+        summary.rounded_train_mse,
+        val(summary.rounded_validation_mse)
+    );
+    if !summary.unused.is_empty() {
+        let shown: Vec<&str> = summary.unused.iter().take(8).map(String::as_str).collect();
+        println!(
+            "{} tuned parameters occur in no training position and kept their start value: {}{}",
+            summary.unused.len(),
+            shown.join(", "),
+            if summary.unused.len() > shown.len() {
+                ", ..."
+            } else {
+                ""
+            }
+        );
+    }
+    for path in &summary.outputs {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+/// Groups the benchmark tunes: those of the shipped configuration.
+const BENCH_GROUPS: [ParamGroup; 5] = [
+    ParamGroup::Material,
+    ParamGroup::Pst,
+    ParamGroup::Mobility,
+    ParamGroup::Pawns,
+    ParamGroup::KingSafety,
+];
+
+/// `sparring bench tune`: synthetic positions from random playouts, written as EPD text in
+/// memory, then loading throughput, bytes per position and epoch throughput at 1 and 2 threads.
+pub fn run_bench(positions: usize) -> anyhow::Result<()> {
+    let positions = positions.max(1);
+    let params = EvalParams::default();
+    let cores = tune::resolve_threads(0);
+
+    let t = Instant::now();
+    let sample = synthetic::playout_positions(0x7E57_7E57, positions);
+    let soft = synthetic::soft_labels(&sample, &params, 1.0);
+    let results = synthetic::sampled_results(&soft, 17);
+    let mut epd = String::with_capacity(positions * 80);
+    for (pos, &r) in sample.iter().zip(&results) {
+        epd.push_str(&epd_line(pos, r));
+    }
+    drop(sample);
+    println!(
+        "generated {positions} random-playout positions as {:.1} MB of EPD in {:.2}s",
+        epd.len() as f64 / 1e6,
+        t.elapsed().as_secs_f64()
+    );
+
+    let selection = ParamSelection::groups(params.clone(), &BENCH_GROUPS);
+    let mut data = Dataset::new(&selection);
+    let mut thread_counts = vec![1, 2];
+    if cores > 2 {
+        thread_counts.push(cores);
+    }
+    for &threads in &thread_counts {
+        let (d, seconds, cpu) = with_threads(threads, || {
+            let (t, cpu) = (Instant::now(), process_cpu_seconds());
+            let mut d = Dataset::new(&selection);
+            let mut report = LoadReport::default();
+            d.load_reader(epd.as_bytes(), "bench", &selection, &mut report)
+                .map(|_| {
+                    let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+                    (d, t.elapsed().as_secs_f64(), cpu)
+                })
+        })??;
+        println!(
+            "load (parse FEN + evaluate + pack) {threads} thread(s): {:>9.0} positions/s{}",
+            d.len() as f64 / seconds,
+            per_core(d.len() as f64 * threads as f64, cpu, 1.0)
+        );
+        data = d;
+    }
+    println!(
+        "packed: {} positions, {} tuned parameters, {:.1} coefficients and {:.1} bytes per position",
+        data.len(),
+        selection.len(),
+        data.average_coefficients(),
+        data.bytes_per_position()
+    );
+
+    let w = selection.start_weights();
+    let mut grad = vec![[0.0; 2]; w.len()];
+    for &threads in &thread_counts {
+        let (rate, work, cpu) = with_threads(threads, || {
+            tune::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
+            let (t, cpu) = (Instant::now(), process_cpu_seconds());
+            let mut passes = 0;
+            while passes < 3 || t.elapsed().as_secs_f64() < 2.0 {
+                tune::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
+                passes += 1;
+            }
+            let work = (data.len() * passes) as f64;
+            let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
+            (work / t.elapsed().as_secs_f64(), work, cpu)
+        })?;
+        println!(
+            "epoch (loss + gradient, full batch) {threads} thread(s): {:>6.1} M positions/s{}",
+            rate / 1e6,
+            per_core(work * threads as f64, cpu, 1e6)
+        );
+    }
+    println!(
+        "[by CPU time]: the rate with a core per thread (work / CPU seconds × threads), for busy \
+         machines where wall-clock rates also measure other processes"
+    );
+    Ok(())
+}
+
+/// The rate `work / cpu` in `unit`s, as a note: what the run would reach if each thread had a
+/// core to itself (wall-clock rates on a shared machine measure the machine's load as well).
+fn per_core(work: f64, cpu: Option<f64>, unit: f64) -> String {
+    match cpu {
+        Some(cpu) if cpu > 0.05 => {
+            let rate = work / cpu;
+            if unit == 1.0 {
+                format!("  [by CPU time: {rate:.0}]")
+            } else {
+                format!("  [by CPU time: {:.1} M]", rate / unit)
+            }
+        }
+        _ => String::new(),
+    }
+}
+
+/// CPU seconds used by this process so far (Linux only): on a busy machine, rate per CPU
+/// second shows the code's speed where wall time shows the machine's load.
+fn process_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks: f64 = fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+    // The kernel reports in USER_HZ, 100 on every mainstream Linux configuration.
+    Some(ticks / 100.0)
+}
+
+/// One EPD line in the zurichess format.
+fn epd_line(pos: &Position, label: f32) -> String {
+    let fen = pos.to_fen();
+    let fields: Vec<&str> = fen.split(' ').take(4).collect();
+    format!(
+        "{} c9 \"{}\";\n",
+        fields.join(" "),
+        synthetic::result_string(label)
+    )
+}

@@ -1,0 +1,401 @@
+//! The Texel tuner: fits the evaluation weights to game results. Positions are loaded once into
+//! a packed sparse form (see `data`), K is fitted with the starting weights and then fixed, and
+//! Adam minimises the mean squared error between σ(K·eval/400) and the results while a held-out
+//! validation set decides when to stop and which epoch's weights to keep.
+//!
+//! `run` is the whole pipeline behind `sparring tune CONFIG.toml`; the pieces are public for tests,
+//! benchmarks and other front ends.
+
+pub mod config;
+pub mod data;
+pub mod model;
+pub mod selection;
+pub mod svg;
+pub mod synthetic;
+pub mod train;
+
+pub use config::{ConfigError, KSetting, TuneConfig};
+pub use data::{Coef, DataError, Dataset, Entry, LineError, LineErrorKind, LoadReport};
+pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
+pub use selection::{Packer, ParamSelection};
+pub use train::{train, Adam, EpochStats, TrainOptions, TrainResult};
+
+use crate::eval::{EvalParams, WeightsError};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+use thiserror::Error;
+
+/// Why a tuning run failed (bad data lines are not failures: they are skipped and reported).
+#[derive(Error, Debug)]
+pub enum TuneError {
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    #[error(transparent)]
+    Data(#[from] DataError),
+    #[error(transparent)]
+    Weights(#[from] WeightsError),
+    #[error("no usable positions in {files}: {skipped} lines skipped")]
+    NoPositions { files: String, skipped: usize },
+    #[error("{config}: `model.tune` selects no parameters")]
+    NothingToTune { config: String },
+    #[error("{file}: cannot write: {source}")]
+    Output {
+        file: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("cannot start {threads} worker threads: {message}")]
+    Threads { threads: usize, message: String },
+}
+
+/// Progress of a run, for a front end to display.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// Loading starts (thread count in use).
+    Loading {
+        files: usize,
+        threads: usize,
+    },
+    Loaded {
+        report: &'a LoadReport,
+        seconds: f64,
+        bytes_per_position: f64,
+        average_coefficients: f64,
+    },
+    Split {
+        training: usize,
+        validation: usize,
+    },
+    /// K and the training error of the starting weights at that K.
+    K {
+        k: f64,
+        fitted: bool,
+        train_mse: f64,
+    },
+    Epoch(&'a EpochStats),
+}
+
+/// What a run did and where it wrote.
+#[derive(Clone, Debug)]
+pub struct TuneSummary {
+    pub k: f64,
+    pub k_fitted: bool,
+    pub training_positions: usize,
+    pub validation_positions: usize,
+    pub skipped_lines: usize,
+    pub best_epoch: usize,
+    pub epochs_run: usize,
+    pub stopped_early: bool,
+    /// Epoch 0 (the starting point) and the chosen epoch.
+    pub start: EpochStats,
+    pub best: EpochStats,
+    /// Errors of the written integer weights with the engine's integer blend (training,
+    /// validation if any).
+    pub rounded_train_mse: f64,
+    pub rounded_validation_mse: Option<f64>,
+    /// Tuned parameters that occur in no training position (they cannot move).
+    pub unused: Vec<String>,
+    /// The written weights.
+    pub params: EvalParams,
+    /// weights.toml, history.csv, loss.svg, pst.svg.
+    pub outputs: Vec<PathBuf>,
+}
+
+/// The thread count `threads = 0` means: one per core.
+pub fn resolve_threads(threads: usize) -> usize {
+    if threads > 0 {
+        threads
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` workers (0 = one per core).
+pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> Result<T, TuneError> {
+    let threads = resolve_threads(threads);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TuneError::Threads {
+            threads,
+            message: e.to_string(),
+        })?;
+    Ok(pool.install(f))
+}
+
+/// The whole tuning run of a configuration: load, split, fit K, train, write the outputs.
+pub fn run(
+    config: &TuneConfig,
+    on_event: &mut (dyn FnMut(Event<'_>) + Send),
+) -> Result<TuneSummary, TuneError> {
+    with_threads(config.optimizer.threads, || run_here(config, on_event))?
+}
+
+fn run_here(
+    config: &TuneConfig,
+    on_event: &mut (dyn FnMut(Event<'_>) + Send),
+) -> Result<TuneSummary, TuneError> {
+    let start_params = match &config.model.weights {
+        Some(path) => EvalParams::load(path)?,
+        None => EvalParams::default(),
+    };
+    let selection = ParamSelection::groups(start_params, &config.model.tune);
+    if selection.is_empty() {
+        return Err(TuneError::NothingToTune {
+            config: config.source.clone(),
+        });
+    }
+
+    on_event(Event::Loading {
+        files: config.data.files.len(),
+        threads: rayon::current_num_threads(),
+    });
+    let started = Instant::now();
+    let (all, report) = Dataset::load_files(&config.data.files, &selection)?;
+    on_event(Event::Loaded {
+        report: &report,
+        seconds: started.elapsed().as_secs_f64(),
+        bytes_per_position: all.bytes_per_position(),
+        average_coefficients: all.average_coefficients(),
+    });
+    let files = config
+        .data
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let (training, validation) = all.split(config.data.validation_fraction, config.data.seed);
+    if training.is_empty() {
+        return Err(TuneError::NoPositions {
+            files,
+            skipped: report.skipped,
+        });
+    }
+    on_event(Event::Split {
+        training: training.len(),
+        validation: validation.len(),
+    });
+
+    let start_weights = selection.start_weights();
+    let (k, k_fitted, k_mse) = match config.optimizer.k {
+        KSetting::Auto => {
+            let (k, mse) = fit_k(&training, &start_weights);
+            (k, true, mse)
+        }
+        KSetting::Fixed(k) => (k, false, loss(&training, &start_weights, k)),
+    };
+    on_event(Event::K {
+        k,
+        fitted: k_fitted,
+        train_mse: k_mse,
+    });
+
+    let initial = if config.model.from_zero {
+        vec![[0.0; 2]; selection.len()]
+    } else {
+        start_weights
+    };
+    let options = TrainOptions {
+        k,
+        learning_rate: config.optimizer.learning_rate,
+        beta1: config.optimizer.beta1,
+        beta2: config.optimizer.beta2,
+        epochs: config.optimizer.epochs,
+        patience: config.optimizer.patience,
+        batch_size: config.optimizer.batch_size,
+    };
+    let result = train(&training, &validation, initial, &options, &mut |stats| {
+        on_event(Event::Epoch(stats))
+    });
+
+    let params = selection.to_params(&result.best_weights);
+    let rounded: Vec<(i32, i32)> = selection.tuned().iter().map(|&i| params.get(i)).collect();
+    let rounded_train_mse = engine_loss(&training, &rounded, k);
+    let rounded_validation_mse =
+        (!validation.is_empty()).then(|| engine_loss(&validation, &rounded, k));
+    let unused: Vec<String> = training
+        .occurrences()
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n == 0)
+        .map(|(c, _)| params.name(selection.tuned()[c]))
+        .collect();
+    let start = result.history[0].clone();
+    let best = result.history[result.best_epoch].clone();
+    let mut summary = TuneSummary {
+        k,
+        k_fitted,
+        training_positions: training.len(),
+        validation_positions: validation.len(),
+        skipped_lines: report.skipped,
+        best_epoch: result.best_epoch,
+        epochs_run: result.history.len() - 1,
+        stopped_early: result.stopped_early,
+        start,
+        best,
+        rounded_train_mse,
+        rounded_validation_mse,
+        unused,
+        params,
+        outputs: Vec::new(),
+    };
+    summary.outputs = write_outputs(config, &summary, &result)?;
+    Ok(summary)
+}
+
+fn write_file(path: &Path, text: &str) -> Result<(), TuneError> {
+    std::fs::write(path, text).map_err(|source| TuneError::Output {
+        file: path.display().to_string(),
+        source,
+    })
+}
+
+/// `epoch,train_mse,validation_mse,seconds` per epoch (validation empty without a held-out set).
+pub fn history_csv(history: &[EpochStats]) -> String {
+    let mut out = String::from("epoch,train_mse,validation_mse,seconds\n");
+    for h in history {
+        let _ = writeln!(
+            out,
+            "{},{:.9},{},{:.3}",
+            h.epoch,
+            h.train_mse,
+            h.validation_mse
+                .map_or(String::new(), |v| format!("{v:.9}")),
+            h.seconds
+        );
+    }
+    out
+}
+
+/// The comment block heading the tuned weights file: how they were made, then how to read them.
+fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
+    let mut h = String::new();
+    let groups: Vec<&str> = config.model.tune.iter().map(|g| g.name()).collect();
+    let weights = config
+        .model
+        .weights
+        .as_ref()
+        .map_or("the built-in defaults".to_string(), |p| {
+            p.display().to_string()
+        });
+    let files: Vec<String> = config
+        .data
+        .files
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect();
+    let _ = writeln!(
+        h,
+        "# sparring evaluation weights, tuned by `sparring tune {}` (Texel's method).",
+        config.source
+    );
+    h.push_str("#\n");
+    let _ = writeln!(h, "# Data: {}", files.join(", "));
+    let _ = writeln!(
+        h,
+        "#   {} training and {} validation positions (split seed {}), {} lines skipped.",
+        s.training_positions, s.validation_positions, config.data.seed, s.skipped_lines
+    );
+    let _ = writeln!(
+        h,
+        "# Tuned groups: {}; every other weight is as in {weights}.",
+        groups.join(", ")
+    );
+    let _ = writeln!(
+        h,
+        "# Started from {}.",
+        if config.model.from_zero {
+            "zero".to_string()
+        } else {
+            weights.clone()
+        }
+    );
+    let _ = writeln!(
+        h,
+        "# Model: q = White-view eval (cp), expected score 1 / (1 + 10^(-K*q/400)), K = {:.4} ({}).",
+        s.k,
+        if s.k_fitted { "fitted" } else { "fixed" }
+    );
+    let _ = writeln!(
+        h,
+        "# Adam, learning rate {}, {}; kept epoch {} of {}{}.",
+        config.optimizer.learning_rate,
+        if config.optimizer.batch_size == 0 {
+            "full batch".to_string()
+        } else {
+            format!("batches of {}", config.optimizer.batch_size)
+        },
+        s.best_epoch,
+        s.epochs_run,
+        if s.stopped_early {
+            " (stopped early)"
+        } else {
+            ""
+        }
+    );
+    let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
+    let _ = writeln!(
+        h,
+        "# Mean squared error, training / validation: start {:.6} / {}, tuned {:.6} / {},",
+        s.start.train_mse,
+        val(s.start.validation_mse),
+        s.best.train_mse,
+        val(s.best.validation_mse)
+    );
+    let _ = writeln!(
+        h,
+        "#   these integer weights with the engine's integer blend {:.6} / {}.",
+        s.rounded_train_mse,
+        val(s.rounded_validation_mse)
+    );
+    h.push_str(
+        "#\n\
+         # Every weight is a pair of integers in centipawns: `mg` applies in the middlegame, `eg` in\n\
+         # the endgame, blended by the game phase (knight or bishop 1, rook 2, queen 4, at most 24):\n\
+         #     score = (mg * phase + eg * (24 - phase)) / 24\n\
+         # White's occurrences of each term count positive and Black's negative.\n",
+    );
+    h
+}
+
+/// Writes weights.toml, history.csv, loss.svg and pst.svg into the output directory.
+fn write_outputs(
+    config: &TuneConfig,
+    summary: &TuneSummary,
+    result: &TrainResult,
+) -> Result<Vec<PathBuf>, TuneError> {
+    let dir = &config.output.dir;
+    std::fs::create_dir_all(dir).map_err(|source| TuneError::Output {
+        file: dir.display().to_string(),
+        source,
+    })?;
+    let weights = dir.join("weights.toml");
+    let history = dir.join("history.csv");
+    let loss_plot = dir.join("loss.svg");
+    let pst_plot = dir.join("pst.svg");
+    write_file(
+        &weights,
+        &summary
+            .params
+            .to_toml_string_with_header(&weights_header(config, summary)),
+    )?;
+    write_file(&history, &history_csv(&result.history))?;
+    write_file(
+        &loss_plot,
+        &svg::loss_svg(
+            &result.history,
+            result.best_epoch,
+            &format!("Texel tuning, K = {:.3}", summary.k),
+        ),
+    )?;
+    write_file(
+        &pst_plot,
+        &svg::pst_svg(
+            &summary.params,
+            &format!("Tuned piece-square tables (epoch {})", summary.best_epoch),
+        ),
+    )?;
+    Ok(vec![weights, history, loss_plot, pst_plot])
+}

@@ -1,0 +1,315 @@
+//! The model the tuner fits and its loss: the evaluation is linear in the weights, blended by
+//! phase, and mapped to an expected score by σ(q) = 1 / (1 + 10^(−K·q/400)); the loss is the mean
+//! squared error against the labels.
+//!
+//! The model blends with real numbers, q = mg·φ/24 + eg·(24−φ)/24, where the engine divides the
+//! integer blend by 24 and truncates; the two differ by less than one centipawn.
+//! `engine_loss` evaluates rounded weights exactly as the engine does.
+//!
+//! Work is split into fixed chunks of positions whose partial sums are added in chunk order, so
+//! losses and gradients are bit-for-bit the same for any number of threads.
+
+use super::data::{Coef, Dataset, Entry};
+use crate::eval::{taper, MAX_PHASE};
+use rayon::prelude::*;
+use std::ops::Range;
+
+/// Positions per parallel work item (fixed, so results never depend on the thread count).
+pub const CHUNK: usize = 8192;
+
+/// The range searched when K is fitted.
+pub const K_RANGE: (f64, f64) = (0.01, 10.0);
+
+/// ln(10)/400: 10^(−K·q/400) = e^(−K·LN10_400·q).
+const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
+
+/// The expected score (White's view) of a White-view evaluation `q` in centipawns.
+#[inline]
+pub fn sigmoid(k: f64, q: f64) -> f64 {
+    1.0 / (1.0 + (-k * LN10_400 * q).exp())
+}
+
+/// The weight pair of coefficient `c`, unchecked: this is the innermost loop.
+///
+/// # Safety
+/// `c.index < w.len()`. Every coefficient a `Dataset` holds indexes below its `num_params`
+/// (they come from `ParamSelection::pack`), and every public entry point here asserts
+/// `w.len() == data.num_params()`.
+#[inline(always)]
+unsafe fn weight(w: &[[f64; 2]], c: &Coef) -> [f64; 2] {
+    debug_assert!((c.index as usize) < w.len());
+    *w.get_unchecked(c.index as usize)
+}
+
+/// The model's evaluation of one position: the tuned part from `w` plus the frozen constant.
+/// Returns (q, middlegame phase factor). Coefficients are taken two at a time into separate
+/// sums, which halves the chain of dependent additions (the loop is latency-bound otherwise).
+#[inline(always)]
+fn predict(coeffs: &[Coef], e: &Entry, w: &[[f64; 2]]) -> (f64, f64) {
+    let (mut mg0, mut eg0) = (e.frozen.0 as f64, e.frozen.1 as f64);
+    let (mut mg1, mut eg1) = (0.0, 0.0);
+    let mut pairs = coeffs.chunks_exact(2);
+    for pair in &mut pairs {
+        let (a, b) = (&pair[0], &pair[1]);
+        // SAFETY: see `weight`.
+        let (wa, wb) = unsafe { (weight(w, a), weight(w, b)) };
+        let (na, nb) = (a.count as f64, b.count as f64);
+        mg0 += na * wa[0];
+        eg0 += na * wa[1];
+        mg1 += nb * wb[0];
+        eg1 += nb * wb[1];
+    }
+    if let [c] = pairs.remainder() {
+        // SAFETY: see `weight`.
+        let wc = unsafe { weight(w, c) };
+        let n = c.count as f64;
+        mg0 += n * wc[0];
+        eg0 += n * wc[1];
+    }
+    let pm = e.phase as f64 * (1.0 / MAX_PHASE as f64);
+    ((mg0 + mg1) * pm + (eg0 + eg1) * (1.0 - pm), pm)
+}
+
+/// The coefficients of entry `e` (an entry of `data`).
+#[inline(always)]
+fn coefficients<'a>(all: &'a [Coef], e: &Entry) -> &'a [Coef] {
+    &all[e.offset as usize..e.offset as usize + e.len as usize]
+}
+
+/// Sum of squared residuals over `entries`; with `GRAD`, also adds Σ r·σ(1−σ)·count·(phase
+/// factor) to `grad` (the gradient up to the factor −2c/N applied by the caller).
+#[inline(always)]
+fn chunk_pass_body<const GRAD: bool>(
+    all: &[Coef],
+    entries: &[Entry],
+    w: &[[f64; 2]],
+    c: f64,
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    let mut sum = 0.0;
+    for e in entries {
+        let coeffs = coefficients(all, e);
+        let (q, pm) = predict(coeffs, e, w);
+        let s = 1.0 / (1.0 + (-c * q).exp());
+        let r = e.label() as f64 - s;
+        sum += r * r;
+        if GRAD {
+            let g = r * s * (1.0 - s);
+            let (gm, ge) = (g * pm, g * (1.0 - pm));
+            for co in coeffs {
+                let n = co.count as f64;
+                debug_assert!((co.index as usize) < grad.len());
+                // SAFETY: as for `weight`; `grad` has one pair per weight pair (asserted by the
+                // public entry points).
+                let slot = unsafe { grad.get_unchecked_mut(co.index as usize) };
+                slot[0] += n * gm;
+                slot[1] += n * ge;
+            }
+        }
+    }
+    sum
+}
+
+/// The body compiled for AVX2 + FMA. Rust never fuses a multiply and an add by itself, so the
+/// results are bit-for-bit those of the generic build; the newer encodings are only faster.
+///
+/// # Safety
+/// The CPU must support AVX2 and FMA.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,fma")]
+unsafe fn chunk_pass_avx2<const GRAD: bool>(
+    all: &[Coef],
+    entries: &[Entry],
+    w: &[[f64; 2]],
+    c: f64,
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    chunk_pass_body::<GRAD>(all, entries, w, c, grad)
+}
+
+/// `chunk_pass_body` in the best build the CPU supports.
+fn chunk_pass<const GRAD: bool>(
+    all: &[Coef],
+    entries: &[Entry],
+    w: &[[f64; 2]],
+    c: f64,
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
+        // SAFETY: the features were just detected.
+        return unsafe { chunk_pass_avx2::<GRAD>(all, entries, w, c, grad) };
+    }
+    chunk_pass_body::<GRAD>(all, entries, w, c, grad)
+}
+
+fn check_weights(data: &Dataset, w: &[[f64; 2]]) {
+    assert_eq!(
+        w.len(),
+        data.num_params(),
+        "one weight pair per tuned parameter"
+    );
+}
+
+/// The mean squared error of the model with weights `w` over all of `data`.
+pub fn loss(data: &Dataset, w: &[[f64; 2]], k: f64) -> f64 {
+    check_weights(data, w);
+    if data.is_empty() {
+        return 0.0;
+    }
+    let c = k * LN10_400;
+    let sums: Vec<f64> = data
+        .entries()
+        .par_chunks(CHUNK)
+        .map(|chunk| chunk_pass::<false>(data.coeffs(), chunk, w, c, &mut []))
+        .collect();
+    sums.iter().sum::<f64>() / data.len() as f64
+}
+
+/// The mean squared error over positions `range` of `data`, and its gradient with respect to
+/// every tuned (mg, eg) weight, written to `grad`.
+pub fn loss_and_gradient(
+    data: &Dataset,
+    range: Range<usize>,
+    w: &[[f64; 2]],
+    k: f64,
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    check_weights(data, w);
+    assert_eq!(grad.len(), w.len());
+    grad.fill([0.0, 0.0]);
+    let entries = &data.entries()[range];
+    if entries.is_empty() {
+        return 0.0;
+    }
+    let c = k * LN10_400;
+    let parts: Vec<(f64, Vec<[f64; 2]>)> = entries
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut g = vec![[0.0; 2]; w.len()];
+            let sum = chunk_pass::<true>(data.coeffs(), chunk, w, c, &mut g);
+            (sum, g)
+        })
+        .collect();
+    let n = entries.len() as f64;
+    // dE/dw = −(2c/N) Σ r·σ(1−σ)·count·factor.
+    let scale = -2.0 * c / n;
+    let mut sum = 0.0;
+    for (s, g) in &parts {
+        sum += s;
+        for (out, part) in grad.iter_mut().zip(g) {
+            out[0] += part[0];
+            out[1] += part[1];
+        }
+    }
+    for g in grad.iter_mut() {
+        g[0] *= scale;
+        g[1] *= scale;
+    }
+    sum / n
+}
+
+/// The mean squared error of integer weights `w` (compact order) evaluated exactly as the engine
+/// does, with the integer phase blend: what the written weights file will score.
+pub fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
+    assert_eq!(w.len(), data.num_params());
+    if data.is_empty() {
+        return 0.0;
+    }
+    let sums: Vec<f64> = data
+        .entries()
+        .par_chunks(CHUNK)
+        .map(|chunk| {
+            let mut sum = 0.0;
+            for e in chunk {
+                let (mut mg, mut eg) = e.frozen;
+                for co in coefficients(data.coeffs(), e) {
+                    let (wm, we) = w[co.index as usize];
+                    mg += co.count as i32 * wm;
+                    eg += co.count as i32 * we;
+                }
+                let q = taper(mg, eg, e.phase as i32) as f64;
+                let r = e.label() as f64 - sigmoid(k, q);
+                sum += r * r;
+            }
+            sum
+        })
+        .collect();
+    sums.iter().sum::<f64>() / data.len() as f64
+}
+
+/// Fits K: the value in `K_RANGE` minimising the mean squared error of weights `w` on `data`,
+/// by golden-section search (the error is unimodal in K for any sensible evaluation).
+/// Returns (K, error at K).
+pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> (f64, f64) {
+    check_weights(data, w);
+    // The evaluations do not depend on K: compute them once.
+    let evals: Vec<(f64, f32)> = data
+        .entries()
+        .par_iter()
+        .map(|e| (predict(coefficients(data.coeffs(), e), e, w).0, e.label()))
+        .collect();
+    let mse = |k: f64| -> f64 {
+        let sums: Vec<f64> = evals
+            .par_chunks(CHUNK)
+            .map(|chunk| {
+                chunk
+                    .iter()
+                    .map(|&(q, label)| {
+                        let r = label as f64 - sigmoid(k, q);
+                        r * r
+                    })
+                    .sum()
+            })
+            .collect();
+        sums.iter().sum::<f64>() / evals.len().max(1) as f64
+    };
+    golden_section(mse, K_RANGE.0, K_RANGE.1, 1e-6)
+}
+
+/// Minimises a unimodal `f` on [lo, hi] to within `tol`; returns (argmin, min).
+pub fn golden_section(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, tol: f64) -> (f64, f64) {
+    let inv_phi = (5f64.sqrt() - 1.0) / 2.0;
+    let mut a = hi - inv_phi * (hi - lo);
+    let mut b = lo + inv_phi * (hi - lo);
+    let (mut fa, mut fb) = (f(a), f(b));
+    while hi - lo > tol {
+        if fa <= fb {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - inv_phi * (hi - lo);
+            fa = f(a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + inv_phi * (hi - lo);
+            fb = f(b);
+        }
+    }
+    if fa <= fb {
+        (a, fa)
+    } else {
+        (b, fb)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sigmoid_is_the_base_10_logistic() {
+        assert_eq!(sigmoid(1.0, 0.0), 0.5);
+        assert!((sigmoid(1.0, 400.0) - 10.0 / 11.0).abs() < 1e-12);
+        assert!((sigmoid(2.0, -200.0) - 1.0 / 11.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn golden_section_finds_a_parabola_minimum() {
+        let (x, fx) = golden_section(|x| (x - 1.3) * (x - 1.3) + 2.0, 0.0, 10.0, 1e-9);
+        assert!((x - 1.3).abs() < 1e-6, "{x}");
+        assert!((fx - 2.0).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,209 @@
+//! Which parameters a run tunes. Tuned parameters get compact indices 0..n (what the packed
+//! data stores); the rest are frozen at their starting values and folded into per-position
+//! constants when the data is loaded.
+
+use super::data::Coef;
+use crate::board::Position;
+use crate::eval::{evaluate_with, Accumulator, EvalParams, ParamGroup, Trace};
+
+/// Marks a parameter that is not tuned in `ParamSelection::slot`.
+const FROZEN: u16 = u16::MAX;
+
+/// The largest magnitude a written weight may have (the weights file refuses larger ones).
+pub const MAX_OUTPUT_WEIGHT: i32 = 30_000;
+
+/// The tuned parameters and the starting weights of every parameter.
+#[derive(Clone, Debug)]
+pub struct ParamSelection {
+    start: EvalParams,
+    /// Parameter indices tuned, ascending; position k is compact index k.
+    tuned: Vec<usize>,
+    /// For each parameter, its compact index or `FROZEN`.
+    slot: Vec<u16>,
+}
+
+impl ParamSelection {
+    /// Tunes every parameter of the given groups.
+    pub fn groups(start: EvalParams, groups: &[ParamGroup]) -> ParamSelection {
+        let chosen: Vec<bool> = (0..start.len())
+            .map(|i| groups.contains(&start.group(i)))
+            .collect();
+        ParamSelection::with(start, |i| chosen[i])
+    }
+
+    /// Tunes the parameters for which `tuned(index)` is true.
+    pub fn with(start: EvalParams, tuned: impl Fn(usize) -> bool) -> ParamSelection {
+        let tuned: Vec<usize> = (0..start.len()).filter(|&i| tuned(i)).collect();
+        let mut slot = vec![FROZEN; start.len()];
+        for (k, &i) in tuned.iter().enumerate() {
+            slot[i] = k as u16;
+        }
+        ParamSelection { start, tuned, slot }
+    }
+
+    /// The number of tuned parameters (each an (mg, eg) pair).
+    pub fn len(&self) -> usize {
+        self.tuned.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tuned.is_empty()
+    }
+
+    /// The starting weights of all parameters (frozen ones keep these).
+    pub fn start(&self) -> &EvalParams {
+        &self.start
+    }
+
+    /// The parameter index of each compact index.
+    pub fn tuned(&self) -> &[usize] {
+        &self.tuned
+    }
+
+    /// The compact index of parameter `i`, if it is tuned.
+    pub fn compact_index(&self, i: usize) -> Option<usize> {
+        (self.slot[i] != FROZEN).then_some(self.slot[i] as usize)
+    }
+
+    /// The tuned parameters' starting weights as floats (compact order).
+    pub fn start_weights(&self) -> Vec<[f64; 2]> {
+        self.tuned
+            .iter()
+            .map(|&i| {
+                let (mg, eg) = self.start.get(i);
+                [mg as f64, eg as f64]
+            })
+            .collect()
+    }
+
+    /// A full parameter set: the starting weights with the tuned ones replaced by `weights`
+    /// rounded to integers (and clamped to what a weights file may hold).
+    pub fn to_params(&self, weights: &[[f64; 2]]) -> EvalParams {
+        assert_eq!(weights.len(), self.tuned.len());
+        let round = |w: f64| {
+            (w.round() as i64).clamp(-(MAX_OUTPUT_WEIGHT as i64), MAX_OUTPUT_WEIGHT as i64) as i32
+        };
+        let mut params = self.start.clone();
+        for (&i, w) in self.tuned.iter().zip(weights) {
+            params.set(i, (round(w[0]), round(w[1])));
+        }
+        params
+    }
+
+    /// Appends the tuned coefficients of `trace` (compact indices) to `out` and returns the
+    /// frozen terms' (mg, eg) sums with the starting weights, and how many were appended.
+    pub fn pack(&self, trace: &Trace, out: &mut Vec<Coef>) -> ((i32, i32), usize) {
+        let w = self.start.as_slice();
+        let (mut mg, mut eg) = (0i32, 0i32);
+        let before = out.len();
+        for &(i, count) in &trace.coefficients {
+            let slot = self.slot[i as usize];
+            if slot == FROZEN {
+                let (wm, we) = w[i as usize];
+                mg += count as i32 * wm;
+                eg += count as i32 * we;
+            } else {
+                out.push(Coef { index: slot, count });
+            }
+        }
+        ((mg, eg), out.len() - before)
+    }
+}
+
+/// Packs positions straight from the evaluation walk (`evaluate_with`, the path that scores
+/// them and that `eval::trace` records): frozen weights are summed on the spot and tuned counts
+/// gathered in a dense scratch array, so nothing is allocated or sorted per position.
+pub struct Packer<'a> {
+    selection: &'a ParamSelection,
+    /// Count per compact index, valid where `stamp` equals `generation`.
+    dense: Vec<i32>,
+    stamp: Vec<u32>,
+    generation: u32,
+    /// Compact indices touched in the current position, in first-touch order.
+    touched: Vec<u16>,
+    frozen: (i32, i32),
+}
+
+impl Accumulator for Packer<'_> {
+    #[inline]
+    fn add(&mut self, index: usize, count: i32, weight: (i32, i32)) {
+        if count == 0 {
+            return;
+        }
+        let slot = self.selection.slot[index];
+        if slot == FROZEN {
+            self.frozen.0 += count * weight.0;
+            self.frozen.1 += count * weight.1;
+            return;
+        }
+        let s = slot as usize;
+        if self.stamp[s] != self.generation {
+            self.stamp[s] = self.generation;
+            self.dense[s] = 0;
+            self.touched.push(slot);
+        }
+        self.dense[s] += count;
+    }
+}
+
+impl<'a> Packer<'a> {
+    pub fn new(selection: &'a ParamSelection) -> Packer<'a> {
+        Packer {
+            selection,
+            dense: vec![0; selection.len()],
+            stamp: vec![0; selection.len()],
+            generation: 0,
+            touched: Vec::with_capacity(64),
+            frozen: (0, 0),
+        }
+    }
+
+    /// Evaluates `pos` with the starting weights, appends its nonzero tuned coefficients to
+    /// `out` and returns (frozen (mg, eg) sums, coefficients appended, phase).
+    pub fn pack(&mut self, pos: &Position, out: &mut Vec<Coef>) -> ((i32, i32), usize, i32) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            // After 2^32 positions the stamps could collide: start them afresh.
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        self.touched.clear();
+        self.frozen = (0, 0);
+        let phase = evaluate_with(pos, &self.selection.start, self);
+        let before = out.len();
+        for &slot in &self.touched {
+            let count = self.dense[slot as usize];
+            if count != 0 {
+                let count = i16::try_from(count).expect("evaluation counts fit in i16");
+                out.push(Coef { index: slot, count });
+            }
+        }
+        (self.frozen, out.len() - before, phase)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::trace;
+    use crate::tune::synthetic::playout_positions;
+
+    #[test]
+    fn packer_agrees_with_the_trace() {
+        let selection = ParamSelection::groups(
+            EvalParams::default(),
+            &[ParamGroup::Pst, ParamGroup::Mobility, ParamGroup::Tempo],
+        );
+        let mut packer = Packer::new(&selection);
+        for pos in playout_positions(3, 3000) {
+            let t = trace(&pos, selection.start());
+            let mut expected = Vec::new();
+            let (frozen, _) = selection.pack(&t, &mut expected);
+            let mut got = Vec::new();
+            let (pfrozen, len, phase) = packer.pack(&pos, &mut got);
+            assert_eq!((pfrozen, len, phase), (frozen, expected.len(), t.phase));
+            got.sort_by_key(|c| c.index);
+            assert_eq!(got, expected, "{}", pos.to_fen());
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The optimisation loop: Adam on the mean squared error, full batch by default, with the
+//! validation error watched for early stopping and the best-validation weights kept.
+
+use super::data::Dataset;
+use super::model::{loss, loss_and_gradient};
+use std::time::Instant;
+
+/// Adam with bias correction. Weights are in centipawns, so a learning rate near 1 moves each
+/// weight by about a centipawn per step at first.
+#[derive(Clone, Debug)]
+pub struct Adam {
+    pub learning_rate: f64,
+    pub beta1: f64,
+    pub beta2: f64,
+    pub epsilon: f64,
+    m: Vec<[f64; 2]>,
+    v: Vec<[f64; 2]>,
+    steps: i32,
+}
+
+impl Adam {
+    pub fn new(params: usize, learning_rate: f64, beta1: f64, beta2: f64) -> Adam {
+        Adam {
+            learning_rate,
+            beta1,
+            beta2,
+            epsilon: 1e-8,
+            m: vec![[0.0; 2]; params],
+            v: vec![[0.0; 2]; params],
+            steps: 0,
+        }
+    }
+
+    /// One descent step along `grad`.
+    pub fn step(&mut self, w: &mut [[f64; 2]], grad: &[[f64; 2]]) {
+        self.steps += 1;
+        let c1 = 1.0 - self.beta1.powi(self.steps);
+        let c2 = 1.0 - self.beta2.powi(self.steps);
+        for (((w, g), m), v) in w.iter_mut().zip(grad).zip(&mut self.m).zip(&mut self.v) {
+            for j in 0..2 {
+                m[j] = self.beta1 * m[j] + (1.0 - self.beta1) * g[j];
+                v[j] = self.beta2 * v[j] + (1.0 - self.beta2) * g[j] * g[j];
+                let m_hat = m[j] / c1;
+                let v_hat = v[j] / c2;
+                w[j] -= self.learning_rate * m_hat / (v_hat.sqrt() + self.epsilon);
+            }
+        }
+    }
+}
+
+/// How to train.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// The sigmoid's scale, fixed for the run.
+    pub k: f64,
+    pub learning_rate: f64,
+    pub beta1: f64,
+    pub beta2: f64,
+    /// The most epochs to run (epoch 0 is the starting point, then one step or pass each).
+    pub epochs: usize,
+    /// Stop once the watched error (validation, or training without a validation set) has not
+    /// improved for this many epochs; 0 never stops early.
+    pub patience: usize,
+    /// Positions per Adam step; 0 = the whole training set (full batch).
+    pub batch_size: usize,
+}
+
+impl Default for TrainOptions {
+    fn default() -> TrainOptions {
+        TrainOptions {
+            k: 1.0,
+            learning_rate: 1.0,
+            beta1: 0.9,
+            beta2: 0.999,
+            epochs: 2000,
+            patience: 100,
+            batch_size: 0,
+        }
+    }
+}
+
+/// The errors after an epoch (epoch 0 = the starting weights).
+#[derive(Clone, Debug, PartialEq)]
+pub struct EpochStats {
+    pub epoch: usize,
+    pub train_mse: f64,
+    /// `None` without a validation set.
+    pub validation_mse: Option<f64>,
+    /// The epoch with the best watched error so far.
+    pub best_epoch: usize,
+    /// Seconds since training started.
+    pub seconds: f64,
+}
+
+impl EpochStats {
+    /// The error early stopping and the choice of weights go by.
+    pub fn watched(&self) -> f64 {
+        self.validation_mse.unwrap_or(self.train_mse)
+    }
+}
+
+/// What training produced.
+#[derive(Clone, Debug)]
+pub struct TrainResult {
+    /// One row per epoch run, from epoch 0.
+    pub history: Vec<EpochStats>,
+    pub best_epoch: usize,
+    /// The weights of `best_epoch` (compact order, unrounded).
+    pub best_weights: Vec<[f64; 2]>,
+    /// Whether the patience window ended the run before `epochs`.
+    pub stopped_early: bool,
+}
+
+/// Runs Adam from `start` on `training`, watching `validation` (may be empty), calling
+/// `on_epoch` after every epoch. Deterministic for given data and options.
+pub fn train(
+    training: &Dataset,
+    validation: &Dataset,
+    start: Vec<[f64; 2]>,
+    options: &TrainOptions,
+    on_epoch: &mut dyn FnMut(&EpochStats),
+) -> TrainResult {
+    let n = training.len();
+    let full_batch = options.batch_size == 0 || options.batch_size >= n;
+    let mut w = start;
+    let mut grad = vec![[0.0; 2]; w.len()];
+    let mut adam = Adam::new(w.len(), options.learning_rate, options.beta1, options.beta2);
+    let mut best_weights = w.clone();
+    let mut best = (0, f64::INFINITY);
+    let mut history = Vec::new();
+    let mut stopped_early = false;
+    let started = Instant::now();
+    for epoch in 0..=options.epochs {
+        // Full batch: the pass that measures these weights also yields the next step's gradient.
+        let train_mse = if full_batch {
+            loss_and_gradient(training, 0..n, &w, options.k, &mut grad)
+        } else {
+            loss(training, &w, options.k)
+        };
+        let validation_mse = (!validation.is_empty()).then(|| loss(validation, &w, options.k));
+        let watched = validation_mse.unwrap_or(train_mse);
+        if watched < best.1 {
+            best = (epoch, watched);
+            best_weights.clone_from(&w);
+        }
+        let stats = EpochStats {
+            epoch,
+            train_mse,
+            validation_mse,
+            best_epoch: best.0,
+            seconds: started.elapsed().as_secs_f64(),
+        };
+        on_epoch(&stats);
+        history.push(stats);
+        if epoch == options.epochs {
+            break;
+        }
+        if options.patience > 0 && epoch - best.0 >= options.patience {
+            stopped_early = true;
+            break;
+        }
+        if full_batch {
+            adam.step(&mut w, &grad);
+        } else {
+            let mut start = 0;
+            while start < n {
+                let end = (start + options.batch_size).min(n);
+                loss_and_gradient(training, start..end, &w, options.k, &mut grad);
+                adam.step(&mut w, &grad);
+                start = end;
+            }
+        }
+    }
+    TrainResult {
+        history,
+        best_epoch: best.0,
+        best_weights,
+        stopped_early,
+    }
+}

@@ -1,0 +1,537 @@
+//! The Texel tuner: the analytic gradient against finite differences, recovery of known weights
+//! from synthetic labels, determinism across thread counts, the packed data against the
+//! evaluation, loader and configuration errors, and the files a run writes.
+
+use sparring::board::Position;
+use sparring::eval::{evaluate_white, layout, taper, EvalParams, ParamGroup};
+use sparring::tune::{
+    self, data::LoadReport, loss, loss_and_gradient, synthetic, train, with_threads, ConfigError,
+    Dataset, LineErrorKind, ParamSelection, TrainOptions, TuneConfig,
+};
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+/// 6,000 random-playout positions, generated once for the whole file.
+fn positions() -> &'static [Position] {
+    static POSITIONS: OnceLock<Vec<Position>> = OnceLock::new();
+    POSITIONS.get_or_init(|| synthetic::playout_positions(0x5EED_7E57, 6000))
+}
+
+/// A fresh directory under the target directory for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("tune")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Weights off the integer grid, so the test does not rely on integer weights.
+fn fractional_weights(selection: &ParamSelection) -> Vec<[f64; 2]> {
+    selection
+        .start_weights()
+        .iter()
+        .enumerate()
+        .map(|(i, w)| [w[0] + 0.37 * (i % 5) as f64, w[1] - 0.21 * (i % 3) as f64])
+        .collect()
+}
+
+#[test]
+fn gradient_matches_central_differences() {
+    let positions = &positions()[..400];
+    let params = EvalParams::default();
+    let labels = synthetic::sampled_results(&synthetic::soft_labels(positions, &params, 1.1), 5);
+    let selection = ParamSelection::groups(params, &ParamGroup::ALL);
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    let w = fractional_weights(&selection);
+    let k = 1.3;
+    let mut grad = vec![[0.0; 2]; w.len()];
+    loss_and_gradient(&data, 0..data.len(), &w, k, &mut grad);
+    let occurrences = data.occurrences();
+    let mut checked = 0;
+    for (i, _) in occurrences.iter().enumerate().filter(|(_, &n)| n > 0) {
+        for j in 0..2 {
+            let h = 1e-3;
+            let mut plus = w.clone();
+            plus[i][j] += h;
+            let mut minus = w.clone();
+            minus[i][j] -= h;
+            let numeric = (loss(&data, &plus, k) - loss(&data, &minus, k)) / (2.0 * h);
+            let analytic = grad[i][j];
+            assert!(
+                (numeric - analytic).abs() <= 1e-6 * analytic.abs().max(1e-7),
+                "{} {}: analytic {analytic:e}, numeric {numeric:e}",
+                selection.start().name(selection.tuned()[i]),
+                ["mg", "eg"][j]
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 300, "only {checked} weights occur in the sample");
+}
+
+#[test]
+fn results_do_not_depend_on_the_thread_count() {
+    let positions = &positions()[..6000];
+    let params = EvalParams::default();
+    let labels = synthetic::sampled_results(&synthetic::soft_labels(positions, &params, 1.0), 9);
+    let selection = ParamSelection::groups(params, &ParamGroup::ALL);
+    // Four copies, so the set spans several fixed-size chunks.
+    let epd: String = positions
+        .iter()
+        .zip(&labels)
+        .map(|(p, &l)| format!("{} [{l:.1}]\n", p.to_fen()))
+        .collect::<String>()
+        .repeat(4);
+    let load = |threads| {
+        with_threads(threads, || {
+            let mut d = Dataset::new(&selection);
+            d.load_reader(
+                epd.as_bytes(),
+                "mem",
+                &selection,
+                &mut LoadReport::default(),
+            )
+            .unwrap();
+            d
+        })
+        .unwrap()
+    };
+    // Loading in parallel gives the same packed data whatever the thread count.
+    let data = load(1);
+    let three = load(3);
+    assert_eq!(data.entries(), three.entries());
+    assert_eq!(data.coeffs(), three.coeffs());
+    assert!(data.len() > 2 * tune::model::CHUNK);
+    // Chunks are fixed, so losses and gradients are bit-for-bit equal.
+    let w = fractional_weights(&selection);
+    let gradient = |threads| {
+        with_threads(threads, || {
+            let mut g = vec![[0.0; 2]; w.len()];
+            let l = loss_and_gradient(&data, 0..data.len(), &w, 1.2, &mut g);
+            (l, g, loss(&data, &w, 1.2))
+        })
+        .unwrap()
+    };
+    assert_eq!(gradient(1), gradient(3));
+}
+
+#[test]
+fn packed_data_reproduces_the_evaluation() {
+    let positions = &positions()[..2000];
+    let params = EvalParams::default();
+    let labels = vec![0.5; positions.len()];
+    // Tune some groups so that both the coefficients and the frozen constants matter.
+    let selection = ParamSelection::groups(
+        params.clone(),
+        &[ParamGroup::Pst, ParamGroup::Pawns, ParamGroup::Tempo],
+    );
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    for (i, pos) in positions.iter().enumerate() {
+        let e = data.entries()[i];
+        let (mut mg, mut eg) = e.frozen;
+        for c in data.coefficients(i) {
+            let (wm, we) = params.get(selection.tuned()[c.index as usize]);
+            mg += c.count as i32 * wm;
+            eg += c.count as i32 * we;
+        }
+        assert_eq!(
+            taper(mg, eg, e.phase as i32),
+            evaluate_white(pos, &params),
+            "{}",
+            pos.to_fen()
+        );
+    }
+    assert!(data.average_coefficients() > 10.0);
+    assert!(data.bytes_per_position() < 16.0 + 4.0 * data.average_coefficients() + 1.0);
+}
+
+/// The default weights with material and the piece terms moved away from them.
+fn truth() -> EvalParams {
+    let mut p = EvalParams::default();
+    let moved = [(85, 130), (340, 280), (350, 310), (460, 560), (1000, 900)];
+    for (i, &w) in moved.iter().enumerate() {
+        p.set(layout::MATERIAL + i, w);
+    }
+    p.set(layout::BISHOP_PAIR, (45, 70));
+    p.set(layout::ROOK_OPEN_FILE, (40, 15));
+    p
+}
+
+#[test]
+fn tuning_recovers_the_weights_that_made_the_labels() {
+    let positions = positions();
+    let truth = truth();
+    let k = 1.0;
+    let labels = synthetic::soft_labels(positions, &truth, k);
+    // Start from the defaults, which differ from the truth in exactly these groups.
+    let selection = ParamSelection::groups(
+        EvalParams::default(),
+        &[ParamGroup::Material, ParamGroup::Pieces],
+    );
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    let options = TrainOptions {
+        k,
+        learning_rate: 8.0,
+        epochs: 5000,
+        patience: 0,
+        ..TrainOptions::default()
+    };
+    // From the defaults, and from zero (the large learning rate is for the long way from zero).
+    for start in [selection.start_weights(), vec![[0.0; 2]; selection.len()]] {
+        let result = train(
+            &data,
+            &Dataset::new(&selection),
+            start,
+            &options,
+            &mut |_| {},
+        );
+        let tuned = selection.to_params(&result.best_weights);
+        for &i in selection.tuned() {
+            let (t, r) = (truth.get(i), tuned.get(i));
+            assert!(
+                (t.0 - r.0).abs() <= 2 && (t.1 - r.1).abs() <= 2,
+                "{}: truth {t:?}, tuned {r:?}",
+                truth.name(i)
+            );
+        }
+        let history = &result.history;
+        assert!(history.last().unwrap().train_mse < history[0].train_mse / 100.0);
+    }
+}
+
+#[test]
+fn training_error_never_exceeds_the_start() {
+    let positions = &positions()[..3000];
+    let params = EvalParams::default();
+    let labels = synthetic::sampled_results(&synthetic::soft_labels(positions, &truth(), 1.0), 3);
+    let selection = ParamSelection::groups(params, &ParamGroup::ALL);
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    let (training, validation) = data.split(0.2, 7);
+    let options = TrainOptions {
+        k: 1.0,
+        epochs: 300,
+        patience: 0,
+        ..TrainOptions::default()
+    };
+    let result = train(
+        &training,
+        &validation,
+        selection.start_weights(),
+        &options,
+        &mut |_| {},
+    );
+    let start = result.history[0].train_mse;
+    for h in &result.history {
+        assert!(
+            h.train_mse <= start,
+            "epoch {}: {} > {start}",
+            h.epoch,
+            h.train_mse
+        );
+    }
+    // Mini-batches too.
+    let options = TrainOptions {
+        batch_size: 500,
+        epochs: 30,
+        ..options
+    };
+    let result = train(
+        &training,
+        &validation,
+        selection.start_weights(),
+        &options,
+        &mut |_| {},
+    );
+    assert!(result.history.last().unwrap().train_mse < start);
+}
+
+#[test]
+fn split_is_seeded_and_disjoint() {
+    let positions = &positions()[..1000];
+    let labels: Vec<f32> = (0..positions.len()).map(|i| (i % 3) as f32 / 2.0).collect();
+    let selection = ParamSelection::groups(EvalParams::default(), &[ParamGroup::Material]);
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    let (t1, v1) = data.clone().split(0.1, 42);
+    let (t2, v2) = data.clone().split(0.1, 42);
+    let (t3, _) = data.clone().split(0.1, 43);
+    assert_eq!((t1.len(), v1.len()), (900, 100));
+    assert_eq!(t1.entries(), t2.entries());
+    assert_eq!(v1.coeffs(), v2.coeffs());
+    assert_ne!(t1.entries(), t3.entries());
+    // Nothing lost or duplicated: the label totals add up.
+    let total = |d: &Dataset| d.entries().iter().map(|e| e.label() as f64).sum::<f64>();
+    assert_eq!(total(&t1) + total(&v1), total(&data));
+}
+
+#[test]
+fn bad_lines_are_reported_with_file_and_line_and_skipped() {
+    let dir = scratch("bad-lines");
+    let path = dir.join("mixed.epd");
+    let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    let mut text = String::new();
+    text.push_str(&format!("{good} c9 \"1-0\";\n")); // 1
+    text.push_str("# a comment\n\n"); // 2, 3
+    text.push_str("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - c9 \"0-1\";\n"); // 4
+    text.push_str(&format!("{good} c9 \"2-0\";\n")); // 5
+    text.push_str(&format!("{good} ce 15;\n")); // 6
+    text.push_str(&format!("{good} 0 1 [0.5]\n")); // 7
+    let mut bytes = text.into_bytes();
+    bytes.extend_from_slice(b"\xff\xfe c9 \"1-0\";\n"); // 8
+    bytes.extend_from_slice(format!("{good}; [0.0]\r\n").as_bytes()); // 9
+    std::fs::write(&path, bytes).unwrap();
+
+    let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
+    let (data, report) = Dataset::load_files(&[&path], &selection).unwrap();
+    assert_eq!(data.len(), 3, "{:#?}", report.errors);
+    assert_eq!(report.positions, 3);
+    assert_eq!(report.skipped, 4);
+    let lines: Vec<usize> = report.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, vec![4, 5, 6, 8]);
+    let name = path.display().to_string();
+    assert!(report.errors.iter().all(|e| e.file == name));
+    assert!(matches!(report.errors[0].kind, LineErrorKind::Fen(_)));
+    let first = report.errors[0].to_string();
+    assert!(
+        first.starts_with(&format!("{name}:4: bad FEN: field 1")),
+        "{first}"
+    );
+    assert_eq!(
+        report.errors[1].to_string(),
+        format!(
+            "{name}:5: bad result label `2-0`: expected 1-0, 0-1, 1/2-1/2 or a number from 0 to 1"
+        )
+    );
+    assert_eq!(report.errors[2].kind, LineErrorKind::MissingLabel);
+    assert_eq!(report.errors[3].kind, LineErrorKind::NotUtf8);
+    let labels: Vec<f32> = data.entries().iter().map(|e| e.label()).collect();
+    assert_eq!(labels, vec![1.0, 0.5, 0.0]);
+
+    let missing = Dataset::load_files(&[dir.join("absent.epd")], &selection).unwrap_err();
+    assert!(missing.to_string().contains("absent.epd: cannot read"));
+}
+
+fn config_error(text: &str) -> String {
+    let err = TuneConfig::from_toml_str(text, "cfg.toml").unwrap_err();
+    let message = err.to_string();
+    assert!(message.starts_with("cfg.toml"), "{message}");
+    message
+}
+
+#[test]
+fn config_errors_name_file_key_and_expectation() {
+    let data = "[data]\nfiles = [\"a.epd\"]\n";
+    assert_eq!(
+        config_error("[model]\ntune = [\"pst\"]\n"),
+        "cfg.toml: missing key `data.files` (expected a non-empty array of file paths)"
+    );
+    assert_eq!(
+        config_error("[data]\nfiles = []\n"),
+        "cfg.toml: `data.files` is an array of 0 entries, expected a non-empty array of file paths"
+    );
+    assert_eq!(
+        config_error(&format!("{data}validation_fraction = 1.5\n")),
+        "cfg.toml: `data.validation_fraction` is 1.5, expected a number from 0 (no validation set) \
+         up to but not including 1"
+    );
+    let m = config_error(&format!("{data}[model]\ntune = [\"material\", \"psts\"]\n"));
+    assert!(
+        m.starts_with("cfg.toml: `model.tune[1]` is the string \"psts\", expected a non-empty array of parameter groups from material, pst,"),
+        "{m}"
+    );
+    assert_eq!(
+        config_error(&format!("{data}[model]\ntune = [\"pst\", \"pst\"]\n")),
+        "cfg.toml: `model.tune[1]` is a second \"pst\", expected each group at most once"
+    );
+    assert_eq!(
+        config_error(&format!("{data}[optimizer]\nk = \"fit\"\n")),
+        "cfg.toml: `optimizer.k` is the string \"fit\", expected \"auto\" or a positive number"
+    );
+    assert_eq!(
+        config_error(&format!("{data}[optimizer]\nk = -1.0\n")),
+        "cfg.toml: `optimizer.k` is -1, expected \"auto\" or a positive number"
+    );
+    assert_eq!(
+        config_error(&format!("{data}[optimizer]\nepochs = \"many\"\n")),
+        "cfg.toml: `optimizer.epochs` is the string \"many\", expected a non-negative integer"
+    );
+    let m = config_error(&format!("{data}[optimizer]\nlearning_rat = 1.0\n"));
+    assert!(
+        m.starts_with("cfg.toml: unknown key `optimizer.learning_rat` (expected one of `optimizer.learning_rate`"),
+        "{m}"
+    );
+    assert!(config_error(&format!("{data}[dta]\nx = 1\n")).contains("unknown key `dta`"));
+    assert_eq!(
+        config_error(&format!("{data}[model]\nfrom_zero = 1\n")),
+        "cfg.toml: `model.from_zero` is the integer 1, expected true or false"
+    );
+    assert_eq!(
+        config_error(&format!("{data}[output]\nreport_every = 0\n")),
+        "cfg.toml: `output.report_every` is the integer 0, expected an integer >= 1"
+    );
+    let m = config_error("[data\nfiles = 1\n");
+    assert!(m.starts_with("cfg.toml:1:"), "{m}");
+    assert!(matches!(
+        TuneConfig::load("no/such/config.toml"),
+        Err(ConfigError::Io { .. })
+    ));
+}
+
+/// Writes `positions` with results drawn from `truth()` as a zurichess-style EPD file.
+fn write_epd(path: &Path, positions: &[Position], seed: u64) {
+    let soft = synthetic::soft_labels(positions, &truth(), 1.0);
+    let results = synthetic::sampled_results(&soft, seed);
+    let mut text = String::new();
+    for (pos, &r) in positions.iter().zip(&results) {
+        let fen = pos.to_fen();
+        let epd: Vec<&str> = fen.split(' ').take(4).collect();
+        text.push_str(&format!(
+            "{} c9 \"{}\";\n",
+            epd.join(" "),
+            synthetic::result_string(r)
+        ));
+    }
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_run_writes_weights_history_and_pictures() {
+    let dir = scratch("run");
+    let epd = dir.join("positions.epd");
+    write_epd(&epd, &positions()[..4000], 11);
+    let out = dir.join("out");
+    let config_text = format!(
+        "[data]\nfiles = [{epd:?}]\nvalidation_fraction = 0.2\nseed = 3\n\
+         [model]\nweights = {weights:?}\ntune = [\"material\", \"pieces\"]\n\
+         [optimizer]\nlearning_rate = 1.0\nepochs = 150\npatience = 40\nthreads = 2\n\
+         [output]\ndir = {out:?}\n",
+        weights = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights/default.toml"),
+    );
+    let config = TuneConfig::from_toml_str(&config_text, "run.toml").unwrap();
+    let mut epochs_seen = 0;
+    let summary = tune::run(&config, &mut |event| {
+        if let tune::Event::Epoch(_) = event {
+            epochs_seen += 1;
+        }
+    })
+    .unwrap();
+    assert!(
+        summary.k_fitted && summary.k > 0.1 && summary.k < 5.0,
+        "K {}",
+        summary.k
+    );
+    assert_eq!(
+        summary.training_positions + summary.validation_positions,
+        4000
+    );
+    assert_eq!(summary.validation_positions, 800);
+    assert_eq!(epochs_seen, summary.epochs_run + 1);
+    assert!(summary.best.train_mse <= summary.start.train_mse);
+    assert!(summary.best.validation_mse.unwrap() <= summary.start.validation_mse.unwrap());
+
+    let weights = EvalParams::load(out.join("weights.toml")).unwrap();
+    assert_eq!(weights, summary.params);
+    let text = std::fs::read_to_string(out.join("weights.toml")).unwrap();
+    assert!(text.starts_with("# sparring evaluation weights, tuned by `sparring tune run.toml`"));
+    let start = EvalParams::default();
+    for i in 0..start.len() {
+        if !matches!(start.group(i), ParamGroup::Material | ParamGroup::Pieces) {
+            assert_eq!(weights.get(i), start.get(i), "{} is frozen", start.name(i));
+        }
+    }
+
+    let history = std::fs::read_to_string(out.join("history.csv")).unwrap();
+    let mut lines = history.lines();
+    assert_eq!(lines.next(), Some("epoch,train_mse,validation_mse,seconds"));
+    let rows: Vec<Vec<&str>> = lines.map(|l| l.split(',').collect()).collect();
+    assert_eq!(rows.len(), summary.epochs_run + 1);
+    assert_eq!(rows[0][0], "0");
+    let first_train: f64 = rows[0][1].parse().unwrap();
+    assert!((first_train - summary.start.train_mse).abs() < 1e-8);
+    assert!(rows
+        .iter()
+        .all(|r| r.len() == 4 && r[2].parse::<f64>().is_ok()));
+
+    for svg in ["loss.svg", "pst.svg"] {
+        let text = std::fs::read_to_string(out.join(svg)).unwrap();
+        assert!(
+            text.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""),
+            "{svg}"
+        );
+        assert!(text.ends_with("</svg>\n"), "{svg}");
+    }
+    let pst = std::fs::read_to_string(out.join("pst.svg")).unwrap();
+    assert_eq!(pst.matches("fill=\"rgb(").count(), 12 * 64 - 2 * 16);
+}
+
+#[test]
+fn the_command_line_runs_and_rejects_bad_configs() {
+    let dir = scratch("cli");
+    let epd = dir.join("p.epd");
+    write_epd(&epd, &positions()[..500], 2);
+    let config = dir.join("tune.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[data]\nfiles = [{epd:?}]\n[model]\ntune = [\"material\"]\n\
+             [optimizer]\nepochs = 1000\nk = 1.0\n[output]\ndir = {:?}\nreport_every = 5\n",
+            dir.join("out")
+        ),
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args([
+            "tune",
+            config.to_str().unwrap(),
+            "--epochs",
+            "10",
+            "--threads",
+            "1",
+        ])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("K = 1.0000 (fixed)"), "{stdout}");
+    assert!(stdout.contains("epoch     10  train"), "{stdout}");
+    assert!(dir.join("out/weights.toml").exists());
+
+    std::fs::write(&config, "[data]\nfiles = \"p.epd\"\n").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["tune", config.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("`data.files` is the string \"p.epd\""),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn shipped_config_parses() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/tune.toml");
+    let config = TuneConfig::load(path).unwrap();
+    assert_eq!(
+        config.data.files,
+        vec![PathBuf::from("results/selfplay/positions.epd")]
+    );
+    assert_eq!(config.output.dir, PathBuf::from("results/tune"));
+    assert_eq!(
+        config.model.tune,
+        vec![
+            ParamGroup::Material,
+            ParamGroup::Pst,
+            ParamGroup::Mobility,
+            ParamGroup::Pawns,
+            ParamGroup::KingSafety
+        ]
+    );
+    assert_eq!(config.optimizer.k, tune::KSetting::Auto);
+}
