@@ -3,15 +3,26 @@
 //! sees exactly the same games.
 
 use super::config::{OpeningOrder, TournamentKind};
-use crate::board::{Move, Position};
+use crate::board::Position;
+use crate::openings::{Opening, OpeningBook};
 use crate::rng::Rng;
 
-/// Where openings come from; implemented by the opening books.
+/// Where openings come from: an opening book, or the start position.
 pub trait OpeningSource: Send + Sync {
     /// How many distinct openings there are; None for generators such as Polyglot books.
     fn count(&self) -> Option<usize>;
-    /// The start position and book moves of opening `index` (for generators, `rng` draws it).
-    fn opening(&self, index: usize, rng: &mut Rng) -> (Position, Vec<Move>);
+    /// Opening `index` (for generators, `rng` draws it).
+    fn opening(&self, index: usize, rng: &mut Rng) -> Opening;
+}
+
+impl OpeningSource for OpeningBook {
+    fn count(&self) -> Option<usize> {
+        self.len()
+    }
+
+    fn opening(&self, index: usize, rng: &mut Rng) -> Opening {
+        OpeningBook::opening(self, index, rng)
+    }
 }
 
 /// Every game from the standard start position (no book configured).
@@ -22,8 +33,12 @@ impl OpeningSource for StartPosition {
         Some(1)
     }
 
-    fn opening(&self, _index: usize, _rng: &mut Rng) -> (Position, Vec<Move>) {
-        (Position::startpos(), Vec::new())
+    fn opening(&self, _index: usize, _rng: &mut Rng) -> Opening {
+        Opening {
+            id: 0,
+            start: Position::startpos(),
+            moves: Vec::new(),
+        }
     }
 }
 

@@ -300,14 +300,14 @@ pub fn run_tournament(
         .openings
         .as_ref()
         .map_or(super::config::OpeningOrder::Sequential, |o| o.order);
-    let start = config.openings.as_ref().map_or(1, |o| o.start);
+    // The book applies `openings.start` itself; the schedule counts from its first entry.
     let schedule = Schedule::new(
         config.kind,
         config.engines.len(),
         config.rounds as u64,
         openings.count(),
         order,
-        start,
+        1,
         config.seed,
     );
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
@@ -378,22 +378,14 @@ pub fn run_tournament(
                         continue;
                     }
                     let mut rng = Rng::derive(config.seed, spec.round);
-                    let (start_pos, book) = openings.opening(spec.opening_index, &mut rng);
+                    let opening = openings.opening(spec.opening_index, &mut rng);
                     if !reporter_quiet {
                         println!(
                             "Started game {} of {} ({} vs {})",
                             spec.game_id, total, names[spec.engines[0]], names[spec.engines[1]]
                         );
                     }
-                    let record = play_one(
-                        config,
-                        &spec,
-                        &start_pos,
-                        &book,
-                        names,
-                        factories,
-                        &mut players,
-                    );
+                    let record = play_one(config, &spec, &opening, names, factories, &mut players);
                     if tx.send(record).is_err() {
                         break;
                     }
@@ -452,8 +444,7 @@ pub fn run_tournament(
 fn play_one(
     config: &MatchConfig,
     spec: &super::schedule::GameSpec,
-    start: &crate::board::Position,
-    book: &[crate::board::Move],
+    opening: &crate::openings::Opening,
     names: &[String],
     factories: &[EngineFactory],
     players: &mut [Option<Box<dyn Player>>],
@@ -464,9 +455,9 @@ fn play_one(
         pair_id: spec.pair_id,
         round: spec.round,
         event: &config.event,
-        opening_id: spec.opening_index,
-        start,
-        book_moves: book,
+        opening_id: opening.id,
+        start: &opening.start,
+        book_moves: &opening.moves,
         names: [&names[w], &names[b]],
         engines: [w, b],
         time_control: &config.time_control,

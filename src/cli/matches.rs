@@ -3,6 +3,7 @@
 
 use super::UsageError;
 use crate::arena::{run_tournament, MatchConfig, OpeningSource, RunOptions, StartPosition};
+use crate::openings::{BookOptions, OpeningBook, OpeningFormat};
 use crate::stats::{report_ptnml, report_wdl, Pentanomial, SprtModel, SprtParams, Wdl};
 use anyhow::Context;
 use std::path::PathBuf;
@@ -41,17 +42,29 @@ pub fn load_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
     Ok(config)
 }
 
-/// The opening source a configuration names.
+/// The opening source a configuration names; bad lines are skipped and reported.
 pub fn opening_source(config: &MatchConfig) -> anyhow::Result<Arc<dyn OpeningSource>> {
-    match &config.openings {
-        None => Ok(Arc::new(StartPosition)),
-        Some(o) => Err(UsageError(format!(
-            "{}: `openings.file` = {}: opening books are not supported yet",
-            config.source,
-            o.file.display()
-        ))
-        .into()),
+    let Some(o) = &config.openings else {
+        return Ok(Arc::new(StartPosition));
+    };
+    let format = match &o.format {
+        Some(name) => Some(
+            name.parse::<OpeningFormat>()
+                .map_err(|e| UsageError(format!("{}: `openings.format`: {e}", config.source)))?,
+        ),
+        None => None,
+    };
+    let options = BookOptions {
+        plies: o.plies,
+        start: o.start,
+        ..Default::default()
+    };
+    let book = OpeningBook::open(&o.file, format, options)
+        .map_err(|e| UsageError(format!("{}: `openings.file`: {e}", config.source)))?;
+    for bad in book.rejected() {
+        eprintln!("warning: skipped opening {bad}");
     }
+    Ok(Arc::new(book))
 }
 
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
