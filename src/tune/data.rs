@@ -59,6 +59,24 @@ pub struct Dataset {
     coeffs: Vec<Coef>,
     entries: Vec<Entry>,
     num_params: usize,
+    /// The game each position came from (`NO_GAME` if unknown), kept only until `split`, which
+    /// uses it to put whole games on one side so validation positions are unseen games.
+    games: Vec<u32>,
+}
+
+/// The game id of a position whose line carries none.
+const NO_GAME: u32 = u32::MAX;
+
+/// The game number in a sparring positions line's `id "<game>.<n>";` operation.
+fn game_id(line: &str) -> u32 {
+    let Some(at) = line.find("id \"") else {
+        return NO_GAME;
+    };
+    let digits: &str = &line[at + 4..];
+    let end = digits
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    digits[..end].parse().unwrap_or(NO_GAME)
 }
 
 /// What is wrong with one line of a data file.
@@ -261,13 +279,15 @@ pub fn parse_line(line: &str) -> Result<Option<(&str, f32)>, LineErrorKind> {
 struct Packed {
     coeffs: Vec<Coef>,
     entries: Vec<Entry>,
+    games: Vec<u32>,
     errors: Vec<LineError>,
     skipped: usize,
 }
 
 impl Packed {
     /// Appends one position; offsets are relative to this pack's buffer.
-    fn push(&mut self, pos: &Position, label: f32, packer: &mut Packer) {
+    fn push(&mut self, pos: &Position, label: f32, game: u32, packer: &mut Packer) {
+        self.games.push(game);
         let offset = self.coeffs.len();
         let (frozen, len, phase) = packer.pack(pos, &mut self.coeffs);
         self.entries.push(Entry {
@@ -287,6 +307,7 @@ impl Dataset {
             coeffs: Vec::new(),
             entries: Vec::new(),
             num_params: selection.len(),
+            games: Vec::new(),
         }
     }
 
@@ -300,7 +321,7 @@ impl Dataset {
         let mut packed = Packed::default();
         let mut packer = Packer::new(selection);
         for (pos, &label) in positions.iter().zip(labels) {
-            packed.push(pos, label, &mut packer);
+            packed.push(pos, label, NO_GAME, &mut packer);
         }
         let mut data = Dataset::new(selection);
         data.append(packed, "positions")
@@ -419,6 +440,7 @@ impl Dataset {
             });
         }
         self.coeffs.extend_from_slice(&pack.coeffs);
+        self.games.extend_from_slice(&pack.games);
         self.entries.extend(pack.entries.into_iter().map(|mut e| {
             e.offset += base as u32;
             e
@@ -429,6 +451,7 @@ impl Dataset {
     fn shrink_to_fit(&mut self) {
         self.coeffs.shrink_to_fit();
         self.entries.shrink_to_fit();
+        self.games.shrink_to_fit();
     }
 
     /// Number of positions.
@@ -487,14 +510,13 @@ impl Dataset {
         seen
     }
 
-    /// Splits into (training, validation) sets: positions are shuffled with `seed` and the first
-    /// `round(len × fraction)` go to validation. Each set gets its own contiguous buffer, in its
+    /// Splits into (training, validation) sets: `round(len × fraction)` positions go to
+    /// validation, drawn with `seed` — whole games at a time when every line named its game
+    /// (sparring's `id "<game>.<n>"`), single positions otherwise. Each set gets its own contiguous buffer, in its
     /// new order, so epochs read memory sequentially.
     pub fn split(self, validation_fraction: f64, seed: u64) -> (Dataset, Dataset) {
-        let mut order: Vec<u32> = (0..self.entries.len() as u32).collect();
-        Rng::new(seed).shuffle(&mut order);
-        let n_val = ((self.entries.len() as f64 * validation_fraction).round() as usize)
-            .min(self.entries.len());
+        let (order, n_val) =
+            split_order(&self.games, self.entries.len(), validation_fraction, seed);
         let subset = |indices: &[u32]| {
             let mut out = Dataset {
                 coeffs: Vec::with_capacity(
@@ -505,6 +527,7 @@ impl Dataset {
                 ),
                 entries: Vec::with_capacity(indices.len()),
                 num_params: self.num_params,
+                games: Vec::new(),
             };
             for &i in indices {
                 let mut e = self.entries[i as usize];
@@ -518,6 +541,34 @@ impl Dataset {
         let training = subset(&order[n_val..]);
         (training, validation)
     }
+}
+
+/// The order in which positions are split and how many of the first go to validation: whole
+/// games at a time when every position names its game, single positions otherwise.
+fn split_order(games: &[u32], len: usize, fraction: f64, seed: u64) -> (Vec<u32>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    let target = ((len as f64 * fraction).round() as usize).min(len);
+    let by_game = games.len() == len && len > 0 && games.iter().all(|&g| g != NO_GAME);
+    if !by_game {
+        rng.shuffle(&mut order);
+        return (order, target);
+    }
+    // Whole games, in a seeded order, until the validation share is reached.
+    let mut ids: Vec<u32> = games.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    rng.shuffle(&mut ids);
+    let rank: std::collections::HashMap<u32, usize> =
+        ids.iter().enumerate().map(|(r, &g)| (g, r)).collect();
+    order.sort_by_key(|&i| (rank[&games[i as usize]], i));
+    let mut n = target;
+    while n > 0 && n < len && games[order[n] as usize] == games[order[n - 1] as usize] {
+        n += 1;
+    }
+    // Training positions are reshuffled so mini-batches mix games.
+    rng.shuffle(&mut order[n..]);
+    (order, n)
 }
 
 /// The lines of a block without their terminators (`\n` or `\r\n`).
@@ -550,10 +601,10 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
                     return Ok(None);
                 };
                 let pos = Position::from_fen_lenient(fen)?;
-                Ok(Some((pos, label)))
+                Ok(Some((pos, label, game_id(line))))
             });
         match parsed {
-            Ok(Some((pos, label))) => pack.push(&pos, label, &mut packer),
+            Ok(Some((pos, label, game))) => pack.push(&pos, label, game, &mut packer),
             Ok(None) => {}
             Err(kind) => {
                 pack.skipped += 1;
@@ -573,6 +624,28 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_keeps_games_whole() {
+        use std::collections::HashSet;
+        assert_eq!(game_id("8/8 w - - c9 \"1-0\"; id \"17.3\";"), 17);
+        assert_eq!(game_id("8/8 w - - c9 \"1-0\";"), NO_GAME);
+        // 50 games of 1..=9 positions each.
+        let games: Vec<u32> = (0..50u32)
+            .flat_map(|g| std::iter::repeat(g).take(1 + g as usize % 9))
+            .collect();
+        let (order, n_val) = split_order(&games, games.len(), 0.2, 7);
+        let validation: HashSet<u32> = order[..n_val].iter().map(|&i| games[i as usize]).collect();
+        let training: HashSet<u32> = order[n_val..].iter().map(|&i| games[i as usize]).collect();
+        assert!(validation.is_disjoint(&training));
+        assert!(n_val >= games.len() / 5 && n_val < games.len() / 5 + 9);
+        let mut all = order.clone();
+        all.sort_unstable();
+        assert_eq!(all, (0..games.len() as u32).collect::<Vec<_>>());
+        // Without game ids: positions are split one by one.
+        let (order, n_val) = split_order(&[], 100, 0.1, 7);
+        assert_eq!((order.len(), n_val), (100, 10));
+    }
 
     const FEN: &str = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
 
