@@ -9,7 +9,7 @@
 //!
 //! Every measurement alternates the contenders three times and reports medians (shared machines
 //! are noisy). Outputs go to `<target>/bench-runner/`, emptied before each run.
-//! Run: `FASTCHESS=/path/to/fastchess cargo bench --bench runner`.
+//! Run: `FASTCHESS=/path/to/fastchess cargo bench --bench runner [-- builtin|uci]`.
 
 use sparring::arena::{run_tournament, MatchConfig, OpeningSource, RunOptions};
 use sparring::board::{Move, Position};
@@ -17,7 +17,7 @@ use sparring::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 /// Part 1: built-in engines at this many nodes per move.
 const BUILTIN_NODES: u64 = 5000;
@@ -117,11 +117,42 @@ fn median(values: &[f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// One run of our runner: wall seconds, games and plies played.
+/// One run of a runner.
 struct Run {
+    /// From the start to the last write of the PGN (the last game's end). fastchess checks for
+    /// the end of the tournament once a second, so its exit time is rounded up to whole seconds;
+    /// the PGN's modification time is the same end point for both runners.
     seconds: f64,
+    /// From the start until the runner returned (ours) or exited (fastchess).
+    exit_seconds: f64,
+    /// CPU seconds of the runner and the engines together (user + system), if known.
+    cpu_seconds: Option<f64>,
     games: u64,
     plies: u64,
+}
+
+/// CPU seconds (user + system) of this process plus its waited-for descendants, from
+/// `/proc/self/stat` (Linux; None elsewhere). Engines count once they are reaped: ours when a
+/// player is dropped, fastchess's (and fastchess itself) when fastchess exits.
+fn cpu_now() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    let fields: Vec<&str> = stat[stat.rfind(')')? + 1..].split_whitespace().collect();
+    // Fields 14-17 of stat(5) (utime, stime, cutime, cstime), in clock ticks of 1/100 s.
+    let ticks: u64 = fields
+        .get(11..15)?
+        .iter()
+        .map(|f| f.parse::<u64>().ok())
+        .sum::<Option<u64>>()?;
+    Some(ticks as f64 / 100.0)
+}
+
+/// Seconds from `start` to the PGN's last modification (the exit time if that is unreadable).
+fn last_write(pgn: &Path, start: SystemTime, exit_seconds: f64) -> f64 {
+    std::fs::metadata(pgn)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.duration_since(start).ok())
+        .map_or(exit_seconds, |d| d.as_secs_f64().min(exit_seconds))
 }
 
 /// Sum of the `plies` column of our games.csv.
@@ -141,6 +172,8 @@ fn csv_plies(dir: &Path) -> u64 {
 
 fn run_ours(config_text: &str, dir: &Path, book: &Arc<FenBook>) -> Run {
     let config = MatchConfig::parse(config_text, "bench config").expect("bench config parses");
+    let cpu = cpu_now();
+    let wall = SystemTime::now();
     let start = Instant::now();
     let summary = run_tournament(
         &config,
@@ -151,9 +184,11 @@ fn run_ours(config_text: &str, dir: &Path, book: &Arc<FenBook>) -> Run {
         },
     )
     .expect("the tournament runs");
-    let seconds = start.elapsed().as_secs_f64();
+    let exit_seconds = start.elapsed().as_secs_f64();
     Run {
-        seconds,
+        seconds: last_write(&dir.join("games.pgn"), wall, exit_seconds),
+        exit_seconds,
+        cpu_seconds: cpu.zip(cpu_now()).map(|(a, b)| b - a),
         games: summary.games_played,
         plies: csv_plies(dir),
     }
@@ -256,8 +291,10 @@ fn fastchess_args(engine: &Path, book: &Path, pgn: &Path) -> Vec<String> {
     .collect()
 }
 
-/// One fastchess run: wall seconds (process start to exit), games and plies from its PGN.
+/// One fastchess run; games and plies come from its PGN.
 fn run_fastchess(fastchess: &Path, args: &[String], dir: &Path, pgn: &Path) -> Result<Run, String> {
+    let cpu = cpu_now();
+    let wall = SystemTime::now();
     let start = Instant::now();
     let status = Command::new(fastchess)
         .args(args)
@@ -267,7 +304,7 @@ fn run_fastchess(fastchess: &Path, args: &[String], dir: &Path, pgn: &Path) -> R
         .stderr(Stdio::null())
         .status()
         .map_err(|e| format!("cannot run {}: {e}", fastchess.display()))?;
-    let seconds = start.elapsed().as_secs_f64();
+    let exit_seconds = start.elapsed().as_secs_f64();
     if !status.success() {
         return Err(format!("{} exited with {status}", fastchess.display()));
     }
@@ -281,7 +318,9 @@ fn run_fastchess(fastchess: &Path, args: &[String], dir: &Path, pgn: &Path) -> R
         }
     }
     Ok(Run {
-        seconds,
+        seconds: last_write(pgn, wall, exit_seconds),
+        exit_seconds,
+        cpu_seconds: cpu.zip(cpu_now()).map(|(a, b)| b - a),
         games,
         plies,
     })
@@ -297,25 +336,71 @@ fn fastchess_version(fastchess: &Path) -> String {
         .unwrap_or_else(|| "unknown version".to_string())
 }
 
-/// Median seconds, games, plies (games and plies must be the same in every repeat).
-fn summarize(runs: &[Run]) -> (f64, u64, u64) {
-    let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
-    (median(&seconds), runs[0].games, runs[0].plies)
+/// The medians (and the best run) of a contender's runs; games and plies are the same in every
+/// repeat.
+struct Summary {
+    seconds: f64,
+    best_seconds: f64,
+    exit_seconds: f64,
+    cpu_seconds: Option<f64>,
+    games: u64,
+    plies: u64,
 }
 
-fn row(label: &str, seconds: f64, games: u64, plies: u64, unit_per_minute: bool) {
-    let rate = if unit_per_minute {
-        format!("{:>9.1} games/min", games as f64 * 60.0 / seconds)
-    } else {
-        format!("{:>9.2} games/s  ", games as f64 / seconds)
-    };
+fn summarize(runs: &[Run]) -> Summary {
+    let seconds: Vec<f64> = runs.iter().map(|r| r.seconds).collect();
+    let exit: Vec<f64> = runs.iter().map(|r| r.exit_seconds).collect();
+    let cpu: Option<Vec<f64>> = runs.iter().map(|r| r.cpu_seconds).collect();
+    Summary {
+        seconds: median(&seconds),
+        best_seconds: seconds.iter().copied().fold(f64::INFINITY, f64::min),
+        exit_seconds: median(&exit),
+        cpu_seconds: cpu.map(|c| median(&c)),
+        games: runs[0].games,
+        plies: runs[0].plies,
+    }
+}
+
+fn header() {
     println!(
-        "{label:<34} {games:>5} games {plies:>7} plies {seconds:>8.2} s {rate} {:>8.1} us/ply",
-        seconds * 1e6 / plies.max(1) as f64
+        "{:<24} {:>5} {:>6} {:>8} {:>8} {:>9} {:>8} {:>8} {:>10} {:>7}",
+        "runner",
+        "games",
+        "plies",
+        "median s",
+        "best s",
+        "games/min",
+        "games/s",
+        "us/ply",
+        "cpu us/ply",
+        "exit s"
     );
 }
 
-fn builtin_part(book: &Arc<FenBook>) -> (f64, f64) {
+fn row(label: &str, s: &Summary) {
+    let cpu = s.cpu_seconds.map_or("n/a".to_string(), |c| {
+        format!("{:.0}", c * 1e6 / s.plies.max(1) as f64)
+    });
+    println!(
+        "{label:<24} {:>5} {:>6} {:>8.2} {:>8.2} {:>9.1} {:>8.2} {:>8.1} {:>10} {:>7.2}",
+        s.games,
+        s.plies,
+        s.seconds,
+        s.best_seconds,
+        s.games as f64 * 60.0 / s.seconds,
+        s.games as f64 / s.seconds,
+        s.seconds * 1e6 / s.plies.max(1) as f64,
+        cpu,
+        s.exit_seconds
+    );
+}
+
+fn runs_list(runs: &[Run]) -> String {
+    let v: Vec<String> = runs.iter().map(|r| format!("{:.2}", r.seconds)).collect();
+    v.join(", ")
+}
+
+fn builtin_part(book: &Arc<FenBook>) {
     let mut runs: [Vec<Run>; 2] = [Vec::new(), Vec::new()];
     for _ in 0..REPEATS {
         for (i, concurrency) in [1usize, 2].into_iter().enumerate() {
@@ -324,35 +409,39 @@ fn builtin_part(book: &Arc<FenBook>) -> (f64, f64) {
         }
     }
     println!(
-        "== built-in vs built-in, {BUILTIN_NODES} nodes/move, max_moves {BUILTIN_MAX_MOVES}, {} openings, median of {REPEATS}",
+        "== built-in vs built-in: {BUILTIN_NODES} nodes/move, max_moves {BUILTIN_MAX_MOVES}, {} games from {} openings, median of {REPEATS}",
+        2 * BUILTIN_ROUNDS,
         OPENING_LINES.len()
     );
+    header();
     let mut rates = [0.0; 2];
     for (i, r) in runs.iter().enumerate() {
-        let (seconds, games, plies) = summarize(r);
-        if r.iter().any(|x| x.plies != plies) {
-            println!("note: the games differed between repeats (plies {:?})", {
-                r.iter().map(|x| x.plies).collect::<Vec<_>>()
-            });
-        }
-        row(
-            &format!("sparring, concurrency {}", i + 1),
-            seconds,
-            games,
-            plies,
-            true,
-        );
-        rates[i] = games as f64 * 60.0 / seconds;
+        let s = summarize(r);
+        row(&format!("sparring concurrency {}", i + 1), &s);
+        rates[i] = s.games as f64 / s.seconds;
     }
-    if runs[0][0].plies != runs[1][0].plies {
-        println!("note: concurrency changed the games played; the scaling is approximate");
+    for (i, r) in runs.iter().enumerate() {
+        let s = summarize(r);
+        let cores = s
+            .cpu_seconds
+            .map_or("n/a".to_string(), |c| format!("{:.2}", c / s.seconds));
+        println!(
+            "  concurrency {} runs (s): {}; CPU cores busy (median cpu / median s): {cores}",
+            i + 1,
+            runs_list(r)
+        );
+    }
+    let plies: Vec<u64> = runs.iter().flatten().map(|r| r.plies).collect();
+    if plies.iter().any(|&p| p != plies[0]) {
+        println!(
+            "note: the games differed between runs (plies {plies:?}); the scaling is approximate"
+        );
     }
     println!(
-        "scaling concurrency 2 / 1: {:.2}x (cores available: {})",
+        "scaling concurrency 2 / 1: {:.2}x (available parallelism: {})",
         rates[1] / rates[0],
         std::thread::available_parallelism().map_or(0, |n| n.get())
     );
-    (rates[0], rates[1])
 }
 
 fn uci_part(book: &Arc<FenBook>) {
@@ -370,7 +459,7 @@ fn uci_part(book: &Arc<FenBook>) {
     };
     println!();
     println!(
-        "== trivial UCI engine ({} uci, go nodes 1), concurrency 1, max moves {UCI_MAX_MOVES}, {} games, {} openings, median of {REPEATS}",
+        "== trivial UCI engine ({} uci, go nodes 1): concurrency 1, max moves {UCI_MAX_MOVES}, {} games from {} openings, median of {REPEATS}",
         engine.display(),
         2 * UCI_ROUNDS,
         OPENING_LINES.len()
@@ -399,39 +488,59 @@ fn uci_part(book: &Arc<FenBook>) {
             }
         }
     }
-    let (our_s, our_games, our_plies) = summarize(&ours);
-    row("sparring runner", our_s, our_games, our_plies, false);
+    println!("(seconds: start to the last game's PGN write; exit s: until the runner returned or exited;");
+    println!(
+        " cpu: runner and engines together, user + system; games/s and us/ply from the median)"
+    );
+    header();
+    let our = summarize(&ours);
+    row("sparring runner", &our);
     let reason = match (&fastchess, skipped) {
         (Err(reason), _) => reason.clone(),
         (Ok(_), Some(reason)) => reason,
         (Ok(_), None) => {
-            let (fc_s, fc_games, fc_plies) = summarize(&theirs);
-            row("fastchess", fc_s, fc_games, fc_plies, false);
-            if fc_games != our_games || fc_plies != our_plies {
+            let fc = summarize(&theirs);
+            row("fastchess", &fc);
+            println!("  sparring runs (s): {}", runs_list(&ours));
+            println!("  fastchess runs (s): {}", runs_list(&theirs));
+            if fc.games != our.games || fc.plies != our.plies {
                 println!(
-                    "note: the runners played different games ({our_games} games/{our_plies} plies vs {fc_games}/{fc_plies}); compare us/ply"
+                    "note: the runners played different games ({} games/{} plies vs {}/{}); compare us/ply",
+                    our.games, our.plies, fc.games, fc.plies
                 );
             }
-            let ours_rate = our_games as f64 / our_s;
-            let theirs_rate = fc_games as f64 / fc_s;
+            let ours_rate = our.games as f64 / our.seconds;
+            let theirs_rate = fc.games as f64 / fc.seconds;
             println!(
-                "ratio sparring/fastchess: {:.2}x games/s ({})",
+                "ratio sparring/fastchess: {:.2}x games/s ({}); per ply: sparring {:.0} us, fastchess {:.0} us",
                 ours_rate / theirs_rate,
                 if ours_rate >= theirs_rate {
                     "sparring is faster"
                 } else {
                     "sparring is slower"
-                }
+                },
+                our.seconds * 1e6 / our.plies.max(1) as f64,
+                fc.seconds * 1e6 / fc.plies.max(1) as f64
             );
             return;
         }
     };
+    println!("  sparring runs (s): {}", runs_list(&ours));
     println!("fastchess: skipped ({reason})");
 }
 
 fn main() {
-    // `cargo bench` passes `--bench`; a filter argument, if any, is ignored.
+    // `cargo bench` passes `--bench`; `builtin` or `uci` runs only that part.
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    let wanted = |part: &str| args.is_empty() || args.iter().any(|a| a == part);
     let book = Arc::new(FenBook::new());
-    builtin_part(&book);
-    uci_part(&book);
+    if wanted("builtin") {
+        builtin_part(&book);
+    }
+    if wanted("uci") {
+        uci_part(&book);
+    }
 }
