@@ -537,6 +537,15 @@ fn main() {
         .collect();
     let wanted = |part: &str| args.is_empty() || args.iter().any(|a| a == part);
     let book = Arc::new(FenBook::new());
+    // Other work on the machine shows in every number below; say how much there was.
+    if let Ok(load) = std::fs::read_to_string("/proc/loadavg") {
+        let load: Vec<&str> = load.split_whitespace().take(3).collect();
+        println!(
+            "load average at start: {} (available parallelism {})",
+            load.join(" "),
+            std::thread::available_parallelism().map_or(0, |n| n.get())
+        );
+    }
     if wanted("builtin") {
         builtin_part(&book);
     }
