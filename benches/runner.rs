@@ -12,7 +12,8 @@
 //! Run: `FASTCHESS=/path/to/fastchess cargo bench --bench runner [-- builtin|uci]`.
 
 use sparring::arena::{run_tournament, MatchConfig, OpeningSource, RunOptions};
-use sparring::board::{Move, Position};
+use sparring::board::Position;
+use sparring::openings::Opening;
 use sparring::rng::Rng;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -80,8 +81,13 @@ impl OpeningSource for FenBook {
         Some(self.starts.len())
     }
 
-    fn opening(&self, index: usize, _rng: &mut Rng) -> (Position, Vec<Move>) {
-        (self.starts[index % self.starts.len()].clone(), Vec::new())
+    fn opening(&self, index: usize, _rng: &mut Rng) -> Opening {
+        let id = index % self.starts.len();
+        Opening {
+            id,
+            start: self.starts[id].clone(),
+            moves: Vec::new(),
+        }
     }
 }
 

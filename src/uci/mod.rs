@@ -404,10 +404,7 @@ impl UciEngine {
 }
 
 fn parse_move(pos: &Position, text: &str) -> Option<Move> {
-    pos.legal_moves()
-        .iter()
-        .copied()
-        .find(|m| m.to_string() == text)
+    pos.parse_uci_move(text).ok()
 }
 
 /// Parses the arguments of `go`.
