@@ -197,8 +197,17 @@ impl Outputs {
         if let Some(out) = self.positions.as_mut() {
             let path = self.dir.join("positions.epd");
             for (i, p) in sample_positions(record, per_game, seed).iter().enumerate() {
-                writeln!(out, "{} id \"{}.{}\";", p.to_epd(), record.game_id, i + 1)
-                    .map_err(io_error(&path))?;
+                // Grouped by pair first: both games of a pair share the opening (and, between
+                // identical engines, repeat each other), so the tuner keeps a pair on one side.
+                writeln!(
+                    out,
+                    "{} id \"{}.{}.{}\";",
+                    p.to_epd(),
+                    record.pair_id,
+                    record.game_id,
+                    i + 1
+                )
+                .map_err(io_error(&path))?;
             }
             out.flush().map_err(io_error(&path))?;
         }
@@ -272,10 +281,10 @@ fn prepare_outputs(
     Ok((outputs, finished))
 }
 
-/// The game id in a positions line's `id "<game>.<n>";` opcode.
+/// The game id in a positions line's `id "<pair>.<game>.<n>";` opcode.
 fn position_game_id(line: &str) -> Option<u64> {
     let rest = &line[line.find("id \"")? + 4..];
-    rest[..rest.find('.')?].parse().ok()
+    rest.split('.').nth(1)?.parse().ok()
 }
 
 /// Plays the whole tournament.
