@@ -530,8 +530,50 @@ fn shipped_config_parses() {
             ParamGroup::Pst,
             ParamGroup::Mobility,
             ParamGroup::Pawns,
-            ParamGroup::KingSafety
+            ParamGroup::KingSafety,
+            ParamGroup::Pieces,
+            ParamGroup::Tempo
         ]
     );
+    assert_eq!(config.model.min_occurrences, 2000);
     assert_eq!(config.optimizer.k, tune::KSetting::Auto);
+}
+
+#[test]
+fn frozen_parameters_keep_their_start_values() {
+    let positions = positions();
+    let truth = truth();
+    let labels = synthetic::soft_labels(positions, &truth, 1.0);
+    let selection = ParamSelection::groups(
+        EvalParams::default(),
+        &[ParamGroup::Material, ParamGroup::Pieces],
+    );
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    // Freeze every other parameter; only the unfrozen ones may move.
+    let frozen: Vec<bool> = (0..selection.len()).map(|i| i % 2 == 0).collect();
+    let options = TrainOptions {
+        k: 1.0,
+        learning_rate: 4.0,
+        epochs: 300,
+        patience: 0,
+        frozen: frozen.clone(),
+        ..TrainOptions::default()
+    };
+    let start = selection.start_weights();
+    let result = train(
+        &data,
+        &Dataset::new(&selection),
+        start.clone(),
+        &options,
+        &mut |_| {},
+    );
+    let mut moved = 0;
+    for (i, (before, after)) in start.iter().zip(&result.best_weights).enumerate() {
+        if frozen[i] {
+            assert_eq!(before, after, "frozen parameter {i} moved");
+        } else if before != after {
+            moved += 1;
+        }
+    }
+    assert!(moved > 0, "the unfrozen parameters were tuned");
 }

@@ -73,6 +73,9 @@ pub struct ModelConfig {
     /// Start the tuned groups from zero instead of the weights file (K is still fitted with the
     /// file's values).
     pub from_zero: bool,
+    /// Parameters that occur in fewer training positions than this keep their start value:
+    /// Adam moves rare weights as fast as common ones, and the search exploits their noise.
+    pub min_occurrences: u32,
 }
 
 /// `[optimizer]`: Adam's settings and the stopping rule.
@@ -332,7 +335,12 @@ impl TuneConfig {
             seed: s.count("seed", 1, 0)? as u64,
         };
 
-        let s = Section::new(source, &root, "model", &["weights", "tune", "from_zero"])?;
+        let s = Section::new(
+            source,
+            &root,
+            "model",
+            &["weights", "tune", "from_zero", "min_occurrences"],
+        )?;
         let names: Vec<&str> = ParamGroup::ALL.iter().map(|g| g.name()).collect();
         let groups_expected = format!(
             "a non-empty array of parameter groups from {}",
@@ -352,6 +360,7 @@ impl TuneConfig {
             weights: s.path("weights")?,
             tune,
             from_zero: s.boolean("from_zero", false)?,
+            min_occurrences: s.count("min_occurrences", 0, 0)? as u32,
         };
 
         let s = Section::new(

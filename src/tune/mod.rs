@@ -197,7 +197,13 @@ fn run_here(
     } else {
         start_weights
     };
+    let occurrences = training.occurrences();
+    let frozen: Vec<bool> = occurrences
+        .iter()
+        .map(|&n| n < config.model.min_occurrences)
+        .collect();
     let options = TrainOptions {
+        frozen,
         k,
         learning_rate: config.optimizer.learning_rate,
         beta1: config.optimizer.beta1,

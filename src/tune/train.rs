@@ -63,6 +63,8 @@ pub struct TrainOptions {
     pub patience: usize,
     /// Positions per Adam step; 0 = the whole training set (full batch).
     pub batch_size: usize,
+    /// Parameters (by compact index) that keep their start value; empty = none.
+    pub frozen: Vec<bool>,
 }
 
 impl Default for TrainOptions {
@@ -75,6 +77,7 @@ impl Default for TrainOptions {
             epochs: 2000,
             patience: 100,
             batch_size: 0,
+            frozen: Vec::new(),
         }
     }
 }
@@ -159,13 +162,20 @@ pub fn train(
             stopped_early = true;
             break;
         }
+        let freeze = |grad: &mut [[f64; 2]]| {
+            for (g, _) in grad.iter_mut().zip(&options.frozen).filter(|(_, &f)| f) {
+                *g = [0.0; 2];
+            }
+        };
         if full_batch {
+            freeze(&mut grad);
             adam.step(&mut w, &grad);
         } else {
             let mut start = 0;
             while start < n {
                 let end = (start + options.batch_size).min(n);
                 loss_and_gradient(training, start..end, &w, options.k, &mut grad);
+                freeze(&mut grad);
                 adam.step(&mut w, &grad);
                 start = end;
             }
