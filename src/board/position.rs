@@ -285,7 +285,7 @@ impl Position {
 
     /// Plays a legal move (as produced by the move generator) and returns what undoes it.
     /// The behaviour for an illegal move is unspecified (it may corrupt the position).
-    #[inline]
+    #[inline(always)]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let us = self.side;
         let them = !us;
@@ -368,7 +368,7 @@ impl Position {
     }
 
     /// Takes back `mv`, which must be the last move made, with the record `make_move` returned.
-    #[inline]
+    #[inline(always)]
     pub fn unmake_move(&mut self, mv: Move, undo: Undo) {
         let them = self.side;
         let us = !them;
