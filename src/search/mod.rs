@@ -397,12 +397,7 @@ impl Searcher {
         if let Some(e) = entry {
             if !pv_node && e.depth >= depth {
                 let score = score_from_tt(e.score, ply);
-                let usable = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if usable {
+                if e.bound.settles(score, alpha, beta) {
                     return score;
                 }
             }
@@ -557,13 +552,7 @@ impl Searcher {
             return static_eval;
         }
 
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         self.tt.store(
             key,
             best_move,
@@ -647,12 +636,7 @@ impl Searcher {
         let entry = self.tt.probe(key);
         if let Some(e) = entry {
             let score = score_from_tt(e.score, ply);
-            let usable = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => score >= beta,
-                Bound::Upper => score <= alpha,
-            };
-            if usable && beta - alpha == 1 {
+            if beta - alpha == 1 && e.bound.settles(score, alpha, beta) {
                 return score;
             }
         }
@@ -719,13 +703,7 @@ impl Searcher {
                 }
             }
         }
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         let eval = if in_check { 0 } else { stand_pat };
         self.tt
             .store(key, best_move, score_to_tt(best_score, ply), eval, 0, bound);

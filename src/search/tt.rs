@@ -13,6 +13,30 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// The bound a search result proves, given the window `(alpha, beta)` it was searched with.
+    #[inline]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+
+    /// Whether a stored score with this bound settles a search with window `(alpha, beta)`.
+    #[inline]
+    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        }
+    }
+}
+
 #[derive(Copy, Clone, Default)]
 #[repr(C)]
 struct Slot {

@@ -2,7 +2,7 @@
 //! that `stop`, `isready` and `quit` are answered while it thinks, and writes `info`/`bestmove`.
 //! Unknown or malformed commands are reported on `info string` and otherwise ignored.
 
-use crate::board::{Move, Position};
+use crate::board::Position;
 use crate::eval::EvalParams;
 use crate::search::{Clock, SearchInfo, SearchLimits, Searcher};
 use std::io::{BufRead, Write};
@@ -349,12 +349,12 @@ impl UciEngine {
         let mut keys = Vec::new();
         if let Some(at) = moves_at {
             for text in &args[at + 1..] {
-                match parse_move(&pos, text) {
-                    Some(mv) => {
+                match pos.parse_uci_move(text) {
+                    Ok(mv) => {
                         keys.push(pos.key());
                         pos.make_move(mv);
                     }
-                    None => {
+                    Err(_) => {
                         self.out.line(&format!(
                             "info string illegal move '{text}' in position command; ignoring it and the moves after it"
                         ));
@@ -401,10 +401,6 @@ impl UciEngine {
             searcher
         }));
     }
-}
-
-fn parse_move(pos: &Position, text: &str) -> Option<Move> {
-    pos.parse_uci_move(text).ok()
 }
 
 /// Parses the arguments of `go`.
