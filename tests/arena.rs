@@ -359,3 +359,62 @@ fn clock_games_are_played_and_recorded() {
     assert!(pgn.contains("[TimeControl \"40/2+0.05\"]"));
     check_pgn(&dir);
 }
+
+#[test]
+fn openings_per_game_with_random_moves_vary_self_play() {
+    let text = r#"
+[tournament]
+kind = "gauntlet"
+rounds = 4
+concurrency = 2
+seed = 9
+[time_control]
+nodes = 500
+[openings]
+file = "start"
+per_game = true
+random_plies = 4
+[adjudication]
+max_moves = 20
+[output]
+dir = "OUT"
+positions = true
+[[engine]]
+name = "a"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "b"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+"#;
+    let dir = out_dir("per_game");
+    // The book is the start position alone: every difference between games comes from the
+    // random moves, drawn per game.
+    run(&config(text, &dir), false);
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let played: Vec<&str> = pgn.split("[Event ").filter(|g| !g.is_empty()).collect();
+    assert_eq!(played.len(), 8);
+    let first_moves: std::collections::HashSet<String> = played
+        .iter()
+        .map(|g| {
+            let movetext = g.lines().skip_while(|l| !l.is_empty()).collect::<String>();
+            movetext
+                .split_whitespace()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .collect();
+    assert!(
+        first_moves.len() >= 7,
+        "games should start differently: {first_moves:?}"
+    );
+    assert!(
+        pgn.contains("{book}"),
+        "the random moves are marked as book moves"
+    );
+    check_pgn(&dir);
+    // The same seed gives the same games.
+    let again = out_dir("per_game_again");
+    run(&config(text, &again), false);
+    assert_eq!(games(&dir), games(&again));
+}

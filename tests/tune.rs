@@ -577,3 +577,80 @@ fn frozen_parameters_keep_their_start_values() {
     }
     assert!(moved > 0, "the unfrozen parameters were tuned");
 }
+
+#[test]
+fn l2_penalty_keeps_weights_nearer_the_start() {
+    let positions = positions();
+    let truth = truth();
+    let labels = synthetic::soft_labels(positions, &truth, 1.0);
+    let selection = ParamSelection::groups(
+        EvalParams::default(),
+        &[ParamGroup::Material, ParamGroup::Pieces],
+    );
+    let data = Dataset::from_positions(positions, &labels, &selection);
+    let start = selection.start_weights();
+    let distance = |l2: f64| {
+        let options = TrainOptions {
+            k: 1.0,
+            learning_rate: 4.0,
+            epochs: 400,
+            patience: 0,
+            l2,
+            ..TrainOptions::default()
+        };
+        let result = train(
+            &data,
+            &Dataset::new(&selection),
+            start.clone(),
+            &options,
+            &mut |_| {},
+        );
+        let d: f64 = start
+            .iter()
+            .zip(&result.best_weights)
+            .map(|(a, b)| (a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2))
+            .sum();
+        (d.sqrt(), result.history.last().unwrap().train_mse)
+    };
+    let (free, free_mse) = distance(0.0);
+    let (held, held_mse) = distance(0.01);
+    let (pinned, _) = distance(100.0);
+    assert!(
+        free > 20.0,
+        "the unpenalised run moves the weights ({free:.1})"
+    );
+    assert!(held < free, "L2 keeps them nearer: {held:.1} vs {free:.1}");
+    assert!(
+        pinned < 0.1 * free,
+        "a huge penalty nearly pins them: {pinned:.1}"
+    );
+    // The penalty trades a little fit for the shorter move.
+    assert!(held_mse >= free_mse - 1e-12, "{held_mse} vs {free_mse}");
+}
+
+#[test]
+fn search_scores_blend_into_the_labels_from_whites_side() {
+    let selection = ParamSelection::groups(EvalParams::default(), &[ParamGroup::Material]);
+    let text = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce 100; c9 \"1-0\";
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 100; c9 \"0-1\";
+rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
+";
+    let mut data = Dataset::new(&selection);
+    data.load_reader(text.as_bytes(), "t", &selection, &mut LoadReport::default())
+        .unwrap();
+    let mut blended = data.clone();
+    assert_eq!(blended.blend_scores(0.5, 1.0), 1, "one line has no ce");
+    let e = |d: &Dataset, i: usize| d.entries()[i].label() as f64;
+    let s100 = tune::model::sigmoid(1.0, 100.0);
+    // Black to move and +100 for Black: White's expected score is 1 - s(100).
+    assert!((e(&blended, 0) - (0.5 * 1.0 + 0.5 * (1.0 - s100))).abs() < 1.0 / 400.0);
+    assert!((e(&blended, 1) - (0.5 * 0.0 + 0.5 * s100)).abs() < 1.0 / 400.0);
+    assert_eq!(e(&blended, 2), 0.5);
+    // Weight 0 leaves the results alone.
+    assert_eq!(data.blend_scores(0.0, 1.0), 0);
+    assert_eq!(
+        (0..3).map(|i| e(&data, i)).collect::<Vec<_>>(),
+        vec![1.0, 0.0, 0.5]
+    );
+}

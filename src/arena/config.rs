@@ -136,6 +136,13 @@ pub struct OpeningsConfig {
     pub plies: Option<usize>,
     /// 1-based index of the first opening to use.
     pub start: usize,
+    /// Every game takes its own opening instead of a colour-reversed pair sharing one. Between
+    /// identical deterministic engines a pair's second game would repeat the first, so self-play
+    /// data generation wants this.
+    pub per_game: bool,
+    /// Uniformly random legal moves played after the book line: drawn per pair (both games of a
+    /// pair get the same moves) or, with `per_game`, per game.
+    pub random_plies: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -455,6 +462,8 @@ impl MatchConfig {
                 };
                 let plies = o.int("plies", 0, 1000)?.map(|p| p as usize);
                 let start = o.int("start", 1, i64::MAX)?.unwrap_or(1) as usize;
+                let per_game = o.boolean("per_game")?.unwrap_or(false);
+                let random_plies = o.int("random_plies", 0, 100)?.unwrap_or(0) as usize;
                 o.finish()?;
                 Some(OpeningsConfig {
                     file: PathBuf::from(file),
@@ -462,6 +471,8 @@ impl MatchConfig {
                     order,
                     plies,
                     start,
+                    per_game,
+                    random_plies,
                 })
             }
         };

@@ -68,6 +68,8 @@ pub struct Schedule {
     /// Multiplier of the seeded permutation of openings (coprime with their number).
     stride: usize,
     shift: usize,
+    /// Each game its own opening (self-play data) rather than one per pair.
+    per_game: bool,
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -116,6 +118,24 @@ impl Schedule {
             offset: start.saturating_sub(1),
             stride,
             shift,
+            per_game: false,
+        }
+    }
+
+    /// Gives every game its own opening: game `n` takes the opening a pair-based schedule would
+    /// give round `n`, so the openings are still a seeded permutation.
+    pub fn with_openings_per_game(mut self, per_game: bool) -> Schedule {
+        self.per_game = per_game;
+        self
+    }
+
+    /// The stream that draws game `spec`'s opening and random moves: shared by a pair, or the
+    /// game's own with openings per game.
+    pub fn opening_stream(&self, spec: &GameSpec) -> u64 {
+        if self.per_game {
+            spec.game_id << 32
+        } else {
+            spec.round
         }
     }
 
@@ -159,7 +179,7 @@ impl Schedule {
             round: round + 1,
             pairing,
             engines,
-            opening_index: self.opening_for_round(round),
+            opening_index: self.opening_for_round(if self.per_game { n } else { round }),
         }
     }
 }
@@ -188,6 +208,28 @@ mod tests {
             assert_eq!(a.engines, [b.engines[1], b.engines[0]]);
             assert_eq!((a.game_id, b.game_id), (2 * a.pair_id - 1, 2 * a.pair_id));
         }
+    }
+
+    #[test]
+    fn openings_per_game_give_each_game_its_own() {
+        let s = Schedule::new(
+            TournamentKind::Gauntlet,
+            2,
+            50,
+            Some(100),
+            OpeningOrder::Random,
+            1,
+            5,
+        )
+        .with_openings_per_game(true);
+        let mut seen: Vec<usize> = (0..100).map(|n| s.game(n).opening_index).collect();
+        let streams: std::collections::HashSet<u64> =
+            (0..100).map(|n| s.opening_stream(&s.game(n))).collect();
+        assert_eq!(streams.len(), 100);
+        assert_eq!(s.game(0).engines, [0, 1]);
+        assert_eq!(s.game(1).engines, [1, 0]);
+        seen.sort_unstable();
+        assert_eq!(seen, (0..100).collect::<Vec<_>>(), "each opening once");
     }
 
     #[test]

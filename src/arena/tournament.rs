@@ -318,7 +318,9 @@ pub fn run_tournament(
         order,
         1,
         config.seed,
-    );
+    )
+    .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game));
+    let random_plies = config.openings.as_ref().map_or(0, |o| o.random_plies);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut pairings: Vec<PairingStats> = schedule
         .pairings
@@ -369,6 +371,7 @@ pub fn run_tournament(
         for _ in 0..workers {
             let tx = tx.clone();
             let (schedule, factories, names, openings) = (&schedule, &factories, &names, &openings);
+            let random_plies = random_plies;
             let (next, stop, done, reporter_quiet) =
                 (&next, &stop, &done, reporter.quiet_workers());
             scope.spawn(move || {
@@ -386,8 +389,10 @@ pub fn run_tournament(
                     if done.contains(&spec.game_id) {
                         continue;
                     }
-                    let mut rng = Rng::derive(config.seed, spec.round);
-                    let opening = openings.opening(spec.opening_index, &mut rng);
+                    let mut rng = Rng::derive(config.seed, schedule.opening_stream(&spec));
+                    let opening = openings
+                        .opening(spec.opening_index, &mut rng)
+                        .with_random_moves(random_plies, &mut rng);
                     if !reporter_quiet {
                         println!(
                             "Started game {} of {} ({} vs {})",

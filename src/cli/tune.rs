@@ -131,6 +131,21 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             training,
             validation,
         } => println!("training positions {training}, validation positions {validation}"),
+        Event::Blended {
+            weight,
+            without_score,
+        } => {
+            println!(
+                "Labels: {:.0} % game result, {:.0} % search score (ce) at this K{}",
+                100.0 * (1.0 - weight),
+                100.0 * weight,
+                if without_score > 0 {
+                    format!("; {without_score} positions have no score and keep the result")
+                } else {
+                    String::new()
+                }
+            );
+        }
         Event::K {
             k,
             fitted,

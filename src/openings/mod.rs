@@ -41,6 +41,32 @@ impl Opening {
         }
         pos
     }
+
+    /// The line extended by up to `plies` uniformly random legal moves. A random move that would
+    /// leave the side to move without a legal reply is not played, so the engines always have a
+    /// game to play; the line stops early if no such move exists.
+    pub fn with_random_moves(mut self, plies: usize, rng: &mut Rng) -> Opening {
+        let mut pos = self.final_position();
+        for _ in 0..plies {
+            let candidates: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&mv| {
+                    let mut next = pos.clone();
+                    next.make_move(mv);
+                    !next.legal_moves().is_empty()
+                })
+                .collect();
+            if candidates.is_empty() {
+                break;
+            }
+            let mv = candidates[rng.below(candidates.len() as u64) as usize];
+            pos.make_move(mv);
+            self.moves.push(mv);
+        }
+        self
+    }
 }
 
 /// The file formats an opening source can have.

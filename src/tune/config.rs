@@ -62,6 +62,8 @@ pub struct DataConfig {
     pub validation_fraction: f64,
     /// Seeds the train/validation split.
     pub seed: u64,
+    /// Share of each label taken from the position's recorded search score (`ce`), in [0, 1].
+    pub score_weight: f64,
 }
 
 /// `[model]`: the starting weights and what to tune.
@@ -92,6 +94,8 @@ pub struct OptimizerConfig {
     pub patience: usize,
     /// Positions per step; 0 = full batch.
     pub batch_size: usize,
+    /// L2 penalty toward the starting weights (see `TrainOptions::l2`); 0 = none.
+    pub l2: f64,
 }
 
 /// `[output]`: where results go and how often progress is printed.
@@ -316,7 +320,7 @@ impl TuneConfig {
             source,
             &root,
             "data",
-            &["files", "validation_fraction", "seed"],
+            &["files", "validation_fraction", "seed", "score_weight"],
         )?;
         let files_expected = "a non-empty array of file paths";
         let files = s
@@ -333,6 +337,9 @@ impl TuneConfig {
                 |f| (0.0..1.0).contains(&f),
             )?,
             seed: s.count("seed", 1, 0)? as u64,
+            score_weight: s.number("score_weight", 0.0, "a number from 0 to 1", |f| {
+                (0.0..=1.0).contains(&f)
+            })?,
         };
 
         let s = Section::new(
@@ -376,6 +383,7 @@ impl TuneConfig {
                 "threads",
                 "patience",
                 "batch_size",
+                "l2",
             ],
         )?;
         let k_expected = "\"auto\" or a positive number";
@@ -397,6 +405,7 @@ impl TuneConfig {
             threads: s.count("threads", 0, 0)?,
             patience: s.count("patience", 100, 0)?,
             batch_size: s.count("batch_size", 0, 0)?,
+            l2: s.number("l2", 0.0, "a number from 0 up", |f| f >= 0.0)?,
         };
 
         let s = Section::new(source, &root, "output", &["dir", "report_every"])?;

@@ -62,6 +62,28 @@ pub struct Dataset {
     /// The game each position came from (`NO_GAME` if unknown), kept only until `split`, which
     /// uses it to put whole games on one side so validation positions are unseen games.
     games: Vec<u32>,
+    /// The recorded search score of each position (`ce`, White's view, cp; `NO_SCORE` if none),
+    /// kept only until `blend_scores` folds it into the labels.
+    scores: Vec<i16>,
+}
+
+/// The score of a position whose line carries no `ce`.
+const NO_SCORE: i16 = i16::MIN;
+
+/// The `ce <cp>` operation of an EPD line (side to move's view), if any.
+fn search_score(line: &str) -> Option<i32> {
+    // After the FEN's four fields, the operations: `ce` starts one of them.
+    let mut fields = line.split_ascii_whitespace().skip(4);
+    let mut at_op_start = true;
+    while let Some(token) = fields.next() {
+        if at_op_start && token == "ce" {
+            let value = fields.next()?.trim_end_matches(';');
+            return value.parse().ok();
+        }
+        // The clocks of a six-field FEN come before the first operation.
+        at_op_start = token.ends_with(';') || token.bytes().all(|b| b.is_ascii_digit());
+    }
+    None
 }
 
 /// The game id of a position whose line carries none.
@@ -280,14 +302,16 @@ struct Packed {
     coeffs: Vec<Coef>,
     entries: Vec<Entry>,
     games: Vec<u32>,
+    scores: Vec<i16>,
     errors: Vec<LineError>,
     skipped: usize,
 }
 
 impl Packed {
     /// Appends one position; offsets are relative to this pack's buffer.
-    fn push(&mut self, pos: &Position, label: f32, game: u32, packer: &mut Packer) {
+    fn push(&mut self, pos: &Position, label: f32, game: u32, score: i16, packer: &mut Packer) {
         self.games.push(game);
+        self.scores.push(score);
         let offset = self.coeffs.len();
         let (frozen, len, phase) = packer.pack(pos, &mut self.coeffs);
         self.entries.push(Entry {
@@ -308,6 +332,7 @@ impl Dataset {
             entries: Vec::new(),
             num_params: selection.len(),
             games: Vec::new(),
+            scores: Vec::new(),
         }
     }
 
@@ -321,7 +346,7 @@ impl Dataset {
         let mut packed = Packed::default();
         let mut packer = Packer::new(selection);
         for (pos, &label) in positions.iter().zip(labels) {
-            packed.push(pos, label, NO_GAME, &mut packer);
+            packed.push(pos, label, NO_GAME, NO_SCORE, &mut packer);
         }
         let mut data = Dataset::new(selection);
         data.append(packed, "positions")
@@ -441,6 +466,7 @@ impl Dataset {
         }
         self.coeffs.extend_from_slice(&pack.coeffs);
         self.games.extend_from_slice(&pack.games);
+        self.scores.extend_from_slice(&pack.scores);
         self.entries.extend(pack.entries.into_iter().map(|mut e| {
             e.offset += base as u32;
             e
@@ -452,6 +478,7 @@ impl Dataset {
         self.coeffs.shrink_to_fit();
         self.entries.shrink_to_fit();
         self.games.shrink_to_fit();
+        self.scores.shrink_to_fit();
     }
 
     /// Number of positions.
@@ -501,6 +528,28 @@ impl Dataset {
         bytes as f64 / self.entries.len().max(1) as f64
     }
 
+    /// Mixes the recorded search scores into the labels: label = (1 − weight) × result +
+    /// weight × expected score of the search score under the sigmoid with scale `k`. Positions
+    /// without a score keep their result. Frees the scores; returns how many had none.
+    pub fn blend_scores(&mut self, weight: f64, k: f64) -> usize {
+        let scores = std::mem::take(&mut self.scores);
+        if weight <= 0.0 {
+            return 0;
+        }
+        let mut without = 0;
+        for (i, e) in self.entries.iter_mut().enumerate() {
+            match scores.get(i) {
+                Some(&cp) if cp != NO_SCORE => {
+                    let expected = super::model::sigmoid(k, cp as f64);
+                    let label = (1.0 - weight) * e.label() as f64 + weight * expected;
+                    e.label_units = Entry::label_to_units(label as f32);
+                }
+                _ => without += 1,
+            }
+        }
+        without
+    }
+
     /// How many positions each tuned parameter occurs in (nonzero coefficient).
     pub fn occurrences(&self) -> Vec<u32> {
         let mut seen = vec![0u32; self.num_params];
@@ -528,6 +577,11 @@ impl Dataset {
                 entries: Vec::with_capacity(indices.len()),
                 num_params: self.num_params,
                 games: Vec::new(),
+                scores: if self.scores.len() == self.entries.len() {
+                    indices.iter().map(|&i| self.scores[i as usize]).collect()
+                } else {
+                    Vec::new()
+                },
             };
             for &i in indices {
                 let mut e = self.entries[i as usize];
@@ -601,10 +655,19 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
                     return Ok(None);
                 };
                 let pos = Position::from_fen_lenient(fen)?;
-                Ok(Some((pos, label, game_id(line))))
+                // Stored from White's side, like the label.
+                let score = search_score(line).map_or(NO_SCORE, |cp| {
+                    let white = if pos.side_to_move() == crate::board::Color::White {
+                        cp
+                    } else {
+                        -cp
+                    };
+                    white.clamp(-30_000, 30_000) as i16
+                });
+                Ok(Some((pos, label, game_id(line), score)))
             });
         match parsed {
-            Ok(Some((pos, label, game))) => pack.push(&pos, label, game, &mut packer),
+            Ok(Some((pos, label, game, score))) => pack.push(&pos, label, game, score, &mut packer),
             Ok(None) => {}
             Err(kind) => {
                 pack.skipped += 1;
@@ -624,6 +687,18 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn search_scores_are_read_from_the_ce_operation() {
+        assert_eq!(search_score("8/8 w - - ce -170; c9 \"1-0\";"), Some(-170));
+        assert_eq!(
+            search_score("8/8 w - - c9 \"1-0\"; ce 35; id \"1.2.3\";"),
+            Some(35)
+        );
+        assert_eq!(search_score("8/8 w - - 0 1 ce 12;"), Some(12));
+        assert_eq!(search_score("8/8 w - - c9 \"1-0\";"), None);
+        assert_eq!(search_score("8/8 w - - c0 \"ce 5\"; c9 \"1-0\";"), None);
+    }
 
     #[test]
     fn split_keeps_games_whole() {

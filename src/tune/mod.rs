@@ -73,6 +73,11 @@ pub enum Event<'a> {
         fitted: bool,
         train_mse: f64,
     },
+    /// The search scores were mixed into the labels (`without_score` positions had none).
+    Blended {
+        weight: f64,
+        without_score: usize,
+    },
     Epoch(&'a EpochStats),
 }
 
@@ -166,7 +171,8 @@ fn run_here(
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let (training, validation) = all.split(config.data.validation_fraction, config.data.seed);
+    let (mut training, mut validation) =
+        all.split(config.data.validation_fraction, config.data.seed);
     if training.is_empty() {
         return Err(TuneError::NoPositions {
             files,
@@ -191,6 +197,15 @@ fn run_here(
         fitted: k_fitted,
         train_mse: k_mse,
     });
+    // K is fitted to the game results alone; the scores then join the labels at that scale.
+    let weight = config.data.score_weight;
+    let without = training.blend_scores(weight, k) + validation.blend_scores(weight, k);
+    if weight > 0.0 {
+        on_event(Event::Blended {
+            weight,
+            without_score: without,
+        });
+    }
 
     let initial = if config.model.from_zero {
         vec![[0.0; 2]; selection.len()]
@@ -211,6 +226,7 @@ fn run_here(
         epochs: config.optimizer.epochs,
         patience: config.optimizer.patience,
         batch_size: config.optimizer.batch_size,
+        l2: config.optimizer.l2,
     };
     let result = train(&training, &validation, initial, &options, &mut |stats| {
         on_event(Event::Epoch(stats))
@@ -326,12 +342,17 @@ fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
     );
     let _ = writeln!(
         h,
-        "# Adam, learning rate {}, {}; kept epoch {} of {}{}.",
+        "# Adam, learning rate {}, {}{}; kept epoch {} of {}{}.",
         config.optimizer.learning_rate,
         if config.optimizer.batch_size == 0 {
             "full batch".to_string()
         } else {
             format!("batches of {}", config.optimizer.batch_size)
+        },
+        if config.optimizer.l2 > 0.0 {
+            format!(", L2 {} toward the start", config.optimizer.l2)
+        } else {
+            String::new()
         },
         s.best_epoch,
         s.epochs_run,

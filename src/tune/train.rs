@@ -65,6 +65,10 @@ pub struct TrainOptions {
     pub batch_size: usize,
     /// Parameters (by compact index) that keep their start value; empty = none.
     pub frozen: Vec<bool>,
+    /// L2 penalty toward the start: the optimised loss is MSE + l2 × Σ ((w − w_start) / 100)²
+    /// over both halves of every tuned weight. It keeps weights that the data barely determine
+    /// (rare squares, terms nearly collinear with others) near sensible values.
+    pub l2: f64,
 }
 
 impl Default for TrainOptions {
@@ -78,6 +82,7 @@ impl Default for TrainOptions {
             patience: 100,
             batch_size: 0,
             frozen: Vec::new(),
+            l2: 0.0,
         }
     }
 }
@@ -89,17 +94,11 @@ pub struct EpochStats {
     pub train_mse: f64,
     /// `None` without a validation set.
     pub validation_mse: Option<f64>,
-    /// The epoch with the best watched error so far.
+    /// The epoch with the best watched error so far: the validation error, or without a
+    /// validation set the training objective (the error plus any L2 penalty).
     pub best_epoch: usize,
     /// Seconds since training started.
     pub seconds: f64,
-}
-
-impl EpochStats {
-    /// The error early stopping and the choice of weights go by.
-    pub fn watched(&self) -> f64 {
-        self.validation_mse.unwrap_or(self.train_mse)
-    }
 }
 
 /// What training produced.
@@ -125,6 +124,15 @@ pub fn train(
 ) -> TrainResult {
     let n = training.len();
     let full_batch = options.batch_size == 0 || options.batch_size >= n;
+    let anchor = start.clone();
+    let penalty = |w: &[[f64; 2]]| -> f64 {
+        let sum: f64 = w
+            .iter()
+            .zip(&anchor)
+            .map(|(w, a)| ((w[0] - a[0]) / 100.0).powi(2) + ((w[1] - a[1]) / 100.0).powi(2))
+            .sum();
+        options.l2 * sum
+    };
     let mut w = start;
     let mut grad = vec![[0.0; 2]; w.len()];
     let mut adam = Adam::new(w.len(), options.learning_rate, options.beta1, options.beta2);
@@ -141,7 +149,8 @@ pub fn train(
             loss(training, &w, options.k)
         };
         let validation_mse = (!validation.is_empty()).then(|| loss(validation, &w, options.k));
-        let watched = validation_mse.unwrap_or(train_mse);
+        // Without a validation set the objective itself (with its penalty) is watched.
+        let watched = validation_mse.unwrap_or_else(|| train_mse + penalty(&w));
         if watched < best.1 {
             best = (epoch, watched);
             best_weights.clone_from(&w);
@@ -162,20 +171,29 @@ pub fn train(
             stopped_early = true;
             break;
         }
-        let freeze = |grad: &mut [[f64; 2]]| {
+        // The penalty's gradient is added to the data's, then frozen weights get none at all.
+        let adjust = |grad: &mut [[f64; 2]], w: &[[f64; 2]]| {
+            if options.l2 > 0.0 {
+                let scale = 2.0 * options.l2 / (100.0 * 100.0);
+                for ((g, w), a) in grad.iter_mut().zip(w).zip(&anchor) {
+                    for j in 0..2 {
+                        g[j] += scale * (w[j] - a[j]);
+                    }
+                }
+            }
             for (g, _) in grad.iter_mut().zip(&options.frozen).filter(|(_, &f)| f) {
                 *g = [0.0; 2];
             }
         };
         if full_batch {
-            freeze(&mut grad);
+            adjust(&mut grad, &w);
             adam.step(&mut w, &grad);
         } else {
             let mut start = 0;
             while start < n {
                 let end = (start + options.batch_size).min(n);
                 loss_and_gradient(training, start..end, &w, options.k, &mut grad);
-                freeze(&mut grad);
+                adjust(&mut grad, &w);
                 adam.step(&mut w, &grad);
                 start = end;
             }
