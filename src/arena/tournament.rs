@@ -371,7 +371,6 @@ pub fn run_tournament(
         for _ in 0..workers {
             let tx = tx.clone();
             let (schedule, factories, names, openings) = (&schedule, &factories, &names, &openings);
-            let random_plies = random_plies;
             let (next, stop, done, reporter_quiet) =
                 (&next, &stop, &done, reporter.quiet_workers());
             scope.spawn(move || {
