@@ -10,5 +10,6 @@ pub mod record;
 pub mod rng;
 pub mod search;
 pub mod stats;
+pub mod toml_config;
 pub mod tune;
 pub mod uci;

@@ -307,7 +307,7 @@ fn configuration_errors_name_file_key_and_expectation() {
             "engine[0].builtin",
             "exactly one of",
         ),
-        ("[tournament\n", "line 1", "syntax"),
+        ("[tournament\n", "my.toml:1:", "syntax"),
     ];
     for (text, key, expected) in cases {
         let err = MatchConfig::parse(text, "my.toml")

@@ -358,7 +358,8 @@ fn config_errors_name_file_key_and_expectation() {
     );
     let m = config_error(&format!("{data}[optimizer]\nlearning_rat = 1.0\n"));
     assert!(
-        m.starts_with("cfg.toml: unknown key `optimizer.learning_rat` (expected one of `optimizer.learning_rate`"),
+        m.starts_with("cfg.toml: unknown key `optimizer.learning_rat` (expected one of ")
+            && m.contains("`optimizer.learning_rate`"),
         "{m}"
     );
     assert!(config_error(&format!("{data}[dta]\nx = 1\n")).contains("unknown key `dta`"));

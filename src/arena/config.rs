@@ -1,44 +1,10 @@
 //! The match configuration (TOML). Every error names the file, the key and what was expected.
 
 use crate::stats::{SprtModel, SprtParams};
-use std::collections::BTreeSet;
+pub use crate::toml_config::ConfigError;
+use crate::toml_config::{describe, parse_document, read_text, Section};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-use thiserror::Error;
-
-#[derive(Debug, Error)]
-pub enum ConfigError {
-    #[error("{file}: cannot read: {source}")]
-    Io {
-        file: String,
-        source: std::io::Error,
-    },
-    #[error("{file}: TOML syntax error at line {line}: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        message: String,
-    },
-    #[error("{file}: `{key}` is missing: expected {expected}")]
-    Missing {
-        file: String,
-        key: String,
-        expected: String,
-    },
-    #[error("{file}: `{key}`: expected {expected}, found {found}")]
-    Invalid {
-        file: String,
-        key: String,
-        expected: String,
-        found: String,
-    },
-    #[error("{file}: unknown key `{key}` (known keys here: {known})")]
-    UnknownKey {
-        file: String,
-        key: String,
-        known: String,
-    },
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TournamentKind {
@@ -225,145 +191,16 @@ pub struct MatchConfig {
     pub engines: Vec<EngineConfig>,
 }
 
-/// A table being read: tracks the keys used so unknown ones can be reported.
-struct Section<'a> {
-    file: &'a str,
-    path: String,
-    table: &'a toml::Table,
-    used: BTreeSet<&'static str>,
-}
-
-fn type_name(v: &toml::Value) -> String {
-    match v {
-        toml::Value::String(s) => format!("the string \"{s}\""),
-        toml::Value::Integer(i) => format!("the integer {i}"),
-        toml::Value::Float(f) => format!("the float {f}"),
-        toml::Value::Boolean(b) => format!("the boolean {b}"),
-        toml::Value::Datetime(d) => format!("the date {d}"),
-        toml::Value::Array(_) => "an array".to_string(),
-        toml::Value::Table(_) => "a table".to_string(),
-    }
-}
-
-impl<'a> Section<'a> {
-    fn new(file: &'a str, path: &str, table: &'a toml::Table) -> Section<'a> {
-        Section {
-            file,
-            path: path.to_string(),
-            table,
-            used: BTreeSet::new(),
-        }
-    }
-
-    fn key(&self, name: &str) -> String {
-        if self.path.is_empty() {
-            name.to_string()
-        } else {
-            format!("{}.{name}", self.path)
-        }
-    }
-
-    fn get(&mut self, name: &'static str) -> Option<&'a toml::Value> {
-        self.used.insert(name);
-        self.table.get(name)
-    }
-
-    fn invalid(&self, name: &str, expected: &str, found: String) -> ConfigError {
-        ConfigError::Invalid {
-            file: self.file.to_string(),
-            key: self.key(name),
-            expected: expected.to_string(),
-            found,
-        }
-    }
-
-    fn missing(&self, name: &str, expected: &str) -> ConfigError {
-        ConfigError::Missing {
-            file: self.file.to_string(),
-            key: self.key(name),
-            expected: expected.to_string(),
-        }
-    }
-
-    fn int(&mut self, name: &'static str, min: i64, max: i64) -> Result<Option<i64>, ConfigError> {
-        let expected = format!("an integer from {min} to {max}");
-        match self.get(name) {
-            None => Ok(None),
-            Some(toml::Value::Integer(i)) if (min..=max).contains(i) => Ok(Some(*i)),
-            Some(other) => Err(self.invalid(name, &expected, type_name(other))),
-        }
-    }
-
-    fn float(&mut self, name: &'static str) -> Result<Option<f64>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(toml::Value::Float(f)) => Ok(Some(*f)),
-            Some(toml::Value::Integer(i)) => Ok(Some(*i as f64)),
-            Some(other) => Err(self.invalid(name, "a number", type_name(other))),
-        }
-    }
-
-    fn string(&mut self, name: &'static str) -> Result<Option<String>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(toml::Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(self.invalid(name, "a string", type_name(other))),
-        }
-    }
-
-    fn boolean(&mut self, name: &'static str) -> Result<Option<bool>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(toml::Value::Boolean(b)) => Ok(Some(*b)),
-            Some(other) => Err(self.invalid(name, "true or false", type_name(other))),
-        }
-    }
-
-    fn table(&mut self, name: &'static str) -> Result<Option<Section<'a>>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(toml::Value::Table(t)) => Ok(Some(Section::new(self.file, &self.key(name), t))),
-            Some(other) => Err(self.invalid(name, "a table", type_name(other))),
-        }
-    }
-
-    /// Reports the first key that was never asked for.
-    fn finish(self) -> Result<(), ConfigError> {
-        if let Some(key) = self.table.keys().find(|k| !self.used.contains(k.as_str())) {
-            let known: Vec<&str> = self.used.iter().copied().collect();
-            return Err(ConfigError::UnknownKey {
-                file: self.file.to_string(),
-                key: self.key(key),
-                known: known.join(", "),
-            });
-        }
-        Ok(())
-    }
-}
-
 impl MatchConfig {
     pub fn load(path: &Path) -> Result<MatchConfig, ConfigError> {
-        let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
-            file: file.clone(),
-            source,
-        })?;
-        MatchConfig::parse(&text, &file)
+        let text = read_text(path)?;
+        MatchConfig::parse(&text, &path.display().to_string())
     }
 
     /// Parses a configuration; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<MatchConfig, ConfigError> {
-        let root: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-            let line = e.span().map_or(0, |span| {
-                text[..span.start.min(text.len())].lines().count().max(1)
-            });
-            ConfigError::Syntax {
-                file: file.to_string(),
-                line,
-                message: e.message().to_string(),
-            }
-        })?;
-        let mut top = Section::new(file, "", &root);
+        let root = parse_document(text, file)?;
+        let mut top = Section::root(file, &root);
 
         let mut tournament = top
             .table("tournament")?
@@ -570,16 +407,16 @@ impl MatchConfig {
 fn parse_engines(top: &mut Section<'_>, file: &str) -> Result<Vec<EngineConfig>, ConfigError> {
     let list = match top.get("engine") {
         Some(toml::Value::Array(list)) => list,
-        Some(other) => return Err(top.invalid("engine", "[[engine]] tables", type_name(other))),
+        Some(other) => return Err(top.invalid("engine", "[[engine]] tables", describe(other))),
         None => return Err(top.missing("engine", "at least two [[engine]] tables")),
     };
     let mut engines = Vec::new();
     for (i, value) in list.iter().enumerate() {
         let path = format!("engine[{i}]");
         let toml::Value::Table(table) = value else {
-            return Err(top.invalid(&path, "a table", type_name(value)));
+            return Err(top.invalid(&format!("engine[{i}]"), "a table", describe(value)));
         };
-        let mut e = Section::new(file, &path, table);
+        let mut e = Section::at(file, path, table);
         let name = e
             .string("name")?
             .ok_or_else(|| e.missing("name", "the engine's name"))?;
@@ -611,13 +448,11 @@ fn parse_engines(top: &mut Section<'_>, file: &str) -> Result<Vec<EngineConfig>,
                         .iter()
                         .map(|v| match v {
                             toml::Value::String(s) => Ok(s.clone()),
-                            other => {
-                                Err(u.invalid("args", "an array of strings", type_name(other)))
-                            }
+                            other => Err(u.invalid("args", "an array of strings", describe(other))),
                         })
                         .collect::<Result<_, _>>()?,
                     Some(other) => {
-                        return Err(u.invalid("args", "an array of strings", type_name(other)))
+                        return Err(u.invalid("args", "an array of strings", describe(other)))
                     }
                 };
                 let options = match u.get("options") {
@@ -634,7 +469,7 @@ fn parse_engines(top: &mut Section<'_>, file: &str) -> Result<Vec<EngineConfig>,
                                     return Err(u.invalid(
                                         &format!("options.{k}"),
                                         "a string, number or boolean",
-                                        type_name(other),
+                                        describe(other),
                                     ))
                                 }
                             };
@@ -645,7 +480,7 @@ fn parse_engines(top: &mut Section<'_>, file: &str) -> Result<Vec<EngineConfig>,
                         return Err(u.invalid(
                             "options",
                             "a table of option values",
-                            type_name(other),
+                            describe(other),
                         ))
                     }
                 };

@@ -3,6 +3,7 @@
 //! by hand (not serde) so every error names the file, the dotted key and what was expected.
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
+use crate::toml_config::{describe, syntax_error};
 use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
@@ -67,19 +68,6 @@ pub enum WeightsError {
     },
 }
 
-/// A short description of a TOML value for error messages.
-fn describe(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Integer(i) => format!("the integer {i}"),
-        Value::Float(f) => format!("the float {f}"),
-        Value::Boolean(b) => format!("the boolean {b}"),
-        Value::Datetime(d) => format!("the datetime {d}"),
-        Value::Array(a) => format!("an array of {} entries", a.len()),
-        Value::Table(_) => "a table".to_string(),
-    }
-}
-
 /// What a term's `mg`/`eg` entry must be, for messages.
 fn expected_entry(term: &Term) -> String {
     if term.labels == Labels::Scalar {
@@ -87,14 +75,6 @@ fn expected_entry(term: &Term) -> String {
     } else {
         format!("an array of {} integers", term.len)
     }
-}
-
-/// 1-based line and column of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, column)
 }
 
 struct Reader<'a> {
@@ -288,14 +268,12 @@ impl EvalParams {
     /// Parses weights from TOML text; `source` names the text in errors (usually its path).
     pub fn from_toml_str(text: &str, source: &str) -> Result<EvalParams, WeightsError> {
         let table: Table = text.parse().map_err(|e: toml::de::Error| {
-            let (line, column) = e
-                .span()
-                .map_or((0, 0), |span| line_column(text, span.start));
+            let (line, column, message) = syntax_error(text, &e);
             WeightsError::Syntax {
                 file: source.to_string(),
                 line,
                 column,
-                message: e.message().trim().lines().collect::<Vec<_>>().join(": "),
+                message,
             }
         })?;
         let mut reader = Reader {
