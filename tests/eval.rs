@@ -231,6 +231,8 @@ fn weights_dir() -> PathBuf {
 fn shipped_weight_files_match_the_code() {
     let default = EvalParams::load(weights_dir().join("default.toml")).unwrap();
     assert_eq!(default, EvalParams::default());
+    let handset = EvalParams::load(weights_dir().join("handset.toml")).unwrap();
+    assert_eq!(handset, EvalParams::handset());
     let material = EvalParams::load(weights_dir().join("material-only.toml")).unwrap();
     assert_eq!(material, EvalParams::material_only());
     assert_ne!(material, default);

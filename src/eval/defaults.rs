@@ -1,5 +1,9 @@
-//! Hand-set starting weights: plausible values a tuner can start from, built from a few simple
-//! rules (centralisation, advancement, king shelter) rather than copied tables.
+//! The engine's default weights and the hand-set weights they were tuned from.
+//!
+//! `EvalParams::default()` is `configs/weights/default.toml`, compiled into the binary, so the
+//! engine without a weights file plays exactly what that file says. `EvalParams::handset()` is
+//! the hand-set starting point (`configs/weights/handset.toml`), built from a few simple rules
+//! (centralisation, advancement, king shelter) rather than copied tables.
 
 use super::params::layout::*;
 use super::params::EvalParams;
@@ -45,9 +49,25 @@ fn pst(kind: usize, sq: usize) -> (i32, i32) {
     }
 }
 
+/// The shipped default weights file, as text.
+pub const DEFAULT_WEIGHTS_TOML: &str = include_str!("../../configs/weights/default.toml");
+
 impl Default for EvalParams {
-    /// Hand-set starting values (the contents of configs/weights/default.toml).
+    /// The shipped default weights (configs/weights/default.toml, compiled in).
     fn default() -> EvalParams {
+        static DEFAULT: std::sync::OnceLock<EvalParams> = std::sync::OnceLock::new();
+        DEFAULT
+            .get_or_init(|| {
+                EvalParams::from_toml_str(DEFAULT_WEIGHTS_TOML, "configs/weights/default.toml")
+                    .unwrap_or_else(|e| panic!("the compiled-in default weights are broken: {e}"))
+            })
+            .clone()
+    }
+}
+
+impl EvalParams {
+    /// The hand-set weights (configs/weights/handset.toml): where tuning started.
+    pub fn handset() -> EvalParams {
         let mut p = EvalParams::zeroed();
         let material = [(100, 120), (320, 300), (330, 320), (500, 540), (900, 960)];
         for (i, &v) in material.iter().enumerate() {

@@ -333,10 +333,10 @@ impl EvalParams {
         }
     }
 
-    /// The defaults with everything but material and tempo set to zero (a deliberately weak
-    /// opponent for gauntlet demos; shipped as configs/weights/material-only.toml).
+    /// The hand-set weights with everything but material and tempo set to zero (a deliberately
+    /// weak opponent for gauntlet demos; shipped as configs/weights/material-only.toml).
     pub fn material_only() -> EvalParams {
-        let mut params = EvalParams::default();
+        let mut params = EvalParams::handset();
         for i in 0..NUM_PARAMS {
             if !matches!(params.group(i), ParamGroup::Material | ParamGroup::Tempo) {
                 params.set(i, (0, 0));
