@@ -283,7 +283,7 @@ fn bad_lines_are_reported_with_file_and_line_and_skipped() {
     std::fs::write(&path, bytes).unwrap();
 
     let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
-    let (data, report) = Dataset::load_files(&[&path], &selection).unwrap();
+    let (data, report) = Dataset::load_files(&[&path], &selection, false).unwrap();
     assert_eq!(data.len(), 3, "{:#?}", report.errors);
     assert_eq!(report.positions, 3);
     assert_eq!(report.skipped, 4);
@@ -308,7 +308,7 @@ fn bad_lines_are_reported_with_file_and_line_and_skipped() {
     let labels: Vec<f32> = data.entries().iter().map(|e| e.label()).collect();
     assert_eq!(labels, vec![1.0, 0.5, 0.0]);
 
-    let missing = Dataset::load_files(&[dir.join("absent.epd")], &selection).unwrap_err();
+    let missing = Dataset::load_files(&[dir.join("absent.epd")], &selection, false).unwrap_err();
     assert!(missing.to_string().contains("absent.epd: cannot read"));
 }
 
@@ -653,5 +653,38 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
     assert_eq!(
         (0..3).map(|i| e(&data, i)).collect::<Vec<_>>(),
         vec![1.0, 0.0, 0.5]
+    );
+}
+
+#[test]
+fn positions_can_be_resolved_through_their_quiescence_line() {
+    let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
+    // White wins the undefended queen: the quiet position is the one after Qxd5.
+    let line = "4k3/8/8/3q4/8/8/8/3QK3 w - - ce 800; c9 \"1-0\";\n";
+    let leaf = Position::from_fen("4k3/8/8/3Q4/8/8/8/4K3 b - - 0 1").unwrap();
+    let load = |resolve: bool| {
+        let mut d = Dataset::new(&selection);
+        d.resolve_quiescence(resolve);
+        d.load_reader(line.as_bytes(), "t", &selection, &mut LoadReport::default())
+            .unwrap();
+        d
+    };
+    let expected = Dataset::from_positions(std::slice::from_ref(&leaf), &[1.0], &selection);
+    let resolved = load(true);
+    assert_eq!(resolved.coefficients(0), expected.coefficients(0));
+    assert_eq!(resolved.entries()[0].frozen, expected.entries()[0].frozen);
+    let raw = load(false);
+    assert_ne!(raw.coefficients(0), expected.coefficients(0));
+    // A quiet position is its own leaf.
+    let quiet = Position::startpos();
+    let mut searcher =
+        sparring::search::Searcher::new(std::sync::Arc::new(EvalParams::default()), 1);
+    assert!(searcher.quiescence_pv(&quiet).1.is_empty());
+    let (score, pv) =
+        searcher.quiescence_pv(&Position::from_fen("4k3/8/8/3q4/8/8/8/3QK3 w - - 0 1").unwrap());
+    assert_eq!(pv.len(), 1);
+    assert!(
+        score > 500,
+        "White is a queen up after the capture: {score}"
     );
 }

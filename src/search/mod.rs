@@ -168,6 +168,20 @@ impl Searcher {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// The quiescence search of `pos` with a full window and no limits: its score (side to move's
+    /// view) and principal variation, the captures and promotions that resolve the position.
+    /// Texel's tuning method evaluates the position at the end of this line, where a static
+    /// evaluation means something.
+    pub fn quiescence_pv(&mut self, pos: &Position) -> (i32, Vec<Move>) {
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits_armed = false;
+        self.keys.clear();
+        let mut pos = pos.clone();
+        let score = self.quiescence(&mut pos, -INFINITY, INFINITY, 0);
+        (score, self.pv[0][..self.pv_len[0]].to_vec())
+    }
+
     /// Forgets everything learnt (UCI `ucinewgame`): table, history and killers.
     pub fn clear(&mut self) {
         self.tt.clear();

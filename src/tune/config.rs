@@ -27,6 +27,8 @@ pub struct DataConfig {
     pub seed: u64,
     /// Share of each label taken from the position's recorded search score (`ce`), in [0, 1].
     pub score_weight: f64,
+    /// Resolve each position to the end of its quiescence principal variation when loading.
+    pub resolve: bool,
 }
 
 /// `[model]`: the starting weights and what to tune.
@@ -112,6 +114,17 @@ impl TuneConfig {
             score_weight: s.number("score_weight", 0.0, "a number from 0 to 1", |f| {
                 (0.0..=1.0).contains(&f)
             })?,
+            resolve: match s.string("resolve")?.as_deref() {
+                None | Some("none") => false,
+                Some("quiescence") => true,
+                Some(other) => {
+                    return Err(s.invalid(
+                        "resolve",
+                        "\"none\" or \"quiescence\"",
+                        format!("{other:?}"),
+                    ))
+                }
+            },
         };
         s.finish()?;
 

@@ -65,6 +65,8 @@ pub struct Dataset {
     /// The recorded search score of each position (`ce`, White's view, cp; `NO_SCORE` if none),
     /// kept only until `blend_scores` folds it into the labels.
     scores: Vec<i16>,
+    /// Replace each position read by the end of its quiescence principal variation.
+    resolve: bool,
 }
 
 /// The score of a position whose line carries no `ce`.
@@ -333,7 +335,15 @@ impl Dataset {
             num_params: selection.len(),
             games: Vec::new(),
             scores: Vec::new(),
+            resolve: false,
         }
+    }
+
+    /// From now on, every position read is first resolved to the end of its quiescence principal
+    /// variation under the selection's starting weights (Texel's method scores that leaf), so
+    /// data files need not hold quiet positions only.
+    pub fn resolve_quiescence(&mut self, on: bool) {
+        self.resolve = on;
     }
 
     /// Packs positions with known labels (White's view): the path tests and benchmarks use.
@@ -356,11 +366,14 @@ impl Dataset {
     }
 
     /// Reads and packs every file in order, skipping bad lines (counted and kept in the report).
+    /// With `resolve`, see `resolve_quiescence`.
     pub fn load_files(
         files: &[impl AsRef<Path>],
         selection: &ParamSelection,
+        resolve: bool,
     ) -> Result<(Dataset, LoadReport), DataError> {
         let mut data = Dataset::new(selection);
+        data.resolve_quiescence(resolve);
         let mut report = LoadReport::default();
         for path in files {
             let path = path.as_ref();
@@ -437,7 +450,7 @@ impl Dataset {
                 .enumerate()
                 .map(|(chunk, lines)| {
                     let base = first_line + chunk * LOAD_CHUNK_LINES;
-                    pack_lines(lines, base, source, selection)
+                    pack_lines(lines, base, source, selection, self.resolve)
                 })
                 .collect();
             for pack in packs {
@@ -582,6 +595,7 @@ impl Dataset {
                 } else {
                     Vec::new()
                 },
+                resolve: false,
             };
             for &i in indices {
                 let mut e = self.entries[i as usize];
@@ -640,13 +654,21 @@ fn split_lines(block: &[u8]) -> Vec<&[u8]> {
 }
 
 /// Parses, traces and packs a run of lines; `first` is the line number of `lines[0]`.
-fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSelection) -> Packed {
+fn pack_lines(
+    lines: &[&[u8]],
+    first: usize,
+    source: &str,
+    selection: &ParamSelection,
+    resolve: bool,
+) -> Packed {
     let mut pack = Packed {
         coeffs: Vec::with_capacity(lines.len() * 40),
         entries: Vec::with_capacity(lines.len()),
         ..Packed::default()
     };
     let mut packer = Packer::new(selection);
+    let mut searcher = resolve
+        .then(|| crate::search::Searcher::new(std::sync::Arc::new(selection.start().clone()), 1));
     for (i, bytes) in lines.iter().enumerate() {
         let parsed = std::str::from_utf8(bytes)
             .map_err(|_| LineErrorKind::NotUtf8)
@@ -654,8 +676,8 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
                 let Some((fen, label)) = parse_line(line)? else {
                     return Ok(None);
                 };
-                let pos = Position::from_fen_lenient(fen)?;
-                // Stored from White's side, like the label.
+                let mut pos = Position::from_fen_lenient(fen)?;
+                // Stored from White's side (of the line's position), like the label.
                 let score = search_score(line).map_or(NO_SCORE, |cp| {
                     let white = if pos.side_to_move() == crate::board::Color::White {
                         cp
@@ -664,6 +686,11 @@ fn pack_lines(lines: &[&[u8]], first: usize, source: &str, selection: &ParamSele
                     };
                     white.clamp(-30_000, 30_000) as i16
                 });
+                if let Some(searcher) = searcher.as_mut() {
+                    for mv in searcher.quiescence_pv(&pos).1 {
+                        pos.make_move(mv);
+                    }
+                }
                 Ok(Some((pos, label, game_id(line), score)))
             });
         match parsed {

@@ -157,7 +157,7 @@ fn run_here(
         threads: rayon::current_num_threads(),
     });
     let started = Instant::now();
-    let (all, report) = Dataset::load_files(&config.data.files, &selection)?;
+    let (all, report) = Dataset::load_files(&config.data.files, &selection, config.data.resolve)?;
     on_event(Event::Loaded {
         report: &report,
         seconds: started.elapsed().as_secs_f64(),
