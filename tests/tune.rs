@@ -536,7 +536,14 @@ fn shipped_config_parses() {
             ParamGroup::Tempo
         ]
     );
-    assert_eq!(config.model.min_occurrences, 2000);
+    assert_eq!(config.model.min_occurrences, 0);
+    assert_eq!(
+        config.model.weights,
+        Some(PathBuf::from("configs/weights/handset.toml"))
+    );
+    assert_eq!(config.data.score_weight, 0.5);
+    assert!(!config.data.resolve);
+    assert_eq!(config.optimizer.l2, 0.0001);
     assert_eq!(config.optimizer.k, tune::KSetting::Auto);
 }
 
