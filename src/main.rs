@@ -162,6 +162,9 @@ enum OpeningsCommand {
         /// Add `c0 "score +N cp";` to each line.
         #[arg(long)]
         annotate: bool,
+        /// Evaluation weights that play and score the lines (default: the built-in defaults).
+        #[arg(long)]
+        weights: Option<PathBuf>,
         #[arg(long)]
         out: PathBuf,
     },
@@ -269,6 +272,7 @@ fn main() -> ExitCode {
                 sample_depth,
                 max_candidates,
                 annotate,
+                weights,
                 out,
             } => cli::openings::run_generate(&cli::openings::GenerateArgs {
                 options: GenerateOptions {
@@ -281,7 +285,9 @@ fn main() -> ExitCode {
                     margin,
                     sample_depth,
                     max_candidates: max_candidates.unwrap_or(200 * count as u64),
+                    weights: None,
                 },
+                weights,
                 out,
                 annotate,
             }),

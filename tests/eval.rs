@@ -144,10 +144,16 @@ fn count(fen: &str, name: &str) -> i16 {
 
 #[test]
 fn terms_count_what_they_claim() {
-    let start = trace(&Position::startpos(), &EvalParams::default());
+    let start = trace(&Position::startpos(), &EvalParams::handset());
     assert_eq!(start.phase, 24);
     assert_eq!(start.coefficients, vec![(layout::TEMPO as u16, 1)]);
-    assert_eq!(evaluate(&Position::startpos(), &EvalParams::default()), 15);
+    // The symmetric start position scores the side to move's tempo bonus alone.
+    assert_eq!(evaluate(&Position::startpos(), &EvalParams::handset()), 15);
+    let tempo = EvalParams::default().get(layout::TEMPO).0;
+    assert_eq!(
+        evaluate(&Position::startpos(), &EvalParams::default()),
+        tempo
+    );
 
     let pawns = "7k/8/8/5p2/3P4/4P3/8/K7 w - - 0 1";
     assert_eq!(count(pawns, "pawns.backward"), 1); // e3: d4 is ahead, f5 guards e4
@@ -191,7 +197,7 @@ fn terms_count_what_they_claim() {
 
 #[test]
 fn flat_access_and_groups() {
-    let mut p = EvalParams::default();
+    let mut p = EvalParams::handset();
     assert_eq!(p.len(), layout::NUM_PARAMS);
     assert_eq!(p.get(layout::MATERIAL + 3).0, 500);
     let i = p.index_of("mobility.bishop.7").unwrap();
@@ -258,7 +264,7 @@ fn save_then_load_gives_identical_parameters() {
 
 /// Parses the default file edited by `edit`, expecting an error; returns it and its message.
 fn error_after(edit: impl Fn(String) -> String) -> (WeightsError, String) {
-    let text = edit(EvalParams::default().to_toml_string());
+    let text = edit(EvalParams::handset().to_toml_string());
     let err = EvalParams::from_toml_str(&text, "weights/edited.toml").expect_err("must fail");
     let message = err.to_string();
     assert!(message.contains("weights/edited.toml"), "{message}");

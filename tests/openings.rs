@@ -792,6 +792,7 @@ fn generated_suites_are_deterministic_and_in_the_window() {
         margin: 40,
         sample_depth: 1,
         max_candidates: 10_000,
+        weights: None,
     };
     let run = |threads| {
         rayon::ThreadPoolBuilder::new()

@@ -107,11 +107,12 @@ fn check_shipped(book: &OpeningBook, count: usize) {
     }
 }
 
-/// Every 50th position searched again as the generator did (10,000 nodes, cleared 1 MB table):
+/// Every 50th position searched again as the generator did (the hand-set weights it was run with,
+/// 10,000 nodes, cleared 1 MB table):
 /// the score is in the window (the generator also knew the line's earlier positions, which only
 /// matters for repetitions, so a few centipawns of slack).
 fn check_scores(book: &OpeningBook, min: i32, max: i32) {
-    let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+    let mut searcher = Searcher::new(Arc::new(EvalParams::handset()), 1);
     let mut rng = Rng::new(0);
     for i in (0..book.len().unwrap()).step_by(50) {
         let pos = book.opening(i, &mut rng).final_position();

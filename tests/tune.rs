@@ -543,7 +543,7 @@ fn shipped_config_parses() {
     );
     assert_eq!(config.data.score_weight, 0.5);
     assert!(!config.data.resolve);
-    assert_eq!(config.optimizer.l2, 0.0001);
+    assert_eq!(config.optimizer.l2, 0.00003);
     assert_eq!(config.optimizer.k, tune::KSetting::Auto);
 }
 

@@ -124,12 +124,19 @@ pub struct GenerateArgs {
     pub out: PathBuf,
     /// Add a `c0` comment with the search score to each line.
     pub annotate: bool,
+    /// A weights file for the engine that plays and scores the lines.
+    pub weights: Option<PathBuf>,
 }
 
 /// Generates a suite and writes one six-field FEN per line.
 pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     let start = Instant::now();
-    let opts = &args.options;
+    let mut opts = args.options.clone();
+    if let Some(path) = &args.weights {
+        let params = load_weights(path)?;
+        opts.weights = Some(std::sync::Arc::new(params));
+    }
+    let opts = &opts;
     let (min, max) = opts.window();
     eprintln!(
         "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}",
@@ -164,4 +171,9 @@ pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     );
     println!("openings {}", openings.len());
     Ok(())
+}
+
+/// Loads a weights file for a command, naming it in the error.
+fn load_weights(path: &std::path::Path) -> anyhow::Result<crate::eval::EvalParams> {
+    crate::eval::EvalParams::load(path).map_err(|e| UsageError(e.to_string()).into())
 }

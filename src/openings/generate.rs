@@ -34,6 +34,8 @@ pub struct GenerateOptions {
     pub sample_depth: u32,
     /// Candidates to try before giving up (a window nothing falls into would run forever).
     pub max_candidates: u64,
+    /// The evaluation that plays and scores the lines; None = the built-in default weights.
+    pub weights: Option<Arc<EvalParams>>,
 }
 
 impl GenerateOptions {
@@ -97,7 +99,10 @@ pub fn generate(
     if options.plies == 0 || options.count == 0 {
         return Err(GenerateError::Zero);
     }
-    let params = Arc::new(EvalParams::default());
+    let params = options
+        .weights
+        .clone()
+        .unwrap_or_else(|| Arc::new(EvalParams::default()));
     let mut found = Vec::with_capacity(options.count);
     let mut keys = HashSet::new();
     let mut next = 0u64;

@@ -340,6 +340,19 @@ fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
         s.k,
         if s.k_fitted { "fitted" } else { "fixed" }
     );
+    if config.data.score_weight > 0.0 || config.data.resolve {
+        let _ = writeln!(
+            h,
+            "# Labels: {:.0} % game result, {:.0} % search score (ce){}.",
+            100.0 * (1.0 - config.data.score_weight),
+            100.0 * config.data.score_weight,
+            if config.data.resolve {
+                "; positions resolved through their quiescence line"
+            } else {
+                ""
+            }
+        );
+    }
     let _ = writeln!(
         h,
         "# Adam, learning rate {}, {}{}; kept epoch {} of {}{}.",
