@@ -547,16 +547,21 @@ fn shipped_config_parses() {
     assert_eq!(config.optimizer.k, tune::KSetting::Auto);
 }
 
-#[test]
-fn frozen_parameters_keep_their_start_values() {
+/// Material and piece terms over the shared playout positions, labelled by the true weights.
+fn material_and_pieces() -> (ParamSelection, Dataset) {
     let positions = positions();
-    let truth = truth();
-    let labels = synthetic::soft_labels(positions, &truth, 1.0);
+    let labels = synthetic::soft_labels(positions, &truth(), 1.0);
     let selection = ParamSelection::groups(
         EvalParams::default(),
         &[ParamGroup::Material, ParamGroup::Pieces],
     );
     let data = Dataset::from_positions(positions, &labels, &selection);
+    (selection, data)
+}
+
+#[test]
+fn frozen_parameters_keep_their_start_values() {
+    let (selection, data) = material_and_pieces();
     // Freeze every other parameter; only the unfrozen ones may move.
     let frozen: Vec<bool> = (0..selection.len()).map(|i| i % 2 == 0).collect();
     let options = TrainOptions {
@@ -588,14 +593,7 @@ fn frozen_parameters_keep_their_start_values() {
 
 #[test]
 fn l2_penalty_keeps_weights_nearer_the_start() {
-    let positions = positions();
-    let truth = truth();
-    let labels = synthetic::soft_labels(positions, &truth, 1.0);
-    let selection = ParamSelection::groups(
-        EvalParams::default(),
-        &[ParamGroup::Material, ParamGroup::Pieces],
-    );
-    let data = Dataset::from_positions(positions, &labels, &selection);
+    let (selection, data) = material_and_pieces();
     let start = selection.start_weights();
     let distance = |l2: f64| {
         let options = TrainOptions {
