@@ -414,7 +414,7 @@ fn parse_engines(top: &mut Section<'_>, file: &str) -> Result<Vec<EngineConfig>,
     for (i, value) in list.iter().enumerate() {
         let path = format!("engine[{i}]");
         let toml::Value::Table(table) = value else {
-            return Err(top.invalid(&format!("engine[{i}]"), "a table", describe(value)));
+            return Err(top.invalid(&path, "a table", describe(value)));
         };
         let mut e = Section::at(file, path, table);
         let name = e
