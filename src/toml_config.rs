@@ -58,7 +58,7 @@ pub fn describe(v: &Value) -> String {
 }
 
 /// 1-based line and column of a byte offset.
-pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
     let before = &text[..offset.min(text.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;

@@ -5,6 +5,7 @@ use sparring::board::Position;
 use sparring::eval::{
     evaluate, evaluate_white, layout, trace, EvalParams, ParamGroup, WeightsError,
 };
+use sparring::toml_config::ConfigError;
 use std::path::PathBuf;
 
 /// xorshift64: deterministic pseudo-random numbers without a dependency.
@@ -384,13 +385,19 @@ fn weights_errors_name_file_key_and_expectation() {
         lines.join("\n")
     });
     assert!(
-        matches!(err, WeightsError::Syntax { line: 12, .. }),
+        matches!(
+            err,
+            WeightsError::Document(ConfigError::Syntax { line: 12, .. })
+        ),
         "{msg}"
     );
     assert!(msg.contains("weights/edited.toml:12:"), "{msg}");
 
     let missing = weights_dir().join("no-such-file.toml");
     let err = EvalParams::load(&missing).unwrap_err();
-    assert!(matches!(err, WeightsError::Io { .. }));
+    assert!(matches!(
+        err,
+        WeightsError::Document(ConfigError::Io { .. })
+    ));
     assert!(err.to_string().contains("no-such-file.toml"), "{err}");
 }

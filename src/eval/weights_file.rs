@@ -3,7 +3,7 @@
 //! by hand (not serde) so every error names the file, the dotted key and what was expected.
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
-use crate::toml_config::{describe, syntax_error};
+use crate::toml_config::{describe, parse_document, read_text, ConfigError};
 use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
@@ -17,20 +17,14 @@ pub const MAX_WEIGHT: i32 = 30_000;
 /// `from_toml_str`; `key` is the dotted path of the offending entry.
 #[derive(Error, Debug)]
 pub enum WeightsError {
-    #[error("{file}: cannot {action}: {source}")]
-    Io {
+    /// The file cannot be read, or is not TOML (the configuration readers' error, same wording).
+    #[error(transparent)]
+    Document(#[from] ConfigError),
+    #[error("{file}: cannot write: {source}")]
+    Write {
         file: String,
-        action: &'static str,
         #[source]
         source: std::io::Error,
-    },
-    /// Line and column are 1-based (0 if the parser gave no position).
-    #[error("{file}:{line}:{column}: TOML syntax error: {message}")]
-    Syntax {
-        file: String,
-        line: usize,
-        column: usize,
-        message: String,
     },
     #[error("{file}: unknown key `{key}`")]
     UnknownKey { file: String, key: String },
@@ -267,15 +261,7 @@ fn write_array(out: &mut String, term: &Term, name: &str, values: &[i32]) {
 impl EvalParams {
     /// Parses weights from TOML text; `source` names the text in errors (usually its path).
     pub fn from_toml_str(text: &str, source: &str) -> Result<EvalParams, WeightsError> {
-        let table: Table = text.parse().map_err(|e: toml::de::Error| {
-            let (line, column, message) = syntax_error(text, &e);
-            WeightsError::Syntax {
-                file: source.to_string(),
-                line,
-                column,
-                message,
-            }
-        })?;
+        let table = parse_document(text, source)?;
         let mut reader = Reader {
             file: source,
             params: EvalParams::zeroed(),
@@ -295,13 +281,8 @@ impl EvalParams {
     /// Reads a weights file.
     pub fn load(path: impl AsRef<Path>) -> Result<EvalParams, WeightsError> {
         let path = path.as_ref();
-        let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|source| WeightsError::Io {
-            file: name.clone(),
-            action: "read",
-            source,
-        })?;
-        EvalParams::from_toml_str(&text, &name)
+        let text = read_text(path)?;
+        EvalParams::from_toml_str(&text, &path.display().to_string())
     }
 
     /// The weights as commented TOML; `from_toml_str` reads it back to identical parameters.
@@ -330,9 +311,8 @@ impl EvalParams {
     /// Writes the weights as commented TOML.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), WeightsError> {
         let path = path.as_ref();
-        std::fs::write(path, self.to_toml_string()).map_err(|source| WeightsError::Io {
+        std::fs::write(path, self.to_toml_string()).map_err(|source| WeightsError::Write {
             file: path.display().to_string(),
-            action: "write",
             source,
         })
     }
