@@ -48,18 +48,15 @@ fn relevant(sq: usize, dirs: &[(i32, i32); 4]) -> u64 {
     mask
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn sparse(&mut self) -> u64 {
-        self.next() & self.next() & self.next()
-    }
+// The crate's own version-proof generator, shared so the build has one RNG, not a second one.
+#[allow(dead_code)]
+#[path = "src/rng.rs"]
+mod rng;
+use rng::Rng;
+
+/// A random number with few bits set: good magic candidates are sparse.
+fn sparse(rng: &mut Rng) -> u64 {
+    rng.next_u64() & rng.next_u64() & rng.next_u64()
 }
 
 struct Found {
@@ -91,7 +88,7 @@ fn find_magics(dirs: &[(i32, i32); 4], rng: &mut Rng, table: &mut Vec<u64>) -> V
         let mut epoch = vec![0u32; size];
         let mut try_no = 0u32;
         let magic = loop {
-            let magic = rng.sparse();
+            let magic = sparse(rng);
             if (mask.wrapping_mul(magic) >> 56).count_ones() < 6 {
                 continue;
             }
@@ -124,7 +121,7 @@ fn find_magics(dirs: &[(i32, i32); 4], rng: &mut Rng, table: &mut Vec<u64>) -> V
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     let mut table = Vec::new();
     let rooks = find_magics(&ROOK_DIRS, &mut rng, &mut table);
     let bishops = find_magics(&BISHOP_DIRS, &mut rng, &mut table);

@@ -1,10 +1,16 @@
 //! A small seeded random number generator (SplitMix64): the same seed gives the same sequence on
 //! every platform, which is what reproducible schedules, books and tuning splits need.
+//!
+//! Hand-written rather than the `rand` crate on purpose: `rand`'s generators and distributions may
+//! change between versions, and a schedule, a book or a tuning split must replay bit for bit years
+//! later. `build.rs` includes this file too, so the magic search uses the same generator.
 
+/// A SplitMix64 generator: 64 bits of state, a fixed output function.
 #[derive(Clone, Debug)]
 pub struct Rng(u64);
 
 impl Rng {
+    /// A generator whose sequence depends only on `seed`.
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
@@ -16,6 +22,7 @@ impl Rng {
         rng
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
