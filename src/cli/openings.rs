@@ -308,11 +308,11 @@ impl GenerateProgress {
 
     fn update(&mut self, p: &Progress) {
         if let Some(bar) = &self.bar {
-            bar.set_position(p.found as u64);
             bar.set_message(format!(
                 "{} candidates, {} duplicates",
                 p.tried, p.duplicates
             ));
+            bar.set_position(p.found as u64);
             return;
         }
         let tenths = p.found * 10 / self.count.max(1);

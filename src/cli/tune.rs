@@ -137,8 +137,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         Event::Epoch(s) => {
             if interactive {
                 let bar = bar.get_or_insert_with(|| epoch_bar(epochs));
-                bar.set_position(s.epoch as u64);
                 bar.set_message(epoch_message(s));
+                bar.set_position(s.epoch as u64);
             } else if s.epoch % report_every == 0 || s.epoch == epochs {
                 let val = s
                     .validation_mse
