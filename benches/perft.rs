@@ -3,7 +3,7 @@
 //! Run: `cargo bench --bench perft` (best of 5 runs per case; quote medians across processes).
 
 use cozy_chess::Board;
-use sparring::cli::bench::{perft_suite, KIWIPETE};
+use sparring::board::perft_suite::{perft_suite, KIWIPETE};
 use std::time::Instant;
 
 fn cozy_perft(board: &Board, depth: u32, bulk: bool) -> u64 {

@@ -3,8 +3,8 @@
 //! the medians and their ratio. Skips Ethereal with a printed reason when it is not installed.
 //! Run: `cargo bench --bench search`.
 
-use sparring::cli::bench::{search_bench, DEFAULT_BENCH_DEPTH};
 use sparring::eval::EvalParams;
+use sparring::search::bench_positions::{search_bench, DEFAULT_BENCH_DEPTH};
 use std::process::Command;
 
 const ETHEREAL: &str = "/usr/games/ethereal-chess";

@@ -3,7 +3,6 @@
 
 pub mod arena;
 pub mod board;
-pub mod cli;
 pub mod eval;
 pub mod openings;
 pub mod record;

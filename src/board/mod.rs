@@ -9,6 +9,7 @@ mod movegen;
 mod moves;
 mod notation;
 pub mod perft;
+pub mod perft_suite;
 mod position;
 mod types;
 pub mod zobrist;

@@ -1,20 +1,30 @@
-//! `sparring match` (a tournament from a TOML configuration) and `sparring stats` (Elo, LOS and
-//! SPRT figures from counts).
+//! `sparring match`: a tournament from a TOML configuration.
 
 use super::UsageError;
-use crate::arena::{run_tournament, MatchConfig, OpeningSource, RunOptions, StartPosition};
-use crate::openings::{BookOptions, OpeningBook, OpeningFormat};
-use crate::stats::{report_ptnml, report_wdl, Pentanomial, SprtModel, SprtParams, Wdl};
 use anyhow::Context;
+use sparring::arena::{run_tournament, MatchConfig, OpeningSource, RunOptions, StartPosition};
+use sparring::openings::{BookOptions, OpeningBook, OpeningFormat};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// Arguments of `sparring match`.
+#[derive(clap::Args, Debug)]
 pub struct MatchArgs {
+    /// The configuration, e.g. configs/gauntlet.toml.
     pub config: PathBuf,
+    /// Games played at once (at most the machine's available parallelism).
+    #[arg(long, value_parser = super::parse_thread_count)]
     pub concurrency: Option<usize>,
+    /// Openings per pairing (each played twice, colours reversed).
+    #[arg(long)]
     pub rounds: Option<u32>,
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Output directory (overrides `output.dir`).
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Continue a run from its output directory without replaying finished games.
+    #[arg(long)]
     pub resume: bool,
 }
 
@@ -78,7 +88,6 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             quiet: false,
         },
     )
-    .map_err(|e| UsageError(e.to_string()))
     .with_context(|| format!("match {}", args.config.display()))?;
     println!(
         "Results in {}: games.pgn, games.csv, summary.csv{}",
@@ -89,56 +98,5 @@ pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
             ""
         }
     );
-    Ok(())
-}
-
-pub struct StatsArgs {
-    pub wdl: Option<String>,
-    pub ptnml: Option<String>,
-    pub elo0: Option<f64>,
-    pub elo1: Option<f64>,
-    pub alpha: f64,
-    pub beta: f64,
-    pub model: String,
-}
-
-pub fn run_stats(args: &StatsArgs) -> anyhow::Result<()> {
-    let sprt = match (args.elo0, args.elo1) {
-        (None, None) => None,
-        (Some(elo0), Some(elo1)) => {
-            let model: SprtModel = args
-                .model
-                .parse()
-                .map_err(|e: crate::stats::StatsError| UsageError(format!("--model: {e}")))?;
-            Some(
-                SprtParams::new(elo0, elo1, args.alpha, args.beta, model)
-                    .map_err(|e| UsageError(format!("SPRT parameters: {e}")))?,
-            )
-        }
-        _ => return Err(UsageError("--elo0 and --elo1 go together".to_string()).into()),
-    };
-    let lines = match (&args.wdl, &args.ptnml) {
-        (Some(text), None) => {
-            let wdl: Wdl = text
-                .parse()
-                .map_err(|e: crate::stats::StatsError| UsageError(format!("--wdl {text}: {e}")))?;
-            report_wdl(wdl, sprt.as_ref())
-        }
-        (None, Some(text)) => {
-            let p: Pentanomial = text.parse().map_err(|e: crate::stats::StatsError| {
-                UsageError(format!("--ptnml {text}: {e}"))
-            })?;
-            report_ptnml(p, sprt.as_ref())
-        }
-        _ => {
-            return Err(UsageError(
-                "give exactly one of --wdl W,D,L or --ptnml LL,LD,DD,WD,WW".to_string(),
-            )
-            .into())
-        }
-    };
-    for (key, value) in lines {
-        println!("{key}: {value}");
-    }
     Ok(())
 }

@@ -1,18 +1,29 @@
 //! `sparring perft`: leaf counts from a position, optionally per root move.
 
-use crate::board::{perft, Position};
 use anyhow::Context;
+use clap::Args;
+use sparring::board::{perft, Position};
 use std::io::Write;
 use std::time::Instant;
 
+/// Arguments of `sparring perft`.
+#[derive(Args, Debug)]
 pub struct PerftArgs {
+    /// Plies to count (0 counts the position itself: 1).
+    #[arg(long, short)]
     pub depth: u32,
+    /// Start position (default: the standard start position).
+    #[arg(long)]
     pub fen: Option<String>,
+    /// One `move: count` line per root move.
+    #[arg(long)]
     pub divide: bool,
-    /// Make every leaf move instead of counting the last ply in bulk.
+    /// Make every leaf move instead of bulk counting the last ply.
+    #[arg(long)]
     pub full: bool,
 }
 
+/// Prints the leaf count as `nodes N` (after the per-move lines with `--divide`).
 pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let mut pos = match &args.fen {
         Some(fen) => Position::from_fen_lenient(fen).with_context(|| format!("bad FEN '{fen}'"))?,
@@ -21,7 +32,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let out = std::io::stdout();
     let mut out = out.lock();
-    let nodes = if args.divide {
+    let nodes = if args.divide && args.depth > 0 {
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, args.depth) {
             writeln!(out, "{mv}: {n}")?;
@@ -31,6 +42,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     } else if args.full {
         perft::perft_full(&mut pos, args.depth)
     } else {
+        // Depth 0 (with or without --divide) counts the root itself.
         perft::perft(&mut pos, args.depth)
     };
     let secs = start.elapsed().as_secs_f64();

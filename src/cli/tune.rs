@@ -1,34 +1,32 @@
 //! `sparring tune CONFIG.toml` (the Texel tuner, with progress on the terminal) and
 //! `sparring bench tune` (loading and epoch throughput on synthetic data).
 
-use super::UsageError;
-use crate::board::Position;
-use crate::eval::{EvalParams, ParamGroup};
-use crate::tune::{
+use clap::Args;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sparring::board::Position;
+use sparring::eval::{EvalParams, ParamGroup};
+use sparring::tune::{
     self, data::LoadReport, synthetic, with_threads, Dataset, Event, ParamSelection, TuneConfig,
-    TuneError,
 };
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
+use std::path::PathBuf;
 use std::time::Instant;
 
-/// Command-line overrides of the configuration.
-#[derive(Clone, Debug, Default)]
+/// Arguments of `sparring tune`: the configuration and its command-line overrides.
+#[derive(Args, Clone, Debug)]
 pub struct TuneArgs {
-    pub config: String,
+    /// The configuration (see configs/tune.toml).
+    pub config: PathBuf,
+    /// Override `optimizer.epochs`.
+    #[arg(long)]
     pub epochs: Option<usize>,
+    /// Override `optimizer.threads` (0 = one per core; at most the available parallelism).
+    #[arg(long, value_parser = super::parse_thread_count)]
     pub threads: Option<usize>,
 }
 
 /// Bad lines printed one by one before the rest are only counted.
 const SHOWN_ERRORS: usize = 20;
-
-/// Errors in the user's files exit with status 2; failures to write or start threads with 1.
-fn classify(err: TuneError) -> anyhow::Error {
-    match err {
-        TuneError::Output { .. } | TuneError::Threads { .. } => err.into(),
-        _ => UsageError(err.to_string()).into(),
-    }
-}
 
 fn print_load_report(report: &LoadReport) {
     for e in report.errors.iter().take(SHOWN_ERRORS) {
@@ -39,58 +37,34 @@ fn print_load_report(report: &LoadReport) {
     }
 }
 
-/// Draws a one-line progress bar on standard error, at most every 100 ms.
-struct ProgressBar {
-    total: usize,
-    drawn_at: Option<Instant>,
-    /// The latest epoch, drawn at the end however the run stopped.
-    latest: Option<tune::EpochStats>,
+/// Whether to draw the epoch bar on standard error: only when both outputs are terminals (with
+/// standard output redirected, the epochs go into it as plain lines instead).
+fn interactive() -> bool {
+    std::io::stdout().is_terminal() && std::io::stderr().is_terminal()
 }
 
-impl ProgressBar {
-    fn update(&mut self, s: &tune::EpochStats) {
-        self.latest = Some(s.clone());
-        let now = Instant::now();
-        let due = match self.drawn_at {
-            Some(t) => now.duration_since(t).as_millis() >= 100,
-            None => true,
-        };
-        if due {
-            self.drawn_at = Some(now);
-            self.draw(s);
-        }
-    }
+/// The epoch bar, created at the first epoch so nothing is drawn while the data loads.
+fn epoch_bar(epochs: usize) -> ProgressBar {
+    let bar = ProgressBar::with_draw_target(Some(epochs as u64), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template("[{bar:30}] {pos}/{len} {msg}")
+            .expect("the template is valid")
+            .progress_chars("#>-"),
+    );
+    bar
+}
 
-    /// Draws the final state and ends the line.
-    fn finish(&mut self) {
-        if let Some(s) = self.latest.take() {
-            self.draw(&s);
-        }
-        eprintln!();
-    }
-
-    fn draw(&self, s: &tune::EpochStats) {
-        let width = 30;
-        let done = (s.epoch * width) / self.total.max(1);
-        let val = s
-            .validation_mse
-            .map_or(String::new(), |v| format!(" validation {v:.6}"));
-        eprint!(
-            "\r[{}{}] {}/{} train {:.6}{val} best {} ",
-            "#".repeat(done.min(width)),
-            "-".repeat(width - done.min(width)),
-            s.epoch,
-            self.total,
-            s.train_mse,
-            s.best_epoch
-        );
-        let _ = std::io::stderr().flush();
-    }
+/// The bar's text after an epoch: the errors and the best epoch so far.
+fn epoch_message(s: &tune::EpochStats) -> String {
+    let val = s
+        .validation_mse
+        .map_or(String::new(), |v| format!(" validation {v:.6}"));
+    format!("train {:.6}{val} best {}", s.train_mse, s.best_epoch)
 }
 
 /// `sparring tune`: runs the configuration and prints what it did.
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
-    let mut config = TuneConfig::load(&args.config).map_err(|e| UsageError(e.to_string()))?;
+    let mut config = TuneConfig::load(&args.config)?;
     if let Some(epochs) = args.epochs {
         config.optimizer.epochs = epochs;
     }
@@ -99,11 +73,8 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     }
     let report_every = config.output.report_every;
     let epochs = config.optimizer.epochs;
-    let mut bar = std::io::stderr().is_terminal().then_some(ProgressBar {
-        total: epochs,
-        drawn_at: None,
-        latest: None,
-    });
+    let interactive = interactive();
+    let mut bar: Option<ProgressBar> = None;
     let mut on_event = |event: Event<'_>| match event {
         Event::Loading { files, threads } => {
             println!("loading {files} data file(s) with {threads} threads");
@@ -164,8 +135,10 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             }
         }
         Event::Epoch(s) => {
-            if let Some(bar) = bar.as_mut() {
-                bar.update(s);
+            if interactive {
+                let bar = bar.get_or_insert_with(|| epoch_bar(epochs));
+                bar.set_message(epoch_message(s));
+                bar.set_position(s.epoch as u64);
             } else if s.epoch % report_every == 0 || s.epoch == epochs {
                 let val = s
                     .validation_mse
@@ -178,10 +151,10 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         }
     };
     let result = tune::run(&config, &mut on_event);
-    if let Some(bar) = bar.as_mut() {
+    if let Some(bar) = &bar {
         bar.finish();
     }
-    let summary = result.map_err(classify)?;
+    let summary = result?;
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
     println!(
         "{} after epoch {}; kept epoch {}",

@@ -3,6 +3,7 @@
 //! reverse-futility pruning, razoring and check extensions. Single-threaded and deterministic
 //! under node or depth limits.
 
+pub mod bench_positions;
 mod limits;
 mod see;
 mod tt;

@@ -81,7 +81,9 @@ struct Sample {
 
 impl Sample {
     fn new(values: &[f64], counts: &[u64]) -> Option<Self> {
-        let total: u64 = counts.iter().sum();
+        let total = counts
+            .iter()
+            .try_fold(0u64, |total, &count| total.checked_add(count))?;
         if total == 0 {
             return None;
         }

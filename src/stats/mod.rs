@@ -60,6 +60,9 @@ pub enum StatsError {
     /// An SPRT model name that is not known.
     #[error("unknown SPRT model {0:?} (expected normalized, logistic or bayeselo)")]
     UnknownModel(String),
+    /// The counts are each valid but their total does not fit in 64 bits.
+    #[error("the {format} counts add up to more than {} games", u64::MAX)]
+    CountOverflow { format: &'static str },
     /// BayesElo needs the draw rate of single games, which pairs do not give.
     #[error("the BayesElo SPRT model needs win/draw/loss counts, not pentanomial pairs")]
     BayesEloNeedsWdl,
@@ -123,8 +126,15 @@ impl Wdl {
         }
     }
 
+    /// Games played; saturates at `u64::MAX` (parsed counts never get there: see
+    /// [`Wdl::checked_games`]).
     pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
+        self.checked_games().unwrap_or(u64::MAX)
+    }
+
+    /// Games played, `None` if the total does not fit in a `u64`.
+    pub fn checked_games(&self) -> Option<u64> {
+        self.wins.checked_add(self.draws)?.checked_add(self.losses)
     }
 
     /// Mean points per game, `None` without games.
@@ -187,8 +197,13 @@ impl FromStr for Wdl {
 
     /// Parses `"W,D,L"`, e.g. `"136,111,96"`; spaces around numbers are allowed.
     fn from_str(s: &str) -> Result<Self, StatsError> {
-        let [w, d, l] = parse_counts(s, "W,D,L", ["wins", "draws", "losses"])?;
-        Ok(Wdl::new(w, d, l))
+        const FORMAT: &str = "W,D,L";
+        let [w, d, l] = parse_counts(s, FORMAT, ["wins", "draws", "losses"])?;
+        let wdl = Wdl::new(w, d, l);
+        match wdl.checked_games() {
+            Some(_) => Ok(wdl),
+            None => Err(StatsError::CountOverflow { format: FORMAT }),
+        }
     }
 }
 
@@ -243,19 +258,36 @@ impl Pentanomial {
         Pentanomial { ll, ld, dd, wd, ww }
     }
 
+    /// Pairs played; saturates at `u64::MAX` (parsed counts never get there: see
+    /// [`Pentanomial::checked_games`]).
     pub fn pairs(&self) -> u64 {
-        self.to_array().iter().sum()
+        self.checked_pairs().unwrap_or(u64::MAX)
     }
 
+    /// Pairs played, `None` if the total does not fit in a `u64`.
+    pub fn checked_pairs(&self) -> Option<u64> {
+        self.to_array()
+            .iter()
+            .try_fold(0u64, |total, &count| total.checked_add(count))
+    }
+
+    /// Games played (two per pair); saturates at `u64::MAX`.
     pub fn games(&self) -> u64 {
-        2 * self.pairs()
+        self.checked_games().unwrap_or(u64::MAX)
+    }
+
+    /// Games played, `None` if the total does not fit in a `u64`.
+    pub fn checked_games(&self) -> Option<u64> {
+        self.checked_pairs()?.checked_mul(2)
     }
 
     /// Mean points per game, `None` without pairs.
     pub fn score(&self) -> Option<f64> {
-        let n = self.pairs();
-        let quarters = self.ld + 2 * self.dd + 3 * self.wd + 4 * self.ww;
-        (n > 0).then(|| quarters as f64 / (4 * n) as f64)
+        // Quarter points per pair, summed in 128 bits: exact for any counts.
+        let [ll, ld, dd, wd, ww] = self.to_array().map(u128::from);
+        let pairs = ll + ld + dd + wd + ww;
+        let quarters = ld + 2 * dd + 3 * wd + 4 * ww;
+        (pairs > 0).then(|| quarters as f64 / (4 * pairs) as f64)
     }
 
     /// Pairs won (1½ or 2) per pair lost (0 or ½), fishtest's "PairsRatio".
@@ -334,9 +366,13 @@ impl FromStr for Pentanomial {
     /// Parses `"LL,LD,DD,WD,WW"` (ascending pair score, like fishtest's
     /// `Ptnml(0-2)` line), e.g. `"134,5897,13530,6129,118"`.
     fn from_str(s: &str) -> Result<Self, StatsError> {
-        let [ll, ld, dd, wd, ww] =
-            parse_counts(s, "LL,LD,DD,WD,WW", ["LL", "LD", "DD", "WD", "WW"])?;
-        Ok(Pentanomial::new(ll, ld, dd, wd, ww))
+        const FORMAT: &str = "LL,LD,DD,WD,WW";
+        let [ll, ld, dd, wd, ww] = parse_counts(s, FORMAT, ["LL", "LD", "DD", "WD", "WW"])?;
+        let ptnml = Pentanomial::new(ll, ld, dd, wd, ww);
+        match ptnml.checked_games() {
+            Some(_) => Ok(ptnml),
+            None => Err(StatsError::CountOverflow { format: FORMAT }),
+        }
     }
 }
 
@@ -439,6 +475,37 @@ mod tests {
         );
         let w = Wdl::new(1, 2, 3);
         assert_eq!(w.to_string().parse::<Wdl>(), Ok(w));
+    }
+
+    #[test]
+    fn counts_whose_total_overflows_are_refused() {
+        let max = u64::MAX;
+        assert_eq!(
+            format!("{max},1,0").parse::<Wdl>(),
+            Err(StatsError::CountOverflow { format: "W,D,L" })
+        );
+        assert_eq!(format!("{max},0,0").parse::<Wdl>(), Ok(Wdl::new(max, 0, 0)));
+        // Pairs fit, but twice as many games do not.
+        let half = max / 2 + 1;
+        let err = format!("0,0,{half},0,0")
+            .parse::<Pentanomial>()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            StatsError::CountOverflow {
+                format: "LL,LD,DD,WD,WW"
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "the LL,LD,DD,WD,WW counts add up to more than 18446744073709551615 games"
+        );
+        assert!(format!("{max},{max},0,0,0").parse::<Pentanomial>().is_err());
+        assert_eq!(Wdl::new(max, max, 0).checked_games(), None);
+        assert_eq!(Wdl::new(max, max, 0).games(), max);
+        // Large but valid pair counts score exactly (no wrapped quarter points).
+        let p: Pentanomial = format!("0,0,0,0,{}", max / 2).parse().unwrap();
+        assert_eq!(p.score(), Some(1.0));
     }
 
     #[test]

@@ -54,13 +54,13 @@ fn push_estimate(out: &mut Vec<(String, String)>, est: Option<EloEstimate>) {
 
 fn push_sprt(out: &mut Vec<(String, String)>, params: &SprtParams, llr: Result<f64, String>) {
     out.push(pair("sprt_model", params.model()));
-    out.push(pair("elo0", format!("{:.2}", params.elo0())));
-    out.push(pair("elo1", format!("{:.2}", params.elo1())));
+    out.push(pair("elo0", fixed(params.elo0(), 2)));
+    out.push(pair("elo1", fixed(params.elo1(), 2)));
     out.push(pair("alpha", params.alpha()));
     out.push(pair("beta", params.beta()));
     out.push(pair("llr", number(llr.as_ref().ok().copied(), 2)));
-    out.push(pair("lower_bound", format!("{:.2}", params.lower_bound())));
-    out.push(pair("upper_bound", format!("{:.2}", params.upper_bound())));
+    out.push(pair("lower_bound", fixed(params.lower_bound(), 2)));
+    out.push(pair("upper_bound", fixed(params.upper_bound(), 2)));
     let decision = match llr {
         Ok(llr) => params.decision(llr).to_string(),
         Err(why) => format!("n/a ({why})"),
@@ -75,15 +75,27 @@ fn pair(key: &str, value: impl ToString) -> (String, String) {
 /// Fixed decimals; `inf`/`-inf` for unbounded values, `n/a` for missing ones.
 fn number(value: Option<f64>, decimals: usize) -> String {
     match value {
-        Some(v) if !v.is_nan() => format!("{v:.decimals$}"),
+        Some(v) if !v.is_nan() => fixed(v, decimals),
         _ => "n/a".to_string(),
     }
 }
 
 fn percent(value: Option<f64>) -> String {
     match value {
-        Some(v) if !v.is_nan() => format!("{:.2}%", 100.0 * v),
+        Some(v) if !v.is_nan() => format!("{}%", fixed(100.0 * v, 2)),
         _ => "n/a".to_string(),
+    }
+}
+
+/// `value` with `decimals` decimals, never `-0.00`: a negative value that rounds to zero (or a
+/// negative zero) prints without its sign.
+fn fixed(value: f64, decimals: usize) -> String {
+    let text = format!("{value:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(magnitude) if magnitude.bytes().all(|b| b == b'0' || b == b'.') => {
+            magnitude.to_string()
+        }
+        _ => text,
     }
 }
 
@@ -152,6 +164,30 @@ mod tests {
         let r = report_ptnml(Pentanomial::new(3, 0, 0, 0, 0), None);
         assert_eq!(value(&r, "elo"), "-inf");
         assert_eq!(value(&r, "pairs_ratio"), "0.00");
+    }
+
+    #[test]
+    fn figures_never_print_negative_zero() {
+        assert_eq!(fixed(-0.0, 2), "0.00");
+        assert_eq!(fixed(-0.004, 2), "0.00");
+        assert_eq!(fixed(-0.005_1, 2), "-0.01");
+        assert_eq!(fixed(0.0, 0), "0");
+        assert_eq!(fixed(-0.4, 0), "0");
+        assert_eq!(fixed(f64::NEG_INFINITY, 2), "-inf");
+        // An even score: Elo and nElo are exactly zero, whatever sign the arithmetic leaves.
+        for r in [
+            report_wdl(Wdl::new(10, 5, 10), None),
+            report_wdl(Wdl::new(0, 7, 0), None),
+            report_ptnml(Pentanomial::new(3, 4, 5, 4, 3), None),
+        ] {
+            for (key, value) in &r {
+                assert!(!value.starts_with("-0.00"), "{key}: {value}");
+            }
+            assert_eq!(value(&r, "elo"), "0.00");
+        }
+        let sprt = SprtParams::new(-0.001, 2.0, 0.05, 0.05, SprtModel::Logistic).unwrap();
+        let r = report_wdl(Wdl::new(10, 5, 10), Some(&sprt));
+        assert_eq!(value(&r, "elo0"), "0.00");
     }
 
     #[test]

@@ -1,0 +1,25 @@
+//! `sparring uci`: the UCI loop on standard input and output.
+
+use super::UsageError;
+use clap::Args;
+use sparring::uci::UciEngine;
+use std::path::PathBuf;
+
+/// Arguments of `sparring uci`.
+#[derive(Args, Debug)]
+pub struct UciArgs {
+    /// Evaluation weights to start with (default: the built-in weights).
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+}
+
+/// Runs the engine until `quit` or the end of standard input.
+pub fn run(args: &UciArgs) -> anyhow::Result<()> {
+    let out = Box::new(std::io::stdout());
+    let mut engine = match &args.weights {
+        Some(path) => UciEngine::with_weights(out, &path.to_string_lossy()).map_err(UsageError)?,
+        None => UciEngine::new(out),
+    };
+    engine.run(std::io::stdin().lock());
+    Ok(())
+}
