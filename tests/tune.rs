@@ -186,7 +186,8 @@ fn tuning_recovers_the_weights_that_made_the_labels() {
             start,
             &options,
             &mut |_| {},
-        );
+        )
+        .unwrap();
         let tuned = selection.to_params(&result.best_weights);
         for &i in selection.tuned() {
             let (t, r) = (truth.get(i), tuned.get(i));
@@ -221,7 +222,8 @@ fn training_error_never_exceeds_the_start() {
         selection.start_weights(),
         &options,
         &mut |_| {},
-    );
+    )
+    .unwrap();
     let start = result.history[0].train_mse;
     for h in &result.history {
         assert!(
@@ -243,7 +245,8 @@ fn training_error_never_exceeds_the_start() {
         selection.start_weights(),
         &options,
         &mut |_| {},
-    );
+    )
+    .unwrap();
     assert!(result.history.last().unwrap().train_mse < start);
 }
 
@@ -579,7 +582,8 @@ fn frozen_parameters_keep_their_start_values() {
         start.clone(),
         &options,
         &mut |_| {},
-    );
+    )
+    .unwrap();
     let mut moved = 0;
     for (i, (before, after)) in start.iter().zip(&result.best_weights).enumerate() {
         if frozen[i] {
@@ -610,7 +614,8 @@ fn l2_penalty_keeps_weights_nearer_the_start() {
             start.clone(),
             &options,
             &mut |_| {},
-        );
+        )
+        .unwrap();
         let d: f64 = start
             .iter()
             .zip(&result.best_weights)
@@ -646,7 +651,11 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
     data.load_reader(text.as_bytes(), "t", &selection, &mut LoadReport::default())
         .unwrap();
     let mut blended = data.clone();
-    assert_eq!(blended.blend_scores(0.5, 1.0), 1, "one line has no ce");
+    assert_eq!(
+        blended.blend_scores(0.5, |cp| tune::model::sigmoid(1.0, cp)),
+        1,
+        "one line has no ce"
+    );
     let e = |d: &Dataset, i: usize| d.entries()[i].label() as f64;
     let s100 = tune::model::sigmoid(1.0, 100.0);
     // Black to move and +100 for Black: White's expected score is 1 - s(100).
@@ -654,7 +663,10 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
     assert!((e(&blended, 1) - (0.5 * 0.0 + 0.5 * s100)).abs() < 1.0 / 400.0);
     assert_eq!(e(&blended, 2), 0.5);
     // Weight 0 leaves the results alone.
-    assert_eq!(data.blend_scores(0.0, 1.0), 0);
+    assert_eq!(
+        data.blend_scores(0.0, |cp| tune::model::sigmoid(1.0, cp)),
+        0
+    );
     assert_eq!(
         (0..3).map(|i| e(&data, i)).collect::<Vec<_>>(),
         vec![1.0, 0.0, 0.5]

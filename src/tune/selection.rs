@@ -2,7 +2,7 @@
 //! data stores); the rest are frozen at their starting values and folded into per-position
 //! constants when the data is loaded.
 
-use super::data::Coef;
+use super::packed::Coef;
 use crate::board::Position;
 use crate::eval::{evaluate_with, Accumulator, EvalParams, ParamGroup, Trace};
 

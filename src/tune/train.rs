@@ -4,6 +4,7 @@
 use super::data::Dataset;
 use super::model::{loss, loss_and_gradient};
 use std::time::Instant;
+use thiserror::Error;
 
 /// Adam with bias correction. Weights are in centipawns, so a learning rate near 1 moves each
 /// weight by about a centipawn per step at first.
@@ -113,15 +114,36 @@ pub struct TrainResult {
     pub stopped_early: bool,
 }
 
+/// Training stopped because the optimisation blew up: an error or a weight stopped being a finite
+/// number, which only a step far too large (learning rate) or a penalty far too strong (L2) does.
+#[derive(Error, Debug, Clone, PartialEq)]
+#[error(
+    "the {what} became {value} at epoch {epoch} (learning rate {learning_rate}, l2 {l2}): \
+     the optimisation diverged; lower optimizer.learning_rate or optimizer.l2"
+)]
+pub struct Diverged {
+    /// The epoch whose weights were not finite or gave a non-finite error.
+    pub epoch: usize,
+    /// What stopped being finite: `training error`, `validation error`, `objective` or `weights`.
+    pub what: &'static str,
+    /// The offending value (NaN or ±infinity).
+    pub value: f64,
+    /// The run's learning rate.
+    pub learning_rate: f64,
+    /// The run's L2 penalty.
+    pub l2: f64,
+}
+
 /// Runs Adam from `start` on `training`, watching `validation` (may be empty), calling
-/// `on_epoch` after every epoch. Deterministic for given data and options.
+/// `on_epoch` after every epoch. Deterministic for given data and options. Stops with
+/// [`Diverged`] as soon as an epoch's error, objective or weights are not finite numbers.
 pub fn train(
     training: &Dataset,
     validation: &Dataset,
     start: Vec<[f64; 2]>,
     options: &TrainOptions,
     on_epoch: &mut dyn FnMut(&EpochStats),
-) -> TrainResult {
+) -> Result<TrainResult, Diverged> {
     let n = training.len();
     let full_batch = options.batch_size == 0 || options.batch_size >= n;
     let anchor = start.clone();
@@ -151,6 +173,28 @@ pub fn train(
         let validation_mse = (!validation.is_empty()).then(|| loss(validation, &w, options.k));
         // Without a validation set the objective itself (with its penalty) is watched.
         let watched = validation_mse.unwrap_or_else(|| train_mse + penalty(&w));
+        // Once per epoch, on numbers already at hand (and the weights, a few hundred of them).
+        let diverged = |what, value| Diverged {
+            epoch,
+            what,
+            value,
+            learning_rate: options.learning_rate,
+            l2: options.l2,
+        };
+        if !train_mse.is_finite() {
+            return Err(diverged("training error", train_mse));
+        }
+        if !watched.is_finite() {
+            let what = if validation_mse.is_some() {
+                "validation error"
+            } else {
+                "objective"
+            };
+            return Err(diverged(what, watched));
+        }
+        if let Some(&bad) = w.iter().flatten().find(|x| !x.is_finite()) {
+            return Err(diverged("weights", bad));
+        }
         if watched < best.1 {
             best = (epoch, watched);
             best_weights.clone_from(&w);
@@ -199,10 +243,10 @@ pub fn train(
             }
         }
     }
-    TrainResult {
+    Ok(TrainResult {
         history,
         best_epoch: best.0,
         best_weights,
         stopped_early,
-    }
+    })
 }
