@@ -135,50 +135,75 @@ impl TuneError {
 pub enum Event<'a> {
     /// Loading starts (thread count in use).
     Loading {
+        /// Data files to read.
         files: usize,
+        /// Worker threads.
         threads: usize,
     },
+    /// Every file is loaded.
     Loaded {
+        /// Positions per file and the skipped lines.
         report: &'a LoadReport,
+        /// Seconds spent loading.
         seconds: f64,
+        /// Heap bytes per packed position.
         bytes_per_position: f64,
+        /// Tuned nonzero coefficients per position.
         average_coefficients: f64,
     },
+    /// The positions are split into training and validation sets.
     Split {
+        /// Training positions.
         training: usize,
+        /// Validation positions.
         validation: usize,
     },
     /// K and the training error of the starting weights at that K.
     K {
+        /// The sigmoid's scale.
         k: f64,
+        /// Whether K was fitted (rather than fixed by the configuration).
         fitted: bool,
+        /// The training error of the starting weights at this K.
         train_mse: f64,
     },
     /// The search scores were mixed into the labels (`without_score` positions had none).
     Blended {
+        /// The share of each label taken from the score.
         weight: f64,
+        /// Positions without a score (they keep their result).
         without_score: usize,
     },
+    /// An epoch finished (epoch 0 is the starting point).
     Epoch(&'a EpochStats),
 }
 
 /// What a run did and where it wrote.
 #[derive(Clone, Debug)]
 pub struct TuneSummary {
+    /// The sigmoid's scale used.
     pub k: f64,
+    /// Whether K was fitted.
     pub k_fitted: bool,
+    /// Positions trained on.
     pub training_positions: usize,
+    /// Positions held out.
     pub validation_positions: usize,
+    /// Data lines skipped as bad.
     pub skipped_lines: usize,
+    /// The epoch whose weights were kept.
     pub best_epoch: usize,
+    /// Epochs run after epoch 0.
     pub epochs_run: usize,
+    /// Whether the patience window ended the run early.
     pub stopped_early: bool,
-    /// Epoch 0 (the starting point) and the chosen epoch.
+    /// Epoch 0 (the starting point).
     pub start: EpochStats,
+    /// The chosen epoch.
     pub best: EpochStats,
-    /// Errors of the written integer weights with the engine's integer blend (training,
-    /// validation if any).
+    /// The training error of the written integer weights with the engine's integer blend.
     pub rounded_train_mse: f64,
+    /// The same on the validation set, if any.
     pub rounded_validation_mse: Option<f64>,
     /// Tuned parameters that occur in no training position (they cannot move).
     pub unused: Vec<String>,

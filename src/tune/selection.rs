@@ -46,6 +46,7 @@ impl ParamSelection {
         self.tuned.len()
     }
 
+    /// Whether nothing is tuned.
     pub fn is_empty(&self) -> bool {
         self.tuned.is_empty()
     }
@@ -147,6 +148,7 @@ impl Accumulator for Packer<'_> {
 }
 
 impl<'a> Packer<'a> {
+    /// A packer for the parameters `selection` tunes.
     pub fn new(selection: &'a ParamSelection) -> Packer<'a> {
         Packer {
             selection,

@@ -10,9 +10,13 @@ use thiserror::Error;
 /// weight by about a centipawn per step at first.
 #[derive(Clone, Debug)]
 pub struct Adam {
+    /// The step size.
     pub learning_rate: f64,
+    /// Decay of the gradient's running mean.
     pub beta1: f64,
+    /// Decay of the squared gradient's running mean.
     pub beta2: f64,
+    /// Keeps the step finite where the squared gradient is near zero.
     pub epsilon: f64,
     m: Vec<[f64; 2]>,
     v: Vec<[f64; 2]>,
@@ -20,6 +24,7 @@ pub struct Adam {
 }
 
 impl Adam {
+    /// An optimiser for `params` weight pairs, with no steps taken.
     pub fn new(params: usize, learning_rate: f64, beta1: f64, beta2: f64) -> Adam {
         Adam {
             learning_rate,
@@ -54,8 +59,11 @@ impl Adam {
 pub struct TrainOptions {
     /// The sigmoid's scale, fixed for the run.
     pub k: f64,
+    /// Adam's step size.
     pub learning_rate: f64,
+    /// Adam's first-moment decay.
     pub beta1: f64,
+    /// Adam's second-moment decay.
     pub beta2: f64,
     /// The most epochs to run (epoch 0 is the starting point, then one step or pass each).
     pub epochs: usize,
@@ -91,7 +99,9 @@ impl Default for TrainOptions {
 /// The errors after an epoch (epoch 0 = the starting weights).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EpochStats {
+    /// The epoch (0 = the starting weights).
     pub epoch: usize,
+    /// The mean squared error on the training set.
     pub train_mse: f64,
     /// `None` without a validation set.
     pub validation_mse: Option<f64>,
@@ -107,6 +117,7 @@ pub struct EpochStats {
 pub struct TrainResult {
     /// One row per epoch run, from epoch 0.
     pub history: Vec<EpochStats>,
+    /// The epoch with the best watched error.
     pub best_epoch: usize,
     /// The weights of `best_epoch` (compact order, unrounded).
     pub best_weights: Vec<[f64; 2]>,
