@@ -470,6 +470,71 @@ mod tests {
     }
 
     #[test]
+    fn sampled_positions_carry_their_game_and_ply_and_read_back() {
+        use crate::record::{PlayedMove, Termination};
+        use std::time::{Duration, SystemTime};
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let book_moves = vec![pos.parse_uci_move("e2e4").unwrap()];
+        pos.make_move(book_moves[0]);
+        let mut moves = Vec::new();
+        for (i, uci) in ["g8f6", "b1c3", "b8c6", "g1f3"].iter().enumerate() {
+            let mv = pos.parse_uci_move(uci).unwrap();
+            pos.make_move(mv);
+            moves.push(PlayedMove {
+                mv,
+                score: Some(Score::Cp(if i % 2 == 0 { -30 } else { 25 })),
+                depth: Some(8),
+                nodes: Some(1000),
+                time: Duration::ZERO,
+            });
+        }
+        let record = GameRecord {
+            game_id: 6,
+            pair_id: 3,
+            round: 3,
+            event: "test".to_string(),
+            white: "a".to_string(),
+            black: "b".to_string(),
+            white_engine: 0,
+            black_engine: 1,
+            opening_id: 0,
+            start,
+            book_moves,
+            moves,
+            result: GameResult::BlackWins,
+            termination: Termination::Adjudication,
+            reason: "test".to_string(),
+            time_control: "nodes=1000".to_string(),
+            started: SystemTime::UNIX_EPOCH,
+            duration: Duration::ZERO,
+        };
+        let sampled = sample_positions(&record, 10, 1);
+        assert_eq!(sampled.len(), 4);
+        let plies: Vec<u32> = sampled.iter().map(|p| p.id.unwrap().ply).collect();
+        assert_eq!(plies, vec![1, 2, 3, 4]);
+        for p in &sampled {
+            let id = p.id.unwrap();
+            assert_eq!((id.pair, id.game), (3, 6));
+            assert_eq!(p.result, Outcome::Result(GameResult::BlackWins));
+            let line = p.to_string();
+            assert_eq!(TrainingPosition::parse(&line).unwrap().as_ref(), Some(p));
+            // The transitional writer plus the id the arena appends is the same line.
+            assert_eq!(format!("{} id \"{id}\";", p.to_epd()), line);
+        }
+        assert_eq!(
+            sampled[0].to_string(),
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - ce -30; c9 \"0-1\"; \
+             id \"3.6.1\";"
+        );
+        // A limit keeps a seeded choice of them.
+        let two = sample_positions(&record, 2, 1);
+        assert_eq!(two.len(), 2);
+        assert!(two.iter().all(|p| sampled.contains(p)));
+        assert_eq!(two, sample_positions(&record, 2, 1));
+    }
+
+    #[test]
     fn ids_are_three_whole_numbers() {
         let id: PositionId = "3.5.40".parse().unwrap();
         assert_eq!(
