@@ -10,10 +10,9 @@ mod read;
 mod split;
 
 pub use read::{DataError, LineError, LineErrorKind, LoadReport, MAX_KEPT_ERRORS};
-// The packed types, where they were before they moved to `tune::packed`.
-pub use crate::tune::packed::{Coef, Entry, LABEL_SCALE};
 
 use crate::board::Position;
+use crate::tune::packed::{Coef, Entry};
 use crate::tune::selection::{Packer, ParamSelection};
 use pack::{Packed, NO_PAIR, NO_SCORE};
 
