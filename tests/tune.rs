@@ -186,7 +186,8 @@ fn tuning_recovers_the_weights_that_made_the_labels() {
             start,
             &options,
             &mut |_| {},
-        );
+        )
+        .unwrap();
         let tuned = selection.to_params(&result.best_weights);
         for &i in selection.tuned() {
             let (t, r) = (truth.get(i), tuned.get(i));
@@ -221,7 +222,8 @@ fn training_error_never_exceeds_the_start() {
         selection.start_weights(),
         &options,
         &mut |_| {},
-    );
+    )
+    .unwrap();
     let start = result.history[0].train_mse;
     for h in &result.history {
         assert!(
@@ -243,7 +245,8 @@ fn training_error_never_exceeds_the_start() {
         selection.start_weights(),
         &options,
         &mut |_| {},
-    );
+    )
+    .unwrap();
     assert!(result.history.last().unwrap().train_mse < start);
 }
 
@@ -405,7 +408,7 @@ fn a_run_writes_weights_history_and_pictures() {
     let config_text = format!(
         "[data]\nfiles = [{epd:?}]\nvalidation_fraction = 0.2\nseed = 3\n\
          [model]\nweights = {weights:?}\ntune = [\"material\", \"pieces\"]\n\
-         [optimizer]\nlearning_rate = 1.0\nepochs = 150\npatience = 40\nthreads = 2\n\
+         [optimizer]\nlearning_rate = 1.0\nepochs = 150\npatience = 40\nthreads = 0\n\
          [output]\ndir = {out:?}\n",
         weights = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights/default.toml"),
     );
@@ -579,7 +582,8 @@ fn frozen_parameters_keep_their_start_values() {
         start.clone(),
         &options,
         &mut |_| {},
-    );
+    )
+    .unwrap();
     let mut moved = 0;
     for (i, (before, after)) in start.iter().zip(&result.best_weights).enumerate() {
         if frozen[i] {
@@ -610,7 +614,8 @@ fn l2_penalty_keeps_weights_nearer_the_start() {
             start.clone(),
             &options,
             &mut |_| {},
-        );
+        )
+        .unwrap();
         let d: f64 = start
             .iter()
             .zip(&result.best_weights)
@@ -646,7 +651,11 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
     data.load_reader(text.as_bytes(), "t", &selection, &mut LoadReport::default())
         .unwrap();
     let mut blended = data.clone();
-    assert_eq!(blended.blend_scores(0.5, 1.0), 1, "one line has no ce");
+    assert_eq!(
+        blended.blend_scores(0.5, |cp| tune::model::sigmoid(1.0, cp)),
+        1,
+        "one line has no ce"
+    );
     let e = |d: &Dataset, i: usize| d.entries()[i].label() as f64;
     let s100 = tune::model::sigmoid(1.0, 100.0);
     // Black to move and +100 for Black: White's expected score is 1 - s(100).
@@ -654,7 +663,10 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
     assert!((e(&blended, 1) - (0.5 * 0.0 + 0.5 * s100)).abs() < 1.0 / 400.0);
     assert_eq!(e(&blended, 2), 0.5);
     // Weight 0 leaves the results alone.
-    assert_eq!(data.blend_scores(0.0, 1.0), 0);
+    assert_eq!(
+        data.blend_scores(0.0, |cp| tune::model::sigmoid(1.0, cp)),
+        0
+    );
     assert_eq!(
         (0..3).map(|i| e(&data, i)).collect::<Vec<_>>(),
         vec![1.0, 0.0, 0.5]
@@ -692,4 +704,280 @@ fn positions_can_be_resolved_through_their_quiescence_line() {
         score > 500,
         "White is a queen up after the capture: {score}"
     );
+}
+
+/// A small EPD data file and a configuration around it; `extra` adds or overrides TOML lines.
+fn small_run_config(name: &str, positions: usize, out: &Path, extra: &str) -> TuneConfig {
+    let dir = scratch(name);
+    let epd = dir.join("p.epd");
+    write_epd(&epd, &crate::positions()[..positions], 5);
+    let text = format!(
+        "[data]\nfiles = [{epd:?}]\n[model]\ntune = [\"material\"]\n\
+         [optimizer]\nepochs = 20\nk = 1.0\nthreads = 1\n{extra}\n[output]\ndir = {out:?}\n"
+    );
+    TuneConfig::from_toml_str(&text, "small.toml").unwrap()
+}
+
+/// Runs a configuration and returns its error and how many events it sent.
+fn run_error(config: &TuneConfig) -> (tune::TuneError, usize) {
+    let mut events = 0;
+    let err = tune::run(config, &mut |_| events += 1).unwrap_err();
+    (err, events)
+}
+
+#[test]
+fn training_positions_round_trip_through_the_one_writer_and_parser() {
+    use sparring::board::GameResult;
+    use sparring::record::{Outcome, PositionId, TrainingPosition, MAX_TRAINING_SCORE};
+    let results = [
+        GameResult::WhiteWins,
+        GameResult::Draw,
+        GameResult::BlackWins,
+    ];
+    let scores = [
+        Some(0),
+        Some(-1),
+        Some(35),
+        Some(-2999),
+        None,
+        Some(MAX_TRAINING_SCORE),
+        Some(-MAX_TRAINING_SCORE),
+        Some(MAX_TRAINING_SCORE - 12),
+    ];
+    let mut written = Vec::new();
+    for (i, pos) in positions()[..400].iter().enumerate() {
+        let id = (i % 5 != 0).then_some(PositionId {
+            pair: 1 + i as u64 / 4,
+            game: 1 + i as u64 / 2,
+            ply: i as u32 % 160,
+        });
+        let p = TrainingPosition::new(pos, scores[i % scores.len()], results[i % 3], id);
+        let line = p.to_string();
+        let back = TrainingPosition::parse(&line).unwrap().unwrap();
+        assert_eq!(back, p, "{line}");
+        assert_eq!(back.position().unwrap().to_fen()[..p.fen.len()], p.fen);
+        written.push(line);
+    }
+    // Probabilities from other tools survive too.
+    let soft = TrainingPosition {
+        fen: positions()[0].to_fen(),
+        score: Some(-40),
+        result: Outcome::Expected(0.375),
+        id: None,
+    };
+    assert_eq!(
+        TrainingPosition::parse(&soft.to_string()).unwrap(),
+        Some(soft.clone())
+    );
+    written.push(soft.to_string());
+
+    // The tuner reads every written line, and the scores arrive from White's side.
+    let dir = scratch("round-trip");
+    let path = dir.join("positions.epd");
+    std::fs::write(&path, written.join("\n") + "\n").unwrap();
+    let selection = ParamSelection::groups(EvalParams::default(), &[ParamGroup::Material]);
+    let (data, report) = Dataset::load_files(&[&path], &selection, false).unwrap();
+    assert_eq!(
+        (data.len(), report.skipped),
+        (401, 0),
+        "{:?}",
+        report.errors
+    );
+}
+
+#[test]
+fn bad_search_scores_are_reported_with_file_and_line() {
+    let dir = scratch("bad-scores");
+    let path = dir.join("scores.epd");
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    let scores = [
+        "12", "nan", "inf", "-inf", "32001", "-40000", "32000", "7.5", "1e3", "-32000",
+    ];
+    let text: String = scores
+        .iter()
+        .map(|ce| format!("{fen} ce {ce}; c9 \"1-0\"; id \"1.1.1\";\n"))
+        .collect();
+    std::fs::write(&path, text).unwrap();
+    let selection = ParamSelection::groups(EvalParams::default(), &[ParamGroup::Material]);
+    let (data, report) = Dataset::load_files(&[&path], &selection, false).unwrap();
+    assert_eq!(data.len(), 3);
+    let name = path.display().to_string();
+    let lines: Vec<usize> = report.errors.iter().map(|e| e.line).collect();
+    assert_eq!(lines, vec![2, 3, 4, 5, 6, 8, 9]);
+    assert_eq!(
+        report.errors[0].to_string(),
+        format!(
+            "{name}:2: bad `ce` score `nan`: expected a whole number of centipawns from -32000 \
+             to 32000"
+        )
+    );
+    assert!(report
+        .errors
+        .iter()
+        .all(|e| matches!(e.kind, LineErrorKind::BadScore { .. })));
+    assert!(report.errors[3]
+        .to_string()
+        .starts_with(&format!("{name}:5: bad `ce` score `32001`")));
+}
+
+#[test]
+fn an_unwritable_output_directory_is_refused_before_any_work() {
+    let dir = scratch("unwritable");
+    let blocker = dir.join("a-file");
+    std::fs::write(&blocker, "not a directory").unwrap();
+    let out = blocker.join("out");
+    let config = small_run_config("unwritable-data", 200, &out, "");
+    let (err, events) = run_error(&config);
+    assert_eq!(events, 0, "nothing was loaded");
+    assert!(matches!(err, tune::TuneError::OutputDir { .. }), "{err:?}");
+    assert!(!err.is_bad_input());
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&format!(
+            "output directory {} cannot be written: ",
+            out.display()
+        )),
+        "{message}"
+    );
+
+    // The command line stops at once, says so once, and loads nothing.
+    let config_path = dir.join("tune.toml");
+    std::fs::write(
+        &config_path,
+        format!(
+            "[data]\nfiles = [{:?}]\n[model]\ntune = [\"material\"]\n[output]\ndir = {out:?}\n",
+            config.data.files[0]
+        ),
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["tune", config_path.to_str().unwrap(), "--threads", "1"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stdout}\n{stderr}");
+    assert!(!stdout.contains("loading"), "{stdout}");
+    assert_eq!(stderr.matches("cannot be written").count(), 1, "{stderr}");
+    let os_error = match &err {
+        tune::TuneError::OutputDir { error, .. } => error.to_string(),
+        _ => unreachable!(),
+    };
+    assert_eq!(stderr.matches(&os_error).count(), 1, "{stderr}");
+}
+
+#[test]
+fn a_diverging_learning_rate_or_l2_stops_the_run_with_an_error() {
+    for (name, extra) in [
+        ("huge-rate", "learning_rate = 1e308"),
+        ("huge-l2", "l2 = 1e308"),
+    ] {
+        let out = scratch(name).join("out");
+        let config = small_run_config(&format!("{name}-data"), 300, &out, extra);
+        let (err, events) = run_error(&config);
+        let tune::TuneError::Diverged(diverged) = &err else {
+            panic!("{name}: {err:?}");
+        };
+        assert!(!diverged.value.is_finite(), "{name}: {diverged:?}");
+        assert!(diverged.epoch <= 20, "{name}: {diverged:?}");
+        assert!(events > 0, "{name}: it stopped during training");
+        assert!(err.is_bad_input());
+        assert!(
+            err.to_string()
+                .contains("lower optimizer.learning_rate or optimizer.l2"),
+            "{err}"
+        );
+        assert!(
+            !out.join("weights.toml").exists(),
+            "{name}: nothing written"
+        );
+    }
+
+    // `train` itself refuses to go on.
+    let (selection, data) = material_and_pieces();
+    let options = TrainOptions {
+        k: 1.0,
+        learning_rate: f64::MAX,
+        epochs: 50,
+        patience: 0,
+        ..TrainOptions::default()
+    };
+    let err = train(
+        &data,
+        &Dataset::new(&selection),
+        selection.start_weights(),
+        &options,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(err.epoch >= 1 && !err.value.is_finite(), "{err:?}");
+}
+
+#[test]
+fn thread_counts_beyond_the_machine_are_refused_before_any_work() {
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let out = scratch("threads").join("out");
+    let mut config = small_run_config("threads-data", 100, &out, "");
+    config.optimizer.threads = available + 1;
+    let (err, events) = run_error(&config);
+    assert_eq!(events, 0);
+    assert!(
+        matches!(err, tune::TuneError::TooManyThreads { requested, available: a }
+            if requested == available + 1 && a == available),
+        "{err:?}"
+    );
+    assert!(
+        !out.exists(),
+        "refused before the output directory was made"
+    );
+    assert!(tune::check_threads(available).is_ok());
+    assert!(tune::check_threads(0).is_ok());
+
+    // `--threads` on the command line bypasses the configuration's checks, not this one.
+    let dir = scratch("threads-cli");
+    let config_path = dir.join("tune.toml");
+    std::fs::write(
+        &config_path,
+        format!(
+            "[data]\nfiles = [{:?}]\n[model]\ntune = [\"material\"]\n[output]\ndir = {out:?}\n",
+            config.data.files[0]
+        ),
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["tune", config_path.to_str().unwrap(), "--threads", "100000"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("100000 is more than"), "{stderr}");
+}
+
+#[test]
+fn a_validation_fraction_that_leaves_no_training_data_is_an_error() {
+    let out = scratch("fraction").join("out");
+    let mut config = small_run_config("fraction-data", 40, &out, "");
+    config.data.validation_fraction = 1.0;
+    let (err, events) = run_error(&config);
+    assert_eq!(events, 0);
+    assert!(
+        matches!(err, tune::TuneError::ValidationFraction { value } if value == 1.0),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("leaves no training data"), "{err}");
+
+    // Inside the accepted range, a share that rounds to every position says so too.
+    config.data.validation_fraction = 0.99;
+    let (err, _) = run_error(&config);
+    assert!(
+        matches!(err, tune::TuneError::NoTrainingData { positions: 40, .. }),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "data.validation_fraction = 0.99 puts all 40 positions into the validation set (pairs \
+         of games stay on one side), leaving no training data; lower it"
+    );
+    config.data.validation_fraction = 0.5;
+    tune::run(&config, &mut |_| {}).unwrap();
 }

@@ -71,9 +71,10 @@ fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
         });
     }
     if let Some(e) = err.downcast_ref::<TuneError>() {
-        return Some(match e {
-            TuneError::Output { .. } | TuneError::Threads { .. } => RunFailed,
-            _ => BadInput,
+        return Some(if e.is_bad_input() {
+            BadInput
+        } else {
+            RunFailed
         });
     }
     if let Some(e) = err.downcast_ref::<ArenaError>() {

@@ -10,7 +10,7 @@ mod weights_file;
 
 pub use params::{layout, EvalParams, ParamGroup};
 pub use terms::{evaluate_with, phase};
-pub use weights_file::WeightsError;
+pub use weights_file::{WeightsError, MAX_WEIGHT};
 
 use crate::board::Position;
 

@@ -5,6 +5,8 @@ use super::error::BadLineReason;
 use super::store::{Store, TooLarge};
 use crate::board::Position;
 use rayon::prelude::*;
+use std::borrow::Cow;
+use thiserror::Error;
 
 /// A chunk's openings and its rejected lines (line numbers relative to the chunk, 1-based).
 pub(crate) struct Chunk {
@@ -119,63 +121,18 @@ fn next_word(text: &str) -> Option<&str> {
     text.split_ascii_whitespace().next()
 }
 
-/// Checks the opcode syntax (`name operand* ;`, with quoted operands that may hold `;`) and
-/// returns the `hmvc` and `fmvn` operands. A missing `;` after the last opcode is tolerated.
+/// Checks the opcode syntax and returns the `hmvc` and `fmvn` operands.
 fn parse_opcodes(text: &str) -> Result<(Option<u16>, Option<u16>), BadLineReason> {
-    let bad = |msg: String| Err(BadLineReason::Opcode(msg));
     let (mut hmvc, mut fmvn) = (None, None);
-    let mut chars = text.char_indices().peekable();
-    loop {
-        while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
-        let Some(&(start, first)) = chars.peek() else {
-            break;
-        };
-        if !first.is_ascii_alphabetic() {
-            let word = text[start..].split_whitespace().next().unwrap_or("");
-            return bad(format!("expected an opcode name, found '{word}'"));
-        }
-        let mut end = start;
-        while let Some((i, c)) = chars.next_if(|(_, c)| c.is_ascii_alphanumeric() || *c == '_') {
-            end = i + c.len_utf8();
-        }
-        let name = &text[start..end];
-        let mut operands: Vec<String> = Vec::new();
-        loop {
-            while chars.next_if(|(_, c)| c.is_whitespace()).is_some() {}
-            match chars.next() {
-                None | Some((_, ';')) => break,
-                Some((_, '"')) => {
-                    let mut operand = String::new();
-                    loop {
-                        match chars.next() {
-                            None => return bad(format!("{name}: unterminated string")),
-                            Some((_, '"')) => break,
-                            Some((_, '\\')) => {
-                                if let Some((_, c)) = chars.next() {
-                                    operand.push(c);
-                                }
-                            }
-                            Some((_, c)) => operand.push(c),
-                        }
-                    }
-                    operands.push(operand);
-                }
-                Some((_, c)) => {
-                    let mut operand = c.to_string();
-                    while let Some((_, c)) = chars.next_if(|(_, c)| !c.is_whitespace() && *c != ';')
-                    {
-                        operand.push(c);
-                    }
-                    operands.push(operand);
-                }
-            }
-        }
+    for op in epd_operations(text) {
+        let op = op.map_err(|e| BadLineReason::Opcode(e.to_string()))?;
+        let name = op.opcode;
         let number = |max_ok: fn(u16) -> bool| -> Result<u16, BadLineReason> {
-            match &operands[..] {
+            match &op.operands[..] {
                 [n] => n.parse::<u16>().ok().filter(|&n| max_ok(n)).ok_or_else(|| {
                     BadLineReason::Opcode(format!("{name}: '{n}' is not a valid count"))
                 }),
-                _ => Err(BadLineReason::Opcode(format!(
+                operands => Err(BadLineReason::Opcode(format!(
                     "{name}: expected one number, found {} operands",
                     operands.len()
                 ))),
@@ -188,6 +145,145 @@ fn parse_opcodes(text: &str) -> Result<(Option<u16>, Option<u16>), BadLineReason
         }
     }
     Ok((hmvc, fmvn))
+}
+
+/// One EPD operation, `opcode operand* ;`: the opcode and its operands, string operands without
+/// their quotes and with `\` escapes resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EpdOperation<'a> {
+    /// The opcode (`ce`, `c9`, `id`, `bm`, ...): a letter, then letters, digits or `_`.
+    pub opcode: &'a str,
+    /// The operands in order; borrowed unless a string operand held an escape.
+    pub operands: Vec<Cow<'a, str>>,
+}
+
+/// Why the operations part of an EPD line cannot be read.
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+pub enum EpdOperationError {
+    /// Something other than an opcode name where an operation should start.
+    #[error("expected an opcode name, found '{found}'")]
+    ExpectedOpcode {
+        /// The word found instead.
+        found: String,
+    },
+    /// A string operand without its closing quote.
+    #[error("{opcode}: unterminated string")]
+    UnterminatedString {
+        /// The operation's opcode.
+        opcode: String,
+    },
+}
+
+/// The operations of an EPD line's text after the position fields, in order. Operations end at
+/// `;` outside quotes; a missing `;` after the last one is tolerated. After an error the
+/// iterator ends. This is the one EPD-operations reader: opening suites and training positions
+/// (`record::TrainingPosition`) both use it.
+pub fn epd_operations(text: &str) -> EpdOperations<'_> {
+    EpdOperations {
+        text,
+        at: 0,
+        failed: false,
+    }
+}
+
+/// The iterator of [`epd_operations`].
+#[derive(Clone, Debug)]
+pub struct EpdOperations<'a> {
+    text: &'a str,
+    /// Byte offset of the next unread character.
+    at: usize,
+    failed: bool,
+}
+
+impl<'a> EpdOperations<'a> {
+    fn skip_spaces(&mut self) {
+        let rest = &self.text[self.at..];
+        self.at += rest.len() - rest.trim_start().len();
+    }
+
+    fn next_operation(&mut self) -> Result<Option<EpdOperation<'a>>, EpdOperationError> {
+        let text = self.text;
+        self.skip_spaces();
+        let rest = &text[self.at..];
+        let Some(first) = rest.chars().next() else {
+            return Ok(None);
+        };
+        if !first.is_ascii_alphabetic() {
+            let found = rest.split_whitespace().next().unwrap_or("").to_string();
+            return Err(EpdOperationError::ExpectedOpcode { found });
+        }
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(rest.len());
+        let opcode = &rest[..name_len];
+        self.at += name_len;
+        let mut operands = Vec::new();
+        loop {
+            self.skip_spaces();
+            let rest = &text[self.at..];
+            let Some(c) = rest.chars().next() else {
+                break;
+            };
+            if c == ';' {
+                self.at += 1;
+                break;
+            }
+            if c == '"' {
+                let body = &rest[1..];
+                let Some(close) = body.find(['"', '\\']) else {
+                    return Err(EpdOperationError::UnterminatedString {
+                        opcode: opcode.to_string(),
+                    });
+                };
+                if body.as_bytes()[close] == b'"' {
+                    operands.push(Cow::Borrowed(&body[..close]));
+                    self.at += 1 + close + 1;
+                    continue;
+                }
+                // An escape: build the operand character by character.
+                let mut operand = String::from(&body[..close]);
+                let mut chars = body[close..].char_indices();
+                let end = loop {
+                    match chars.next() {
+                        None => {
+                            return Err(EpdOperationError::UnterminatedString {
+                                opcode: opcode.to_string(),
+                            })
+                        }
+                        Some((i, '"')) => break close + i + 1,
+                        Some((_, '\\')) => {
+                            if let Some((_, c)) = chars.next() {
+                                operand.push(c);
+                            }
+                        }
+                        Some((_, c)) => operand.push(c),
+                    }
+                };
+                operands.push(Cow::Owned(operand));
+                self.at += 1 + end;
+            } else {
+                let len = rest
+                    .find(|c: char| c.is_whitespace() || c == ';')
+                    .unwrap_or(rest.len());
+                operands.push(Cow::Borrowed(&rest[..len]));
+                self.at += len;
+            }
+        }
+        Ok(Some(EpdOperation { opcode, operands }))
+    }
+}
+
+impl<'a> Iterator for EpdOperations<'a> {
+    type Item = Result<EpdOperation<'a>, EpdOperationError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed {
+            return None;
+        }
+        let next = self.next_operation();
+        self.failed = next.is_err();
+        next.transpose()
+    }
 }
 
 #[cfg(test)]
@@ -236,6 +332,48 @@ mod tests {
         assert_eq!(
             parse_line("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"),
             Err(BadLineReason::NoLegalMoves)
+        );
+    }
+
+    #[test]
+    fn operations_are_tokenized_with_quotes_and_escapes() {
+        let ops: Vec<EpdOperation> = epd_operations(
+            r#" ce -35; c9 "1/2-1/2";id "a;b" ;bm Nf3 e4 ; c0 "say \"hi\"\\";noop; last 1"#,
+        )
+        .collect::<Result<_, _>>()
+        .unwrap();
+        let flat: Vec<(&str, Vec<&str>)> = ops
+            .iter()
+            .map(|op| (op.opcode, op.operands.iter().map(|o| o.as_ref()).collect()))
+            .collect();
+        assert_eq!(
+            flat,
+            vec![
+                ("ce", vec!["-35"]),
+                ("c9", vec!["1/2-1/2"]),
+                ("id", vec!["a;b"]),
+                ("bm", vec!["Nf3", "e4"]),
+                ("c0", vec!["say \"hi\"\\"]),
+                ("noop", vec![]),
+                ("last", vec!["1"]),
+            ]
+        );
+        assert!(matches!(ops[1].operands[0], Cow::Borrowed(_)));
+        assert!(epd_operations("   ").next().is_none());
+        let mut bad = epd_operations("ce 1; 5 x;");
+        assert!(bad.next().unwrap().is_ok());
+        assert_eq!(
+            bad.next(),
+            Some(Err(EpdOperationError::ExpectedOpcode {
+                found: "5".to_string()
+            }))
+        );
+        assert_eq!(bad.next(), None);
+        assert_eq!(
+            epd_operations("id \"x\\\"").last(),
+            Some(Err(EpdOperationError::UnterminatedString {
+                opcode: "id".to_string()
+            }))
         );
     }
 

@@ -9,7 +9,9 @@ mod pgn;
 mod polyglot;
 mod store;
 
-pub use epd::parse_line as parse_epd_line;
+pub use epd::{
+    epd_operations, parse_line as parse_epd_line, EpdOperation, EpdOperationError, EpdOperations,
+};
 pub use error::{BadLine, BadLineReason, OpeningsError};
 pub use polyglot::{
     decode_move, encode_move, polyglot_key, BookMove, BookPick, BookWalk, PolyglotBook,

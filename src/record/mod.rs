@@ -7,7 +7,10 @@ mod positions;
 
 pub use self::csv::{csv_field, read_finished_games, FinishedGame, GAMES_CSV_HEADER};
 pub use self::pgn::{keep_games, write_pgn};
-pub use self::positions::{sample_positions, TrainingPosition};
+pub use self::positions::{
+    sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, TrainingPosition,
+    MAX_TRAINING_SCORE,
+};
 
 use crate::board::{Color, GameResult, Move, Position};
 use crate::search::Score;

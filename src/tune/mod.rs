@@ -9,19 +9,22 @@
 pub mod config;
 pub mod data;
 pub mod model;
+pub mod packed;
 pub mod selection;
 pub mod svg;
 pub mod synthetic;
 pub mod train;
 
 pub use config::{ConfigError, KSetting, TuneConfig};
-pub use data::{Coef, DataError, Dataset, Entry, LineError, LineErrorKind, LoadReport};
+pub use data::{DataError, Dataset, LineError, LineErrorKind, LoadReport};
 pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
+pub use packed::{Coef, Entry};
 pub use selection::{Packer, ParamSelection};
-pub use train::{train, Adam, EpochStats, TrainOptions, TrainResult};
+pub use train::{train, Adam, Diverged, EpochStats, TrainOptions, TrainResult};
 
 use crate::eval::{EvalParams, WeightsError};
 use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 use thiserror::Error;
@@ -29,24 +32,102 @@ use thiserror::Error;
 /// Why a tuning run failed (bad data lines are not failures: they are skipped and reported).
 #[derive(Error, Debug)]
 pub enum TuneError {
+    /// The configuration file.
     #[error(transparent)]
     Config(#[from] ConfigError),
+    /// A data file that cannot be read at all.
     #[error(transparent)]
     Data(#[from] DataError),
+    /// The starting weights file.
     #[error(transparent)]
     Weights(#[from] WeightsError),
+    /// Every line was skipped (or the files are empty).
     #[error("no usable positions in {files}: {skipped} lines skipped")]
-    NoPositions { files: String, skipped: usize },
-    #[error("{config}: `model.tune` selects no parameters")]
-    NothingToTune { config: String },
-    #[error("{file}: cannot write: {source}")]
-    Output {
-        file: String,
-        #[source]
-        source: std::io::Error,
+    NoPositions {
+        /// The data files, comma-separated.
+        files: String,
+        /// How many lines were skipped as bad.
+        skipped: usize,
     },
+    /// `model.tune` names groups with no parameters.
+    #[error("{config}: `model.tune` selects no parameters")]
+    NothingToTune {
+        /// The configuration's name.
+        config: String,
+    },
+    /// A validation share outside [0, 1) (the configuration reader refuses it too; this guards
+    /// callers that build a `TuneConfig` themselves).
+    #[error(
+        "data.validation_fraction = {value} leaves no training data: expected a number from 0 up \
+         to but not including 1"
+    )]
+    ValidationFraction {
+        /// The share asked for.
+        value: f64,
+    },
+    /// The split put every position into the validation set.
+    #[error(
+        "data.validation_fraction = {value} puts all {positions} positions into the validation \
+         set (pairs of games stay on one side), leaving no training data; lower it"
+    )]
+    NoTrainingData {
+        /// The share asked for.
+        value: f64,
+        /// How many positions were loaded.
+        positions: usize,
+    },
+    /// More worker threads than the machine runs at once (checked before any work).
+    #[error(
+        "optimizer.threads = {requested} is more than the {available} threads this machine can \
+         run at once; use at most {available}, or 0 for one per core"
+    )]
+    TooManyThreads {
+        /// The thread count asked for.
+        requested: usize,
+        /// `std::thread::available_parallelism()`.
+        available: usize,
+    },
+    /// The output directory cannot be created or written (checked before any work).
+    #[error("output directory {dir} cannot be written: {error}")]
+    OutputDir {
+        /// The directory, as configured.
+        dir: String,
+        /// The operating system's reason.
+        error: std::io::Error,
+    },
+    /// An output file cannot be written.
+    #[error("{file}: cannot write: {error}")]
+    Output {
+        /// The file.
+        file: String,
+        /// The operating system's reason.
+        error: std::io::Error,
+    },
+    /// The worker pool cannot start.
     #[error("cannot start {threads} worker threads: {message}")]
-    Threads { threads: usize, message: String },
+    Threads {
+        /// The thread count asked for.
+        threads: usize,
+        /// The pool builder's reason.
+        message: String,
+    },
+    /// The loss or the weights stopped being finite numbers.
+    #[error(transparent)]
+    Diverged(#[from] Diverged),
+}
+
+impl TuneError {
+    /// Whether the user's configuration or data is at fault (a command line exits with status 2),
+    /// rather than the machine: reading or writing files, starting threads (status 1).
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(
+            self,
+            TuneError::Data(DataError::Io { .. })
+                | TuneError::OutputDir { .. }
+                | TuneError::Output { .. }
+                | TuneError::Threads { .. }
+        )
+    }
 }
 
 /// Progress of a run, for a front end to display.
@@ -54,50 +135,75 @@ pub enum TuneError {
 pub enum Event<'a> {
     /// Loading starts (thread count in use).
     Loading {
+        /// Data files to read.
         files: usize,
+        /// Worker threads.
         threads: usize,
     },
+    /// Every file is loaded.
     Loaded {
+        /// Positions per file and the skipped lines.
         report: &'a LoadReport,
+        /// Seconds spent loading.
         seconds: f64,
+        /// Heap bytes per packed position.
         bytes_per_position: f64,
+        /// Tuned nonzero coefficients per position.
         average_coefficients: f64,
     },
+    /// The positions are split into training and validation sets.
     Split {
+        /// Training positions.
         training: usize,
+        /// Validation positions.
         validation: usize,
     },
     /// K and the training error of the starting weights at that K.
     K {
+        /// The sigmoid's scale.
         k: f64,
+        /// Whether K was fitted (rather than fixed by the configuration).
         fitted: bool,
+        /// The training error of the starting weights at this K.
         train_mse: f64,
     },
     /// The search scores were mixed into the labels (`without_score` positions had none).
     Blended {
+        /// The share of each label taken from the score.
         weight: f64,
+        /// Positions without a score (they keep their result).
         without_score: usize,
     },
+    /// An epoch finished (epoch 0 is the starting point).
     Epoch(&'a EpochStats),
 }
 
 /// What a run did and where it wrote.
 #[derive(Clone, Debug)]
 pub struct TuneSummary {
+    /// The sigmoid's scale used.
     pub k: f64,
+    /// Whether K was fitted.
     pub k_fitted: bool,
+    /// Positions trained on.
     pub training_positions: usize,
+    /// Positions held out.
     pub validation_positions: usize,
+    /// Data lines skipped as bad.
     pub skipped_lines: usize,
+    /// The epoch whose weights were kept.
     pub best_epoch: usize,
+    /// Epochs run after epoch 0.
     pub epochs_run: usize,
+    /// Whether the patience window ended the run early.
     pub stopped_early: bool,
-    /// Epoch 0 (the starting point) and the chosen epoch.
+    /// Epoch 0 (the starting point).
     pub start: EpochStats,
+    /// The chosen epoch.
     pub best: EpochStats,
-    /// Errors of the written integer weights with the engine's integer blend (training,
-    /// validation if any).
+    /// The training error of the written integer weights with the engine's integer blend.
     pub rounded_train_mse: f64,
+    /// The same on the validation set, if any.
     pub rounded_validation_mse: Option<f64>,
     /// Tuned parameters that occur in no training position (they cannot move).
     pub unused: Vec<String>,
@@ -129,12 +235,47 @@ pub fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> Re
     Ok(pool.install(f))
 }
 
-/// The whole tuning run of a configuration: load, split, fit K, train, write the outputs.
+/// The whole tuning run of a configuration: check what can be checked before any work (the
+/// thread count, the validation share, that the output directory can be written), then load,
+/// split, fit K, train and write the outputs.
 pub fn run(
     config: &TuneConfig,
     on_event: &mut (dyn FnMut(Event<'_>) + Send),
 ) -> Result<TuneSummary, TuneError> {
+    check_threads(config.optimizer.threads)?;
+    let fraction = config.data.validation_fraction;
+    if !(0.0..1.0).contains(&fraction) {
+        return Err(TuneError::ValidationFraction { value: fraction });
+    }
+    check_output_dir(&config.output.dir)?;
     with_threads(config.optimizer.threads, || run_here(config, on_event))?
+}
+
+/// Refuses more threads than the machine runs at once: the command line's `--threads` bypasses
+/// the configuration's checks, and 100,000 threads stall the machine.
+pub fn check_threads(requested: usize) -> Result<(), TuneError> {
+    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if requested > available {
+        return Err(TuneError::TooManyThreads {
+            requested,
+            available,
+        });
+    }
+    Ok(())
+}
+
+/// Creates the output directory and writes (then removes) a probe file in it, so a run that
+/// could not save its results fails before loading and training rather than after.
+pub fn check_output_dir(dir: &Path) -> Result<(), TuneError> {
+    let failed = |error| TuneError::OutputDir {
+        dir: dir.display().to_string(),
+        error,
+    };
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    let probe = dir.join(format!(".sparring-tune-probe-{}", std::process::id()));
+    let written = std::fs::File::create(&probe).and_then(|mut f| f.write_all(b"probe"));
+    let _ = std::fs::remove_file(&probe);
+    written.map_err(failed)
 }
 
 fn run_here(
@@ -171,12 +312,19 @@ fn run_here(
         .map(|f| f.display().to_string())
         .collect::<Vec<_>>()
         .join(", ");
-    let (mut training, mut validation) =
-        all.split(config.data.validation_fraction, config.data.seed);
-    if training.is_empty() {
+    if all.is_empty() {
         return Err(TuneError::NoPositions {
             files,
             skipped: report.skipped,
+        });
+    }
+    let positions = all.len();
+    let (mut training, mut validation) =
+        all.split(config.data.validation_fraction, config.data.seed);
+    if training.is_empty() {
+        return Err(TuneError::NoTrainingData {
+            value: config.data.validation_fraction,
+            positions,
         });
     }
     on_event(Event::Split {
@@ -199,7 +347,9 @@ fn run_here(
     });
     // K is fitted to the game results alone; the scores then join the labels at that scale.
     let weight = config.data.score_weight;
-    let without = training.blend_scores(weight, k) + validation.blend_scores(weight, k);
+    let expected = |cp: f64| sigmoid(k, cp);
+    let without =
+        training.blend_scores(weight, expected) + validation.blend_scores(weight, expected);
     if weight > 0.0 {
         on_event(Event::Blended {
             weight,
@@ -230,7 +380,7 @@ fn run_here(
     };
     let result = train(&training, &validation, initial, &options, &mut |stats| {
         on_event(Event::Epoch(stats))
-    });
+    })?;
 
     let params = selection.to_params(&result.best_weights);
     let rounded: Vec<(i32, i32)> = selection.tuned().iter().map(|&i| params.get(i)).collect();
@@ -268,27 +418,35 @@ fn run_here(
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), TuneError> {
-    std::fs::write(path, text).map_err(|source| TuneError::Output {
+    std::fs::write(path, text).map_err(|error| TuneError::Output {
         file: path.display().to_string(),
-        source,
+        error,
     })
 }
 
-/// `epoch,train_mse,validation_mse,seconds` per epoch (validation empty without a held-out set).
+/// `epoch,train_mse,validation_mse,seconds` per epoch (validation empty without a held-out set),
+/// written through the `csv` crate.
 pub fn history_csv(history: &[EpochStats]) -> String {
-    let mut out = String::from("epoch,train_mse,validation_mse,seconds\n");
-    for h in history {
-        let _ = writeln!(
-            out,
-            "{},{:.9},{},{:.3}",
-            h.epoch,
-            h.train_mse,
-            h.validation_mse
-                .map_or(String::new(), |v| format!("{v:.9}")),
-            h.seconds
-        );
+    let mut out = csv::Writer::from_writer(Vec::new());
+    let rows =
+        std::iter::once(["epoch", "train_mse", "validation_mse", "seconds"].map(String::from))
+            .chain(history.iter().map(|h| {
+                [
+                    h.epoch.to_string(),
+                    format!("{:.9}", h.train_mse),
+                    h.validation_mse
+                        .map_or(String::new(), |v| format!("{v:.9}")),
+                    format!("{:.3}", h.seconds),
+                ]
+            }));
+    for row in rows {
+        out.write_record(&row)
+            .expect("writing CSV into memory cannot fail");
     }
-    out
+    let bytes = out
+        .into_inner()
+        .expect("flushing CSV into memory cannot fail");
+    String::from_utf8(bytes).expect("the CSV fields are ASCII")
 }
 
 /// The comment block heading the tuned weights file: how they were made, then how to read them.
@@ -407,9 +565,9 @@ fn write_outputs(
     result: &TrainResult,
 ) -> Result<Vec<PathBuf>, TuneError> {
     let dir = &config.output.dir;
-    std::fs::create_dir_all(dir).map_err(|source| TuneError::Output {
-        file: dir.display().to_string(),
-        source,
+    std::fs::create_dir_all(dir).map_err(|error| TuneError::OutputDir {
+        dir: dir.display().to_string(),
+        error,
     })?;
     let weights = dir.join("weights.toml");
     let history = dir.join("history.csv");

@@ -9,7 +9,8 @@
 //! Work is split into fixed chunks of positions whose partial sums are added in chunk order, so
 //! losses and gradients are bit-for-bit the same for any number of threads.
 
-use super::data::{Coef, Dataset, Entry};
+use super::data::Dataset;
+use super::packed::{Coef, Entry};
 use crate::eval::{taper, MAX_PHASE};
 use rayon::prelude::*;
 use std::ops::Range;

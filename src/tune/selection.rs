@@ -2,15 +2,12 @@
 //! data stores); the rest are frozen at their starting values and folded into per-position
 //! constants when the data is loaded.
 
-use super::data::Coef;
+use super::packed::Coef;
 use crate::board::Position;
-use crate::eval::{evaluate_with, Accumulator, EvalParams, ParamGroup, Trace};
+use crate::eval::{evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_WEIGHT};
 
 /// Marks a parameter that is not tuned in `ParamSelection::slot`.
 const FROZEN: u16 = u16::MAX;
-
-/// The largest magnitude a written weight may have (the weights file refuses larger ones).
-pub const MAX_OUTPUT_WEIGHT: i32 = 30_000;
 
 /// The tuned parameters and the starting weights of every parameter.
 #[derive(Clone, Debug)]
@@ -46,6 +43,7 @@ impl ParamSelection {
         self.tuned.len()
     }
 
+    /// Whether nothing is tuned.
     pub fn is_empty(&self) -> bool {
         self.tuned.is_empty()
     }
@@ -80,9 +78,8 @@ impl ParamSelection {
     /// rounded to integers (and clamped to what a weights file may hold).
     pub fn to_params(&self, weights: &[[f64; 2]]) -> EvalParams {
         assert_eq!(weights.len(), self.tuned.len());
-        let round = |w: f64| {
-            (w.round() as i64).clamp(-(MAX_OUTPUT_WEIGHT as i64), MAX_OUTPUT_WEIGHT as i64) as i32
-        };
+        let round =
+            |w: f64| (w.round() as i64).clamp(-(MAX_WEIGHT as i64), MAX_WEIGHT as i64) as i32;
         let mut params = self.start.clone();
         for (&i, w) in self.tuned.iter().zip(weights) {
             params.set(i, (round(w[0]), round(w[1])));
@@ -147,6 +144,7 @@ impl Accumulator for Packer<'_> {
 }
 
 impl<'a> Packer<'a> {
+    /// A packer for the parameters `selection` tunes.
     pub fn new(selection: &'a ParamSelection) -> Packer<'a> {
         Packer {
             selection,

@@ -4,14 +4,19 @@
 use super::data::Dataset;
 use super::model::{loss, loss_and_gradient};
 use std::time::Instant;
+use thiserror::Error;
 
 /// Adam with bias correction. Weights are in centipawns, so a learning rate near 1 moves each
 /// weight by about a centipawn per step at first.
 #[derive(Clone, Debug)]
 pub struct Adam {
+    /// The step size.
     pub learning_rate: f64,
+    /// Decay of the gradient's running mean.
     pub beta1: f64,
+    /// Decay of the squared gradient's running mean.
     pub beta2: f64,
+    /// Keeps the step finite where the squared gradient is near zero.
     pub epsilon: f64,
     m: Vec<[f64; 2]>,
     v: Vec<[f64; 2]>,
@@ -19,6 +24,7 @@ pub struct Adam {
 }
 
 impl Adam {
+    /// An optimiser for `params` weight pairs, with no steps taken.
     pub fn new(params: usize, learning_rate: f64, beta1: f64, beta2: f64) -> Adam {
         Adam {
             learning_rate,
@@ -53,8 +59,11 @@ impl Adam {
 pub struct TrainOptions {
     /// The sigmoid's scale, fixed for the run.
     pub k: f64,
+    /// Adam's step size.
     pub learning_rate: f64,
+    /// Adam's first-moment decay.
     pub beta1: f64,
+    /// Adam's second-moment decay.
     pub beta2: f64,
     /// The most epochs to run (epoch 0 is the starting point, then one step or pass each).
     pub epochs: usize,
@@ -90,7 +99,9 @@ impl Default for TrainOptions {
 /// The errors after an epoch (epoch 0 = the starting weights).
 #[derive(Clone, Debug, PartialEq)]
 pub struct EpochStats {
+    /// The epoch (0 = the starting weights).
     pub epoch: usize,
+    /// The mean squared error on the training set.
     pub train_mse: f64,
     /// `None` without a validation set.
     pub validation_mse: Option<f64>,
@@ -106,6 +117,7 @@ pub struct EpochStats {
 pub struct TrainResult {
     /// One row per epoch run, from epoch 0.
     pub history: Vec<EpochStats>,
+    /// The epoch with the best watched error.
     pub best_epoch: usize,
     /// The weights of `best_epoch` (compact order, unrounded).
     pub best_weights: Vec<[f64; 2]>,
@@ -113,15 +125,36 @@ pub struct TrainResult {
     pub stopped_early: bool,
 }
 
+/// Training stopped because the optimisation blew up: an error or a weight stopped being a finite
+/// number, which only a step far too large (learning rate) or a penalty far too strong (L2) does.
+#[derive(Error, Debug, Clone, PartialEq)]
+#[error(
+    "the {what} became {value} at epoch {epoch} (learning rate {learning_rate}, l2 {l2}): \
+     the optimisation diverged; lower optimizer.learning_rate or optimizer.l2"
+)]
+pub struct Diverged {
+    /// The epoch whose weights were not finite or gave a non-finite error.
+    pub epoch: usize,
+    /// What stopped being finite: `training error`, `validation error`, `objective` or `weights`.
+    pub what: &'static str,
+    /// The offending value (NaN or ±infinity).
+    pub value: f64,
+    /// The run's learning rate.
+    pub learning_rate: f64,
+    /// The run's L2 penalty.
+    pub l2: f64,
+}
+
 /// Runs Adam from `start` on `training`, watching `validation` (may be empty), calling
-/// `on_epoch` after every epoch. Deterministic for given data and options.
+/// `on_epoch` after every epoch. Deterministic for given data and options. Stops with
+/// [`Diverged`] as soon as an epoch's error, objective or weights are not finite numbers.
 pub fn train(
     training: &Dataset,
     validation: &Dataset,
     start: Vec<[f64; 2]>,
     options: &TrainOptions,
     on_epoch: &mut dyn FnMut(&EpochStats),
-) -> TrainResult {
+) -> Result<TrainResult, Diverged> {
     let n = training.len();
     let full_batch = options.batch_size == 0 || options.batch_size >= n;
     let anchor = start.clone();
@@ -151,6 +184,28 @@ pub fn train(
         let validation_mse = (!validation.is_empty()).then(|| loss(validation, &w, options.k));
         // Without a validation set the objective itself (with its penalty) is watched.
         let watched = validation_mse.unwrap_or_else(|| train_mse + penalty(&w));
+        // Once per epoch, on numbers already at hand (and the weights, a few hundred of them).
+        let diverged = |what, value| Diverged {
+            epoch,
+            what,
+            value,
+            learning_rate: options.learning_rate,
+            l2: options.l2,
+        };
+        if !train_mse.is_finite() {
+            return Err(diverged("training error", train_mse));
+        }
+        if !watched.is_finite() {
+            let what = if validation_mse.is_some() {
+                "validation error"
+            } else {
+                "objective"
+            };
+            return Err(diverged(what, watched));
+        }
+        if let Some(&bad) = w.iter().flatten().find(|x| !x.is_finite()) {
+            return Err(diverged("weights", bad));
+        }
         if watched < best.1 {
             best = (epoch, watched);
             best_weights.clone_from(&w);
@@ -199,10 +254,10 @@ pub fn train(
             }
         }
     }
-    TrainResult {
+    Ok(TrainResult {
         history,
         best_epoch: best.0,
         best_weights,
         stopped_early,
-    }
+    })
 }

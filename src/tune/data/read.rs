@@ -1,0 +1,242 @@
+//! Reading data files: blocks of bytes cut at line ends, each block's lines parsed and packed in
+//! parallel (see `pack`), and what went wrong reported per file and line.
+
+use super::pack::{pack_lines, Packed};
+use super::Dataset;
+use crate::tune::selection::ParamSelection;
+use rayon::prelude::*;
+use std::io::Read;
+use std::path::Path;
+use thiserror::Error;
+
+/// What is wrong with one line of a data file: the training-data contract's line errors
+/// (`record::PositionLineError`), named for the tuner.
+pub use crate::record::PositionLineError as LineErrorKind;
+
+/// A skipped line: file, 1-based line number and what is wrong.
+#[derive(Error, Debug, Clone, PartialEq)]
+#[error("{file}:{line}: {kind}")]
+pub struct LineError {
+    /// The file, as given.
+    pub file: String,
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub kind: LineErrorKind,
+}
+
+/// A data file that cannot be used at all (as opposed to a bad line, which is skipped).
+#[derive(Error, Debug)]
+pub enum DataError {
+    /// The file cannot be opened or read.
+    #[error("{file}: cannot read: {error}")]
+    Io {
+        /// The file, as given.
+        file: String,
+        /// The operating system's reason.
+        error: std::io::Error,
+    },
+    /// More coefficients than the packed form's 32-bit offsets can address.
+    #[error(
+        "{file}: too many coefficients for one data set (more than 2^32); use fewer positions"
+    )]
+    TooLarge {
+        /// The file whose positions overflowed the buffer.
+        file: String,
+    },
+}
+
+/// The outcome of loading: counts per file and the skipped lines.
+#[derive(Clone, Debug, Default)]
+pub struct LoadReport {
+    /// (file, positions loaded from it) in load order.
+    pub files: Vec<(String, usize)>,
+    /// Positions loaded from all files.
+    pub positions: usize,
+    /// Every skipped line is counted here ...
+    pub skipped: usize,
+    /// ... but only the first `MAX_KEPT_ERRORS` are kept, so a wrong file cannot fill memory.
+    pub errors: Vec<LineError>,
+}
+
+/// How many bad lines a `LoadReport` keeps verbatim.
+pub const MAX_KEPT_ERRORS: usize = 1000;
+
+/// Lines per parallel work item when loading: big enough to amortise scheduling, small enough to
+/// balance. The split never depends on the thread count, so neither does the result.
+const LOAD_CHUNK_LINES: usize = 2048;
+
+/// Bytes read from a file per block; lines are processed in parallel a block at a time, so a huge
+/// file never has to be in memory at once.
+const READ_BLOCK: usize = 16 << 20;
+
+impl Dataset {
+    /// Reads and packs every file in order, skipping bad lines (counted and kept in the report).
+    /// With `resolve`, see `resolve_quiescence`.
+    pub fn load_files(
+        files: &[impl AsRef<Path>],
+        selection: &ParamSelection,
+        resolve: bool,
+    ) -> Result<(Dataset, LoadReport), DataError> {
+        let mut data = Dataset::new(selection);
+        data.resolve_quiescence(resolve);
+        let mut report = LoadReport::default();
+        for path in files {
+            let path = path.as_ref();
+            let name = path.display().to_string();
+            let file = std::fs::File::open(path).map_err(|error| DataError::Io {
+                file: name.clone(),
+                error,
+            })?;
+            data.load_reader(file, &name, selection, &mut report)?;
+        }
+        Ok((data, report))
+    }
+
+    /// Reads EPD lines from `reader` (named `source` in errors) and appends them. Blocks of lines
+    /// are parsed and traced in parallel; the result does not depend on the thread count.
+    pub fn load_reader(
+        &mut self,
+        reader: impl Read,
+        source: &str,
+        selection: &ParamSelection,
+        report: &mut LoadReport,
+    ) -> Result<(), DataError> {
+        self.load_blocks(reader, source, selection, report, READ_BLOCK)
+    }
+
+    /// `load_reader` reading `block` bytes at a time.
+    pub(super) fn load_blocks(
+        &mut self,
+        mut reader: impl Read,
+        source: &str,
+        selection: &ParamSelection,
+        report: &mut LoadReport,
+        block: usize,
+    ) -> Result<(), DataError> {
+        assert_eq!(self.num_params, selection.len(), "same selection");
+        let io_error = |error| DataError::Io {
+            file: source.to_string(),
+            error,
+        };
+        let before = self.entries.len();
+        let mut buf: Vec<u8> = Vec::with_capacity(block + 4096);
+        let mut first_line = 1;
+        let mut eof = false;
+        while !eof {
+            // Fill the block, then process up to its last newline and carry the rest over.
+            let carried = buf.len();
+            buf.resize(carried + block, 0);
+            let mut filled = carried;
+            while filled < buf.len() {
+                match reader.read(&mut buf[filled..]) {
+                    Ok(0) => {
+                        eof = true;
+                        break;
+                    }
+                    Ok(n) => filled += n,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                    Err(e) => return Err(io_error(e)),
+                }
+            }
+            buf.truncate(filled);
+            let end = if eof {
+                buf.len()
+            } else {
+                match buf.iter().rposition(|&b| b == b'\n') {
+                    Some(i) => i + 1,
+                    // A single line longer than a block: keep reading into it.
+                    None => continue,
+                }
+            };
+            let lines = split_lines(&buf[..end]);
+            let line_count = lines.len();
+            let packs: Vec<Packed> = lines
+                .par_chunks(LOAD_CHUNK_LINES)
+                .enumerate()
+                .map(|(chunk, lines)| {
+                    let base = first_line + chunk * LOAD_CHUNK_LINES;
+                    pack_lines(lines, base, source, selection, self.resolve)
+                })
+                .collect();
+            for pack in packs {
+                report.skipped += pack.skipped;
+                let room = MAX_KEPT_ERRORS.saturating_sub(report.errors.len());
+                report.errors.extend(pack.errors.iter().take(room).cloned());
+                self.append(pack, source)?;
+            }
+            first_line += line_count;
+            buf.drain(..end);
+        }
+        self.shrink_to_fit();
+        let loaded = self.entries.len() - before;
+        report.files.push((source.to_string(), loaded));
+        report.positions += loaded;
+        Ok(())
+    }
+}
+
+/// The lines of a block without their terminators (`\n` or `\r\n`).
+fn split_lines(block: &[u8]) -> Vec<&[u8]> {
+    let mut lines: Vec<&[u8]> = block.split(|&b| b == b'\n').collect();
+    if block.last() == Some(&b'\n') {
+        lines.pop();
+    }
+    for line in &mut lines {
+        if let Some(stripped) = line.strip_suffix(b"\r") {
+            *line = stripped;
+        }
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_do_not_change_positions_or_line_numbers() {
+        let selection = ParamSelection::groups(
+            crate::eval::EvalParams::default(),
+            &crate::eval::ParamGroup::ALL,
+        );
+        let mut text = String::new();
+        for (i, pos) in crate::tune::synthetic::playout_positions(1, 300)
+            .iter()
+            .enumerate()
+        {
+            match i % 37 {
+                0 => text.push_str("not a fen c9 \"1-0\";\n"),
+                1 => text.push('\n'),
+                _ => text.push_str(&format!("{} [{}]\n", pos.to_fen(), (i % 3) as f32 / 2.0)),
+            }
+        }
+        text.push_str("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\";"); // no final newline
+        let load = |block| {
+            let mut data = Dataset::new(&selection);
+            let mut report = LoadReport::default();
+            data.load_blocks(text.as_bytes(), "t", &selection, &mut report, block)
+                .unwrap();
+            (data, report)
+        };
+        let (whole, whole_report) = load(1 << 20);
+        assert_eq!(whole.len(), 300 - 2 * 9 + 1);
+        assert_eq!(whole_report.skipped, 9);
+        assert_eq!(whole_report.errors[1].line, 38);
+        for block in [50, 100, 4096] {
+            let (data, report) = load(block);
+            assert_eq!(data.entries(), whole.entries(), "block {block}");
+            assert_eq!(data.coeffs(), whole.coeffs(), "block {block}");
+            assert_eq!(report.errors, whole_report.errors, "block {block}");
+        }
+    }
+
+    #[test]
+    fn lines_split_on_lf_and_crlf() {
+        assert_eq!(
+            split_lines(b"a\r\nb\n\nc"),
+            vec![&b"a"[..], &b"b"[..], &b""[..], &b"c"[..]]
+        );
+        assert_eq!(split_lines(b"a\n"), vec![&b"a"[..]]);
+    }
+}

@@ -1,0 +1,126 @@
+//! Splitting a data set into training and validation sets, whole pairs of games at a time when
+//! the lines say which pair they come from, so validation positions come from unseen games.
+
+use super::pack::NO_PAIR;
+use super::Dataset;
+use crate::rng::Rng;
+
+impl Dataset {
+    /// Splits into (training, validation) sets: about `round(len × fraction)` positions go to
+    /// validation, drawn with `seed` — whole pairs of games at a time when every line named its
+    /// pair (sparring's `id "<pair>.<game>.<ply>"`), single positions otherwise. Each set gets its
+    /// own contiguous buffer, in its new order, so epochs read memory sequentially.
+    pub fn split(self, validation_fraction: f64, seed: u64) -> (Dataset, Dataset) {
+        let (order, n_val) =
+            split_order(&self.pairs, self.entries.len(), validation_fraction, seed);
+        let subset = |indices: &[u32]| {
+            let mut out = Dataset {
+                coeffs: Vec::with_capacity(
+                    indices
+                        .iter()
+                        .map(|&i| self.entries[i as usize].len as usize)
+                        .sum(),
+                ),
+                entries: Vec::with_capacity(indices.len()),
+                num_params: self.num_params,
+                pairs: Vec::new(),
+                scores: if self.scores.len() == self.entries.len() {
+                    indices.iter().map(|&i| self.scores[i as usize]).collect()
+                } else {
+                    Vec::new()
+                },
+                resolve: false,
+            };
+            for &i in indices {
+                let mut e = self.entries[i as usize];
+                out.coeffs.extend_from_slice(self.coefficients(i as usize));
+                e.offset = (out.coeffs.len() - e.len as usize) as u32;
+                out.entries.push(e);
+            }
+            out
+        };
+        let validation = subset(&order[..n_val]);
+        let training = subset(&order[n_val..]);
+        (training, validation)
+    }
+}
+
+/// The order in which positions are split and how many of the first go to validation: whole
+/// pairs at a time when every position names its pair, single positions otherwise.
+pub(super) fn split_order(
+    pairs: &[u32],
+    len: usize,
+    fraction: f64,
+    seed: u64,
+) -> (Vec<u32>, usize) {
+    let mut rng = Rng::new(seed);
+    let mut order: Vec<u32> = (0..len as u32).collect();
+    let target = ((len as f64 * fraction).round() as usize).min(len);
+    let by_pair = pairs.len() == len && len > 0 && pairs.iter().all(|&p| p != NO_PAIR);
+    if !by_pair {
+        rng.shuffle(&mut order);
+        return (order, target);
+    }
+    // Whole pairs, in a seeded order, until the validation share is reached.
+    let mut ids: Vec<u32> = pairs.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    rng.shuffle(&mut ids);
+    let rank: std::collections::HashMap<u32, usize> =
+        ids.iter().enumerate().map(|(r, &p)| (p, r)).collect();
+    order.sort_by_key(|&i| (rank[&pairs[i as usize]], i));
+    let same_pair = |n: usize| pairs[order[n] as usize] == pairs[order[n - 1] as usize];
+    let mut n = target;
+    while n > 0 && n < len && same_pair(n) {
+        n += 1;
+    }
+    if n == len && target < len {
+        // Finishing the last pair took every position: leave that pair to training instead.
+        n = target;
+        while n > 0 && same_pair(n) {
+            n -= 1;
+        }
+    }
+    // Training positions are reshuffled so mini-batches mix games.
+    rng.shuffle(&mut order[n..]);
+    (order, n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn split_keeps_pairs_whole() {
+        // 50 pairs of 1..=9 positions each.
+        let pairs: Vec<u32> = (0..50u32)
+            .flat_map(|g| std::iter::repeat(g).take(1 + g as usize % 9))
+            .collect();
+        let (order, n_val) = split_order(&pairs, pairs.len(), 0.2, 7);
+        let validation: HashSet<u32> = order[..n_val].iter().map(|&i| pairs[i as usize]).collect();
+        let training: HashSet<u32> = order[n_val..].iter().map(|&i| pairs[i as usize]).collect();
+        assert!(validation.is_disjoint(&training));
+        assert!(n_val >= pairs.len() / 5 && n_val < pairs.len() / 5 + 9);
+        let mut all = order.clone();
+        all.sort_unstable();
+        assert_eq!(all, (0..pairs.len() as u32).collect::<Vec<_>>());
+        // Without pair ids: positions are split one by one.
+        let (order, n_val) = split_order(&[], 100, 0.1, 7);
+        assert_eq!((order.len(), n_val), (100, 10));
+    }
+
+    #[test]
+    fn completing_the_last_pair_never_takes_every_position() {
+        // Two pairs of 5: a share of 0.9 asks for 9, which would finish the second pair.
+        let pairs = [1, 1, 1, 1, 1, 2, 2, 2, 2, 2];
+        for seed in 0..20 {
+            let (order, n_val) = split_order(&pairs, pairs.len(), 0.9, seed);
+            assert_eq!(n_val, 5, "seed {seed}");
+            let first = pairs[order[0] as usize];
+            assert!(order[..5].iter().all(|&i| pairs[i as usize] == first));
+        }
+        // One pair only: it cannot be split, so it all trains.
+        assert_eq!(split_order(&[4, 4, 4], 3, 0.5, 1).1, 0);
+    }
+}

@@ -1,0 +1,47 @@
+//! The packed form of a labelled position that every epoch streams over: its nonzero tuned
+//! coefficients (`Coef`) in one shared buffer and a fixed-size `Entry` per position. The loader
+//! (`data`), the packer (`selection`) and the loss (`model`) all speak it; it depends on none.
+
+/// One nonzero coefficient: a tuned parameter's compact index and its White-minus-Black count.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(C)]
+pub struct Coef {
+    /// The tuned parameter's compact index (see `ParamSelection`).
+    pub index: u16,
+    /// How often the term occurs for White minus for Black.
+    pub count: i16,
+}
+
+/// One position: where its coefficients are, its phase and label, and the frozen (untuned)
+/// terms already summed, since they never change during a run. 16 bytes.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[repr(C)]
+pub struct Entry {
+    /// Start of this position's coefficients in the shared buffer.
+    pub offset: u32,
+    /// How many coefficients the position has.
+    pub len: u16,
+    /// Game phase, 0..=24.
+    pub phase: u8,
+    /// The label in units of 1/`LABEL_SCALE` (see `Entry::label`).
+    pub label_units: u8,
+    /// Middlegame and endgame sums of count × weight over the frozen parameters.
+    pub frozen: (i32, i32),
+}
+
+/// Labels are stored in 240ths: results (0, ½, 1) and halves, thirds, quarters, fifths, sixths
+/// and eighths are exact, and any probability is within 1/480.
+pub const LABEL_SCALE: f32 = 240.0;
+
+impl Entry {
+    /// The expected score from White's point of view: 1 win, 0.5 draw, 0 loss (or a probability).
+    #[inline(always)]
+    pub fn label(&self) -> f32 {
+        self.label_units as f32 * (1.0 / LABEL_SCALE)
+    }
+
+    /// The stored form of a label in [0, 1].
+    pub fn label_to_units(label: f32) -> u8 {
+        (label.clamp(0.0, 1.0) * LABEL_SCALE).round() as u8
+    }
+}
