@@ -10,6 +10,7 @@ mod moves;
 mod notation;
 pub mod perft;
 mod position;
+pub mod see;
 mod types;
 pub mod zobrist;
 

@@ -2,9 +2,10 @@
 //! result, written in the Zurichess EPD form `<FEN> c9 "1-0";`.
 
 use super::GameRecord;
+use crate::board::see::see_ge;
 use crate::board::{GenMode, PieceKind};
 use crate::rng::Rng;
-use crate::search::{see_ge, Score};
+use crate::search::Score;
 
 /// One labelled position.
 #[derive(Clone, Debug, PartialEq)]

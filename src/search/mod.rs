@@ -4,13 +4,12 @@
 //! under node or depth limits.
 
 mod limits;
-mod see;
 mod tt;
 
 pub use limits::{Clock, SearchLimits};
-pub use see::{see_ge, SEE_VALUES};
 pub use tt::{Bound, TranspositionTable};
 
+use crate::board::see::{see_ge, SEE_VALUES};
 use crate::board::{GenMode, Move, MoveList, PieceKind, Position};
 use crate::eval::{evaluate, EvalParams};
 use std::sync::atomic::{AtomicBool, Ordering};
