@@ -231,7 +231,7 @@ fn main() -> ExitCode {
             beta,
             model,
         }),
-        Command::Uci { weights, fault } => cli::run_uci(weights.as_deref(), fault.as_deref()),
+        Command::Uci { weights, .. } => cli::run_uci(weights.as_deref()),
         Command::Tune {
             config,
             epochs,

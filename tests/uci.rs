@@ -21,7 +21,7 @@ impl Write for Capture {
 fn session(script: &str) -> Vec<String> {
     let capture = Capture::default();
     let mut engine = UciEngine::new(Box::new(capture.clone()));
-    engine.run(script.as_bytes());
+    engine.run(script.as_bytes()).unwrap();
     let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
     text.lines().map(str::to_string).collect()
 }

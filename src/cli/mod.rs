@@ -25,18 +25,14 @@ pub fn exit_code(err: &anyhow::Error) -> i32 {
 }
 
 /// `sparring uci`: the UCI loop on standard input and output.
-pub fn run_uci(weights: Option<&str>, fault: Option<&str>) -> anyhow::Result<()> {
+pub fn run_uci(weights: Option<&str>) -> anyhow::Result<()> {
     let out = Box::new(std::io::stdout());
     let mut engine = match weights {
-        Some(path) => crate::uci::UciEngine::with_weights(out, path).map_err(UsageError)?,
+        Some(path) => {
+            crate::uci::UciEngine::with_weights(out, path).map_err(|e| UsageError(e.to_string()))?
+        }
         None => crate::uci::UciEngine::new(out),
     };
-    if let Some(text) = fault {
-        let fault = text
-            .parse()
-            .map_err(|e: String| UsageError(format!("--fault {e}")))?;
-        engine.set_fault(Some(fault));
-    }
-    engine.run(std::io::stdin().lock());
+    engine.run(std::io::stdin().lock())?;
     Ok(())
 }
