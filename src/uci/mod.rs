@@ -70,6 +70,13 @@ pub enum GoWarning {
     /// A value that is not a whole number, or too large for the parameter.
     #[error("'{key}' expects a whole number in range, found '{text}'; ignored")]
     BadNumber { key: String, text: String },
+    /// A number with a fraction where a whole number belongs: the fraction is dropped.
+    #[error("'{key}' expects a whole number, found '{text}'; using {whole}")]
+    Fraction {
+        key: String,
+        text: String,
+        whole: i128,
+    },
     /// A token that is no `go` parameter.
     #[error("unknown go parameter '{token}'; ignored")]
     Unknown { token: String },
@@ -110,7 +117,7 @@ struct RunningSearch {
     handle: JoinHandle<Searcher>,
     stop: Arc<AtomicBool>,
     ponder: Arc<AtomicBool>,
-    /// `go infinite`: ends only on `stop`.
+    /// `go infinite`, or `go` without limits: ends only on `stop`.
     infinite: bool,
     /// `go ponder` before its `ponderhit`: ends only on `stop` or `ponderhit`.
     pondering: bool,
@@ -360,9 +367,11 @@ impl UciEngine {
         let max = self.max_hash_mb;
         let mb = match value.parse::<usize>() {
             Ok(mb) if (1..=max).contains(&mb) => mb,
-            _ => return self.out.line(&format!(
+            _ => {
+                return self.out.line(&format!(
                 "info string bad Hash value '{value}': expected 1 to {max}; keeping {keeping} MB"
-            )),
+            ))
+            }
         };
         let Some(searcher) = self.searcher.as_mut() else {
             return;
@@ -440,7 +449,12 @@ impl UciEngine {
         let out = self.out.clone();
         let keys = self.previous_keys.clone();
         let show_multipv = self.multipv > 1;
-        let infinite = limits.infinite;
+        // A search without any limit (`go` alone) ends only when told, like `go infinite`.
+        let infinite = limits.infinite
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none()
+                && limits.clock.is_none());
         let handle = std::thread::spawn(move || {
             let result = searcher.search(&position, &keys, &limits, |info| {
                 out.line(&info_line(info, show_multipv));
@@ -536,7 +550,19 @@ pub fn parse_go(args: &[&str], move_overhead: Duration) -> GoCommand {
                 };
                 i += 1;
                 // Some GUIs send negative clock times when a player is already over time.
-                let value = text.parse::<i128>().ok().map(|v| v.max(0));
+                let value = match parse_whole(text) {
+                    Some((whole, false)) => Some(whole),
+                    Some((whole, true)) => {
+                        command.warnings.push(GoWarning::Fraction {
+                            key: key.to_string(),
+                            text: text.to_string(),
+                            whole,
+                        });
+                        Some(whole)
+                    }
+                    None => None,
+                }
+                .map(|v| v.max(0));
                 let ms = || {
                     value
                         .and_then(|v| u64::try_from(v).ok())
@@ -573,6 +599,18 @@ pub fn parse_go(args: &[&str], move_overhead: Duration) -> GoCommand {
         limits.clock = Some(clock);
     }
     command
+}
+
+/// A whole number, or a decimal one cut to its whole part (true when a fraction was dropped).
+fn parse_whole(text: &str) -> Option<(i128, bool)> {
+    if let Ok(whole) = text.parse::<i128>() {
+        return Some((whole, false));
+    }
+    let (whole, fraction) = text.split_once('.')?;
+    if whole.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((whole.parse().ok()?, true))
 }
 
 /// An `info` line for a completed iteration (with `multipv k` when several lines are shown), or
