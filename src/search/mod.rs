@@ -90,6 +90,7 @@ impl SearchInfo {
 pub struct RootMove {
     /// The iteration's depth.
     pub depth: u32,
+    /// The move.
     pub mv: Move,
     /// 1 for the first move searched in this iteration (and principal variation), and so on.
     pub number: u32,
@@ -297,13 +298,11 @@ impl Searcher {
 
         let legal = pos.legal_moves();
         self.root_allowed.clear();
-        self.root_allowed.extend(
-            limits
-                .searchmoves
-                .iter()
-                .filter(|&&m| legal.iter().any(|&l| l == m)),
-        );
-        self.root_allowed.dedup();
+        for &mv in &limits.searchmoves {
+            if legal.iter().any(|&l| l == mv) && !self.root_allowed.contains(&mv) {
+                self.root_allowed.push(mv);
+            }
+        }
         self.root_excluded.clear();
         let root_count = match self.root_allowed.len() {
             0 => legal.len(),

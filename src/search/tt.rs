@@ -64,10 +64,18 @@ pub struct TtEntry {
 pub enum TableAllocError {
     /// More than this machine can hold (see `max_hash_mb`).
     #[error("a {requested} MB hash table is more than this machine allows (at most {max} MB)")]
-    TooLarge { requested: usize, max: usize },
+    TooLarge {
+        /// Megabytes asked for.
+        requested: usize,
+        /// `max_hash_mb()`.
+        max: usize,
+    },
     /// The allocator refused the memory.
     #[error("cannot allocate a {megabytes} MB hash table: out of memory")]
-    OutOfMemory { megabytes: usize },
+    OutOfMemory {
+        /// Megabytes asked for.
+        megabytes: usize,
+    },
 }
 
 /// Hash sizes above this are refused whatever the machine (64 GiB).

@@ -66,20 +66,34 @@ pub enum PositionError {
 pub enum GoWarning {
     /// A parameter that takes a value came last or before another parameter.
     #[error("'{key}' needs a value; ignored")]
-    MissingValue { key: String },
+    MissingValue {
+        /// The parameter, e.g. `depth`.
+        key: String,
+    },
     /// A value that is not a whole number, or too large for the parameter.
     #[error("'{key}' expects a whole number in range, found '{text}'; ignored")]
-    BadNumber { key: String, text: String },
+    BadNumber {
+        /// The parameter, e.g. `nodes`.
+        key: String,
+        /// The value as given.
+        text: String,
+    },
     /// A number with a fraction where a whole number belongs: the fraction is dropped.
     #[error("'{key}' expects a whole number, found '{text}'; using {whole}")]
     Fraction {
+        /// The parameter, e.g. `wtime`.
         key: String,
+        /// The value as given.
         text: String,
+        /// The whole part, which is used.
         whole: i128,
     },
     /// A token that is no `go` parameter.
     #[error("unknown go parameter '{token}'; ignored")]
-    Unknown { token: String },
+    Unknown {
+        /// The word as given.
+        token: String,
+    },
     /// A `searchmoves` entry that is not a legal move in the position.
     #[error("searchmoves: {0}; ignored")]
     BadSearchMove(MoveParseError),
@@ -91,11 +105,13 @@ pub enum GoWarning {
 /// A parsed `go` command. `limits.searchmoves` is empty: the move texts need the position.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct GoCommand {
+    /// The limits understood (MultiPV and searchmoves are filled in by the engine).
     pub limits: SearchLimits,
     /// `go ponder`: search without time limits until `ponderhit` or `stop`.
     pub ponder: bool,
     /// The `searchmoves` texts, in order.
     pub searchmoves: Vec<String>,
+    /// What was ignored, in order.
     pub warnings: Vec<GoWarning>,
 }
 
