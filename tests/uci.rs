@@ -515,3 +515,96 @@ fn absurd_weights_file_never_hangs_the_binary() {
         assert_eq!(answers, 2, "{stdout}");
     }
 }
+
+/// A bounded random-input property: scripts of valid, malformed and mutated commands (random
+/// bytes included) never panic the engine, and every `go` gets exactly one `bestmove`.
+#[test]
+fn random_command_scripts_answer_every_go_once() {
+    const WORDS: [&str; 24] = [
+        "searchmoves",
+        "ponder",
+        "wtime",
+        "btime",
+        "winc",
+        "binc",
+        "movestogo",
+        "depth",
+        "nodes",
+        "mate",
+        "movetime",
+        "infinite",
+        "e2e4",
+        "e7e5",
+        "a1a8",
+        "g1f3",
+        "0000",
+        "-7",
+        "12",
+        "1.5",
+        "99999999999999999999999",
+        "4294967296",
+        "garbage",
+        "",
+    ];
+    const SETUPS: [&str; 10] = [
+        "position startpos",
+        "position startpos moves e2e4 e7e5",
+        "position startpos moves e2e4 e2e4",
+        "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+        "position fen R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1",
+        "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+        "position fen 8/8/8/8 w - - 0 1",
+        "position fen",
+        "position",
+        "position moves e2e4",
+    ];
+    const OTHERS: [&str; 8] = [
+        "isready",
+        "ucinewgame",
+        "ponderhit",
+        "stop",
+        "setoption name MultiPV value 3",
+        "setoption name MultiPV value 1",
+        "setoption name Hash value 99999999999",
+        "setoption name Hash",
+    ];
+    let mut rng = sparring::rng::Rng::new(0x5eed);
+    for case in 0..150 {
+        let mut script: Vec<u8> = Vec::new();
+        let mut gos = 0;
+        for _ in 0..12 {
+            match rng.below(4) {
+                0 => script.extend_from_slice(SETUPS[rng.below(10) as usize].as_bytes()),
+                1 => script.extend_from_slice(OTHERS[rng.below(8) as usize].as_bytes()),
+                2 => {
+                    // Random bytes, never a `go`: the line starts with a marker.
+                    script.push(b'x');
+                    for _ in 0..rng.below(12) {
+                        let byte = rng.below(256) as u8;
+                        script.push(if byte == b'\n' { b' ' } else { byte });
+                    }
+                }
+                _ => {
+                    gos += 1;
+                    script.extend_from_slice(b"go");
+                    for _ in 0..rng.below(6) {
+                        script.push(b' ');
+                        script.extend_from_slice(WORDS[rng.below(24) as usize].as_bytes());
+                    }
+                    // A GUI that waits for no answer: bounded searches whatever the limits.
+                    script.extend_from_slice(b"\nstop");
+                }
+            }
+            script.push(b'\n');
+        }
+        script.extend_from_slice(b"quit\n");
+        let out = session_bytes(&script);
+        let answers = out.iter().filter(|l| l.starts_with("bestmove")).count();
+        assert_eq!(
+            answers,
+            gos,
+            "case {case}: {}\n{out:?}",
+            String::from_utf8_lossy(&script)
+        );
+    }
+}
