@@ -48,7 +48,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("error: {err:#}");
+            eprintln!("error: {}", cli::error_chain(&err));
             cli::failure_kind(&err).exit_code()
         }
     }

@@ -103,3 +103,209 @@ fn repetition_with_game_history_is_a_draw() {
     assert_eq!(with.score, Score::Cp(0));
     assert_eq!(with.best_move.to_string(), "a1b1");
 }
+
+/// Weights inside the accepted range whose evaluations reach far beyond the mate scores: a
+/// queen of 16,500 and every queen square and mobility entry at the maximum.
+fn absurd_params() -> EvalParams {
+    let mut params = EvalParams::default();
+    for i in 0..params.len() {
+        let name = params.name(i);
+        if name.starts_with("pst.queen.") || name.starts_with("mobility.") {
+            params.set(i, (30_000, 30_000));
+        }
+    }
+    let queen = params.index_of("material.queen").unwrap();
+    params.set(queen, (16_500, 16_500));
+    params
+}
+
+/// Runs `search` on its own thread; a search that never ends fails the test instead of hanging
+/// it (the guard is generous: it only catches an endless search, it measures nothing).
+fn search_guarded(params: EvalParams, fen: &str, limits: SearchLimits) -> (Position, SearchResult) {
+    let pos = Position::from_fen(fen).unwrap();
+    let (send, receive) = std::sync::mpsc::channel();
+    let searched = pos.clone();
+    std::thread::spawn(move || {
+        let mut searcher = Searcher::new(Arc::new(params), 8);
+        let _ = send.send(searcher.search(&searched, &[], &limits, |_| {}));
+    });
+    let result = receive
+        .recv_timeout(std::time::Duration::from_secs(300))
+        .expect("the search never ended");
+    (pos, result)
+}
+
+const QUEENS_UP: &str = "r3k2r/ppp1pppp/8/8/8/8/PPPQQPPP/R3K2R w KQkq - 0 1";
+
+#[test]
+fn absurd_weights_are_clamped_and_the_search_keeps_its_limits() {
+    let params = absurd_params();
+    let pos = Position::from_fen(QUEENS_UP).unwrap();
+    let raw = sparring::eval::evaluate(&pos, &params);
+    assert!(
+        raw.abs() > sparring::search::MATE,
+        "the weights should reach beyond mate scores: {raw}"
+    );
+    for limits in [
+        SearchLimits::nodes(20_000),
+        SearchLimits::depth(4),
+        SearchLimits::movetime(std::time::Duration::from_millis(50)),
+    ] {
+        let (pos, result) = search_guarded(params.clone(), QUEENS_UP, limits.clone());
+        assert!(
+            pos.is_legal(result.best_move),
+            "{limits:?}: {}",
+            result.best_move
+        );
+        if let Some(nodes) = limits.nodes {
+            assert!(result.nodes <= nodes, "{} nodes", result.nodes);
+        }
+        // No mate is near: an evaluation beyond the mate range must not pass for one.
+        match result.score {
+            Score::Cp(cp) => assert!(cp.abs() <= sparring::search::MAX_EVAL, "{cp}"),
+            mate => panic!("{limits:?}: scored {mate:?}"),
+        }
+    }
+}
+
+#[test]
+fn a_fixed_move_time_is_spent_in_full() {
+    // Before, the iteration heuristic for clocks stopped a 300 ms search after about half.
+    let movetime = std::time::Duration::from_millis(300);
+    let result = search(Position::START_FEN, SearchLimits::movetime(movetime));
+    assert!(result.time >= movetime, "returned after {:?}", result.time);
+}
+
+fn uci_move(pos: &Position, text: &str) -> Move {
+    pos.parse_uci_move(text).unwrap()
+}
+
+#[test]
+fn searchmoves_restrict_the_root() {
+    let pos = Position::startpos();
+    let limits = SearchLimits {
+        searchmoves: vec![uci_move(&pos, "a2a3"), uci_move(&pos, "h2h4")],
+        ..SearchLimits::depth(6)
+    };
+    let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 8);
+    let mut first_moves = Vec::new();
+    let result = searcher.search(&pos, &[], &limits, |info| first_moves.push(info.pv[0]));
+    assert!(["a2a3", "h2h4"].contains(&result.best_move.to_string().as_str()));
+    assert!(first_moves.iter().all(|m| limits.searchmoves.contains(m)));
+    // The restricted search left nothing behind that changes an unrestricted one.
+    searcher.clear();
+    let free = searcher.search(&pos, &[], &SearchLimits::depth(6), |_| {});
+    let fresh = search(Position::START_FEN, SearchLimits::depth(6));
+    assert_eq!((free.best_move, free.nodes), (fresh.best_move, fresh.nodes));
+}
+
+#[test]
+fn multipv_reports_distinct_lines_and_keeps_the_best_first() {
+    let pos = Position::from_fen(MIDDLEGAME).unwrap();
+    let limits = SearchLimits {
+        multipv: 3,
+        ..SearchLimits::depth(6)
+    };
+    let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 8);
+    let mut infos = Vec::new();
+    let result = searcher.search(&pos, &[], &limits, |info| infos.push(info.clone()));
+    for depth in 1..=6 {
+        let lines: Vec<_> = infos.iter().filter(|i| i.depth == depth).collect();
+        let numbers: Vec<u32> = lines.iter().map(|i| i.multipv).collect();
+        assert_eq!(numbers, [1, 2, 3], "depth {depth}");
+        let mut firsts: Vec<Move> = lines.iter().map(|i| i.pv[0]).collect();
+        firsts.dedup();
+        assert_eq!(firsts.len(), 3, "depth {depth}: {firsts:?}");
+    }
+    let last_best = infos.iter().rev().find(|i| i.multipv == 1).unwrap();
+    assert_eq!(result.best_move, last_best.pv[0]);
+    // Never more lines than legal moves: two here.
+    let two_moves = Position::from_fen("7k/8/8/8/8/8/8/K6r w - - 0 1").unwrap();
+    let limits = SearchLimits {
+        multipv: 5,
+        ..SearchLimits::depth(3)
+    };
+    let mut lines = Vec::new();
+    searcher.search(&two_moves, &[], &limits, |info| lines.push(info.multipv));
+    assert_eq!(lines.iter().max(), Some(&2), "{lines:?}");
+}
+
+#[test]
+fn a_root_without_moves_is_reported_at_depth_zero() {
+    for (fen, score) in [
+        ("R5k1/5ppp/8/8/8/8/5PPP/6K1 b - - 0 1", Score::Mate(0)),
+        ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Score::Cp(0)),
+    ] {
+        let pos = Position::from_fen(fen).unwrap();
+        let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+        let mut infos = Vec::new();
+        let result = searcher.search(&pos, &[], &SearchLimits::depth(4), |info| {
+            infos.push((info.depth, info.score, info.pv.len()))
+        });
+        assert_eq!(infos, [(0, score, 0)], "{fen}");
+        assert_eq!((result.best_move, result.score), (Move::NULL, score));
+    }
+}
+
+#[test]
+fn the_root_move_listener_sees_every_root_move_in_order() {
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 8);
+    let sink = seen.clone();
+    searcher.set_root_move_listener(Some(Box::new(move |root| {
+        sink.lock().unwrap().push(*root);
+    })));
+    let pos = Position::startpos();
+    searcher.search(&pos, &[], &SearchLimits::depth(3), |_| {});
+    let seen = seen.lock().unwrap();
+    let first_iteration: Vec<_> = seen.iter().filter(|r| r.depth == 1).collect();
+    assert_eq!(first_iteration.len(), 20);
+    for (i, root) in first_iteration.iter().enumerate() {
+        assert_eq!(root.number as usize, i + 1);
+        assert!(pos.is_legal(root.mv));
+    }
+    assert!(seen.iter().any(|r| r.depth == 3));
+}
+
+#[test]
+fn a_pondering_search_waits_for_ponderhit() {
+    // Mate in one is found at once; a pondering search still holds its answer until released.
+    let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1").unwrap();
+    let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+    let ponder = searcher.ponder_handle();
+    ponder.store(true, std::sync::atomic::Ordering::Relaxed);
+    let (send, receive) = std::sync::mpsc::channel();
+    let handle = std::thread::spawn(move || {
+        let limits = SearchLimits::movetime(std::time::Duration::from_millis(1));
+        searcher.search(&pos, &[], &limits, |info| {
+            let _ = send.send(info.depth);
+        })
+    });
+    // The iterations run and end (the mate is within depth)...
+    let mut depth = 0;
+    while depth < 1 {
+        depth = receive.recv().unwrap();
+    }
+    // ...and the answer waits, however long the move time was, until the ponderhit.
+    std::thread::yield_now();
+    assert!(!handle.is_finished(), "answered while pondering");
+    ponder.store(false, std::sync::atomic::Ordering::Relaxed);
+    let result = handle.join().unwrap();
+    assert_eq!(result.best_move.to_string(), "a1a8");
+}
+
+#[test]
+fn hash_tables_are_allocated_fallibly() {
+    let max = sparring::search::max_hash_mb();
+    assert!(max >= 1);
+    let params = Arc::new(EvalParams::default());
+    assert!(matches!(
+        Searcher::try_new(params.clone(), usize::MAX),
+        Err(sparring::search::TableAllocError::TooLarge { .. })
+    ));
+    let mut searcher = Searcher::try_new(params, 2).unwrap();
+    assert!(searcher.try_set_hash_mb(max + 1).is_err());
+    // The old table is kept and still works.
+    let result = searcher.search(&Position::startpos(), &[], &SearchLimits::depth(4), |_| {});
+    assert!(!result.best_move.is_null());
+}

@@ -11,6 +11,7 @@ mod notation;
 pub mod perft;
 pub mod perft_suite;
 mod position;
+pub mod see;
 mod types;
 pub mod zobrist;
 

@@ -52,6 +52,23 @@ pub fn failure_kind(err: &anyhow::Error) -> FailureKind {
         .unwrap_or(FailureKind::RunFailed)
 }
 
+/// The error and its causes joined by `: `, leaving out a cause whose text the message already
+/// holds (library errors often say their source in their own message and also chain it).
+pub fn error_chain(err: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in err.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 /// The kind of one library error, `None` for an error type this function does not know.
 fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
     use FailureKind::{BadInput, RunFailed};
@@ -113,6 +130,15 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_cause_already_in_the_message_is_said_once() {
+        let io = std::io::Error::other("disk full");
+        let err = anyhow::Error::new(io).context("cannot write x: disk full");
+        assert_eq!(error_chain(&err), "cannot write x: disk full");
+        let err = anyhow::Error::new(std::io::Error::other("gone")).context("cannot read y");
+        assert_eq!(error_chain(&err), "cannot read y: gone");
+    }
+
+    #[test]
     fn io_errors_are_failed_runs_and_input_errors_are_bad_input() {
         let io = anyhow::Error::new(std::io::Error::other("disk full")).context("cannot write x");
         assert_eq!(failure_kind(&io), FailureKind::RunFailed);
@@ -120,7 +146,7 @@ mod tests {
         assert_eq!(failure_kind(&usage), FailureKind::BadInput);
         let tune_io = anyhow::Error::new(TuneError::Output {
             file: "w.toml".into(),
-            source: std::io::Error::other("read-only"),
+            error: std::io::Error::other("read-only"),
         });
         assert_eq!(failure_kind(&tune_io), FailureKind::RunFailed);
         let arena_io = anyhow::Error::new(ArenaError::Io {

@@ -1,6 +1,5 @@
 //! `sparring uci`: the UCI loop on standard input and output.
 
-use super::UsageError;
 use clap::Args;
 use sparring::uci::UciEngine;
 use std::path::PathBuf;
@@ -17,9 +16,10 @@ pub struct UciArgs {
 pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     let out = Box::new(std::io::stdout());
     let mut engine = match &args.weights {
-        Some(path) => UciEngine::with_weights(out, &path.to_string_lossy()).map_err(UsageError)?,
+        // A bad weights file is bad input: the chain carries the WeightsError for the exit status.
+        Some(path) => UciEngine::with_weights(out, &path.to_string_lossy())?,
         None => UciEngine::new(out),
     };
-    engine.run(std::io::stdin().lock());
+    engine.run(std::io::stdin().lock())?;
     Ok(())
 }

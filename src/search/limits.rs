@@ -1,6 +1,6 @@
 //! Search limits (depth, nodes, movetime, clock, infinite) and the time budget derived from them.
 
-use crate::board::Color;
+use crate::board::{Color, Move};
 use std::time::Duration;
 
 /// A chess clock's state as UCI `go` gives it.
@@ -25,6 +25,21 @@ pub struct SearchLimits {
     pub infinite: bool,
     /// Subtracted from every time budget to cover communication delays.
     pub move_overhead: Duration,
+    /// Principal variations to search and report (UCI MultiPV); 0 and 1 both mean one.
+    pub multipv: usize,
+    /// Restricts the root to these moves (UCI `go searchmoves`); empty means every legal move.
+    /// Moves that are not legal in the searched position are ignored.
+    pub searchmoves: Vec<Move>,
+}
+
+/// How long a timed search may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeBudget {
+    /// Under a clock: do not start an iteration that is unlikely to finish before this. None
+    /// for a fixed move time, which is spent in full.
+    pub soft: Option<Duration>,
+    /// Abort the search at this point.
+    pub hard: Duration,
 }
 
 impl SearchLimits {
@@ -49,19 +64,22 @@ impl SearchLimits {
         }
     }
 
-    /// The time budget for `side`: a soft limit (do not start another iteration past it) and a
-    /// hard limit (abort the search). None when the search is not timed.
-    pub fn time_budget(&self, side: Color) -> Option<(Duration, Duration)> {
+    /// The time budget for `side`, None when the search is not timed. A fixed move time is a
+    /// hard limit only; a clock also gives a soft limit for starting iterations.
+    pub fn time_budget(&self, side: Color) -> Option<TimeBudget> {
         if self.infinite {
             return None;
         }
         let overhead = self.move_overhead;
-        let mut budget: Option<(Duration, Duration)> = None;
+        let mut budget: Option<TimeBudget> = None;
         if let Some(movetime) = self.movetime {
             let t = movetime
                 .saturating_sub(overhead)
                 .max(Duration::from_millis(1));
-            budget = Some((t, t));
+            budget = Some(TimeBudget {
+                soft: None,
+                hard: t,
+            });
         }
         if let Some(clock) = &self.clock {
             let (time, inc) = match side {
@@ -72,19 +90,56 @@ impl SearchLimits {
             let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
             // Spend an even share of what is left plus most of the increment, never more than
             // a fraction of the clock so a slow iteration cannot flag.
-            let share = left / (moves + 2) + inc * 3 / 4;
+            let share = (left / (moves + 2)).saturating_add(inc.saturating_mul(3) / 4);
             let cap = if clock.moves_to_go == Some(1) {
                 left * 3 / 4
             } else {
                 left / 3
             };
             let soft = share.min(cap).max(Duration::from_millis(1));
-            let hard = (soft * 4).min(cap).max(soft);
+            let hard = soft.saturating_mul(4).min(cap).max(soft);
             budget = Some(match budget {
-                Some((s, h)) => (s.min(soft), h.min(hard)),
-                None => (soft, hard),
+                Some(fixed) => TimeBudget {
+                    soft: Some(soft.min(fixed.hard)),
+                    hard: hard.min(fixed.hard),
+                },
+                None => TimeBudget {
+                    soft: Some(soft),
+                    hard,
+                },
             });
         }
         budget
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixed_move_time_has_no_soft_limit() {
+        let limits = SearchLimits {
+            move_overhead: Duration::from_millis(10),
+            ..SearchLimits::movetime(Duration::from_millis(300))
+        };
+        let budget = limits.time_budget(Color::White).unwrap();
+        assert_eq!(budget.soft, None);
+        assert_eq!(budget.hard, Duration::from_millis(290));
+    }
+
+    #[test]
+    fn a_clock_has_a_soft_limit_below_the_hard_one() {
+        let limits = SearchLimits {
+            clock: Some(Clock {
+                white_time: Duration::from_secs(60),
+                black_time: Duration::from_secs(60),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let budget = limits.time_budget(Color::Black).unwrap();
+        assert!(budget.soft.unwrap() < budget.hard, "{budget:?}");
+        assert!(budget.hard <= Duration::from_secs(20));
     }
 }

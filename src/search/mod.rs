@@ -5,13 +5,12 @@
 
 pub mod bench_positions;
 mod limits;
-mod see;
 mod tt;
 
-pub use limits::{Clock, SearchLimits};
-pub use see::{see_ge, SEE_VALUES};
-pub use tt::{Bound, TranspositionTable};
+pub use limits::{Clock, SearchLimits, TimeBudget};
+pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 
+use crate::board::see::{see_ge, SEE_VALUES};
 use crate::board::{GenMode, Move, MoveList, PieceKind, Position};
 use crate::eval::{evaluate, EvalParams};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -24,6 +23,9 @@ pub const MAX_PLY: usize = 128;
 pub const MATE: i32 = 32_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+/// Static evaluations are clamped to this, strictly inside the non-mate range, so that no
+/// weights can make an evaluation look like a mate or escape the search window.
+pub const MAX_EVAL: i32 = MATE_BOUND - 1;
 const INFINITY: i32 = 32_500;
 
 /// A score as reported: centipawns, or mate in a number of moves (negative: being mated).
@@ -74,6 +76,8 @@ pub struct SearchInfo {
     pub time: Duration,
     pub hashfull: u32,
     pub pv: Vec<Move>,
+    /// Which principal variation this is, from 1 (the best) to the MultiPV count.
+    pub multipv: u32,
 }
 
 impl SearchInfo {
@@ -81,6 +85,20 @@ impl SearchInfo {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
     }
 }
+
+/// A root move about to be searched (UCI `currmove`), given to the root-move listener.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The move.
+    pub mv: Move,
+    /// 1 for the first move searched in this iteration (and principal variation), and so on.
+    pub number: u32,
+}
+
+/// Sees every root move as its search starts; set with `Searcher::set_root_move_listener`.
+pub type RootMoveListener = Box<dyn FnMut(&RootMove) + Send>;
 
 /// The outcome of a search.
 #[derive(Clone, Debug)]
@@ -112,6 +130,21 @@ pub struct Searcher {
     params: Arc<EvalParams>,
     tt: TranspositionTable,
     stop: Arc<AtomicBool>,
+    /// Set from outside while the search ponders (time limits off); cleared on `ponderhit`.
+    ponder: Arc<AtomicBool>,
+    /// Whether this search still ponders, as last seen; the clock starts when this turns false.
+    pondering: bool,
+    /// The hard time limit, applied from `clock_start`.
+    hard_budget: Option<Duration>,
+    /// When the time budget began: the search's start, or the `ponderhit`.
+    clock_start: Instant,
+    /// The root moves this search may play (`searchmoves`); empty means all.
+    root_allowed: Vec<Move>,
+    /// Root moves already taken by better principal variations of this iteration (MultiPV).
+    root_excluded: Vec<Move>,
+    /// Whether either root list applies, so the unrestricted search pays one test at the root.
+    root_restricted: bool,
+    root_listener: Option<RootMoveListener>,
     history: Box<[[[i32; 64]; 64]; 2]>,
     killers: [[Move; 2]; MAX_PLY + 2],
     lmr: Box<[[i32; 64]; 64]>,
@@ -127,14 +160,38 @@ pub struct Searcher {
     aborted: bool,
     /// Limits apply only once the first iteration is complete, so there is always a searched move.
     limits_armed: bool,
+    /// The depth of the iteration under way, for the root-move listener.
+    iteration_depth: u32,
 }
 
 impl Searcher {
+    /// A searcher with a `hash_mb` table; aborts like any allocation when memory is short (sizes
+    /// a user chose go through `try_new`).
     pub fn new(params: Arc<EvalParams>, hash_mb: usize) -> Searcher {
+        Searcher::with_table(params, TranspositionTable::new(hash_mb))
+    }
+
+    /// A searcher with a `hash_mb` table, or the reason that table cannot be had.
+    pub fn try_new(params: Arc<EvalParams>, hash_mb: usize) -> Result<Searcher, TableAllocError> {
+        Ok(Searcher::with_table(
+            params,
+            TranspositionTable::try_new(hash_mb)?,
+        ))
+    }
+
+    fn with_table(params: Arc<EvalParams>, tt: TranspositionTable) -> Searcher {
         Searcher {
             params,
-            tt: TranspositionTable::new(hash_mb),
+            tt,
             stop: Arc::new(AtomicBool::new(false)),
+            ponder: Arc::new(AtomicBool::new(false)),
+            pondering: false,
+            hard_budget: None,
+            clock_start: Instant::now(),
+            root_allowed: Vec::new(),
+            root_excluded: Vec::new(),
+            root_restricted: false,
+            root_listener: None,
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             lmr: lmr_table(),
@@ -148,6 +205,7 @@ impl Searcher {
             deadline: None,
             aborted: false,
             limits_armed: false,
+            iteration_depth: 0,
         }
     }
 
@@ -155,6 +213,18 @@ impl Searcher {
     /// clear it: whoever starts a search that may be stopped clears it first.
     pub fn stop_handle(&self) -> Arc<AtomicBool> {
         self.stop.clone()
+    }
+
+    /// The pondering flag: set it before a search starts to ponder (no time limits, and no
+    /// result before it is cleared or the search stopped); clear it on `ponderhit`, after which
+    /// the search goes on under its time limits counted from that moment.
+    pub fn ponder_handle(&self) -> Arc<AtomicBool> {
+        self.ponder.clone()
+    }
+
+    /// Installs (or with None removes) the listener that sees each root move as it is searched.
+    pub fn set_root_move_listener(&mut self, listener: Option<RootMoveListener>) {
+        self.root_listener = listener;
     }
 
     pub fn set_params(&mut self, params: Arc<EvalParams>) {
@@ -165,8 +235,10 @@ impl Searcher {
         &self.params
     }
 
-    pub fn set_hash_mb(&mut self, hash_mb: usize) {
-        self.tt = TranspositionTable::new(hash_mb);
+    /// Replaces the table by one of `hash_mb`; on failure the old table stays.
+    pub fn try_set_hash_mb(&mut self, hash_mb: usize) -> Result<(), TableAllocError> {
+        self.tt = TranspositionTable::try_new(hash_mb)?;
+        Ok(())
     }
 
     /// The quiescence search of `pos` with a full window and no limits: its score (side to move's
@@ -194,7 +266,9 @@ impl Searcher {
     }
 
     /// Searches `pos`. `previous_keys` are the keys of the game's positions before `pos`, oldest
-    /// first, for repetition detection. `report` sees each completed iteration.
+    /// first, for repetition detection. `report` sees each completed iteration, once per
+    /// principal variation under MultiPV; a root without moves is reported at depth 0 (mate 0
+    /// when mated, cp 0 in stalemate).
     pub fn search(
         &mut self,
         pos: &Position,
@@ -209,7 +283,13 @@ impl Searcher {
         self.limits_armed = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
         let budget = limits.time_budget(pos.side_to_move());
-        self.deadline = budget.map(|(_, hard)| start + hard);
+        self.hard_budget = budget.map(|b| b.hard);
+        self.pondering = self.ponder.load(Ordering::Relaxed);
+        self.clock_start = start;
+        self.deadline = match self.pondering {
+            true => None,
+            false => self.hard_budget.and_then(|hard| start.checked_add(hard)),
+        };
         // Only positions since the last irreversible move can repeat.
         let window = (pos.halfmove_clock() as usize).min(previous_keys.len());
         self.keys.clear();
@@ -217,9 +297,25 @@ impl Searcher {
             .extend_from_slice(&previous_keys[previous_keys.len() - window..]);
         let mut pos = pos.clone();
 
-        let root_moves = pos.legal_moves();
+        let legal = pos.legal_moves();
+        self.root_allowed.clear();
+        for &mv in &limits.searchmoves {
+            if legal.iter().any(|&l| l == mv) && !self.root_allowed.contains(&mv) {
+                self.root_allowed.push(mv);
+            }
+        }
+        self.root_excluded.clear();
+        let root_count = match self.root_allowed.len() {
+            0 => legal.len(),
+            n => n,
+        };
         let mut result = SearchResult {
-            best_move: root_moves.first().copied().unwrap_or(Move::NULL),
+            best_move: self
+                .root_allowed
+                .first()
+                .or(legal.first())
+                .copied()
+                .unwrap_or(Move::NULL),
             ponder: None,
             score: Score::Cp(0),
             depth: 0,
@@ -228,62 +324,131 @@ impl Searcher {
             time: Duration::ZERO,
             pv: Vec::new(),
         };
-        if root_moves.is_empty() {
+        if legal.is_empty() {
+            result.score = if pos.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            report(&SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                score: result.score,
+                nodes: 0,
+                time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: Vec::new(),
+                multipv: 1,
+            });
+            self.wait_for_release(limits);
+            result.time = start.elapsed();
             return result;
         }
+        let lines = limits.multipv.clamp(1, root_count);
         let max_depth = limits
             .depth
             .unwrap_or(MAX_PLY as u32 - 1)
             .clamp(1, MAX_PLY as u32 - 1);
-        let mut score = 0;
-        for depth in 1..=max_depth {
-            self.seldepth = 0;
-            score = self.aspiration(&mut pos, depth as i32, score);
-            if self.aborted {
-                break;
+        // The previous iteration's score of each principal variation, its aspiration centre.
+        let mut scores = vec![0; lines];
+        'deepening: for depth in 1..=max_depth {
+            self.iteration_depth = depth;
+            self.root_excluded.clear();
+            for (line, line_score) in scores.iter_mut().enumerate() {
+                self.root_restricted =
+                    !self.root_allowed.is_empty() || !self.root_excluded.is_empty();
+                self.seldepth = 0;
+                let score = self.aspiration(&mut pos, depth as i32, *line_score);
+                if self.aborted {
+                    break 'deepening;
+                }
+                *line_score = score;
+                let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
+                let info = SearchInfo {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score: Score::from_internal(score),
+                    nodes: self.nodes,
+                    time: start.elapsed(),
+                    hashfull: self.tt.hashfull(),
+                    pv,
+                    multipv: line as u32 + 1,
+                };
+                if line == 0 {
+                    self.limits_armed = true;
+                    result = SearchResult {
+                        best_move: info.pv.first().copied().unwrap_or(result.best_move),
+                        ponder: info.pv.get(1).copied(),
+                        score: info.score,
+                        depth,
+                        seldepth: info.seldepth,
+                        nodes: self.nodes,
+                        time: info.time,
+                        pv: info.pv.clone(),
+                    };
+                }
+                report(&info);
+                match info.pv.first() {
+                    Some(&mv) => self.root_excluded.push(mv),
+                    None => break,
+                }
             }
-            self.limits_armed = true;
-            let pv: Vec<Move> = self.pv[0][..self.pv_len[0]].to_vec();
-            result = SearchResult {
-                best_move: pv.first().copied().unwrap_or(result.best_move),
-                ponder: pv.get(1).copied(),
-                score: Score::from_internal(score),
-                depth,
-                seldepth: self.seldepth as u32,
-                nodes: self.nodes,
-                time: start.elapsed(),
-                pv,
-            };
-            report(&SearchInfo {
-                depth,
-                seldepth: result.seldepth,
-                score: result.score,
-                nodes: self.nodes,
-                time: result.time,
-                hashfull: self.tt.hashfull(),
-                pv: result.pv.clone(),
-            });
             // A mate found within the full-width depth will not change with more depth.
+            let score = scores[0];
             if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
                 break;
             }
-            if limits.infinite {
+            self.observe_ponderhit();
+            if limits.infinite || self.pondering {
                 continue;
             }
-            // Do not start an iteration that is unlikely to finish within the soft budget.
-            if let Some((soft, _)) = budget {
-                if start.elapsed() >= soft / 2 {
+            // Under a clock, do not start an iteration that is unlikely to finish within the
+            // soft budget; a fixed move time is spent in full.
+            if let Some(soft) = budget.and_then(|b| b.soft) {
+                if self.clock_start.elapsed() >= soft / 2 {
                     break;
                 }
             }
         }
-        // UCI: under `go infinite` the best move is sent only after `stop`, even at maximum depth.
-        while limits.infinite && !self.stop.load(Ordering::Relaxed) {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        self.root_allowed.clear();
+        self.root_excluded.clear();
+        self.root_restricted = false;
+        self.wait_for_release(limits);
         result.nodes = self.nodes;
         result.time = start.elapsed();
         result
+    }
+
+    /// UCI: under `go infinite` the result is given only after `stop`, and a pondering search's
+    /// only after `ponderhit` or `stop`, even when there is nothing left to search.
+    fn wait_for_release(&mut self, limits: &SearchLimits) {
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            self.observe_ponderhit();
+            if !limits.infinite && !self.pondering {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Notices a `ponderhit`: the time budget starts now.
+    fn observe_ponderhit(&mut self) {
+        if self.pondering && !self.ponder.load(Ordering::Relaxed) {
+            self.pondering = false;
+            self.clock_start = Instant::now();
+            self.deadline = self
+                .hard_budget
+                .and_then(|hard| self.clock_start.checked_add(hard));
+        }
+    }
+
+    /// Whether the root may search `mv` (searchmoves, and MultiPV lines already taken).
+    fn root_may_search(&self, mv: Move) -> bool {
+        (self.root_allowed.is_empty() || self.root_allowed.contains(&mv))
+            && !self.root_excluded.contains(&mv)
     }
 
     /// One iteration, first with a narrow window around the last score, widening on failure.
@@ -297,6 +462,10 @@ impl Searcher {
         loop {
             let score = self.negamax(pos, depth, alpha, beta, 0, false);
             if self.aborted {
+                return score;
+            }
+            // A full window cannot fail; evaluations are clamped, but never loop on a bound.
+            if alpha <= -INFINITY && beta >= INFINITY {
                 return score;
             }
             if score <= alpha {
@@ -326,7 +495,12 @@ impl Searcher {
         } else if self.nodes & 1023 == 0 {
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
-            } else if let Some(deadline) = self.deadline {
+                return true;
+            }
+            if self.pondering {
+                self.observe_ponderhit();
+            }
+            if let Some(deadline) = self.deadline {
                 if Instant::now() >= deadline {
                     self.aborted = true;
                 }
@@ -347,8 +521,9 @@ impl Searcher {
             .any(|&k| k == key)
     }
 
+    /// The static evaluation, clamped inside the non-mate range whatever the weights.
     fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate(pos, &self.params)
+        evaluate(pos, &self.params).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -486,6 +661,9 @@ impl Searcher {
 
         for index in 0..moves.len() {
             let mv = pick_next(moves.as_mut_slice(), &mut scores, index);
+            if root && self.root_restricted && !self.root_may_search(mv) {
+                continue;
+            }
             let quiet = mv.is_quiet();
             let gives_check = pos.gives_check(mv);
             if !root && !in_check && !gives_check && best_score > -MATE_BOUND {
@@ -507,6 +685,15 @@ impl Searcher {
             self.tt.prefetch(pos.key());
             self.keys.push(key);
             searched += 1;
+            if root {
+                if let Some(listener) = self.root_listener.as_mut() {
+                    listener(&RootMove {
+                        depth: self.iteration_depth,
+                        mv,
+                        number: searched as u32,
+                    });
+                }
+            }
             let new_depth = depth - 1;
             let mut score;
             if searched == 1 {
@@ -567,15 +754,18 @@ impl Searcher {
             return static_eval;
         }
 
-        let bound = Bound::of(best_score, original_alpha, beta);
-        self.tt.store(
-            key,
-            best_move,
-            score_to_tt(best_score, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        // A restricted root's result is not the position's: keep it out of the table.
+        if !(root && self.root_restricted) {
+            let bound = Bound::of(best_score, original_alpha, beta);
+            self.tt.store(
+                key,
+                best_move,
+                score_to_tt(best_score, ply),
+                static_eval,
+                depth,
+                bound,
+            );
+        }
         best_score
     }
 

@@ -59,18 +59,105 @@ pub struct TtEntry {
     pub bound: Bound,
 }
 
+/// Why a transposition table could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TableAllocError {
+    /// More than this machine can hold (see `max_hash_mb`).
+    #[error("a {requested} MB hash table is more than this machine allows (at most {max} MB)")]
+    TooLarge {
+        /// Megabytes asked for.
+        requested: usize,
+        /// `max_hash_mb()`.
+        max: usize,
+    },
+    /// The allocator refused the memory.
+    #[error("cannot allocate a {megabytes} MB hash table: out of memory")]
+    OutOfMemory {
+        /// Megabytes asked for.
+        megabytes: usize,
+    },
+}
+
+/// Hash sizes above this are refused whatever the machine (64 GiB).
+const HASH_CAP_MB: usize = 65_536;
+/// The maximum when the physical memory cannot be read.
+const FALLBACK_MAX_HASH_MB: usize = 1024;
+
+/// The largest hash table, in megabytes, this machine can have: half its physical memory, at
+/// most 64 GiB. Match runners check a configured size against it before the first game.
+pub fn max_hash_mb() -> usize {
+    physical_memory_mb()
+        .map_or(FALLBACK_MAX_HASH_MB, |mb| mb / 2)
+        .clamp(1, HASH_CAP_MB)
+}
+
+#[cfg(unix)]
+fn physical_memory_mb() -> Option<usize> {
+    // SAFETY: sysconf only reads system configuration values; it has no memory-safety
+    // preconditions.
+    let (pages, page_size) = unsafe {
+        (
+            libc::sysconf(libc::_SC_PHYS_PAGES),
+            libc::sysconf(libc::_SC_PAGESIZE),
+        )
+    };
+    if pages <= 0 || page_size <= 0 {
+        return None;
+    }
+    let bytes = (pages as u128) * (page_size as u128);
+    usize::try_from(bytes >> 20).ok()
+}
+
+#[cfg(not(unix))]
+fn physical_memory_mb() -> Option<usize> {
+    None
+}
+
+/// The table itself: as many slots as fit in the requested megabytes.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
     generation: u8,
 }
 
 impl TranspositionTable {
+    /// A table of `megabytes` (at least 1). Aborts like any allocation when memory is short:
+    /// sizes chosen by a user go through `try_new`.
     pub fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
         TranspositionTable {
             slots: vec![Slot::default(); count],
             generation: 0,
         }
+    }
+
+    /// A table of `megabytes` (at least 1), or an error when the size exceeds `max_hash_mb` or
+    /// the memory cannot be had; never aborts.
+    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
+        let megabytes = megabytes.max(1);
+        let max = max_hash_mb();
+        if megabytes > max {
+            return Err(TableAllocError::TooLarge {
+                requested: megabytes,
+                max,
+            });
+        }
+        let out_of_memory = TableAllocError::OutOfMemory { megabytes };
+        let bytes = megabytes
+            .checked_mul(1 << 20)
+            .ok_or(out_of_memory.clone())?;
+        let count = bytes / std::mem::size_of::<Slot>();
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(count).map_err(|_| out_of_memory)?;
+        slots.resize(count, Slot::default());
+        Ok(TranspositionTable {
+            slots,
+            generation: 0,
+        })
+    }
+
+    /// The table's size in whole megabytes.
+    pub fn megabytes(&self) -> usize {
+        (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     pub fn clear(&mut self) {
@@ -166,5 +253,29 @@ impl TranspositionTable {
             .filter(|s| s.flags & 3 != 0 && s.flags >> 2 == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn try_new_refuses_impossible_sizes_without_aborting() {
+        let max = max_hash_mb();
+        assert!(max >= 1);
+        assert_eq!(
+            TranspositionTable::try_new(usize::MAX).err(),
+            Some(TableAllocError::TooLarge {
+                requested: usize::MAX,
+                max
+            })
+        );
+        assert!(matches!(
+            TranspositionTable::try_new(max + 1),
+            Err(TableAllocError::TooLarge { .. })
+        ));
+        let table = TranspositionTable::try_new(2).unwrap();
+        assert_eq!(table.megabytes(), 2);
     }
 }

@@ -1,22 +1,119 @@
 //! The UCI front end: reads commands, keeps the position, runs searches on a worker thread so
-//! that `stop`, `isready` and `quit` are answered while it thinks, and writes `info`/`bestmove`.
-//! Unknown or malformed commands are reported on `info string` and otherwise ignored.
+//! that `stop`, `ponderhit`, `isready` and `quit` are answered while it thinks, and writes
+//! `info`/`bestmove`. Every `go` gets exactly one `bestmove`. Unknown or malformed input is
+//! reported on `info string` and otherwise ignored; nothing a GUI sends ends the engine but
+//! `quit` or the end of the input.
 
-use crate::board::Position;
-use crate::eval::EvalParams;
-use crate::search::{Clock, SearchInfo, SearchLimits, Searcher};
+use crate::board::{FenError, Move, MoveParseError, Position};
+use crate::eval::{EvalParams, WeightsError};
+use crate::search::{max_hash_mb, Clock, RootMove, SearchInfo, SearchLimits, Searcher};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+/// The name the engine gives in `id name`.
 pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));
+/// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the sparring developers";
 
 const DEFAULT_HASH_MB: usize = 16;
-const MAX_HASH_MB: usize = 65_536;
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;
+const MAX_MOVE_OVERHEAD_MS: u64 = 5000;
+/// More principal variations than any position has legal moves is pointless.
+const MAX_MULTIPV: usize = 256;
+/// Root moves are announced (`currmove`) only once a search has run this long, as Stockfish
+/// does, so that short searches stay quiet.
+const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
+
+/// Why the engine cannot start or go on.
+#[derive(Debug, thiserror::Error)]
+pub enum UciError {
+    /// The weights file given at start cannot be used.
+    #[error("cannot load weights: {0}")]
+    Weights(#[from] WeightsError),
+    /// Standard input failed (not: a line that is not UTF-8, which is skipped).
+    #[error("cannot read commands: {0}")]
+    Input(#[source] std::io::Error),
+}
+
+/// Why a `position` command was refused; the engine then has no position until the next valid
+/// one, and `go` answers `bestmove 0000`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PositionError {
+    /// Neither `startpos` nor `fen` follows `position`.
+    #[error("expected 'startpos' or 'fen'")]
+    MissingSetup,
+    /// `position fen` with nothing after it.
+    #[error("'position fen' needs a FEN")]
+    MissingFen,
+    /// The FEN does not parse.
+    #[error("bad FEN: {0}")]
+    BadFen(#[from] FenError),
+    /// A move of the `moves` list is malformed or illegal.
+    #[error("move {number} of the move list: {source}")]
+    BadMove {
+        /// 1 for the first move after `moves`.
+        number: usize,
+        #[source]
+        source: MoveParseError,
+    },
+}
+
+/// A part of `go` that was ignored; reported on `info string`, the search runs regardless.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GoWarning {
+    /// A parameter that takes a value came last or before another parameter.
+    #[error("'{key}' needs a value; ignored")]
+    MissingValue {
+        /// The parameter, e.g. `depth`.
+        key: String,
+    },
+    /// A value that is not a whole number, or too large for the parameter.
+    #[error("'{key}' expects a whole number in range, found '{text}'; ignored")]
+    BadNumber {
+        /// The parameter, e.g. `nodes`.
+        key: String,
+        /// The value as given.
+        text: String,
+    },
+    /// A number with a fraction where a whole number belongs: the fraction is dropped.
+    #[error("'{key}' expects a whole number, found '{text}'; using {whole}")]
+    Fraction {
+        /// The parameter, e.g. `wtime`.
+        key: String,
+        /// The value as given.
+        text: String,
+        /// The whole part, which is used.
+        whole: i128,
+    },
+    /// A token that is no `go` parameter.
+    #[error("unknown go parameter '{token}'; ignored")]
+    Unknown {
+        /// The word as given.
+        token: String,
+    },
+    /// A `searchmoves` entry that is not a legal move in the position.
+    #[error("searchmoves: {0}; ignored")]
+    BadSearchMove(MoveParseError),
+    /// `searchmoves` named no legal move at all.
+    #[error("no legal move among the searchmoves; searching every move")]
+    NoSearchMoves,
+}
+
+/// A parsed `go` command. `limits.searchmoves` is empty: the move texts need the position.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GoCommand {
+    /// The limits understood (MultiPV and searchmoves are filled in by the engine).
+    pub limits: SearchLimits,
+    /// `go ponder`: search without time limits until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// The `searchmoves` texts, in order.
+    pub searchmoves: Vec<String>,
+    /// What was ignored, in order.
+    pub warnings: Vec<GoWarning>,
+}
 
 /// Output shared by the command loop and the search thread; each line is flushed at once.
 #[derive(Clone)]
@@ -31,149 +128,88 @@ impl Output {
     }
 }
 
-/// Deliberate misbehaviour for testing match runners (ours included): after `after` searches the
-/// engine crashes, hangs, plays an illegal move or answers garbage.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fault {
-    pub kind: FaultKind,
-    pub after: u32,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FaultKind {
-    /// Exit at once with status 3.
-    Crash,
-    /// Stop answering anything.
-    Hang,
-    /// Answer a well-formed move that is not legal.
-    Illegal,
-    /// Answer text that is no move at all.
-    Garbage,
-}
-
-impl std::str::FromStr for Fault {
-    type Err = String;
-
-    /// `crash:10`, `hang:0`, `illegal:5`, `garbage:2`.
-    fn from_str(text: &str) -> Result<Fault, String> {
-        let (kind, after) = text
-            .split_once(':')
-            .ok_or_else(|| format!("'{text}': expected MODE:N, e.g. crash:10"))?;
-        let kind = match kind {
-            "crash" => FaultKind::Crash,
-            "hang" => FaultKind::Hang,
-            "illegal" => FaultKind::Illegal,
-            "garbage" => FaultKind::Garbage,
-            other => {
-                return Err(format!(
-                    "unknown fault '{other}': crash, hang, illegal or garbage"
-                ))
-            }
-        };
-        let after = after
-            .parse()
-            .map_err(|_| format!("'{after}': expected a number of searches"))?;
-        Ok(Fault { kind, after })
-    }
+/// The search running on its own thread, and how to reach it.
+struct RunningSearch {
+    handle: JoinHandle<Searcher>,
+    stop: Arc<AtomicBool>,
+    ponder: Arc<AtomicBool>,
+    /// `go infinite`, or `go` without limits: ends only on `stop`.
+    infinite: bool,
+    /// `go ponder` before its `ponderhit`: ends only on `stop` or `ponderhit`.
+    pondering: bool,
 }
 
 /// The UCI engine's state between commands.
 pub struct UciEngine {
     out: Output,
-    position: Position,
+    /// The position to search, or why the last `position` command was refused.
+    position: Result<Position, PositionError>,
     /// Keys of the positions before `position`, for repetition detection.
     previous_keys: Vec<u64>,
+    /// The searcher while no search runs (it lives on the search thread meanwhile).
     searcher: Option<Searcher>,
-    running: Option<JoinHandle<Searcher>>,
-    /// The running search's stop flag, reachable while the searcher lives on its thread.
-    stop_flag: Option<Arc<AtomicBool>>,
-    /// Whether the running search waits for `stop` (go infinite); others end by themselves.
-    running_infinite: bool,
+    running: Option<RunningSearch>,
+    params: Arc<EvalParams>,
     hash_mb: usize,
+    /// The largest Hash this machine can have, advertised in the option's `max`.
+    max_hash_mb: usize,
     move_overhead: Duration,
-    weights: String,
-    fault: Option<Fault>,
-    searches: u32,
+    multipv: usize,
 }
 
 impl UciEngine {
+    /// An engine with the built-in weights writing to `out`.
     pub fn new(out: Box<dyn Write + Send>) -> UciEngine {
+        UciEngine::with_params(out, EvalParams::default())
+    }
+
+    /// An engine with the evaluation weights `params`.
+    pub fn with_params(out: Box<dyn Write + Send>, params: EvalParams) -> UciEngine {
+        let params = Arc::new(params);
         UciEngine {
             out: Output(Arc::new(Mutex::new(out))),
-            position: Position::startpos(),
+            position: Ok(Position::startpos()),
             previous_keys: Vec::new(),
-            searcher: Some(Searcher::new(
-                Arc::new(EvalParams::default()),
-                DEFAULT_HASH_MB,
-            )),
+            searcher: Some(Searcher::new(params.clone(), DEFAULT_HASH_MB)),
             running: None,
-            stop_flag: None,
-            running_infinite: false,
+            params,
             hash_mb: DEFAULT_HASH_MB,
+            max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
-            weights: String::new(),
-            fault: None,
-            searches: 0,
+            multipv: 1,
         }
-    }
-
-    /// Makes the engine misbehave on purpose (see `Fault`).
-    pub fn set_fault(&mut self, fault: Option<Fault>) {
-        self.fault = fault;
-    }
-
-    /// Acts out the fault if its time has come; true if the search must not run.
-    fn misbehave(&mut self) -> bool {
-        self.searches += 1;
-        let Some(fault) = self.fault else {
-            return false;
-        };
-        if self.searches <= fault.after {
-            return false;
-        }
-        match fault.kind {
-            FaultKind::Crash => std::process::exit(3),
-            FaultKind::Hang => loop {
-                std::thread::sleep(Duration::from_secs(3600));
-            },
-            FaultKind::Illegal => {
-                let legal = self.position.legal_moves();
-                let illegal = (0..64 * 64)
-                    .map(|i| {
-                        let from = crate::board::Square::from_index(i / 64);
-                        let to = crate::board::Square::from_index(i % 64);
-                        format!("{from}{to}")
-                    })
-                    .find(|text| {
-                        text[..2] != text[2..] && !legal.iter().any(|m| m.to_string() == *text)
-                    })
-                    .unwrap_or_else(|| "a1a2".to_string());
-                self.out.line(&format!("bestmove {illegal}"));
-            }
-            FaultKind::Garbage => {
-                self.out.line("info depth banana score cp");
-                self.out.line("bestmove ~~garbage~~");
-            }
-        }
-        true
     }
 
     /// Starts with the weights file at `path` instead of the built-in defaults.
-    pub fn with_weights(out: Box<dyn Write + Send>, path: &str) -> Result<UciEngine, String> {
-        let mut engine = UciEngine::new(out);
-        engine.load_weights(path)?;
-        Ok(engine)
+    pub fn with_weights(out: Box<dyn Write + Send>, path: &str) -> Result<UciEngine, UciError> {
+        Ok(UciEngine::with_params(out, EvalParams::load(path)?))
     }
 
-    /// Reads commands until `quit` or the end of the input.
-    pub fn run(&mut self, input: impl BufRead) {
-        for line in input.lines() {
-            let Ok(line) = line else { break };
-            if !self.handle(&line) {
-                break;
+    /// Reads commands until `quit` or the end of the input; a search still running is stopped
+    /// and answered first. A line that is not UTF-8 is skipped with an `info string`; only a
+    /// failing input is an error.
+    pub fn run(&mut self, mut input: impl BufRead) -> Result<(), UciError> {
+        let mut line = Vec::new();
+        let outcome = loop {
+            line.clear();
+            match input.read_until(b'\n', &mut line) {
+                Ok(0) => break Ok(()),
+                Ok(_) => {}
+                Err(e) => break Err(UciError::Input(e)),
             }
-        }
+            match std::str::from_utf8(&line) {
+                Ok(text) => {
+                    if !self.handle(text) {
+                        break Ok(());
+                    }
+                }
+                Err(_) => self
+                    .out
+                    .line("info string skipped an input line that is not UTF-8"),
+            }
+        };
         self.finish_search(true);
+        outcome
     }
 
     /// Handles one command line; false on `quit`.
@@ -187,32 +223,40 @@ impl UciEngine {
             "uci" => self.identify(),
             "isready" => self.out.line("readyok"),
             "ucinewgame" => {
-                self.finish_search(self.running_infinite);
+                self.finish_search(self.search_waits());
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
                 }
             }
             "setoption" => {
-                self.finish_search(self.running_infinite);
+                self.finish_search(self.search_waits());
                 self.set_option(args);
             }
             "position" => {
-                self.finish_search(self.running_infinite);
+                self.finish_search(self.search_waits());
                 self.set_position(args);
             }
             "go" => {
-                self.finish_search(self.running_infinite);
+                self.finish_search(self.search_waits());
                 self.go(args);
             }
             "stop" => self.finish_search(true),
-            "ponderhit" => {}
+            "ponderhit" => {
+                if let Some(running) = self.running.as_mut() {
+                    running.ponder.store(false, Ordering::Relaxed);
+                    running.pondering = false;
+                }
+            }
             "quit" => return false,
             "debug" | "register" => {}
-            "d" => self.out.line(&format!(
-                "info string fen {} key {:016x}",
-                self.position.to_fen(),
-                self.position.key()
-            )),
+            "d" => match &self.position {
+                Ok(pos) => self.out.line(&format!(
+                    "info string fen {} key {:016x}",
+                    pos.to_fen(),
+                    pos.key()
+                )),
+                Err(e) => self.out.line(&format!("info string no position: {e}")),
+            },
             _ => self
                 .out
                 .line(&format!("info string unknown command: {}", line.trim())),
@@ -224,12 +268,16 @@ impl UciEngine {
         self.out.line(&format!("id name {ENGINE_NAME}"));
         self.out.line(&format!("id author {ENGINE_AUTHOR}"));
         self.out.line(&format!(
-            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
+            "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}",
+            self.max_hash_mb
         ));
         self.out
             .line("option name Threads type spin default 1 min 1 max 1");
         self.out.line(&format!(
-            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max 5000"
+            "option name MultiPV type spin default 1 min 1 max {MAX_MULTIPV}"
+        ));
+        self.out.line(&format!(
+            "option name Move Overhead type spin default {DEFAULT_MOVE_OVERHEAD_MS} min 0 max {MAX_MOVE_OVERHEAD_MS}"
         ));
         self.out
             .line("option name Weights type string default <builtin>");
@@ -237,40 +285,42 @@ impl UciEngine {
         self.out.line("uciok");
     }
 
-    /// Waits for a running search; with `stop`, asks it to finish first. Commands that change
-    /// the engine's state wait for a finite search rather than cut it short.
+    /// Whether the running search ends only when told (`go infinite`, or `go ponder` before
+    /// `ponderhit`): commands that change the engine's state stop such a search, but wait for a
+    /// finite one rather than cut it short.
+    fn search_waits(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| r.infinite || r.pondering)
+    }
+
+    /// Waits for a running search; with `stop`, asks it to finish first.
     fn finish_search(&mut self, stop: bool) {
-        if let Some(handle) = self.running.take() {
+        if let Some(running) = self.running.take() {
             if stop {
-                if let Some(flag) = &self.stop_flag {
-                    flag.store(true, Ordering::Relaxed);
-                }
+                running.stop.store(true, Ordering::Relaxed);
             }
-            match handle.join() {
+            match running.handle.join() {
                 Ok(searcher) => self.searcher = Some(searcher),
                 Err(_) => {
                     self.out
                         .line("info string search thread panicked; starting afresh");
-                    self.searcher = Some(self.new_searcher(Arc::new(EvalParams::default())));
+                    self.searcher = Some(Searcher::new(self.params.clone(), self.hash_mb));
                 }
             }
         }
     }
 
-    fn new_searcher(&self, params: Arc<EvalParams>) -> Searcher {
-        Searcher::new(params, self.hash_mb)
-    }
-
-    fn load_weights(&mut self, path: &str) -> Result<(), String> {
+    fn load_weights(&mut self, path: &str) -> Result<(), WeightsError> {
         let params = if path.is_empty() || path == "<builtin>" {
             EvalParams::default()
         } else {
-            EvalParams::load(path).map_err(|e| e.to_string())?
+            EvalParams::load(path)?
         };
+        self.params = Arc::new(params);
         if let Some(s) = self.searcher.as_mut() {
-            s.set_params(Arc::new(params));
+            s.set_params(self.params.clone());
         }
-        self.weights = path.to_string();
         Ok(())
     }
 
@@ -283,33 +333,31 @@ impl UciEngine {
                 .line("info string malformed setoption: expected 'name'");
             return;
         };
-        let name_end = value_at.unwrap_or(args.len());
+        let name_end = value_at.unwrap_or(args.len()).max(name_at + 1);
         let name = args[name_at + 1..name_end].join(" ");
         let value = value_at
             .map(|v| args[v + 1..].join(" "))
             .unwrap_or_default();
         match name.to_ascii_lowercase().as_str() {
-            "hash" => match value.parse::<usize>() {
-                Ok(mb) if (1..=MAX_HASH_MB).contains(&mb) => {
-                    self.hash_mb = mb;
-                    if let Some(s) = self.searcher.as_mut() {
-                        s.set_hash_mb(mb);
-                    }
-                }
-                _ => self.out.line(&format!(
-                    "info string bad Hash value '{value}': expected 1 to {MAX_HASH_MB}"
-                )),
-            },
+            "hash" => self.set_hash(&value),
             "threads" => {
                 if value != "1" {
                     self.out
                         .line("info string only Threads 1 is supported; keeping 1");
                 }
             }
-            "move overhead" => match value.parse::<u64>() {
-                Ok(ms) if ms <= 5000 => self.move_overhead = Duration::from_millis(ms),
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => self.multipv = n,
                 _ => self.out.line(&format!(
-                    "info string bad Move Overhead value '{value}': expected 0 to 5000"
+                    "info string bad MultiPV value '{value}': expected 1 to {MAX_MULTIPV}"
+                )),
+            },
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => {
+                    self.move_overhead = Duration::from_millis(ms)
+                }
+                _ => self.out.line(&format!(
+                    "info string bad Move Overhead value '{value}': expected 0 to {MAX_MOVE_OVERHEAD_MS}"
                 )),
             },
             "weights" => {
@@ -329,135 +377,272 @@ impl UciEngine {
         }
     }
 
-    fn set_position(&mut self, args: &[&str]) {
-        let moves_at = args.iter().position(|&t| t == "moves");
-        let setup = &args[..moves_at.unwrap_or(args.len())];
-        let start = match setup.first() {
-            Some(&"startpos") => Ok(Position::startpos()),
-            Some(&"fen") => Position::from_fen_lenient(&setup[1..].join(" "))
-                .map_err(|e| format!("bad FEN: {e}")),
-            _ => Err("expected 'startpos' or 'fen'".to_string()),
-        };
-        let mut pos = match start {
-            Ok(pos) => pos,
-            Err(e) => {
-                self.out
-                    .line(&format!("info string malformed position: {e}"));
-                return;
+    /// A new table of the size asked for; on any failure the old table stays.
+    fn set_hash(&mut self, value: &str) {
+        let keeping = self.hash_mb;
+        let max = self.max_hash_mb;
+        let mb = match value.parse::<usize>() {
+            Ok(mb) if (1..=max).contains(&mb) => mb,
+            _ => {
+                return self.out.line(&format!(
+                "info string bad Hash value '{value}': expected 1 to {max}; keeping {keeping} MB"
+            ))
             }
         };
-        let mut keys = Vec::new();
-        if let Some(at) = moves_at {
-            for text in &args[at + 1..] {
-                match pos.parse_uci_move(text) {
-                    Ok(mv) => {
-                        keys.push(pos.key());
-                        pos.make_move(mv);
-                    }
-                    Err(_) => {
-                        self.out.line(&format!(
-                            "info string illegal move '{text}' in position command; ignoring it and the moves after it"
-                        ));
-                        break;
-                    }
-                }
-            }
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        match searcher.try_set_hash_mb(mb) {
+            Ok(()) => self.hash_mb = mb,
+            Err(e) => self
+                .out
+                .line(&format!("info string {e}; keeping {keeping} MB")),
         }
-        self.position = pos;
-        self.previous_keys = keys;
+    }
+
+    fn set_position(&mut self, args: &[&str]) {
+        self.previous_keys.clear();
+        self.position = parse_position(args, &mut self.previous_keys);
+        if let Err(e) = &self.position {
+            self.out.line(&format!("info string position refused: {e}"));
+        }
     }
 
     fn go(&mut self, args: &[&str]) {
-        let limits = match parse_go(args, self.move_overhead) {
-            Ok(limits) => limits,
+        let GoCommand {
+            mut limits,
+            ponder,
+            searchmoves,
+            mut warnings,
+        } = parse_go(args, self.move_overhead);
+        let position = match &self.position {
+            Ok(pos) => pos.clone(),
             Err(e) => {
-                self.out.line(&format!("info string malformed go: {e}"));
+                for warning in &warnings {
+                    self.out.line(&format!("info string go: {warning}"));
+                }
+                self.out
+                    .line(&format!("info string no position to search: {e}"));
+                self.out.line("bestmove 0000");
                 return;
             }
         };
-        if self.misbehave() {
-            return;
+        for text in &searchmoves {
+            match position.parse_uci_move(text) {
+                Ok(mv) => limits.searchmoves.push(mv),
+                Err(e) => warnings.push(GoWarning::BadSearchMove(e)),
+            }
         }
+        if !searchmoves.is_empty() && limits.searchmoves.is_empty() {
+            warnings.push(GoWarning::NoSearchMoves);
+        }
+        for warning in &warnings {
+            self.out.line(&format!("info string go: {warning}"));
+        }
+        limits.multipv = self.multipv;
         let Some(mut searcher) = self.searcher.take() else {
+            // Unreachable: the searcher is back from every finished search.
+            self.out.line("info string no searcher available");
+            self.out.line("bestmove 0000");
             return;
         };
-        // Cleared here, not on the search thread, so a `stop` sent right after `go` is not lost.
-        let flag = searcher.stop_handle();
-        flag.store(false, Ordering::Relaxed);
-        self.stop_flag = Some(flag);
-        self.running_infinite = limits.infinite;
-        let out = self.out.clone();
-        let position = self.position.clone();
-        let keys = self.previous_keys.clone();
-        self.running = Some(std::thread::spawn(move || {
-            let result = searcher.search(&position, &keys, &limits, |info| {
-                out.line(&info_line(info));
-            });
-            let mut line = format!("bestmove {}", result.best_move);
-            if let Some(ponder) = result.ponder {
-                line.push_str(&format!(" ponder {ponder}"));
+        // Set here, not on the search thread, so a `stop` or `ponderhit` sent right after `go`
+        // is not lost.
+        let stop = searcher.stop_handle();
+        stop.store(false, Ordering::Relaxed);
+        let ponder_flag = searcher.ponder_handle();
+        ponder_flag.store(ponder, Ordering::Relaxed);
+        let started = Instant::now();
+        let announcer = self.out.clone();
+        searcher.set_root_move_listener(Some(Box::new(move |root: &RootMove| {
+            if started.elapsed() >= CURRMOVE_AFTER {
+                announcer.line(&format!(
+                    "info depth {} currmove {} currmovenumber {}",
+                    root.depth, root.mv, root.number
+                ));
             }
-            out.line(&line);
+        })));
+        let out = self.out.clone();
+        let keys = self.previous_keys.clone();
+        let show_multipv = self.multipv > 1;
+        // A search without any limit (`go` alone) ends only when told, like `go infinite`.
+        let infinite = limits.infinite
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime.is_none()
+                && limits.clock.is_none());
+        let handle = std::thread::spawn(move || {
+            let result = searcher.search(&position, &keys, &limits, |info| {
+                out.line(&info_line(info, show_multipv));
+            });
+            out.line(&bestmove_line(result.best_move, result.ponder));
             searcher
-        }));
+        });
+        self.running = Some(RunningSearch {
+            handle,
+            stop,
+            ponder: ponder_flag,
+            infinite,
+            pondering: ponder,
+        });
     }
 }
 
-/// Parses the arguments of `go`.
-pub fn parse_go(args: &[&str], move_overhead: Duration) -> Result<SearchLimits, String> {
-    let mut limits = SearchLimits {
-        move_overhead,
+/// Parses the arguments of `position`; `keys` receives the keys of the positions before the
+/// result, for repetition detection.
+pub fn parse_position(args: &[&str], keys: &mut Vec<u64>) -> Result<Position, PositionError> {
+    let moves_at = args.iter().position(|&t| t == "moves");
+    let setup = &args[..moves_at.unwrap_or(args.len())];
+    let mut pos = match setup.first() {
+        Some(&"startpos") => Position::startpos(),
+        Some(&"fen") if setup.len() == 1 => return Err(PositionError::MissingFen),
+        Some(&"fen") => Position::from_fen_lenient(&setup[1..].join(" "))?,
+        _ => return Err(PositionError::MissingSetup),
+    };
+    if let Some(at) = moves_at {
+        for (i, text) in args[at + 1..].iter().enumerate() {
+            let mv = pos
+                .parse_uci_move(text)
+                .map_err(|source| PositionError::BadMove {
+                    number: i + 1,
+                    source,
+                })?;
+            keys.push(pos.key());
+            pos.make_move(mv);
+        }
+    }
+    Ok(pos)
+}
+
+/// Every word `go` knows; a value never is one of them.
+const GO_KEYWORDS: [&str; 12] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+];
+
+/// Parses the arguments of `go`. Never fails: what cannot be used becomes a warning and is
+/// ignored, so that every `go` is answered.
+pub fn parse_go(args: &[&str], move_overhead: Duration) -> GoCommand {
+    let mut command = GoCommand {
+        limits: SearchLimits {
+            move_overhead,
+            ..Default::default()
+        },
         ..Default::default()
     };
+    let limits = &mut command.limits;
     let mut clock = Clock::default();
     let mut has_clock = false;
     let mut i = 0;
     while i < args.len() {
         let key = args[i];
-        let mut number = || -> Result<u64, String> {
-            i += 1;
-            let text = args
-                .get(i)
-                .ok_or_else(|| format!("'{key}' needs a value"))?;
-            // Some GUIs send negative clock times when a player is already over time.
-            text.parse::<i64>()
-                .map(|v| v.max(0) as u64)
-                .map_err(|_| format!("'{key}' expects a number, found '{text}'"))
-        };
-        match key {
-            "depth" => limits.depth = Some(number()?.max(1) as u32),
-            "nodes" => limits.nodes = Some(number()?.max(1)),
-            "movetime" => limits.movetime = Some(Duration::from_millis(number()?)),
-            "mate" => limits.depth = Some((2 * number()? as u32).max(1)),
-            "wtime" => {
-                clock.white_time = Duration::from_millis(number()?);
-                has_clock = true;
-            }
-            "btime" => {
-                clock.black_time = Duration::from_millis(number()?);
-                has_clock = true;
-            }
-            "winc" => clock.white_increment = Duration::from_millis(number()?),
-            "binc" => clock.black_increment = Duration::from_millis(number()?),
-            "movestogo" => clock.moves_to_go = Some(number()? as u32),
-            "infinite" => limits.infinite = true,
-            "ponder" => {}
-            "searchmoves" => return Err("searchmoves is not supported".to_string()),
-            other => return Err(format!("unknown parameter '{other}'")),
-        }
         i += 1;
+        match key {
+            "infinite" => limits.infinite = true,
+            "ponder" => command.ponder = true,
+            "searchmoves" => {
+                while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                    command.searchmoves.push(args[i].to_string());
+                    i += 1;
+                }
+            }
+            "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate"
+            | "movetime" => {
+                let Some(&text) = args.get(i).filter(|t| !GO_KEYWORDS.contains(t)) else {
+                    command.warnings.push(GoWarning::MissingValue {
+                        key: key.to_string(),
+                    });
+                    continue;
+                };
+                i += 1;
+                // Some GUIs send negative clock times when a player is already over time.
+                let value = match parse_whole(text) {
+                    Some((whole, false)) => Some(whole),
+                    Some((whole, true)) => {
+                        command.warnings.push(GoWarning::Fraction {
+                            key: key.to_string(),
+                            text: text.to_string(),
+                            whole,
+                        });
+                        Some(whole)
+                    }
+                    None => None,
+                }
+                .map(|v| v.max(0));
+                let ms = || {
+                    value
+                        .and_then(|v| u64::try_from(v).ok())
+                        .map(Duration::from_millis)
+                };
+                let count = || value.and_then(|v| u32::try_from(v).ok());
+                let understood = match key {
+                    "wtime" => ms().map(|t| clock.white_time = t),
+                    "btime" => ms().map(|t| clock.black_time = t),
+                    "winc" => ms().map(|t| clock.white_increment = t),
+                    "binc" => ms().map(|t| clock.black_increment = t),
+                    "movestogo" => count().map(|n| clock.moves_to_go = Some(n)),
+                    "depth" => count().map(|d| limits.depth = Some(d.max(1))),
+                    "mate" => count().map(|n| limits.depth = Some(n.saturating_mul(2).max(1))),
+                    "movetime" => ms().map(|t| limits.movetime = Some(t)),
+                    _ => value
+                        .and_then(|v| u64::try_from(v).ok())
+                        .map(|n| limits.nodes = Some(n.max(1))),
+                };
+                match understood {
+                    Some(()) => has_clock |= matches!(key, "wtime" | "btime"),
+                    None => command.warnings.push(GoWarning::BadNumber {
+                        key: key.to_string(),
+                        text: text.to_string(),
+                    }),
+                }
+            }
+            other => command.warnings.push(GoWarning::Unknown {
+                token: other.to_string(),
+            }),
+        }
     }
     if has_clock {
         limits.clock = Some(clock);
     }
-    Ok(limits)
+    command
 }
 
-/// An `info` line for a completed iteration.
-pub fn info_line(info: &SearchInfo) -> String {
+/// A whole number, or a decimal one cut to its whole part (true when a fraction was dropped).
+fn parse_whole(text: &str) -> Option<(i128, bool)> {
+    if let Ok(whole) = text.parse::<i128>() {
+        return Some((whole, false));
+    }
+    let (whole, fraction) = text.split_once('.')?;
+    if whole.is_empty() || !fraction.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some((whole.parse().ok()?, true))
+}
+
+/// An `info` line for a completed iteration (with `multipv k` when several lines are shown), or
+/// `info depth 0 score ...` for a root without moves.
+pub fn info_line(info: &SearchInfo, show_multipv: bool) -> String {
+    if info.depth == 0 {
+        return format!("info depth 0 score {}", info.score);
+    }
     let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let multipv = if show_multipv {
+        format!(" multipv {}", info.multipv)
+    } else {
+        String::new()
+    };
     format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} hashfull {} time {} pv {}",
         info.depth,
         info.seldepth,
         info.score,
@@ -467,4 +652,12 @@ pub fn info_line(info: &SearchInfo) -> String {
         info.time.as_millis(),
         pv.join(" ")
     )
+}
+
+/// `bestmove <move> [ponder <move>]`; `bestmove 0000` when the root has no move.
+fn bestmove_line(best: Move, ponder: Option<Move>) -> String {
+    match ponder {
+        Some(ponder) if !best.is_null() => format!("bestmove {best} ponder {ponder}"),
+        _ => format!("bestmove {best}"),
+    }
 }
