@@ -279,3 +279,143 @@ fn tune_errors_give_line_and_column() {
         "t.toml:3:2: unknown key `dta` (expected one of `data`, `model`, `optimizer`, `output`)"
     ));
 }
+
+/// SplitMix64: deterministic mutations without a dependency.
+struct Mutator(u64);
+
+impl Mutator {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+
+    /// A char boundary of `text`, uniformly among bytes then moved back to a boundary.
+    fn boundary(&mut self, text: &str) -> usize {
+        let mut i = self.below(text.len() + 1);
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    }
+
+    /// `text` with one random edit: a cut, a deletion, an inserted TOML-ish fragment, or a
+    /// repeated line.
+    fn mutate(&mut self, text: &str) -> String {
+        const SNIPPETS: [&str; 16] = [
+            "=",
+            "[",
+            "]",
+            "\"",
+            "\n",
+            "[[engine]]\n",
+            "x = 1\n",
+            "1e999",
+            "-",
+            "{",
+            "}",
+            ",",
+            "nan",
+            "\u{7}",
+            "é",
+            "9223372036854775807",
+        ];
+        let at = self.boundary(text);
+        match self.below(4) {
+            0 => text[..at].to_string(),
+            1 => {
+                let end = self.boundary(&text[at..]) + at;
+                format!("{}{}", &text[..at], &text[end..])
+            }
+            2 => {
+                let snippet = SNIPPETS[self.below(SNIPPETS.len())];
+                format!("{}{snippet}{}", &text[..at], &text[at..])
+            }
+            _ => {
+                let lines: Vec<&str> = text.lines().collect();
+                let i = self.below(lines.len());
+                let mut out: Vec<&str> = lines.clone();
+                if let Some(line) = lines.get(i) {
+                    out.insert(i, line);
+                }
+                out.join("\n")
+            }
+        }
+    }
+}
+
+/// `message` starts with `file:line:column: ` (both numbers at least 1).
+fn has_position(message: &str, file: &str) -> bool {
+    let Some(rest) = message.strip_prefix(file).and_then(|r| r.strip_prefix(':')) else {
+        return false;
+    };
+    let mut parts = rest.splitn(3, ':');
+    let number = |p: Option<&str>| {
+        p.and_then(|p| p.parse::<usize>().ok())
+            .is_some_and(|n| n >= 1)
+    };
+    number(parts.next()) && number(parts.next())
+}
+
+/// Mutated shipped files never make a reader panic, and every error they give has a position.
+#[test]
+fn mutated_files_give_positioned_errors_and_never_panic() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut cases = 0;
+    let mut errors = 0;
+    let mut rng = Mutator(0x5EED_C0F1);
+    let mut inputs: Vec<(String, &str)> = Vec::new();
+    for entry in std::fs::read_dir(format!("{root}/configs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "toml") {
+            let kind = if path.ends_with("tune.toml") {
+                "tune"
+            } else {
+                "match"
+            };
+            inputs.push((std::fs::read_to_string(&path).unwrap(), kind));
+        }
+    }
+    for name in ["default", "handset", "material-only"] {
+        let path = format!("{root}/configs/weights/{name}.toml");
+        inputs.push((std::fs::read_to_string(path).unwrap(), "weights"));
+    }
+    for (text, kind) in &inputs {
+        let rounds = if *kind == "weights" { 60 } else { 150 };
+        for _ in 0..rounds {
+            let mut mutated = rng.mutate(text);
+            if rng.below(3) == 0 {
+                mutated = rng.mutate(&mutated);
+            }
+            let result = match *kind {
+                "match" => sparring::arena::MatchConfig::parse(&mutated, "m.toml")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+                "tune" => TuneConfig::from_toml_str(&mutated, "m.toml")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+                _ => sparring::eval::EvalParams::from_toml_str(&mutated, "m.toml")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+            };
+            cases += 1;
+            if let Err(message) = result {
+                errors += 1;
+                assert!(
+                    has_position(&message, "m.toml"),
+                    "{message}\n--- from:\n{mutated}"
+                );
+            }
+        }
+    }
+    assert!(
+        cases >= 1000 && errors > cases / 3,
+        "{cases} cases, {errors} errors"
+    );
+}

@@ -80,6 +80,9 @@ pub struct TuneConfig {
     pub model: ModelConfig,
     pub optimizer: OptimizerConfig,
     pub output: OutputConfig,
+    /// Line and column of `data.validation_fraction` (of `[data]` when absent), for
+    /// `no_training_data`.
+    validation_fraction_position: (usize, usize),
 }
 
 /// The file as written; `TuneConfig::from_toml_str` checks it and fills in the defaults.
@@ -317,7 +320,26 @@ impl TuneConfig {
             model,
             optimizer,
             output,
+            validation_fraction_position: doc.position("data.validation_fraction"),
         })
+    }
+
+    /// The error for a split that left no training positions: `data.validation_fraction` held
+    /// out all `held_out` of them (a fraction that rounds to every position of a small data
+    /// set). The tuner reports it when the split comes out so.
+    pub fn no_training_data(&self, held_out: usize) -> ConfigError {
+        let (line, column) = self.validation_fraction_position;
+        ConfigError::Invalid {
+            file: self.source.clone(),
+            line,
+            column,
+            key: "data.validation_fraction".to_string(),
+            expected: "a fraction that leaves some positions for training".to_string(),
+            found: format!(
+                "{}, which holds out all {held_out} positions loaded and leaves no training data",
+                self.data.validation_fraction
+            ),
+        }
     }
 }
 
@@ -335,6 +357,21 @@ mod tests {
         assert_eq!(c.optimizer.k, KSetting::Auto);
         assert_eq!(c.optimizer.epochs, 2000);
         assert_eq!(c.output.dir, PathBuf::from("results/tune"));
+    }
+
+    #[test]
+    fn a_split_without_training_data_names_the_fraction() {
+        let c = TuneConfig::from_toml_str(
+            "[data]\nfiles = [\"a\"]\nvalidation_fraction = 0.96\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(
+            c.no_training_data(10).to_string(),
+            "t.toml:3:23: `data.validation_fraction` is 0.96, which holds out all 10 positions \
+             loaded and leaves no training data, expected a fraction that leaves some positions \
+             for training"
+        );
     }
 
     #[test]
