@@ -24,7 +24,7 @@ pub enum ConfigError {
         #[source]
         source: std::io::Error,
     },
-    /// The text is not TOML.
+    /// The text is not TOML (line and column 0 if the parser gave no position).
     #[error("{file}:{line}:{column}: TOML syntax error: {message}")]
     Syntax {
         file: String,
@@ -369,7 +369,10 @@ impl<'a> Document<'a> {
         }
     }
 
-    /// Turns a deserialisation error into the configuration error it stands for.
+    /// Turns a deserialisation error into the configuration error it stands for. serde's
+    /// messages have a fixed wording (`unknown field `x`, expected ...`, `invalid type: ...,
+    /// expected ...`), read here to restate them in this module's terms; any other message is
+    /// kept whole, still with its key and position.
     fn serde_error(
         &self,
         error: &toml::de::Error,
