@@ -1,21 +1,30 @@
-//! Reading hand-walked TOML configuration files (match, tuner): one error type and one section
-//! reader, so every configuration error names the file, the dotted key and what was expected,
-//! and a misspelt key is an error rather than silently ignored.
+//! Reading TOML configuration files (match, tuner, weights) through serde. The readers derive
+//! their file types with `#[serde(deny_unknown_fields)]` and check ranges and cross-field rules in
+//! plain code afterwards; this module turns every failure, serde's or a check's, into one error
+//! naming the file, the line and column, the dotted key and what was expected.
+//!
+//! The document is parsed once into `toml`'s spanned tree: serde reads from it, and a check that
+//! fails after deserialisation finds its key's position in it.
 
-use std::path::{Path, PathBuf};
+use serde::de::{DeserializeOwned, DeserializeSeed};
+use std::fmt::Display;
+use std::ops::Range;
+use std::path::Path;
 use thiserror::Error;
-use toml::{Table, Value};
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
 
-/// What is wrong with a configuration file.
+/// What is wrong with a configuration file. Line and column are 1-based.
 #[derive(Debug, Error)]
 pub enum ConfigError {
+    /// The file cannot be read.
     #[error("{file}: cannot read: {source}")]
     Io {
         file: String,
         #[source]
         source: std::io::Error,
     },
-    /// Line and column are 1-based (0 if the parser gave no position).
+    /// The text is not TOML (line and column 0 if the parser gave no position).
     #[error("{file}:{line}:{column}: TOML syntax error: {message}")]
     Syntax {
         file: String,
@@ -23,73 +32,74 @@ pub enum ConfigError {
         column: usize,
         message: String,
     },
-    #[error("{file}: missing key `{key}` (expected {expected})")]
+    /// A required key is absent; the position is that of the table that lacks it.
+    #[error("{file}:{line}:{column}: missing key `{key}` (expected {expected})")]
     Missing {
         file: String,
+        line: usize,
+        column: usize,
         key: String,
         expected: String,
     },
-    #[error("{file}: `{key}` is {found}, expected {expected}")]
+    /// A key has a value of the wrong type or out of range.
+    #[error("{file}:{line}:{column}: `{key}` is {found}, expected {expected}")]
     Invalid {
         file: String,
+        line: usize,
+        column: usize,
         key: String,
         expected: String,
         found: String,
     },
-    #[error("{file}: unknown key `{key}` (expected one of {expected})")]
+    /// A key the reader does not know (a typo must not be silently ignored).
+    #[error("{file}:{line}:{column}: unknown key `{key}` (expected one of {expected})")]
     UnknownKey {
         file: String,
+        line: usize,
+        column: usize,
         key: String,
         expected: String,
     },
+    /// Any other problem with a key, in the deserialiser's words.
+    #[error("{file}:{line}:{column}: `{key}`: {message}")]
+    Other {
+        file: String,
+        line: usize,
+        column: usize,
+        key: String,
+        message: String,
+    },
 }
 
-/// A short description of a TOML value for messages.
-pub fn describe(v: &Value) -> String {
-    match v {
-        Value::String(s) => format!("the string {s:?}"),
-        Value::Integer(i) => format!("the integer {i}"),
-        Value::Float(f) => format!("the float {f}"),
-        Value::Boolean(b) => format!("the boolean {b}"),
-        Value::Datetime(d) => format!("the datetime {d}"),
-        Value::Array(a) => format!("an array of {} entries", a.len()),
-        Value::Table(_) => "a table".to_string(),
+impl ConfigError {
+    /// The dotted key the error is about (None for I/O and syntax errors).
+    pub fn key(&self) -> Option<&str> {
+        match self {
+            ConfigError::Io { .. } | ConfigError::Syntax { .. } => None,
+            ConfigError::Missing { key, .. }
+            | ConfigError::Invalid { key, .. }
+            | ConfigError::UnknownKey { key, .. }
+            | ConfigError::Other { key, .. } => Some(key),
+        }
+    }
+
+    /// The same error about `key` instead (a reader's more precise name for an entry).
+    pub fn with_key(mut self, new_key: String) -> ConfigError {
+        match &mut self {
+            ConfigError::Io { .. } | ConfigError::Syntax { .. } => {}
+            ConfigError::Missing { key, .. }
+            | ConfigError::Invalid { key, .. }
+            | ConfigError::UnknownKey { key, .. }
+            | ConfigError::Other { key, .. } => *key = new_key,
+        }
+        self
     }
 }
 
-/// 1-based line and column of a byte offset.
-fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
-    let line = before.matches('\n').count() + 1;
-    let column = before.len() - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-    (line, column)
-}
-
-/// The parser's message on one line, and where it points.
-pub fn syntax_error(text: &str, error: &toml::de::Error) -> (usize, usize, String) {
-    let (line, column) = error
-        .span()
-        .map_or((0, 0), |span| line_column(text, span.start));
-    let message = error
-        .message()
-        .trim()
-        .lines()
-        .collect::<Vec<_>>()
-        .join(": ");
-    (line, column, message)
-}
-
-/// Parses a whole document; `file` names it in errors.
-pub fn parse_document(text: &str, file: &str) -> Result<Table, ConfigError> {
-    text.parse().map_err(|e: toml::de::Error| {
-        let (line, column, message) = syntax_error(text, &e);
-        ConfigError::Syntax {
-            file: file.to_string(),
-            line,
-            column,
-            message,
-        }
-    })
+/// The number of threads the machine can run at once (1 if it cannot say): the bound on
+/// configured thread counts.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Reads a file's text, naming it in the error.
@@ -100,259 +110,487 @@ pub fn read_text(path: &Path) -> Result<String, ConfigError> {
     })
 }
 
-/// A table being read: it records the keys asked for, so `finish` can report any other key. An
-/// absent table reads as an empty one (every key takes its default).
-pub struct Section<'a> {
-    file: &'a str,
-    path: String,
-    table: Option<&'a Table>,
-    used: Vec<&'static str>,
+/// 1-based line and column of a byte offset (the column counts characters).
+fn line_column(text: &str, offset: usize) -> (usize, usize) {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[line_start..].chars().count() + 1)
 }
 
-impl<'a> Section<'a> {
-    /// The document's top level.
-    pub fn root(file: &'a str, table: &'a Table) -> Section<'a> {
-        Section {
-            file,
-            path: String::new(),
-            table: Some(table),
-            used: Vec::new(),
+/// One step of a key's path: a table key or an array index.
+#[derive(Clone, Debug, PartialEq)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// The dotted form of a path: `engine[0].uci.options.Hash`.
+fn dotted(path: &[Segment]) -> String {
+    let mut out = String::new();
+    for segment in path {
+        match segment {
+            Segment::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            Segment::Index(i) => out.push_str(&format!("[{i}]")),
         }
     }
+    out
+}
 
-    /// A table found elsewhere in the document (an element of an array of tables), named `path`
-    /// in messages.
-    pub fn at(file: &'a str, path: String, table: &'a Table) -> Section<'a> {
-        Section {
-            file,
-            path,
-            table: Some(table),
-            used: Vec::new(),
+/// Splits a dotted key into its path (`a.b[2].c`). A key that itself holds a dot is split too;
+/// `Document::locate` then finds the nearest enclosing value, which is still the right line.
+fn split_key(key: &str) -> Vec<Segment> {
+    let mut out = Vec::new();
+    for part in key.split('.') {
+        let mut rest = part;
+        let name_end = rest.find('[').unwrap_or(rest.len());
+        if name_end > 0 {
+            out.push(Segment::Key(rest[..name_end].to_string()));
+        }
+        rest = &rest[name_end..];
+        while let Some(stripped) = rest.strip_prefix('[') {
+            let Some(close) = stripped.find(']') else {
+                break;
+            };
+            match stripped[..close].parse() {
+                Ok(i) => out.push(Segment::Index(i)),
+                Err(_) => break,
+            }
+            rest = &stripped[close + 1..];
         }
     }
+    out
+}
 
-    /// The dotted name of a key of this table.
-    pub fn key(&self, name: &str) -> String {
-        if self.path.is_empty() {
-            name.to_string()
-        } else {
-            format!("{}.{name}", self.path)
-        }
+/// A short description of a TOML value for messages: `the string "x"`, `the integer 3`.
+fn describe(v: &DeValue<'_>) -> String {
+    match v {
+        DeValue::String(s) => format!("the string {:?}", s.as_ref()),
+        DeValue::Integer(i) => format!("the integer {i}"),
+        DeValue::Float(f) => format!("the float {f}"),
+        DeValue::Boolean(b) => format!("the boolean {b}"),
+        DeValue::Datetime(d) => format!("the datetime {d}"),
+        DeValue::Array(a) => format!("an array of {} entries", a.len()),
+        DeValue::Table(_) => "a table".to_string(),
+    }
+}
+
+/// Serde's name for what a primitive visitor expected, in the words the messages use.
+fn friendly_expectation(expected: &str) -> String {
+    match expected {
+        "u8" => "an integer from 0 to 255".to_string(),
+        "u16" => "an integer from 0 to 65535".to_string(),
+        "u32" => "an integer from 0 to 4294967295".to_string(),
+        "u64" | "usize" | "u128" => "a non-negative integer".to_string(),
+        "i8" | "i16" | "i32" | "i64" | "isize" | "i128" => "an integer".to_string(),
+        "f32" | "f64" => "a number".to_string(),
+        "a boolean" => "true or false".to_string(),
+        "a sequence" => "an array".to_string(),
+        "a map" => "a table".to_string(),
+        s if s.starts_with("struct ") => "a table".to_string(),
+        s if s.starts_with("a sequence of ") => s.replacen("a sequence of ", "an array of ", 1),
+        s => s.replace('`', "\""),
+    }
+}
+
+/// The names between backticks in a serde message, in order.
+fn backticked(text: &str) -> Vec<&str> {
+    text.split('`').skip(1).step_by(2).collect()
+}
+
+/// A parsed document: its spanned tree, for deserialising and for finding keys' positions.
+pub struct Document<'a> {
+    file: &'a str,
+    text: &'a str,
+    root: Spanned<DeTable<'a>>,
+}
+
+impl<'a> Document<'a> {
+    /// Parses `text`; `file` names it in errors.
+    pub fn parse(text: &'a str, file: &'a str) -> Result<Document<'a>, ConfigError> {
+        let root = DeTable::parse(text).map_err(|e| {
+            let (line, column) = e.span().map_or((0, 0), |s| line_column(text, s.start));
+            let message = e.message().trim().lines().collect::<Vec<_>>().join(": ");
+            ConfigError::Syntax {
+                file: file.to_string(),
+                line,
+                column,
+                message,
+            }
+        })?;
+        Ok(Document { file, text, root })
     }
 
-    /// The raw value of a key (which counts as known from now on).
-    pub fn get(&mut self, name: &'static str) -> Option<&'a Value> {
-        if !self.used.contains(&name) {
-            self.used.push(name);
-        }
-        self.table.and_then(|t| t.get(name))
+    /// The file name given to `parse`.
+    pub fn file(&self) -> &str {
+        self.file
     }
 
-    pub fn invalid(&self, name: &str, expected: &str, found: String) -> ConfigError {
+    /// Deserialises the whole document into `T`.
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, ConfigError> {
+        self.deserialize_seed(std::marker::PhantomData::<T>)
+    }
+
+    /// Deserialises the whole document with a seed (for readers whose shape is data-driven).
+    pub fn deserialize_seed<S: DeserializeSeed<'a>>(
+        &self,
+        seed: S,
+    ) -> Result<S::Value, ConfigError> {
+        let mut track = serde_path_to_error::Track::new();
+        let de = toml::de::Deserializer::from(self.root.clone());
+        seed.deserialize(serde_path_to_error::Deserializer::new(de, &mut track))
+            .map_err(|e| self.serde_error(&e, &track.path()))
+    }
+
+    /// The span of the value at `path`, and the value when it is there; for a path that does
+    /// not exist, the span of the deepest value on the way (the table lacking a key).
+    fn locate(&self, path: &[Segment]) -> (Range<usize>, Option<&DeValue<'a>>) {
+        let (span, _, value) = self.locate_with_key(path);
+        (span, value)
+    }
+
+    /// As `locate`, with the span of the last key when the path ends in an existing key.
+    fn locate_with_key(
+        &self,
+        path: &[Segment],
+    ) -> (Range<usize>, Option<Range<usize>>, Option<&DeValue<'a>>) {
+        let mut span = self.root.span();
+        let mut key_span = None;
+        let mut here: Option<&DeValue<'a>> = None;
+        for segment in path {
+            let next = match (segment, here) {
+                (Segment::Key(k), None) => lookup(self.root.get_ref(), k),
+                (Segment::Key(k), Some(DeValue::Table(t))) => lookup(t, k),
+                (Segment::Index(n), Some(DeValue::Array(a))) => a.get(*n).map(|v| (None, v)),
+                _ => None,
+            };
+            let Some((key, next)) = next else {
+                return (span, None, None);
+            };
+            span = next.span();
+            key_span = key;
+            here = Some(next.get_ref());
+        }
+        (span, key_span, here)
+    }
+
+    /// 1-based line and column of the value at a dotted key (or of the nearest enclosing value
+    /// that exists: the table lacking a missing key).
+    pub fn position(&self, key: &str) -> (usize, usize) {
+        let (span, _) = self.locate(&split_key(key));
+        line_column(self.text, span.start)
+    }
+
+    /// The description of the value at `key` (`the integer 0`), if it is there.
+    pub fn found(&self, key: &str) -> Option<String> {
+        self.locate(&split_key(key)).1.map(describe)
+    }
+
+    /// `key` is not what it should be: `found` describes what it is.
+    pub fn invalid(&self, key: &str, expected: impl Display, found: impl Display) -> ConfigError {
+        let (line, column) = self.position(key);
         ConfigError::Invalid {
             file: self.file.to_string(),
-            key: self.key(name),
+            line,
+            column,
+            key: key.to_string(),
             expected: expected.to_string(),
-            found,
+            found: found.to_string(),
         }
     }
 
-    pub fn missing(&self, name: &str, expected: &str) -> ConfigError {
+    /// `key` is not what it should be, described by its value as written.
+    pub fn invalid_value(&self, key: &str, expected: impl Display) -> ConfigError {
+        let found = self.found(key).unwrap_or_else(|| "absent".to_string());
+        self.invalid(key, expected, found)
+    }
+
+    /// `key` is required but absent.
+    pub fn missing(&self, key: &str, expected: impl Display) -> ConfigError {
+        let (line, column) = self.position(key);
         ConfigError::Missing {
             file: self.file.to_string(),
-            key: self.key(name),
+            line,
+            column,
+            key: key.to_string(),
             expected: expected.to_string(),
         }
     }
 
-    /// A sub-table, `None` when absent.
-    pub fn table(&mut self, name: &'static str) -> Result<Option<Section<'a>>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Table(t)) => Ok(Some(Section {
-                file: self.file,
-                path: self.key(name),
-                table: Some(t),
-                used: Vec::new(),
-            })),
-            Some(other) => Err(self.invalid(name, "a table", describe(other))),
+    /// Any other problem with `key`, said in full by `message`.
+    pub fn other(&self, key: &str, message: impl Display) -> ConfigError {
+        let (line, column) = self.position(key);
+        ConfigError::Other {
+            file: self.file.to_string(),
+            line,
+            column,
+            key: key.to_string(),
+            message: message.to_string(),
         }
     }
 
-    /// A sub-table that may be absent, read as empty then.
-    pub fn optional_table(&mut self, name: &'static str) -> Result<Section<'a>, ConfigError> {
-        Ok(self.table(name)?.unwrap_or_else(|| Section {
-            file: self.file,
-            path: self.key(name),
-            table: None,
-            used: Vec::new(),
-        }))
-    }
-
-    /// An integer in `min..=max`.
-    pub fn int(
-        &mut self,
-        name: &'static str,
-        min: i64,
-        max: i64,
-    ) -> Result<Option<i64>, ConfigError> {
-        let expected = if max == i64::MAX && min == 0 {
-            "a non-negative integer".to_string()
-        } else if max == i64::MAX {
-            format!("an integer >= {min}")
-        } else {
-            format!("an integer from {min} to {max}")
+    /// `value` of `key` unless it lies outside `min..=max` (no upper bound: `max` None).
+    pub fn in_range<T>(&self, key: &str, value: T, min: T, max: Option<T>) -> Result<T, ConfigError>
+    where
+        T: Copy + PartialOrd + Display + Default,
+    {
+        if value >= min && max.map_or(true, |m| value <= m) {
+            return Ok(value);
+        }
+        let expected = match max {
+            None if min == T::default() => "a non-negative integer".to_string(),
+            None => format!("an integer >= {min}"),
+            Some(max) => format!("an integer from {min} to {max}"),
         };
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Integer(i)) if (min..=max).contains(i) => Ok(Some(*i)),
-            Some(other) => Err(self.invalid(name, &expected, describe(other))),
-        }
+        Err(self.invalid_value(key, expected))
     }
 
-    /// A count no smaller than `min`, `default` when absent.
-    pub fn count(
-        &mut self,
-        name: &'static str,
-        default: usize,
-        min: usize,
-    ) -> Result<usize, ConfigError> {
-        Ok(self
-            .int(name, min as i64, i64::MAX)?
-            .map_or(default, |i| i as usize))
-    }
-
-    /// Any number (integers accepted).
-    pub fn float(&mut self, name: &'static str) -> Result<Option<f64>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Float(f)) => Ok(Some(*f)),
-            Some(Value::Integer(i)) => Ok(Some(*i as f64)),
-            Some(other) => Err(self.invalid(name, "a number", describe(other))),
-        }
-    }
-
-    /// A finite number satisfying `ok` (described by `expected`), `default` when absent.
+    /// A finite number satisfying `ok` (described by `expected`).
     pub fn number(
-        &mut self,
-        name: &'static str,
-        default: f64,
+        &self,
+        key: &str,
+        value: f64,
         expected: &str,
         ok: impl Fn(f64) -> bool,
     ) -> Result<f64, ConfigError> {
-        let v = match self.get(name) {
-            None => return Ok(default),
-            Some(Value::Float(f)) => *f,
-            Some(Value::Integer(i)) => *i as f64,
-            Some(other) => return Err(self.invalid(name, expected, describe(other))),
-        };
-        if v.is_finite() && ok(v) {
-            Ok(v)
+        if value.is_finite() && ok(value) {
+            Ok(value)
         } else {
-            Err(self.invalid(name, expected, format!("{v}")))
+            Err(self.invalid(key, expected, value))
         }
     }
 
-    pub fn string(&mut self, name: &'static str) -> Result<Option<String>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.clone())),
-            Some(other) => Err(self.invalid(name, "a string", describe(other))),
-        }
-    }
-
-    pub fn boolean(&mut self, name: &'static str) -> Result<Option<bool>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::Boolean(b)) => Ok(Some(*b)),
-            Some(other) => Err(self.invalid(name, "true or false", describe(other))),
-        }
-    }
-
-    pub fn path(&mut self, name: &'static str) -> Result<Option<PathBuf>, ConfigError> {
-        match self.get(name) {
-            None => Ok(None),
-            Some(Value::String(s)) if !s.is_empty() => Ok(Some(PathBuf::from(s))),
-            Some(other) => Err(self.invalid(name, "a non-empty path string", describe(other))),
-        }
-    }
-
-    /// A non-empty array of strings, each checked by `parse`.
-    pub fn strings<T>(
-        &mut self,
-        name: &'static str,
-        expected: &str,
-        parse: impl Fn(&str) -> Option<T>,
-    ) -> Result<Option<Vec<T>>, ConfigError> {
-        let items = match self.get(name) {
-            None => return Ok(None),
-            Some(Value::Array(items)) if !items.is_empty() => items,
-            Some(other) => return Err(self.invalid(name, expected, describe(other))),
-        };
-        let mut out = Vec::with_capacity(items.len());
-        for (i, item) in items.iter().enumerate() {
-            let parsed = match item {
-                Value::String(s) => parse(s),
-                _ => None,
-            };
-            match parsed {
-                Some(v) => out.push(v),
-                None => {
-                    return Err(self.invalid(&format!("{name}[{i}]"), expected, describe(item)))
+    /// Turns a deserialisation error into the configuration error it stands for. serde's
+    /// messages have a fixed wording (`unknown field `x`, expected ...`, `invalid type: ...,
+    /// expected ...`), read here to restate them in this module's terms; any other message is
+    /// kept whole, still with its key and position.
+    fn serde_error(
+        &self,
+        error: &toml::de::Error,
+        path: &serde_path_to_error::Path,
+    ) -> ConfigError {
+        let mut segments: Vec<Segment> = path
+            .iter()
+            .filter_map(|s| match s {
+                serde_path_to_error::Segment::Seq { index } => Some(Segment::Index(*index)),
+                serde_path_to_error::Segment::Map { key }
+                | serde_path_to_error::Segment::Enum { variant: key } => {
+                    Some(Segment::Key(key.clone()))
                 }
+                _ => None,
+            })
+            .collect();
+        let message = error.message().trim();
+        let file = self.file.to_string();
+        // The key or value itself when it is in the document (serde's span may be its table's),
+        // else serde's span, else the nearest enclosing value.
+        let position = |segments: &[Segment], at_key: bool| {
+            let start = match (self.locate_with_key(segments), error.span()) {
+                ((_, Some(key), Some(_)), _) if at_key => key.start,
+                ((span, _, Some(_)), _) => span.start,
+                (_, Some(span)) => span.start,
+                ((span, _, None), None) => span.start,
+            };
+            line_column(self.text, start)
+        };
+        if let Some(rest) = message.strip_prefix("unknown field ") {
+            let names = backticked(rest);
+            if let Some(&name) = names.first() {
+                if segments.last() != Some(&Segment::Key(name.to_string())) {
+                    segments.push(Segment::Key(name.to_string()));
+                }
+                let parent = &segments[..segments.len() - 1];
+                let known: Vec<String> = names[1..]
+                    .iter()
+                    .map(|k| {
+                        let mut p = parent.to_vec();
+                        p.push(Segment::Key(k.to_string()));
+                        format!("`{}`", dotted(&p))
+                    })
+                    .collect();
+                let (line, column) = position(&segments, true);
+                return ConfigError::UnknownKey {
+                    file,
+                    line,
+                    column,
+                    key: dotted(&segments),
+                    expected: if known.is_empty() {
+                        "no keys here".to_string()
+                    } else {
+                        known.join(", ")
+                    },
+                };
             }
         }
-        Ok(Some(out))
-    }
-
-    /// Reports the first key that was never asked for, with the keys that are known here.
-    pub fn finish(self) -> Result<(), ConfigError> {
-        let Some(table) = self.table else {
-            return Ok(());
-        };
-        if let Some(key) = table.keys().find(|k| !self.used.contains(&k.as_str())) {
-            return Err(ConfigError::UnknownKey {
-                file: self.file.to_string(),
-                key: self.key(key),
-                expected: self
-                    .used
-                    .iter()
-                    .map(|k| format!("`{}`", self.key(k)))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
+        if let Some(rest) = message.strip_prefix("missing field ") {
+            if let Some(&name) = backticked(rest).first() {
+                segments.push(Segment::Key(name.to_string()));
+                let (line, column) = position(&segments, false);
+                return ConfigError::Missing {
+                    file,
+                    line,
+                    column,
+                    key: dotted(&segments),
+                    expected: "a value".to_string(),
+                };
+            }
         }
-        Ok(())
+        let (line, column) = position(&segments, false);
+        let key = dotted(&segments);
+        let found = self.locate(&segments).1.map(describe);
+        let typed = ["invalid type: ", "invalid value: ", "invalid length "]
+            .iter()
+            .find_map(|p| message.strip_prefix(p));
+        if let (Some(rest), Some(found)) = (typed, found.clone()) {
+            if let Some((_, expected)) = rest.rsplit_once(", expected ") {
+                return ConfigError::Invalid {
+                    file,
+                    line,
+                    column,
+                    key,
+                    expected: friendly_expectation(expected),
+                    found,
+                };
+            }
+        }
+        if let (Some(rest), Some(found)) = (message.strip_prefix("unknown variant "), found) {
+            if let Some((_, expected)) = rest.split_once(", expected ") {
+                return ConfigError::Invalid {
+                    file,
+                    line,
+                    column,
+                    key,
+                    expected: expected.replace('`', "\""),
+                    found,
+                };
+            }
+        }
+        ConfigError::Other {
+            file,
+            line,
+            column,
+            key,
+            message: message.lines().collect::<Vec<_>>().join(": "),
+        }
     }
+}
+
+/// The entry of `table` called `key`, with the span of the key as written.
+fn lookup<'t, 'a>(
+    table: &'t DeTable<'a>,
+    key: &str,
+) -> Option<(Option<Range<usize>>, &'t Spanned<DeValue<'a>>)> {
+    table
+        .iter()
+        .find(|(k, _)| k.get_ref().as_ref() == key)
+        .map(|(k, v)| (Some(k.span()), v))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Root {
+        a: Option<Section>,
+        list: Option<Vec<Section>>,
+    }
+
+    #[derive(Deserialize, Debug)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Section {
+        n: Option<u32>,
+        m: Option<i64>,
+        flag: Option<bool>,
+        names: Option<Vec<String>>,
+    }
+
+    fn error(text: &str) -> String {
+        let doc = match Document::parse(text, "f.toml") {
+            Ok(doc) => doc,
+            Err(e) => return e.to_string(),
+        };
+        match doc.deserialize::<Root>() {
+            Ok(_) => "no error".to_string(),
+            Err(e) => e.to_string(),
+        }
+    }
 
     #[test]
-    fn errors_name_file_key_and_expectation() {
-        let doc = parse_document("[a]\nn = \"x\"\nm = 3\ntypo = 1\n", "f.toml").unwrap();
-        let mut root = Section::root("f.toml", &doc);
-        let mut a = root.table("a").unwrap().unwrap();
+    fn deserialisation_errors_name_file_position_key_and_expectation() {
         assert_eq!(
-            a.int("n", 0, 9).unwrap_err().to_string(),
-            "f.toml: `a.n` is the string \"x\", expected an integer from 0 to 9"
+            error("[a]\nn = \"x\"\n"),
+            "f.toml:2:5: `a.n` is the string \"x\", expected an integer from 0 to 4294967295"
         );
-        assert_eq!(a.count("m", 1, 1).unwrap(), 3);
-        assert_eq!(a.count("absent", 7, 0).unwrap(), 7);
         assert_eq!(
-            a.finish().unwrap_err().to_string(),
-            "f.toml: unknown key `a.typo` (expected one of `a.n`, `a.m`, `a.absent`)"
+            error("[a]\nm = 1\ntypo = 1\n"),
+            "f.toml:3:1: unknown key `a.typo` (expected one of `a.n`, `a.m`, `a.flag`, `a.names`)"
         );
-        let mut empty = root.optional_table("b").unwrap();
-        assert_eq!(empty.boolean("x").unwrap(), None);
-        empty.finish().unwrap();
-        root.finish().unwrap();
-        let err = parse_document("x = 1\ny = = 2\n", "g.toml").unwrap_err();
-        assert!(
-            err.to_string().starts_with("g.toml:2:"),
-            "the syntax error names its line: {err}"
+        assert_eq!(
+            error("[a]\nflag = 1\n"),
+            "f.toml:2:8: `a.flag` is the integer 1, expected true or false"
+        );
+        assert_eq!(
+            error("[[list]]\nn = 1\n[[list]]\nnames = [\"x\", 2]\n"),
+            "f.toml:4:15: `list[1].names[1]` is the integer 2, expected a string"
+        );
+        assert_eq!(
+            error("a = 3\n"),
+            "f.toml:1:5: `a` is the integer 3, expected a table"
+        );
+        assert_eq!(
+            error("x = 1\ny = = 2\n").split(": TOML").next(),
+            Some("f.toml:2:5")
+        );
+    }
+
+    #[test]
+    fn checks_after_deserialisation_find_their_key() {
+        let text = "[a]\nn = 0\n\n[[list]]\nm = -4\n";
+        let doc = Document::parse(text, "f.toml").unwrap();
+        assert_eq!(
+            doc.in_range("a.n", 0u32, 1, Some(9))
+                .unwrap_err()
+                .to_string(),
+            "f.toml:2:5: `a.n` is the integer 0, expected an integer from 1 to 9"
+        );
+        assert_eq!(
+            doc.in_range("list[0].m", -4i64, 0, None)
+                .unwrap_err()
+                .to_string(),
+            "f.toml:5:5: `list[0].m` is the integer -4, expected a non-negative integer"
+        );
+        assert_eq!(
+            doc.missing("a.dir", "the output directory").to_string(),
+            "f.toml:1:1: missing key `a.dir` (expected the output directory)"
+        );
+        assert_eq!(
+            doc.missing("b", "a [b] table").to_string(),
+            "f.toml:1:1: missing key `b` (expected a [b] table)"
+        );
+        assert_eq!(doc.position("list[0]"), (4, 1));
+        assert_eq!(
+            split_key("engine[2].uci.options.Hash"),
+            vec![
+                Segment::Key("engine".into()),
+                Segment::Index(2),
+                Segment::Key("uci".into()),
+                Segment::Key("options".into()),
+                Segment::Key("Hash".into()),
+            ]
         );
     }
 }

@@ -45,10 +45,15 @@ fn playout_positions(seed: u64, games: usize, plies: usize) -> Vec<Position> {
 
 /// A parameter set with every weight random in -200..=200.
 fn random_params(seed: u64) -> EvalParams {
+    random_params_within(seed, 200)
+}
+
+/// A parameter set with every weight random in -max..=max.
+fn random_params_within(seed: u64, max: i32) -> EvalParams {
     let mut rng = XorShift(seed);
     let mut params = EvalParams::zeroed();
     for i in 0..params.len() {
-        let mut r = || rng.below(401) as i32 - 200;
+        let mut r = || rng.below(2 * max as usize + 1) as i32 - max;
         params.set(i, (r(), r()));
     }
     params
@@ -247,16 +252,18 @@ fn shipped_weight_files_match_the_code() {
 
 #[test]
 fn save_then_load_gives_identical_parameters() {
+    // Random weights small enough that no position could score a mate (see
+    // `weights_that_could_reach_mate_scores_are_refused`).
     for params in [
         EvalParams::default(),
-        random_params(3),
+        random_params_within(3, 50),
         EvalParams::zeroed(),
     ] {
         let text = params.to_toml_string();
         assert_eq!(EvalParams::from_toml_str(&text, "mem").unwrap(), params);
     }
     let path = std::env::temp_dir().join(format!("sparring-eval-{}.toml", std::process::id()));
-    let params = random_params(5);
+    let params = random_params_within(5, 50);
     params.save(&path).unwrap();
     let loaded = EvalParams::load(&path);
     let _ = std::fs::remove_file(&path);
@@ -272,56 +279,71 @@ fn error_after(edit: impl Fn(String) -> String) -> (WeightsError, String) {
     (err, message)
 }
 
+/// The error's dotted key (panics for errors without one).
+fn key_of(err: &WeightsError) -> &str {
+    match err {
+        WeightsError::Document(e) => e.key().expect("the error names a key"),
+        WeightsError::MateRange { key, .. } => key,
+        WeightsError::Write { .. } => panic!("not a reading error: {err}"),
+    }
+}
+
 #[test]
-fn weights_errors_name_file_key_and_expectation() {
+fn weights_errors_name_file_position_key_and_expectation() {
     let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nbogus = 1\nmg = 15"));
     assert!(
-        matches!(err, WeightsError::UnknownKey { ref key, .. } if key == "tempo.bogus"),
+        matches!(err, WeightsError::Document(ConfigError::UnknownKey { ref key, .. }) if key == "tempo.bogus"),
+        "{msg}"
+    );
+    assert!(
+        msg.contains("(expected one of `tempo.mg`, `tempo.eg`)"),
+        "{msg}"
+    );
+    let tempo_line = EvalParams::handset()
+        .to_toml_string()
+        .lines()
+        .position(|l| l == "[tempo]")
+        .unwrap()
+        + 2;
+    assert!(
+        msg.starts_with(&format!("weights/edited.toml:{tempo_line}:1: ")),
         "{msg}"
     );
 
     let (err, msg) = error_after(|t| format!("colour = 1\n{t}"));
     assert!(
-        matches!(err, WeightsError::UnknownKey { ref key, .. } if key == "colour"),
+        matches!(err, WeightsError::Document(ConfigError::UnknownKey { ref key, line: 1, column: 1, .. }) if key == "colour"),
         "{msg}"
     );
 
     let (err, msg) = error_after(|t| format!("{t}\n[pst.dragon]\nmg = 1\neg = 1\n"));
-    assert!(
-        matches!(err, WeightsError::UnknownKey { ref key, .. } if key == "pst.dragon"),
-        "{msg}"
-    );
+    assert_eq!(key_of(&err), "pst.dragon", "{msg}");
+    assert!(msg.contains("`pst.knight`"), "{msg}");
 
     let (err, msg) = error_after(|t| t.replace("[pieces.bishop_pair]\nmg = 30\neg = 50\n", ""));
     assert!(
-        matches!(err, WeightsError::MissingKey { ref key, .. } if key == "pieces.bishop_pair"),
+        matches!(err, WeightsError::Document(ConfigError::Missing { ref key, .. }) if key == "pieces.bishop_pair"),
         "{msg}"
     );
     assert!(msg.contains("`pieces.bishop_pair`"), "{msg}");
 
     let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15\neg = 5", "[tempo]\nmg = 15"));
     assert!(
-        matches!(err, WeightsError::MissingKey { ref key, .. } if key == "tempo.eg"),
+        matches!(err, WeightsError::Document(ConfigError::Missing { ref key, .. }) if key == "tempo.eg"),
         "{msg}"
     );
     assert!(msg.contains("expected an integer"), "{msg}");
 
     let (err, msg) = error_after(|t| t.replace("mg = [    100,    320,", "mg = [    320,"));
+    assert_eq!(key_of(&err), "material.mg", "{msg}");
     assert!(
-        matches!(err, WeightsError::WrongLength { ref key, expected: 5, found: 4, .. } if key == "material.mg"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains("expected 5") && msg.contains("4 entries"),
+        msg.contains("is an array of 4 entries, expected an array of 5 integers"),
         "{msg}"
     );
 
     let (err, msg) =
         error_after(|t| t.replace("mg = [  -16,  -12,   -8,", "mg = [  -16,  -12,  1.5,"));
-    assert!(
-        matches!(err, WeightsError::NotInteger { ref key, .. } if key == "mobility.knight.mg[2]"),
-        "{msg}"
-    );
+    assert_eq!(key_of(&err), "mobility.knight.mg[2]", "{msg}");
     assert!(
         msg.contains("float 1.5") && msg.contains("expected an integer"),
         "{msg}"
@@ -335,31 +357,38 @@ fn weights_errors_name_file_key_and_expectation() {
             1,
         )
     });
+    assert_eq!(key_of(&err), "pst.knight.mg[0] (a8)", "{msg}");
     assert!(
-        matches!(err, WeightsError::NotInteger { ref key, .. } if key == "pst.knight.mg[0] (a8)"),
+        msg.contains("the string \"x\", expected an integer"),
         "{msg}"
     );
 
     let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nmg = [15]"));
+    assert_eq!(key_of(&err), "tempo.mg", "{msg}");
+    assert!(msg.contains("expected an integer"), "{msg}");
+
+    let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nmg = 99999"));
+    assert_eq!(key_of(&err), "tempo.mg", "{msg}");
     assert!(
-        matches!(err, WeightsError::NotInteger { ref key, .. } if key == "tempo.mg"),
+        msg.contains(&format!("{tempo_line}:6: `tempo.mg` is the integer 99999, expected an integer from -30000 to 30000")),
         "{msg}"
     );
 
-    let (err, msg) = error_after(|t| t.replace("[tempo]\nmg = 15", "[tempo]\nmg = 99999"));
-    assert!(
-        matches!(err, WeightsError::OutOfRange { ref key, value: 99999, .. } if key == "tempo.mg"),
-        "{msg}"
-    );
+    // An out-of-range entry of a board names its square too.
+    let (err, msg) = error_after(|t| {
+        t.replacen(
+            "[pst.knight]\nmg = [\n  #  a     b     c     d     e     f     g     h\n   -20,  -12,",
+            "[pst.knight]\nmg = [\n  #  a     b     c     d     e     f     g     h\n   -20, 40000,",
+            1,
+        )
+    });
+    assert_eq!(key_of(&err), "pst.knight.mg[1] (b8)", "{msg}");
 
     let (err, msg) =
         error_after(|t| format!("tempo = 15\n{}", t.replace("[tempo]\nmg = 15\neg = 5", "")));
+    assert_eq!(key_of(&err), "tempo", "{msg}");
     assert!(
-        matches!(err, WeightsError::WrongType { ref key, .. } if key == "tempo"),
-        "{msg}"
-    );
-    assert!(
-        msg.contains("expected a table with keys mg and eg"),
+        msg.contains("weights/edited.toml:1:9: `tempo` is the integer 15, expected a table with keys mg and eg"),
         "{msg}"
     );
 
@@ -373,7 +402,7 @@ fn weights_errors_name_file_key_and_expectation() {
         )
     });
     assert!(
-        matches!(err, WeightsError::WrongType { ref key, ref expected, .. }
+        matches!(err, WeightsError::Document(ConfigError::Invalid { ref key, ref expected, .. })
             if key == "material.mg" && expected == "an array of 5 integers"),
         "{msg}"
     );
@@ -400,4 +429,74 @@ fn weights_errors_name_file_key_and_expectation() {
         WeightsError::Document(ConfigError::Io { .. })
     ));
     assert!(err.to_string().contains("no-such-file.toml"), "{err}");
+}
+
+/// Regression (issue 10): a queen worth 16,500 is within the per-weight limit but lets the
+/// evaluation reach mate scores, which made the search spin; such a file is refused.
+#[test]
+fn weights_that_could_reach_mate_scores_are_refused() {
+    let (err, msg) = error_after(|t| {
+        t.replacen(
+            "mg = [    100,    320,    330,    500,    900]",
+            "mg = [    100,    320,    330,    500,  16500]",
+            1,
+        )
+    });
+    let WeightsError::MateRange {
+        ref key,
+        bound,
+        limit,
+        line,
+        ..
+    } = err
+    else {
+        panic!("{msg}");
+    };
+    assert_eq!(key, "material.mg", "{msg}");
+    assert!(
+        bound >= limit as i64 && limit == sparring::search::MATE_BOUND,
+        "{msg}"
+    );
+    let material_line = EvalParams::handset()
+        .to_toml_string()
+        .lines()
+        .position(|l| l.starts_with("mg = [    100,"))
+        .unwrap()
+        + 1;
+    assert_eq!(line, material_line, "{msg}");
+    assert!(
+        msg.contains("mate-score range") && msg.contains("`material.mg`"),
+        "{msg}"
+    );
+
+    // Every shipped weights file stays well inside the range.
+    for name in ["default.toml", "handset.toml", "material-only.toml"] {
+        let params = EvalParams::load(weights_dir().join(name)).unwrap();
+        for (bound, _) in params.evaluation_bounds() {
+            assert!(
+                bound < sparring::search::MATE_BOUND as i64,
+                "{name}: {bound}"
+            );
+        }
+    }
+}
+
+/// The bound is never below what a real position evaluates to: random playouts under random
+/// and extreme weights stay within it.
+#[test]
+fn evaluation_bound_holds_on_played_positions() {
+    let positions = playout_positions(0x0BAD_5EED, 40, 250);
+    let mut extreme = EvalParams::zeroed();
+    for i in 0..extreme.len() {
+        let sign = if i % 3 == 0 { -1 } else { 1 };
+        extreme.set(i, (sign * 30_000, -sign * 30_000));
+    }
+    for params in [EvalParams::default(), random_params(9), extreme] {
+        let [(mg_bound, _), (eg_bound, _)] = params.evaluation_bounds();
+        for pos in &positions {
+            let (mg, eg) = trace(pos, &params).mg_eg(&params);
+            assert!((mg as i64).abs() <= mg_bound, "{pos}: mg {mg} > {mg_bound}");
+            assert!((eg as i64).abs() <= eg_bound, "{pos}: eg {eg} > {eg_bound}");
+        }
+    }
 }

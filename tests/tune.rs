@@ -327,52 +327,52 @@ fn config_errors_name_file_key_and_expectation() {
     let data = "[data]\nfiles = [\"a.epd\"]\n";
     assert_eq!(
         config_error("[model]\ntune = [\"pst\"]\n"),
-        "cfg.toml: missing key `data.files` (expected a non-empty array of file paths)"
+        "cfg.toml:1:1: missing key `data.files` (expected a non-empty array of file paths)"
     );
     assert_eq!(
         config_error("[data]\nfiles = []\n"),
-        "cfg.toml: `data.files` is an array of 0 entries, expected a non-empty array of file paths"
+        "cfg.toml:2:9: `data.files` is an array of 0 entries, expected a non-empty array of file paths"
     );
     assert_eq!(
         config_error(&format!("{data}validation_fraction = 1.5\n")),
-        "cfg.toml: `data.validation_fraction` is 1.5, expected a number from 0 (no validation set) \
-         up to but not including 1"
+        "cfg.toml:3:23: `data.validation_fraction` is 1.5, which leaves no training data, expected a \
+         number from 0 (no validation set) up to but not including 1"
     );
     let m = config_error(&format!("{data}[model]\ntune = [\"material\", \"psts\"]\n"));
     assert!(
-        m.starts_with("cfg.toml: `model.tune[1]` is the string \"psts\", expected a non-empty array of parameter groups from material, pst,"),
+        m.starts_with("cfg.toml:4:21: `model.tune[1]` is the string \"psts\", expected a non-empty array of parameter groups from material, pst,"),
         "{m}"
     );
     assert_eq!(
         config_error(&format!("{data}[model]\ntune = [\"pst\", \"pst\"]\n")),
-        "cfg.toml: `model.tune[1]` is a second \"pst\", expected each group at most once"
+        "cfg.toml:4:16: `model.tune[1]` is a second \"pst\", expected each group at most once"
     );
     assert_eq!(
         config_error(&format!("{data}[optimizer]\nk = \"fit\"\n")),
-        "cfg.toml: `optimizer.k` is the string \"fit\", expected \"auto\" or a positive number"
+        "cfg.toml:4:5: `optimizer.k` is the string \"fit\", expected \"auto\" or a positive number"
     );
     assert_eq!(
         config_error(&format!("{data}[optimizer]\nk = -1.0\n")),
-        "cfg.toml: `optimizer.k` is -1, expected \"auto\" or a positive number"
+        "cfg.toml:4:5: `optimizer.k` is -1, expected \"auto\" or a positive number"
     );
     assert_eq!(
         config_error(&format!("{data}[optimizer]\nepochs = \"many\"\n")),
-        "cfg.toml: `optimizer.epochs` is the string \"many\", expected a non-negative integer"
+        "cfg.toml:4:10: `optimizer.epochs` is the string \"many\", expected a non-negative integer"
     );
     let m = config_error(&format!("{data}[optimizer]\nlearning_rat = 1.0\n"));
     assert!(
-        m.starts_with("cfg.toml: unknown key `optimizer.learning_rat` (expected one of ")
+        m.starts_with("cfg.toml:4:1: unknown key `optimizer.learning_rat` (expected one of ")
             && m.contains("`optimizer.learning_rate`"),
         "{m}"
     );
     assert!(config_error(&format!("{data}[dta]\nx = 1\n")).contains("unknown key `dta`"));
     assert_eq!(
         config_error(&format!("{data}[model]\nfrom_zero = 1\n")),
-        "cfg.toml: `model.from_zero` is the integer 1, expected true or false"
+        "cfg.toml:4:13: `model.from_zero` is the integer 1, expected true or false"
     );
     assert_eq!(
         config_error(&format!("{data}[output]\nreport_every = 0\n")),
-        "cfg.toml: `output.report_every` is the integer 0, expected an integer >= 1"
+        "cfg.toml:4:16: `output.report_every` is the integer 0, expected an integer >= 1"
     );
     let m = config_error("[data\nfiles = 1\n");
     assert!(m.starts_with("cfg.toml:1:"), "{m}");

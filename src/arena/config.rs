@@ -1,8 +1,12 @@
-//! The match configuration (TOML). Every error names the file, the key and what was expected.
+//! The match configuration (TOML). The file's shape is derived with serde (unknown keys are
+//! errors); ranges and cross-field rules are checked in plain code afterwards. Every error names
+//! the file, line and column, the dotted key and what was expected.
 
 use crate::stats::{SprtModel, SprtParams};
 pub use crate::toml_config::ConfigError;
-use crate::toml_config::{describe, parse_document, read_text, Section};
+use crate::toml_config::{available_cores, read_text, Document};
+use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -189,6 +193,155 @@ pub struct MatchConfig {
     pub sprt: Option<SprtParams>,
     pub output: OutputConfig,
     pub engines: Vec<EngineConfig>,
+    /// `tournament.max_restarts` (default 3): how many times in a row an engine may fail to
+    /// start or restart before the run stops with an error, instead of forfeiting every
+    /// remaining game.
+    pub max_restarts: u32,
+}
+
+/// The file as written: every key optional here, so a missing one gets a message saying what
+/// it should hold; the checks in `MatchConfig::parse` give the defaults and the ranges.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MatchFile {
+    tournament: Option<TournamentFile>,
+    time_control: Option<TimeControlFile>,
+    openings: Option<OpeningsFile>,
+    adjudication: Option<AdjudicationFile>,
+    sprt: Option<SprtFile>,
+    output: Option<OutputFile>,
+    engine: Option<Vec<EngineFile>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TournamentFile {
+    kind: Option<KindFile>,
+    rounds: Option<u32>,
+    concurrency: Option<usize>,
+    seed: Option<u64>,
+    event: Option<String>,
+    timeout_ms: Option<u64>,
+    max_restarts: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "kebab-case")]
+enum KindFile {
+    Gauntlet,
+    #[serde(alias = "roundrobin")]
+    RoundRobin,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeControlFile {
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    clock: Option<String>,
+    margin_ms: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpeningsFile {
+    file: Option<String>,
+    format: Option<FormatFile>,
+    order: Option<OrderFile>,
+    plies: Option<usize>,
+    start: Option<usize>,
+    per_game: Option<bool>,
+    random_plies: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum FormatFile {
+    Epd,
+    Pgn,
+    Polyglot,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum OrderFile {
+    Random,
+    Sequential,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdjudicationFile {
+    draw: Option<DrawFile>,
+    resign: Option<ResignFile>,
+    max_moves: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawFile {
+    move_number: Option<u32>,
+    move_count: Option<u32>,
+    score_cp: Option<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResignFile {
+    move_count: Option<u32>,
+    score_cp: Option<i32>,
+    two_sided: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SprtFile {
+    elo0: Option<f64>,
+    elo1: Option<f64>,
+    alpha: Option<f64>,
+    beta: Option<f64>,
+    model: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutputFile {
+    dir: Option<String>,
+    positions: Option<bool>,
+    positions_per_game: Option<usize>,
+    rating_interval: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineFile {
+    name: Option<String>,
+    builtin: Option<BuiltinFile>,
+    uci: Option<UciFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BuiltinFile {
+    weights: Option<String>,
+    hash_mb: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UciFile {
+    command: Option<String>,
+    args: Option<Vec<String>>,
+    /// Sorted by name, so engines get their options in a fixed order.
+    options: Option<BTreeMap<String, toml::Value>>,
+    working_dir: Option<String>,
+}
+
+/// A text sent to an engine or written into a record must not hold control characters: a
+/// newline in an option would inject a UCI command.
+fn has_control(text: &str) -> bool {
+    text.chars().any(char::is_control)
 }
 
 impl MatchConfig {
@@ -199,191 +352,208 @@ impl MatchConfig {
 
     /// Parses a configuration; `file` names it in errors.
     pub fn parse(text: &str, file: &str) -> Result<MatchConfig, ConfigError> {
-        let root = parse_document(text, file)?;
-        let mut top = Section::root(file, &root);
+        let doc = Document::parse(text, file)?;
+        let f: MatchFile = doc.deserialize()?;
 
-        let mut tournament = top
-            .table("tournament")?
-            .ok_or_else(|| top.missing("tournament", "a [tournament] table"))?;
-        let kind = match tournament.string("kind")?.as_deref() {
-            None | Some("gauntlet") => TournamentKind::Gauntlet,
-            Some("round-robin") | Some("roundrobin") => TournamentKind::RoundRobin,
-            Some(other) => {
-                return Err(tournament.invalid(
-                    "kind",
-                    "\"gauntlet\" or \"round-robin\"",
-                    format!("\"{other}\""),
-                ))
-            }
+        let t = f
+            .tournament
+            .ok_or_else(|| doc.missing("tournament", "a [tournament] table"))?;
+        let kind = match t.kind {
+            None | Some(KindFile::Gauntlet) => TournamentKind::Gauntlet,
+            Some(KindFile::RoundRobin) => TournamentKind::RoundRobin,
         };
-        let rounds = tournament.int("rounds", 1, 100_000_000)?.unwrap_or(1) as u32;
-        let concurrency = tournament.int("concurrency", 1, 1024)?.unwrap_or(1) as usize;
-        let seed = tournament.int("seed", 0, i64::MAX)?.unwrap_or(1) as u64;
-        let event = tournament
-            .string("event")?
-            .unwrap_or_else(|| "sparring match".to_string());
-        let timeout_ms = tournament
-            .int("timeout_ms", 100, 3_600_000)?
-            .unwrap_or(30_000);
-        tournament.finish()?;
+        let rounds = doc.in_range(
+            "tournament.rounds",
+            t.rounds.unwrap_or(1),
+            1,
+            Some(100_000_000),
+        )?;
+        let cores = available_cores();
+        let concurrency = t.concurrency.unwrap_or(1);
+        if concurrency > cores {
+            return Err(doc.invalid_value(
+                "tournament.concurrency",
+                format!("an integer from 1 to {cores} (the threads this machine runs at once)"),
+            ));
+        }
+        let concurrency = doc.in_range("tournament.concurrency", concurrency, 1, None)?;
+        let seed = doc.in_range(
+            "tournament.seed",
+            t.seed.unwrap_or(1),
+            0,
+            Some(i64::MAX as u64),
+        )?;
+        let event = t.event.unwrap_or_else(|| "sparring match".to_string());
+        let timeout_ms = doc.in_range(
+            "tournament.timeout_ms",
+            t.timeout_ms.unwrap_or(30_000),
+            100,
+            Some(3_600_000),
+        )?;
+        let max_restarts = doc.in_range(
+            "tournament.max_restarts",
+            t.max_restarts.unwrap_or(3),
+            0,
+            Some(1000),
+        )?;
 
-        let mut tc = top
-            .table("time_control")?
-            .ok_or_else(|| top.missing("time_control", "a [time_control] table"))?;
-        let nodes = tc.int("nodes", 1, i64::MAX)?;
-        let depth = tc.int("depth", 1, 127)?;
-        let movetime = tc.int("movetime_ms", 1, 86_400_000)?;
-        let clock = tc.string("clock")?;
-        let margin_ms = tc.int("margin_ms", 0, 3_600_000)?.unwrap_or(100);
+        let tc = f
+            .time_control
+            .ok_or_else(|| doc.missing("time_control", "a [time_control] table"))?;
         let given = [
-            nodes.is_some(),
-            depth.is_some(),
-            movetime.is_some(),
-            clock.is_some(),
+            tc.nodes.is_some(),
+            tc.depth.is_some(),
+            tc.movetime_ms.is_some(),
+            tc.clock.is_some(),
         ]
         .iter()
         .filter(|&&b| b)
         .count();
         if given != 1 {
-            return Err(tc.invalid(
-                "nodes",
+            return Err(doc.invalid(
+                "time_control",
                 "exactly one of nodes, depth, movetime_ms, clock",
-                format!("{given} of them"),
+                format!("a table with {given} of them"),
             ));
         }
-        let time_control = if let Some(n) = nodes {
-            TimeControl::Nodes(n as u64)
-        } else if let Some(d) = depth {
-            TimeControl::Depth(d as u32)
-        } else if let Some(ms) = movetime {
-            TimeControl::MoveTime(Duration::from_millis(ms as u64))
+        let time_control = if let Some(n) = tc.nodes {
+            TimeControl::Nodes(doc.in_range("time_control.nodes", n, 1, Some(i64::MAX as u64))?)
+        } else if let Some(d) = tc.depth {
+            TimeControl::Depth(doc.in_range("time_control.depth", d, 1, Some(127))?)
+        } else if let Some(ms) = tc.movetime_ms {
+            let ms = doc.in_range("time_control.movetime_ms", ms, 1, Some(86_400_000))?;
+            TimeControl::MoveTime(Duration::from_millis(ms))
         } else {
-            let text = clock.expect("one limit is given");
+            let text = tc.clock.expect("one limit is given");
             TimeControl::parse_clock(&text).ok_or_else(|| {
-                tc.invalid(
-                    "clock",
+                doc.invalid_value(
+                    "time_control.clock",
                     "\"base+increment\" or \"moves/base+increment\" in seconds, e.g. \"10+0.1\" or \"40/60+0.6\"",
-                    format!("\"{text}\""),
                 )
             })?
         };
-        tc.finish()?;
+        let margin_ms = doc.in_range(
+            "time_control.margin_ms",
+            tc.margin_ms.unwrap_or(100),
+            0,
+            Some(3_600_000),
+        )?;
 
-        let openings = match top.table("openings")? {
+        let openings = match f.openings {
             None => None,
-            Some(mut o) => {
-                let file = o
-                    .string("file")?
-                    .ok_or_else(|| o.missing("file", "the path of an opening suite or book"))?;
-                let format = match o.string("format")? {
-                    None => None,
-                    Some(f) if ["epd", "pgn", "polyglot"].contains(&f.as_str()) => Some(f),
-                    Some(f) => {
-                        return Err(o.invalid(
-                            "format",
-                            "\"epd\", \"pgn\" or \"polyglot\"",
-                            format!("\"{f}\""),
-                        ))
+            Some(o) => Some(OpeningsConfig {
+                file: PathBuf::from(o.file.ok_or_else(|| {
+                    doc.missing("openings.file", "the path of an opening suite or book")
+                })?),
+                format: o.format.map(|f| {
+                    match f {
+                        FormatFile::Epd => "epd",
+                        FormatFile::Pgn => "pgn",
+                        FormatFile::Polyglot => "polyglot",
                     }
-                };
-                let order = match o.string("order")?.as_deref() {
-                    None | Some("random") => OpeningOrder::Random,
-                    Some("sequential") => OpeningOrder::Sequential,
-                    Some(other) => {
-                        return Err(o.invalid(
-                            "order",
-                            "\"random\" or \"sequential\"",
-                            format!("\"{other}\""),
-                        ))
-                    }
-                };
-                let plies = o.int("plies", 0, 1000)?.map(|p| p as usize);
-                let start = o.int("start", 1, i64::MAX)?.unwrap_or(1) as usize;
-                let per_game = o.boolean("per_game")?.unwrap_or(false);
-                let random_plies = o.int("random_plies", 0, 100)?.unwrap_or(0) as usize;
-                o.finish()?;
-                Some(OpeningsConfig {
-                    file: PathBuf::from(file),
-                    format,
-                    order,
-                    plies,
-                    start,
-                    per_game,
-                    random_plies,
-                })
-            }
+                    .to_string()
+                }),
+                order: match o.order {
+                    None | Some(OrderFile::Random) => OpeningOrder::Random,
+                    Some(OrderFile::Sequential) => OpeningOrder::Sequential,
+                },
+                plies: o
+                    .plies
+                    .map(|p| doc.in_range("openings.plies", p, 0, Some(1000)))
+                    .transpose()?,
+                start: doc.in_range("openings.start", o.start.unwrap_or(1), 1, None)?,
+                per_game: o.per_game.unwrap_or(false),
+                random_plies: doc.in_range(
+                    "openings.random_plies",
+                    o.random_plies.unwrap_or(0),
+                    0,
+                    Some(100),
+                )?,
+            }),
         };
 
         let mut adjudication = Adjudication::default();
-        if let Some(mut adj) = top.table("adjudication")? {
-            if let Some(mut d) = adj.table("draw")? {
+        if let Some(adj) = f.adjudication {
+            if let Some(d) = adj.draw {
                 adjudication.draw = Some(DrawAdjudication {
-                    move_number: d.int("move_number", 0, 10_000)?.unwrap_or(0) as u32,
-                    move_count: d.int("move_count", 1, 10_000)?.unwrap_or(1) as u32,
-                    score_cp: d.int("score_cp", 0, 10_000)?.unwrap_or(0) as i32,
+                    move_number: doc.in_range(
+                        "adjudication.draw.move_number",
+                        d.move_number.unwrap_or(0),
+                        0,
+                        Some(10_000),
+                    )?,
+                    move_count: doc.in_range(
+                        "adjudication.draw.move_count",
+                        d.move_count.unwrap_or(1),
+                        1,
+                        Some(10_000),
+                    )?,
+                    score_cp: doc.in_range(
+                        "adjudication.draw.score_cp",
+                        d.score_cp.unwrap_or(0),
+                        0,
+                        Some(10_000),
+                    )?,
                 });
-                d.finish()?;
             }
-            if let Some(mut r) = adj.table("resign")? {
+            if let Some(r) = adj.resign {
+                let score_cp = r.score_cp.ok_or_else(|| {
+                    doc.missing("adjudication.resign.score_cp", "a positive centipawn score")
+                })?;
                 adjudication.resign = Some(ResignAdjudication {
-                    move_count: r.int("move_count", 1, 10_000)?.unwrap_or(3) as u32,
-                    score_cp: r
-                        .int("score_cp", 1, 100_000)?
-                        .ok_or_else(|| r.missing("score_cp", "a positive centipawn score"))?
-                        as i32,
-                    two_sided: r.boolean("two_sided")?.unwrap_or(false),
+                    move_count: doc.in_range(
+                        "adjudication.resign.move_count",
+                        r.move_count.unwrap_or(3),
+                        1,
+                        Some(10_000),
+                    )?,
+                    score_cp: doc.in_range(
+                        "adjudication.resign.score_cp",
+                        score_cp,
+                        1,
+                        Some(100_000),
+                    )?,
+                    two_sided: r.two_sided.unwrap_or(false),
                 });
-                r.finish()?;
             }
-            adjudication.max_moves = adj.int("max_moves", 1, 100_000)?.map(|m| m as u32);
-            adj.finish()?;
+            adjudication.max_moves = adj
+                .max_moves
+                .map(|m| doc.in_range("adjudication.max_moves", m, 1, Some(100_000)))
+                .transpose()?;
         }
 
-        let sprt = match top.table("sprt")? {
-            None => None,
-            Some(mut s) => {
-                let elo0 = s.float("elo0")?.unwrap_or(0.0);
-                let elo1 = s.float("elo1")?.unwrap_or(5.0);
-                let alpha = s.float("alpha")?.unwrap_or(0.05);
-                let beta = s.float("beta")?.unwrap_or(0.05);
-                let model = match s.string("model")? {
-                    None => SprtModel::Normalized,
-                    Some(m) => m.parse::<SprtModel>().map_err(|_| {
-                        s.invalid(
-                            "model",
-                            "\"normalized\", \"logistic\" or \"bayeselo\"",
-                            format!("\"{m}\""),
-                        )
-                    })?,
-                };
-                let params = SprtParams::new(elo0, elo1, alpha, beta, model).map_err(|e| {
-                    s.invalid(
-                        "elo0",
-                        "valid SPRT bounds (elo0 < elo1, alpha and beta in (0, 1))",
-                        e.to_string(),
-                    )
-                })?;
-                s.finish()?;
-                Some(params)
-            }
-        };
+        let sprt = f.sprt.map(|s| sprt_params(&doc, s)).transpose()?;
 
-        let mut out = top
-            .table("output")?
-            .ok_or_else(|| top.missing("output", "an [output] table with `dir`"))?;
+        let out = f
+            .output
+            .ok_or_else(|| doc.missing("output", "an [output] table with `dir`"))?;
+        let dir = out
+            .dir
+            .ok_or_else(|| doc.missing("output.dir", "the output directory"))?;
+        if dir.is_empty() {
+            return Err(doc.invalid_value("output.dir", "a non-empty path"));
+        }
+        if Path::new(&dir).is_file() {
+            return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
+        }
         let output = OutputConfig {
-            dir: PathBuf::from(
-                out.string("dir")?
-                    .ok_or_else(|| out.missing("dir", "the output directory"))?,
-            ),
-            positions: out.boolean("positions")?.unwrap_or(false),
-            positions_per_game: out.int("positions_per_game", 1, 10_000)?.unwrap_or(12) as usize,
-            rating_interval: out.int("rating_interval", 1, 1_000_000)?.unwrap_or(10) as u32,
+            dir: PathBuf::from(dir),
+            positions: out.positions.unwrap_or(false),
+            positions_per_game: doc.in_range(
+                "output.positions_per_game",
+                out.positions_per_game.unwrap_or(12),
+                1,
+                Some(10_000),
+            )?,
+            rating_interval: doc.in_range(
+                "output.rating_interval",
+                out.rating_interval.unwrap_or(10),
+                1,
+                Some(1_000_000),
+            )?,
         };
-        out.finish()?;
 
-        let engines = parse_engines(&mut top, file)?;
-        top.finish()?;
+        let engines = engines(&doc, f.engine)?;
 
         Ok(MatchConfig {
             source: file.to_string(),
@@ -393,123 +563,134 @@ impl MatchConfig {
             concurrency,
             seed,
             time_control,
-            margin: Duration::from_millis(margin_ms as u64),
-            timeout: Duration::from_millis(timeout_ms as u64),
+            margin: Duration::from_millis(margin_ms),
+            timeout: Duration::from_millis(timeout_ms),
             openings,
             adjudication,
             sprt,
             output,
             engines,
+            max_restarts,
         })
     }
 }
 
-fn parse_engines(top: &mut Section<'_>, file: &str) -> Result<Vec<EngineConfig>, ConfigError> {
-    let list = match top.get("engine") {
-        Some(toml::Value::Array(list)) => list,
-        Some(other) => return Err(top.invalid("engine", "[[engine]] tables", describe(other))),
-        None => return Err(top.missing("engine", "at least two [[engine]] tables")),
+/// The SPRT design, each bound checked under its own key.
+fn sprt_params(doc: &Document<'_>, s: SprtFile) -> Result<SprtParams, ConfigError> {
+    let elo0 = doc.number(
+        "sprt.elo0",
+        s.elo0.unwrap_or(0.0),
+        "a finite number",
+        |_| true,
+    )?;
+    let elo1 = doc.number(
+        "sprt.elo1",
+        s.elo1.unwrap_or(5.0),
+        &format!("a finite number greater than elo0 ({elo0})"),
+        |e| e > elo0,
+    )?;
+    let probability = "a probability between 0 and 1 (exclusive)";
+    let alpha = doc.number("sprt.alpha", s.alpha.unwrap_or(0.05), probability, |p| {
+        p > 0.0 && p < 1.0
+    })?;
+    let beta = doc.number(
+        "sprt.beta",
+        s.beta.unwrap_or(0.05),
+        &format!("a probability between 0 and 1 with alpha + beta < 1 (alpha is {alpha})"),
+        |p| p > 0.0 && p < 1.0 && alpha + p < 1.0,
+    )?;
+    let model = match s.model {
+        None => SprtModel::Normalized,
+        Some(m) => m.parse::<SprtModel>().map_err(|_| {
+            doc.invalid_value("sprt.model", "\"normalized\", \"logistic\" or \"bayeselo\"")
+        })?,
     };
-    let mut engines = Vec::new();
-    for (i, value) in list.iter().enumerate() {
-        let path = format!("engine[{i}]");
-        let toml::Value::Table(table) = value else {
-            return Err(top.invalid(&path, "a table", describe(value)));
-        };
-        let mut e = Section::at(file, path, table);
+    // The checks above are the ones `new` makes; this keeps any future one reported too.
+    SprtParams::new(elo0, elo1, alpha, beta, model).map_err(|e| doc.other("sprt", e))
+}
+
+fn engines(
+    doc: &Document<'_>,
+    list: Option<Vec<EngineFile>>,
+) -> Result<Vec<EngineConfig>, ConfigError> {
+    let list = list.ok_or_else(|| doc.missing("engine", "at least two [[engine]] tables"))?;
+    let mut engines: Vec<EngineConfig> = Vec::new();
+    for (i, e) in list.into_iter().enumerate() {
+        let key = |name: &str| format!("engine[{i}].{name}");
         let name = e
-            .string("name")?
-            .ok_or_else(|| e.missing("name", "the engine's name"))?;
-        if name.is_empty() || name.contains(char::is_whitespace) {
-            // Log parsers (OpenBench) split result lines on spaces.
-            return Err(e.invalid("name", "a name without spaces", format!("\"{name}\"")));
+            .name
+            .ok_or_else(|| doc.missing(&key("name"), "the engine's name"))?;
+        if name.trim().is_empty() || has_control(&name) {
+            return Err(
+                doc.invalid_value(&key("name"), "a non-blank name without control characters")
+            );
         }
-        if engines.iter().any(|x: &EngineConfig| x.name == name) {
-            return Err(e.invalid("name", "a name no other engine has", format!("\"{name}\"")));
+        if engines.iter().any(|x| x.name == name) {
+            return Err(doc.invalid_value(&key("name"), "a name no other engine has"));
         }
-        let builtin = e.table("builtin")?;
-        let uci = e.table("uci")?;
-        let kind = match (builtin, uci) {
-            (Some(mut b), None) => {
-                let kind = EngineKind::Builtin {
-                    weights: b.string("weights")?.map(PathBuf::from),
-                    hash_mb: b.int("hash_mb", 1, 65_536)?.unwrap_or(16) as usize,
-                };
-                b.finish()?;
-                kind
-            }
-            (None, Some(mut u)) => {
+        let kind = match (e.builtin, e.uci) {
+            (Some(b), None) => EngineKind::Builtin {
+                weights: b.weights.map(PathBuf::from),
+                hash_mb: doc.in_range(
+                    &key("builtin.hash_mb"),
+                    b.hash_mb.unwrap_or(16),
+                    1,
+                    Some(65_536),
+                )?,
+            },
+            (None, Some(u)) => {
                 let command = u
-                    .string("command")?
-                    .ok_or_else(|| u.missing("command", "the engine's executable"))?;
-                let args = match u.get("args") {
-                    None => Vec::new(),
-                    Some(toml::Value::Array(a)) => a
-                        .iter()
-                        .map(|v| match v {
-                            toml::Value::String(s) => Ok(s.clone()),
-                            other => Err(u.invalid("args", "an array of strings", describe(other))),
-                        })
-                        .collect::<Result<_, _>>()?,
-                    Some(other) => {
-                        return Err(u.invalid("args", "an array of strings", describe(other)))
+                    .command
+                    .ok_or_else(|| doc.missing(&key("uci.command"), "the engine's executable"))?;
+                let mut options = Vec::new();
+                for (name, value) in u.options.unwrap_or_default() {
+                    let option_key = key(&format!("uci.options.{name}"));
+                    let value = match value {
+                        toml::Value::String(s) => s,
+                        toml::Value::Integer(i) => i.to_string(),
+                        toml::Value::Float(f) => f.to_string(),
+                        toml::Value::Boolean(b) => b.to_string(),
+                        _ => {
+                            return Err(
+                                doc.invalid_value(&option_key, "a string, number or boolean")
+                            )
+                        }
+                    };
+                    if name.trim().is_empty() || has_control(&name) {
+                        return Err(doc.invalid(
+                            &option_key,
+                            "an option name without control characters (it is sent to the engine)",
+                            format!("the name {name:?}"),
+                        ));
                     }
-                };
-                let options = match u.get("options") {
-                    None => Vec::new(),
-                    Some(toml::Value::Table(t)) => t
-                        .iter()
-                        .map(|(k, v)| {
-                            let value = match v {
-                                toml::Value::String(s) => s.clone(),
-                                toml::Value::Integer(i) => i.to_string(),
-                                toml::Value::Float(f) => f.to_string(),
-                                toml::Value::Boolean(b) => b.to_string(),
-                                other => {
-                                    return Err(u.invalid(
-                                        &format!("options.{k}"),
-                                        "a string, number or boolean",
-                                        describe(other),
-                                    ))
-                                }
-                            };
-                            Ok((k.clone(), value))
-                        })
-                        .collect::<Result<_, _>>()?,
-                    Some(other) => {
-                        return Err(u.invalid(
-                            "options",
-                            "a table of option values",
-                            describe(other),
-                        ))
+                    if has_control(&value) {
+                        return Err(doc.invalid(
+                            &option_key,
+                            "a value without control characters (it is sent to the engine)",
+                            format!("the string {value:?}"),
+                        ));
                     }
-                };
-                let working_dir = u.string("working_dir")?.map(PathBuf::from);
-                u.finish()?;
+                    options.push((name, value));
+                }
                 EngineKind::Uci {
                     command,
-                    args,
+                    args: u.args.unwrap_or_default(),
                     options,
-                    working_dir,
+                    working_dir: u.working_dir.map(PathBuf::from),
                 }
             }
             _ => {
-                return Err(e.invalid(
-                    "builtin",
+                return Err(doc.invalid(
+                    &key("builtin"),
                     "exactly one of `builtin = { ... }` or `uci = { ... }`",
-                    "both or neither".to_string(),
+                    "a table with both or neither",
                 ))
             }
         };
-        e.finish()?;
         engines.push(EngineConfig { name, kind });
     }
     if engines.len() < 2 {
-        return Err(top.invalid(
-            "engine",
-            "at least two [[engine]] tables",
-            format!("{}", engines.len()),
-        ));
+        return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));
     }
     Ok(engines)
 }

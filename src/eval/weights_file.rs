@@ -1,23 +1,28 @@
 //! Reading and writing `EvalParams` as a TOML file a person can read and edit: one table per
-//! term with `mg` and `eg` entries, square tables laid out as a board. The TOML tree is walked
-//! by hand (not serde) so every error names the file, the dotted key and what was expected.
+//! term with `mg` and `eg` entries, square tables laid out as a board. Reading goes through
+//! serde, driven by the term registry (so the file's shape follows `TERMS`), then checks lengths,
+//! ranges and the worst-case evaluation in plain code; every error names the file, line and
+//! column, the dotted key and what was expected. Writing is formatted by hand to keep the
+//! board-shaped tables and the comments.
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
-use crate::toml_config::{describe, parse_document, read_text, ConfigError};
+use crate::search::MATE_BOUND;
+use crate::toml_config::{read_text, ConfigError, Document};
+use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
 use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
-use toml::{Table, Value};
 
 /// The largest weight magnitude a file may hold: larger values would collide with mate scores
 /// and could overflow the blended sums.
 pub const MAX_WEIGHT: i32 = 30_000;
 
-/// What is wrong with a weights file. `file` is the path or the source name given to
-/// `from_toml_str`; `key` is the dotted path of the offending entry.
+/// What is wrong with a weights file.
 #[derive(Error, Debug)]
 pub enum WeightsError {
-    /// The file cannot be read, or is not TOML (the configuration readers' error, same wording).
+    /// The file cannot be read, is not TOML, or a key is missing, unknown or wrong (the
+    /// configuration readers' error: file, line and column, dotted key, what was expected).
     #[error(transparent)]
     Document(#[from] ConfigError),
     #[error("{file}: cannot write: {source}")]
@@ -26,39 +31,21 @@ pub enum WeightsError {
         #[source]
         source: std::io::Error,
     },
-    #[error("{file}: unknown key `{key}`")]
-    UnknownKey { file: String, key: String },
-    #[error("{file}: missing key `{key}` (expected {expected})")]
-    MissingKey {
+    /// The weights could evaluate some legal position at `bound` centipawns or more, where
+    /// scores mean mate; `key` is the term contributing most.
+    #[error(
+        "{file}:{line}:{column}: `{key}`: the weights could evaluate a position at {bound} \
+         centipawns ({phase}), inside the mate-score range (from {limit}); largest shares: {shares}"
+    )]
+    MateRange {
         file: String,
+        line: usize,
+        column: usize,
         key: String,
-        expected: String,
-    },
-    #[error("{file}: `{key}` has {found} entries, expected {expected}")]
-    WrongLength {
-        file: String,
-        key: String,
-        expected: usize,
-        found: usize,
-    },
-    #[error("{file}: `{key}` is {found}, expected {expected}")]
-    WrongType {
-        file: String,
-        key: String,
-        expected: String,
-        found: String,
-    },
-    #[error("{file}: `{key}` is {found}, expected an integer")]
-    NotInteger {
-        file: String,
-        key: String,
-        found: String,
-    },
-    #[error("{file}: `{key}` = {value} is out of range, expected -{MAX_WEIGHT}..={MAX_WEIGHT}")]
-    OutOfRange {
-        file: String,
-        key: String,
-        value: i64,
+        phase: &'static str,
+        bound: i64,
+        limit: i32,
+        shares: String,
     },
 }
 
@@ -71,130 +58,309 @@ fn expected_entry(term: &Term) -> String {
     }
 }
 
-struct Reader<'a> {
-    file: &'a str,
-    params: EvalParams,
-    seen: [bool; TERMS.len()],
+/// What `Entry`'s deserialiser says it expects (refined per term in messages).
+const ENTRY_EXPECTING: &str = "an integer or an array of integers";
+
+/// One term's table as written.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TermFile {
+    mg: Option<Entry>,
+    eg: Option<Entry>,
 }
 
-impl Reader<'_> {
-    /// Walks a table at dotted path `prefix`, descending into groups and reading terms.
-    fn table(&mut self, prefix: &str, table: &Table) -> Result<(), WeightsError> {
-        for (key, value) in table {
-            let path = if prefix.is_empty() {
-                key.clone()
-            } else {
-                format!("{prefix}.{key}")
-            };
+/// One `mg` or `eg` entry as written: a single integer or an array of them.
+enum Entry {
+    One(i64),
+    Many(Vec<i64>),
+}
+
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Entry, D::Error> {
+        struct EntryVisitor;
+        impl<'de> Visitor<'de> for EntryVisitor {
+            type Value = Entry;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(ENTRY_EXPECTING)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Entry, E> {
+                Ok(Entry::One(v))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Entry, E> {
+                Ok(Entry::One(i64::try_from(v).unwrap_or(i64::MAX)))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Entry, A::Error> {
+                let mut values = Vec::new();
+                while let Some(v) = seq.next_element::<i64>()? {
+                    values.push(v);
+                }
+                Ok(Entry::Many(values))
+            }
+        }
+        d.deserialize_any(EntryVisitor)
+    }
+}
+
+/// One level of the file's table tree (the top, or a group such as `pst`): each key is a term,
+/// a group holding terms, or unknown.
+struct Level<'t> {
+    prefix: String,
+    terms: &'t mut Vec<Option<TermFile>>,
+}
+
+impl Level<'_> {
+    fn path(&self, key: &str) -> String {
+        if self.prefix.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.prefix)
+        }
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for Level<'_> {
+    type Value = ();
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Level<'_> {
+    type Value = ();
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a table of terms")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            let path = self.path(&key);
             if let Some(k) = TERMS.iter().position(|t| t.path == path) {
-                self.term(k, value)?;
+                self.terms[k] = Some(map.next_value()?);
             } else if TERMS
                 .iter()
                 .any(|t| t.path.starts_with(&format!("{path}.")))
             {
-                let Value::Table(sub) = value else {
-                    return Err(self.wrong_type(&path, "a table of terms", value));
-                };
-                self.table(&path, sub)?;
+                map.next_value_seed(Level {
+                    prefix: path,
+                    terms: &mut *self.terms,
+                })?;
             } else {
-                return Err(WeightsError::UnknownKey {
-                    file: self.file.to_string(),
-                    key: path,
-                });
+                // serde's own wording, so the message names the key and the known ones.
+                let mut known: Vec<&str> = TERMS
+                    .iter()
+                    .filter_map(|t| match self.prefix.as_str() {
+                        "" => Some(t.path),
+                        p => t.path.strip_prefix(p)?.strip_prefix('.'),
+                    })
+                    .map(|rest| rest.split('.').next().unwrap_or(rest))
+                    .collect();
+                known.dedup();
+                let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
+                return Err(de::Error::custom(format!(
+                    "unknown field `{key}`, expected one of {}",
+                    known.join(", ")
+                )));
             }
         }
         Ok(())
     }
+}
 
-    fn term(&mut self, k: usize, value: &Value) -> Result<(), WeightsError> {
-        let term = &TERMS[k];
-        self.seen[k] = true;
-        let Value::Table(table) = value else {
-            return Err(self.wrong_type(term.path, "a table with keys mg and eg", value));
-        };
-        if let Some(key) = table.keys().find(|key| *key != "mg" && *key != "eg") {
-            return Err(WeightsError::UnknownKey {
-                file: self.file.to_string(),
-                key: format!("{}.{key}", term.path),
-            });
+/// A deserialisation error in the words of the weights file: the expectation a term's entry
+/// has, and the square an entry of a board-shaped table stands for.
+fn refine(err: ConfigError) -> ConfigError {
+    let Some(key) = err.key().map(str::to_string) else {
+        return err;
+    };
+    let mut err = err;
+    if let ConfigError::Invalid { expected, .. } = &mut err {
+        let term_of_entry = key
+            .strip_suffix(".mg")
+            .or_else(|| key.strip_suffix(".eg"))
+            .and_then(|p| TERMS.iter().find(|t| t.path == p));
+        if let (Some(term), true) = (term_of_entry, expected == ENTRY_EXPECTING) {
+            *expected = expected_entry(term);
         }
-        for (phase, name) in ["mg", "eg"].into_iter().enumerate() {
-            let key = format!("{}.{name}", term.path);
-            let Some(value) = table.get(name) else {
-                return Err(WeightsError::MissingKey {
-                    file: self.file.to_string(),
-                    key,
-                    expected: expected_entry(term),
-                });
-            };
-            let values = self.entry(term, &key, value)?;
-            for (i, v) in values.into_iter().enumerate() {
-                let mut pair = self.params.get(term.offset + i);
-                if phase == 0 {
-                    pair.0 = v;
-                } else {
-                    pair.1 = v;
+        if expected == "a table" && TERMS.iter().any(|t| t.path == key) {
+            *expected = "a table with keys mg and eg".to_string();
+        }
+    }
+    if let Some(named) = square_key(&key) {
+        return err.with_key(named);
+    }
+    err
+}
+
+/// `pst.knight.mg[0]` -> `pst.knight.mg[0] (a8)`: the file lists rank 8 first.
+fn square_key(key: &str) -> Option<String> {
+    let (entry, index) = key.strip_suffix(']')?.rsplit_once('[')?;
+    let path = entry
+        .strip_suffix(".mg")
+        .or_else(|| entry.strip_suffix(".eg"))?;
+    let term = TERMS.iter().find(|t| t.path == path)?;
+    let i: usize = index.parse().ok()?;
+    (term.labels == Labels::Squares && i < 64).then(|| format!("{key} ({})", square_name(i ^ 56)))
+}
+
+/// Checks one term's tables and stores them in `params`.
+fn read_term(
+    doc: &Document<'_>,
+    term: &Term,
+    table: Option<TermFile>,
+    params: &mut EvalParams,
+) -> Result<(), ConfigError> {
+    let table = table.ok_or_else(|| doc.missing(term.path, "a table with keys mg and eg"))?;
+    for (phase, name, entry) in [(0, "mg", table.mg), (1, "eg", table.eg)] {
+        let key = format!("{}.{name}", term.path);
+        let entry = entry.ok_or_else(|| doc.missing(&key, expected_entry(term)))?;
+        let values = match (entry, term.labels) {
+            (Entry::One(v), Labels::Scalar) => vec![(key.clone(), v)],
+            (Entry::Many(values), labels) if labels != Labels::Scalar => {
+                if values.len() != term.len {
+                    return Err(doc.invalid_value(&key, expected_entry(term)));
                 }
-                self.params.set(term.offset + i, pair);
+                values
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, v)| {
+                        let entry_key = format!("{key}[{i}]");
+                        (square_key(&entry_key).unwrap_or(entry_key), v)
+                    })
+                    .collect()
             }
+            _ => return Err(doc.invalid_value(&key, expected_entry(term))),
+        };
+        for (i, (entry_key, v)) in values.into_iter().enumerate() {
+            if v.abs() > MAX_WEIGHT as i64 {
+                return Err(doc.invalid_value(
+                    &entry_key,
+                    format!("an integer from -{MAX_WEIGHT} to {MAX_WEIGHT}"),
+                ));
+            }
+            // The file lists a board's rank 8 first; parameters are indexed a1 = 0.
+            let index = if term.labels == Labels::Squares {
+                i ^ 56
+            } else {
+                i
+            };
+            let mut pair = params.get(term.offset + index);
+            if phase == 0 {
+                pair.0 = v as i32;
+            } else {
+                pair.1 = v as i32;
+            }
+            params.set(term.offset + index, pair);
+        }
+    }
+    Ok(())
+}
+
+/// How many occurrences of a term's entries one side can have on a legal board.
+enum SideCount {
+    /// Each entry counts its own thing, with its own bound (e.g. material per piece kind).
+    PerEntry(&'static [i64]),
+    /// The entries share one set of things, each in one entry (a piece's square, a piece's
+    /// mobility, a pawn's rank): at most this many in all.
+    Shared(i64),
+}
+
+/// The count bound of each term (see `terms.rs` for what each counts). A side has at most 8
+/// pawns, 10 knights, bishops or rooks and 9 queens (promotions use up pawns). Of the 3x3 king
+/// zone a knight attacks at most 2 squares, a bishop 3, a rook 4 and a queen 6 (counted on an
+/// empty board, which blockers only reduce).
+fn side_count(path: &str) -> SideCount {
+    match path {
+        "pst.pawn" | "pawns.passed" | "pawns.connected" | "pawns.doubled" | "pawns.isolated"
+        | "pawns.backward" => SideCount::Shared(8),
+        "pst.knight"
+        | "pst.bishop"
+        | "pst.rook"
+        | "mobility.knight"
+        | "mobility.bishop"
+        | "mobility.rook"
+        | "pieces.rook_open_file"
+        | "pieces.rook_half_open_file" => SideCount::Shared(10),
+        "pst.queen" | "mobility.queen" => SideCount::Shared(9),
+        "pst.king" | "pieces.bishop_pair" | "tempo" => SideCount::Shared(1),
+        "king_safety.shield" => SideCount::PerEntry(&[3, 3]),
+        "king_safety.open_file" => SideCount::Shared(3),
+        "king_safety.attacks" => SideCount::PerEntry(&[10 * 2, 10 * 3, 10 * 4, 9 * 6]),
+        // A term this table does not know yet: more occurrences than any board has (a unit
+        // test makes sure every term is listed).
+        _ => SideCount::Shared(UNKNOWN_TERM_COUNT),
+    }
+}
+
+/// The count assumed for a term `side_count` does not list.
+const UNKNOWN_TERM_COUNT: i64 = 64 * 100;
+
+/// The most one side's occurrences of `term` can add up to with `weights` (one phase, each
+/// weight already made non-negative: the positive or the negated negative part).
+fn side_bound(term: &Term, weights: &[i64]) -> i64 {
+    if term.path == "material" {
+        // Pawn, knight, bishop, rook, queen: the original pieces, plus 8 pawn slots each
+        // holding a pawn or a promoted piece.
+        let best = weights.iter().copied().max().unwrap_or(0);
+        return 2 * (weights[1] + weights[2] + weights[3]) + weights[4] + 8 * best;
+    }
+    match side_count(term.path) {
+        SideCount::PerEntry(caps) => weights.iter().zip(caps).map(|(w, c)| w * c).sum(),
+        SideCount::Shared(n) => weights.iter().copied().max().unwrap_or(0) * n,
+    }
+}
+
+impl EvalParams {
+    /// A bound on the evaluation's magnitude over every legal position, per phase (mg, eg),
+    /// with the share of each term (in `TERMS` order): White's best sum plus Black's worst.
+    /// Conservative (each term at its worst independently), but never too small.
+    pub fn evaluation_bounds(&self) -> [(i64, Vec<i64>); 2] {
+        [0, 1].map(|phase| {
+            let shares: Vec<i64> = TERMS
+                .iter()
+                .map(|term| {
+                    let weights: Vec<i64> = self.as_slice()[term.offset..term.offset + term.len]
+                        .iter()
+                        .map(|p| if phase == 0 { p.0 } else { p.1 } as i64)
+                        .collect();
+                    let positive: Vec<i64> = weights.iter().map(|&w| w.max(0)).collect();
+                    let negative: Vec<i64> = weights.iter().map(|&w| (-w).max(0)).collect();
+                    side_bound(term, &positive) + side_bound(term, &negative)
+                })
+                .collect();
+            (shares.iter().sum(), shares)
+        })
+    }
+
+    /// Refuses weights that could evaluate a position inside the mate-score range.
+    fn check_mate_range(&self, doc: &Document<'_>) -> Result<(), WeightsError> {
+        for (phase, (bound, shares)) in self.evaluation_bounds().into_iter().enumerate() {
+            if bound < MATE_BOUND as i64 {
+                continue;
+            }
+            let mut order: Vec<usize> = (0..TERMS.len()).collect();
+            order.sort_by_key(|&k| std::cmp::Reverse(shares[k]));
+            let phase_name = ["mg", "eg"][phase];
+            let key = format!("{}.{phase_name}", TERMS[order[0]].path);
+            let (line, column) = doc.position(&key);
+            let shares = order
+                .iter()
+                .take(3)
+                .filter(|&&k| shares[k] > 0)
+                .map(|&k| format!("`{}.{phase_name}` {}", TERMS[k].path, shares[k]))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(WeightsError::MateRange {
+                file: doc.file().to_string(),
+                line,
+                column,
+                key,
+                phase: ["middlegame", "endgame"][phase],
+                bound,
+                limit: MATE_BOUND,
+                shares,
+            });
         }
         Ok(())
-    }
-
-    /// The integers of one `mg` or `eg` entry, in parameter (not file) order.
-    fn entry(&self, term: &Term, key: &str, value: &Value) -> Result<Vec<i32>, WeightsError> {
-        if term.labels == Labels::Scalar {
-            return Ok(vec![self.integer(key, value)?]);
-        }
-        let Value::Array(items) = value else {
-            return Err(self.wrong_type(key, &expected_entry(term), value));
-        };
-        if items.len() != term.len {
-            return Err(WeightsError::WrongLength {
-                file: self.file.to_string(),
-                key: key.to_string(),
-                expected: term.len,
-                found: items.len(),
-            });
-        }
-        let mut out = vec![0; term.len];
-        for (i, item) in items.iter().enumerate() {
-            if term.labels == Labels::Squares {
-                // The file lists rank 8 first; parameters are indexed a1 = 0.
-                let sq = i ^ 56;
-                out[sq] = self.integer(&format!("{key}[{i}] ({})", square_name(sq)), item)?;
-            } else {
-                out[i] = self.integer(&format!("{key}[{i}]"), item)?;
-            }
-        }
-        Ok(out)
-    }
-
-    fn integer(&self, key: &str, value: &Value) -> Result<i32, WeightsError> {
-        let Value::Integer(v) = *value else {
-            return Err(WeightsError::NotInteger {
-                file: self.file.to_string(),
-                key: key.to_string(),
-                found: describe(value),
-            });
-        };
-        if v.abs() > MAX_WEIGHT as i64 {
-            return Err(WeightsError::OutOfRange {
-                file: self.file.to_string(),
-                key: key.to_string(),
-                value: v,
-            });
-        }
-        Ok(v as i32)
-    }
-
-    fn wrong_type(&self, key: &str, expected: &str, found: &Value) -> WeightsError {
-        WeightsError::WrongType {
-            file: self.file.to_string(),
-            key: key.to_string(),
-            expected: expected.to_string(),
-            found: describe(found),
-        }
     }
 }
 
@@ -207,7 +373,8 @@ const HEADER: &str = "\
 #     score = (mg * phase + eg * (24 - phase)) / 24
 # White's occurrences of each term count positive and Black's negative; the sum is White's view
 # and the engine negates it when Black is to move. Every table below must be present, with both
-# `mg` and `eg`; integers only, at most 30000 in magnitude.
+# `mg` and `eg`; integers only, at most 30000 in magnitude, and no set of weights that could
+# evaluate some legal position at 31871 centipawns or more (the mate scores) is accepted.
 ";
 
 /// Writes one array entry (`mg = [...]`) in the term's layout.
@@ -261,21 +428,19 @@ fn write_array(out: &mut String, term: &Term, name: &str, values: &[i32]) {
 impl EvalParams {
     /// Parses weights from TOML text; `source` names the text in errors (usually its path).
     pub fn from_toml_str(text: &str, source: &str) -> Result<EvalParams, WeightsError> {
-        let table = parse_document(text, source)?;
-        let mut reader = Reader {
-            file: source,
-            params: EvalParams::zeroed(),
-            seen: [false; TERMS.len()],
-        };
-        reader.table("", &table)?;
-        if let Some(k) = reader.seen.iter().position(|seen| !seen) {
-            return Err(WeightsError::MissingKey {
-                file: source.to_string(),
-                key: TERMS[k].path.to_string(),
-                expected: "a table with keys mg and eg".to_string(),
-            });
+        let doc = Document::parse(text, source)?;
+        let mut terms: Vec<Option<TermFile>> = TERMS.iter().map(|_| None).collect();
+        doc.deserialize_seed(Level {
+            prefix: String::new(),
+            terms: &mut terms,
+        })
+        .map_err(refine)?;
+        let mut params = EvalParams::zeroed();
+        for (term, table) in TERMS.iter().zip(terms) {
+            read_term(&doc, term, table, &mut params)?;
         }
-        Ok(reader.params)
+        params.check_mate_range(&doc)?;
+        Ok(params)
     }
 
     /// Reads a weights file.
@@ -315,5 +480,35 @@ impl EvalParams {
             file: path.display().to_string(),
             source,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_term_has_a_count_bound() {
+        for term in &TERMS {
+            let listed = term.path == "material"
+                || match side_count(term.path) {
+                    SideCount::PerEntry(caps) => caps.len() == term.len,
+                    SideCount::Shared(n) => n != UNKNOWN_TERM_COUNT,
+                };
+            assert!(listed, "{} needs a bound in side_count", term.path);
+        }
+    }
+
+    #[test]
+    fn the_bound_splits_signs_and_counts_promotions() {
+        let mut params = EvalParams::zeroed();
+        let material = TERMS.iter().find(|t| t.path == "material").unwrap();
+        // Pawn 100, queen 1000: a side's best is its queen and 8 promoted queens.
+        params.set(material.offset, (100, 100));
+        params.set(material.offset + 4, (1000, -1000));
+        let [(mg, _), (eg, _)] = params.evaluation_bounds();
+        assert_eq!(mg, 9 * 1000);
+        // Negative weights: Black's pawns at their worst plus White's queens.
+        assert_eq!(eg, 8 * 100 + 9 * 1000);
     }
 }

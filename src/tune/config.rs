@@ -1,12 +1,12 @@
-//! The tuner's TOML configuration. The tree is walked by hand so that every error names the
-//! file, the dotted key and what was expected; unknown keys are errors (a typo must not be
-//! silently ignored).
+//! The tuner's TOML configuration. The file's shape is derived with serde (unknown keys are
+//! errors: a typo must not be silently ignored); ranges are checked in plain code afterwards.
+//! Every error names the file, line and column, the dotted key and what was expected.
 
 use crate::eval::ParamGroup;
 pub use crate::toml_config::ConfigError;
-use crate::toml_config::{parse_document, read_text, Section};
+use crate::toml_config::{available_cores, read_text, Document};
+use serde::Deserialize;
 use std::path::{Path, PathBuf};
-use toml::Value;
 
 /// How K (the sigmoid's scale) is chosen.
 #[derive(Copy, Clone, PartialEq, Debug)]
@@ -80,6 +80,70 @@ pub struct TuneConfig {
     pub model: ModelConfig,
     pub optimizer: OptimizerConfig,
     pub output: OutputConfig,
+    /// Line and column of `data.validation_fraction` (of `[data]` when absent), for
+    /// `no_training_data`.
+    validation_fraction_position: (usize, usize),
+}
+
+/// The file as written; `TuneConfig::from_toml_str` checks it and fills in the defaults.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct TuneFile {
+    data: Option<DataFile>,
+    #[serde(default)]
+    model: ModelFile,
+    #[serde(default)]
+    optimizer: OptimizerFile,
+    #[serde(default)]
+    output: OutputFile,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct DataFile {
+    files: Option<Vec<String>>,
+    validation_fraction: Option<f64>,
+    seed: Option<u64>,
+    score_weight: Option<f64>,
+    resolve: Option<ResolveFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ResolveFile {
+    None,
+    Quiescence,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct ModelFile {
+    weights: Option<String>,
+    tune: Option<Vec<String>>,
+    from_zero: Option<bool>,
+    min_occurrences: Option<u32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OptimizerFile {
+    learning_rate: Option<f64>,
+    beta1: Option<f64>,
+    beta2: Option<f64>,
+    epochs: Option<usize>,
+    /// `"auto"` or a number: checked by hand.
+    k: Option<toml::Value>,
+    threads: Option<usize>,
+    patience: Option<usize>,
+    batch_size: Option<usize>,
+    l2: Option<f64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct OutputFile {
+    dir: Option<String>,
+    report_every: Option<usize>,
 }
 
 impl TuneConfig {
@@ -92,99 +156,163 @@ impl TuneConfig {
 
     /// Parses a configuration; `source` names it in errors.
     pub fn from_toml_str(text: &str, source: &str) -> Result<TuneConfig, ConfigError> {
-        let root = parse_document(text, source)?;
-        let mut top = Section::root(source, &root);
+        let doc = Document::parse(text, source)?;
+        let f: TuneFile = doc.deserialize()?;
 
-        let mut s = top.optional_table("data")?;
+        let d = f.data.unwrap_or_default();
         let files_expected = "a non-empty array of file paths";
-        let files = s
-            .strings("files", files_expected, |f| {
-                (!f.is_empty()).then(|| PathBuf::from(f))
-            })?
-            .ok_or_else(|| s.missing("files", files_expected))?;
+        let files = d
+            .files
+            .ok_or_else(|| doc.missing("data.files", files_expected))?;
+        if files.is_empty() {
+            return Err(doc.invalid_value("data.files", files_expected));
+        }
+        if let Some(i) = files.iter().position(|f| f.is_empty()) {
+            return Err(doc.invalid_value(&format!("data.files[{i}]"), files_expected));
+        }
+        let validation_fraction = d.validation_fraction.unwrap_or(0.1);
+        if validation_fraction >= 1.0 {
+            return Err(doc.invalid(
+                "data.validation_fraction",
+                "a number from 0 (no validation set) up to but not including 1",
+                format!("{validation_fraction}, which leaves no training data"),
+            ));
+        }
         let data = DataConfig {
-            files,
-            validation_fraction: s.number(
-                "validation_fraction",
-                0.1,
+            files: files.into_iter().map(PathBuf::from).collect(),
+            validation_fraction: doc.number(
+                "data.validation_fraction",
+                validation_fraction,
                 "a number from 0 (no validation set) up to but not including 1",
                 |f| (0.0..1.0).contains(&f),
             )?,
-            seed: s.count("seed", 1, 0)? as u64,
-            score_weight: s.number("score_weight", 0.0, "a number from 0 to 1", |f| {
-                (0.0..=1.0).contains(&f)
-            })?,
-            resolve: match s.string("resolve")?.as_deref() {
-                None | Some("none") => false,
-                Some("quiescence") => true,
-                Some(other) => {
-                    return Err(s.invalid(
-                        "resolve",
-                        "\"none\" or \"quiescence\"",
-                        format!("{other:?}"),
-                    ))
-                }
-            },
+            seed: d.seed.unwrap_or(1),
+            score_weight: doc.number(
+                "data.score_weight",
+                d.score_weight.unwrap_or(0.0),
+                "a number from 0 to 1",
+                |f| (0.0..=1.0).contains(&f),
+            )?,
+            resolve: matches!(d.resolve, Some(ResolveFile::Quiescence)),
         };
-        s.finish()?;
 
-        let mut s = top.optional_table("model")?;
+        let m = f.model;
         let names: Vec<&str> = ParamGroup::ALL.iter().map(|g| g.name()).collect();
         let groups_expected = format!(
             "a non-empty array of parameter groups from {}",
             names.join(", ")
         );
-        let tune = s
-            .strings("tune", &groups_expected, ParamGroup::from_name)?
-            .unwrap_or_else(|| ParamGroup::ALL.to_vec());
-        if let Some(i) = (1..tune.len()).find(|&i| tune[..i].contains(&tune[i])) {
-            return Err(s.invalid(
-                &format!("tune[{i}]"),
-                "each group at most once",
-                format!("a second {:?}", tune[i].name()),
+        let tune = match m.tune {
+            None => ParamGroup::ALL.to_vec(),
+            Some(list) if list.is_empty() => {
+                return Err(doc.invalid_value("model.tune", &groups_expected))
+            }
+            Some(list) => {
+                let mut tune = Vec::with_capacity(list.len());
+                for (i, name) in list.iter().enumerate() {
+                    let key = format!("model.tune[{i}]");
+                    let group = ParamGroup::from_name(name)
+                        .ok_or_else(|| doc.invalid_value(&key, &groups_expected))?;
+                    if tune.contains(&group) {
+                        return Err(doc.invalid(
+                            &key,
+                            "each group at most once",
+                            format!("a second {name:?}"),
+                        ));
+                    }
+                    tune.push(group);
+                }
+                tune
+            }
+        };
+        let model = ModelConfig {
+            weights: match m.weights {
+                Some(w) if w.is_empty() => {
+                    return Err(doc.invalid_value("model.weights", "a non-empty path string"))
+                }
+                w => w.map(PathBuf::from),
+            },
+            tune,
+            from_zero: m.from_zero.unwrap_or(false),
+            min_occurrences: m.min_occurrences.unwrap_or(0),
+        };
+
+        let o = f.optimizer;
+        let k_expected = "\"auto\" or a positive number";
+        let k = match o.k {
+            None => KSetting::Auto,
+            Some(toml::Value::String(a)) if a == "auto" => KSetting::Auto,
+            Some(toml::Value::Float(k)) => {
+                KSetting::Fixed(doc.number("optimizer.k", k, k_expected, |k| k > 0.0)?)
+            }
+            Some(toml::Value::Integer(k)) => {
+                KSetting::Fixed(doc.number("optimizer.k", k as f64, k_expected, |k| k > 0.0)?)
+            }
+            Some(_) => return Err(doc.invalid_value("optimizer.k", k_expected)),
+        };
+        let cores = available_cores();
+        let threads = o.threads.unwrap_or(0);
+        if threads > cores {
+            return Err(doc.invalid_value(
+                "optimizer.threads",
+                format!(
+                    "0 (one per core) or an integer up to {cores} (the threads this machine runs \
+                     at once)"
+                ),
             ));
         }
-        let model = ModelConfig {
-            weights: s.path("weights")?,
-            tune,
-            from_zero: s.boolean("from_zero")?.unwrap_or(false),
-            min_occurrences: s.count("min_occurrences", 0, 0)? as u32,
-        };
-        s.finish()?;
-
-        let mut s = top.optional_table("optimizer")?;
-        let k_expected = "\"auto\" or a positive number";
-        let k = match s.get("k") {
-            None => KSetting::Auto,
-            Some(Value::String(a)) if a == "auto" => KSetting::Auto,
-            Some(_) => KSetting::Fixed(s.number("k", 1.0, k_expected, |k| k > 0.0)?),
-        };
         let optimizer = OptimizerConfig {
-            learning_rate: s.number("learning_rate", 1.0, "a positive number", |f| f > 0.0)?,
-            beta1: s.number("beta1", 0.9, "a number in [0, 1)", |f| {
-                (0.0..1.0).contains(&f)
-            })?,
-            beta2: s.number("beta2", 0.999, "a number in [0, 1)", |f| {
-                (0.0..1.0).contains(&f)
-            })?,
-            epochs: s.count("epochs", 2000, 0)?,
+            learning_rate: doc.number(
+                "optimizer.learning_rate",
+                o.learning_rate.unwrap_or(1.0),
+                "a positive number",
+                |f| f > 0.0,
+            )?,
+            beta1: doc.number(
+                "optimizer.beta1",
+                o.beta1.unwrap_or(0.9),
+                "a number in [0, 1)",
+                |f| (0.0..1.0).contains(&f),
+            )?,
+            beta2: doc.number(
+                "optimizer.beta2",
+                o.beta2.unwrap_or(0.999),
+                "a number in [0, 1)",
+                |f| (0.0..1.0).contains(&f),
+            )?,
+            epochs: o.epochs.unwrap_or(2000),
             k,
-            threads: s.count("threads", 0, 0)?,
-            patience: s.count("patience", 100, 0)?,
-            batch_size: s.count("batch_size", 0, 0)?,
-            l2: s.number("l2", 0.0, "a number from 0 up", |f| f >= 0.0)?,
+            threads,
+            patience: o.patience.unwrap_or(100),
+            batch_size: o.batch_size.unwrap_or(0),
+            l2: doc.number(
+                "optimizer.l2",
+                o.l2.unwrap_or(0.0),
+                "a number from 0 up",
+                |f| f >= 0.0,
+            )?,
         };
-        s.finish()?;
 
-        let mut s = top.optional_table("output")?;
-        let output = OutputConfig {
-            dir: s
-                .path("dir")?
-                .unwrap_or_else(|| PathBuf::from("results/tune")),
-            report_every: s.count("report_every", 50, 1)?,
+        let out = f.output;
+        let dir = match out.dir {
+            None => "results/tune".to_string(),
+            Some(d) if d.is_empty() => {
+                return Err(doc.invalid_value("output.dir", "a non-empty path string"))
+            }
+            Some(d) => d,
         };
-        s.finish()?;
-        top.finish()?;
+        if Path::new(&dir).is_file() {
+            return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
+        }
+        let output = OutputConfig {
+            dir: PathBuf::from(dir),
+            report_every: doc.in_range(
+                "output.report_every",
+                out.report_every.unwrap_or(50),
+                1,
+                None,
+            )?,
+        };
 
         Ok(TuneConfig {
             source: source.to_string(),
@@ -192,7 +320,26 @@ impl TuneConfig {
             model,
             optimizer,
             output,
+            validation_fraction_position: doc.position("data.validation_fraction"),
         })
+    }
+
+    /// The error for a split that left no training positions: `data.validation_fraction` held
+    /// out all `held_out` of them (a fraction that rounds to every position of a small data
+    /// set). The tuner reports it when the split comes out so.
+    pub fn no_training_data(&self, held_out: usize) -> ConfigError {
+        let (line, column) = self.validation_fraction_position;
+        ConfigError::Invalid {
+            file: self.source.clone(),
+            line,
+            column,
+            key: "data.validation_fraction".to_string(),
+            expected: "a fraction that leaves some positions for training".to_string(),
+            found: format!(
+                "{}, which holds out all {held_out} positions loaded and leaves no training data",
+                self.data.validation_fraction
+            ),
+        }
     }
 }
 
@@ -210,6 +357,21 @@ mod tests {
         assert_eq!(c.optimizer.k, KSetting::Auto);
         assert_eq!(c.optimizer.epochs, 2000);
         assert_eq!(c.output.dir, PathBuf::from("results/tune"));
+    }
+
+    #[test]
+    fn a_split_without_training_data_names_the_fraction() {
+        let c = TuneConfig::from_toml_str(
+            "[data]\nfiles = [\"a\"]\nvalidation_fraction = 0.96\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(
+            c.no_training_data(10).to_string(),
+            "t.toml:3:23: `data.validation_fraction` is 0.96, which holds out all 10 positions \
+             loaded and leaves no training data, expected a fraction that leaves some positions \
+             for training"
+        );
     }
 
     #[test]
