@@ -35,23 +35,7 @@ enum Command {
         full: bool,
     },
     /// Play a tournament (gauntlet or round-robin) from a TOML configuration.
-    Match {
-        /// The configuration, e.g. configs/gauntlet.toml.
-        config: std::path::PathBuf,
-        #[arg(long)]
-        concurrency: Option<usize>,
-        /// Openings per pairing (each played twice, colours reversed).
-        #[arg(long)]
-        rounds: Option<u32>,
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Output directory (overrides `output.dir`).
-        #[arg(long)]
-        out: Option<std::path::PathBuf>,
-        /// Continue a run from its output directory without replaying finished games.
-        #[arg(long)]
-        resume: bool,
-    },
+    Match(cli::matches::MatchArgs),
     /// Elo, error bars, LOS and SPRT figures from result counts.
     Stats {
         /// Wins, draws, losses: `--wdl 120,300,100`.
@@ -199,21 +183,7 @@ fn main() -> ExitCode {
             divide,
             full,
         }),
-        Command::Match {
-            config,
-            concurrency,
-            rounds,
-            seed,
-            out,
-            resume,
-        } => cli::matches::run(&cli::matches::MatchArgs {
-            config,
-            concurrency,
-            rounds,
-            seed,
-            out,
-            resume,
-        }),
+        Command::Match(args) => cli::matches::run(&args),
         Command::Stats {
             wdl,
             ptnml,

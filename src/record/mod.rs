@@ -5,8 +5,11 @@ mod csv;
 mod pgn;
 mod positions;
 
-pub use self::csv::{csv_field, read_finished_games, FinishedGame, GAMES_CSV_HEADER};
-pub use self::pgn::{keep_games, write_pgn};
+pub use self::csv::{
+    read_finished_games, write_games_csv, write_games_csv_header, FinishedGame, GamesCsvError,
+    GAMES_CSV_HEADER,
+};
+pub use self::pgn::{escape_tag_value, split_pgn_games, write_pgn, PgnGameText};
 pub use self::positions::{sample_positions, TrainingPosition};
 
 use crate::board::{Color, GameResult, Move, Position};
