@@ -871,4 +871,79 @@ fn the_binary_prints_fastchess_lines_when_stdout_is_not_a_terminal() {
         );
         assert!(stdout.contains("Finished match"), "{stdout}");
     }
+    // A forced bar draws nothing into a pipe (indicatif hides itself) and prints no per-game
+    // lines, but the results still come out.
+    let out = std::process::Command::new(ENGINE)
+        .args(["match", cfg.to_str().unwrap(), "--progress", "bar", "--out"])
+        .arg(dir.join("out-bar"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(!stdout.contains("Started game"), "{stdout}");
+    assert!(stdout.contains("Results of a vs b"), "{stdout}");
+}
+
+#[test]
+fn ctrl_c_ends_the_engines_and_their_children() {
+    use std::io::BufRead;
+    if !Path::new("/proc/self/stat").exists() {
+        println!("skipped: no /proc");
+        return;
+    }
+    let dir = out_dir("interrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    let pids = dir.join("child-pids");
+    let mock_args = format!(
+        "\"--spawn-child\", \"{}\", \"--hang-after\", \"0\"",
+        pids.display()
+    );
+    let text = MOCK_VS_BUILTIN
+        .replace("ARGS", &mock_args)
+        .replace("MOCK", &mock_engine())
+        .replace("OUT", &dir.join("out").display().to_string())
+        .replace("timeout_ms = 1500", "timeout_ms = 600000");
+    let cfg = dir.join("hang.toml");
+    std::fs::write(&cfg, text).unwrap();
+    let mut runner = std::process::Command::new(ENGINE)
+        .args(["match", cfg.to_str().unwrap(), "--progress", "lines"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until a game runs: the mock (and its child) are then up and the mock hangs.
+    let mut lines = std::io::BufReader::new(runner.stdout.take().unwrap()).lines();
+    let started = lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("Started game")));
+    assert!(started.is_some(), "no game started");
+    // The game's engine has started its child once the pid file has two lines (the first is
+    // from the start-up check's engine, already ended).
+    let child_count = || std::fs::read_to_string(&pids).map_or(0, |t| t.lines().count());
+    let ready = (0..1000).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        child_count() >= 2
+    });
+    assert!(ready, "the game's engine did not start its child");
+    let status = std::process::Command::new("kill")
+        .args(["-INT", &runner.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = runner.wait().unwrap();
+    assert!(!exit.success());
+    let children: Vec<u32> = std::fs::read_to_string(&pids)
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    assert!(!children.is_empty());
+    for pid in children {
+        // SIGKILL is delivered at once, but the kernel may take a moment to tear a process
+        // down: poll its state for up to ten seconds (the assertion does not depend on timing
+        // otherwise).
+        let gone = (0..1000).any(|_| {
+            std::thread::sleep(std::time::Duration::from_millis(10));
+            process_gone(pid)
+        });
+        assert!(gone, "child {pid} survived Ctrl-C");
+    }
 }

@@ -53,7 +53,7 @@ pub enum ArenaError {
         path: String,
         source: std::io::Error,
     },
-    #[error("{config}: output.dir: {} is not a directory (it is the output directory of the run)", dir.display())]
+    #[error("{config}: output.dir: {} exists and is not a directory; the output directory must be a directory or not exist yet", dir.display())]
     OutputNotDirectory { config: String, dir: PathBuf },
     #[error("cannot resume: {0}")]
     Resume(String),
