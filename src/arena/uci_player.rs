@@ -150,9 +150,33 @@ fn unregister_group(pgid: i32) {
     }
 }
 
-/// Kills the process group of every engine still running. Async-signal-safe (atomic loads and
-/// `killpg` only): meant for a SIGINT/SIGTERM handler of the program, which exits right after.
+/// Set once the program is ending: no engine starts any more.
+static SHUTTING_DOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Engines between "decided to spawn" and "registered": the signal handler waits for them.
+static STARTING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Kills the process group of every engine still running, and keeps new ones from starting.
+/// Async-signal-safe (atomics, `nanosleep`, `killpg`): meant for a SIGINT/SIGTERM handler of the
+/// program, which exits right after.
 pub fn kill_all_engine_groups() {
+    use std::sync::atomic::Ordering;
+    SHUTTING_DOWN.store(true, Ordering::SeqCst);
+    // An engine being spawned right now is registered within moments: wait for it (bounded, in
+    // case the signal interrupted the very thread that spawns).
+    #[cfg(unix)]
+    for _ in 0..200 {
+        if STARTING.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        let pause = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 10_000_000,
+        };
+        // SAFETY: nanosleep is async-signal-safe; both pointers are valid or null.
+        unsafe {
+            libc::nanosleep(&pause, std::ptr::null_mut());
+        }
+    }
     #[cfg(unix)]
     for slot in &ENGINE_GROUPS {
         let pgid = slot.load(std::sync::atomic::Ordering::SeqCst);
@@ -207,14 +231,27 @@ impl UciPlayer {
             // and a Ctrl-C at the terminal reaches the runner, which then ends the engines.
             command.process_group(0);
         }
-        let mut child = command.spawn().map_err(|e| PlayerError::Spawn {
+        use std::sync::atomic::Ordering;
+        STARTING.fetch_add(1, Ordering::SeqCst);
+        if SHUTTING_DOWN.load(Ordering::SeqCst) {
+            STARTING.fetch_sub(1, Ordering::SeqCst);
+            return Err(PlayerError::Spawn {
+                command: spec.command.clone(),
+                reason: "the program is ending".to_string(),
+            });
+        }
+        let spawned = command.spawn();
+        #[cfg(unix)]
+        if let Ok(child) = &spawned {
+            if let Ok(pgid) = i32::try_from(child.id()) {
+                register_group(pgid);
+            }
+        }
+        STARTING.fetch_sub(1, Ordering::SeqCst);
+        let mut child = spawned.map_err(|e| PlayerError::Spawn {
             command: spec.command.clone(),
             reason: e.to_string(),
         })?;
-        #[cfg(unix)]
-        if let Ok(pgid) = i32::try_from(child.id()) {
-            register_group(pgid);
-        }
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
         let lines = LineReader::new(stdout);
