@@ -12,15 +12,22 @@ pub const LOCK_FILE: &str = "sparring.lock";
 /// Why the directory could not be locked.
 #[derive(Debug, Error)]
 pub enum LockError {
+    /// A live process holds the lock (or one on another host, which cannot be checked).
     #[error("{}: another run (pid {pid} on {host}) is writing this output directory; wait for it, or remove {} if that run is gone", dir.display(), LOCK_FILE)]
     Held {
+        /// The output directory.
         dir: PathBuf,
+        /// The holder's process id.
         pid: u32,
+        /// The holder's host name.
         host: String,
     },
+    /// The lock file could not be created, read or removed.
     #[error("{}: cannot lock the output directory: {source}", path.display())]
     Io {
+        /// The lock file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
 }

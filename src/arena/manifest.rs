@@ -27,15 +27,26 @@ pub struct Fingerprint {
 /// Problems with the fingerprint file.
 #[derive(Debug, Error)]
 pub enum ManifestError {
+    /// `run.toml` could not be read or written.
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file.
         path: PathBuf,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// `run.toml` is not what sparring writes.
     #[error("{}: not a sparring run fingerprint: {message}", path.display())]
-    Malformed { path: PathBuf, message: String },
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The configuration is not the one the directory's games were played with.
     #[error("the configuration differs from the run in {} ({}): {}; resume with the same settings, or start a new run in another directory", dir.display(), MANIFEST_FILE, describe_changes(changes))]
     Mismatch {
+        /// The output directory.
         dir: PathBuf,
         /// (dotted key, value in the directory, value now); a missing side is `None`.
         changes: Vec<(String, Option<String>, Option<String>)>,

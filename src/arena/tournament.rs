@@ -31,40 +31,78 @@ use thiserror::Error;
 /// Why a run could not start or had to stop.
 #[derive(Debug, Error)]
 pub enum ArenaError {
+    /// An engine did not start before the games (or its settings cannot be sent to it).
     #[error("engine `{name}`: {source}")]
-    EngineStart { name: String, source: PlayerError },
-    #[error("engine `{name}` failed to restart {attempts} times in a row ({source}): the run stops; the games played so far are saved, and --resume continues")]
-    EngineRestart {
+    EngineStart {
+        /// The engine's configured name.
         name: String,
-        attempts: u32,
+        /// Why it did not start.
         source: PlayerError,
     },
+    /// An engine failed to start `MAX_START_ATTEMPTS` times in a row during the run.
+    #[error("engine `{name}` failed to restart {attempts} times in a row ({source}): the run stops; the games played so far are saved, and --resume continues")]
+    EngineRestart {
+        /// The engine's configured name.
+        name: String,
+        /// How many starts were tried.
+        attempts: u32,
+        /// Why the last one failed.
+        source: PlayerError,
+    },
+    /// A built-in engine's weights file could not be loaded.
     #[error("engine `{name}`: weights: {message}")]
-    Weights { name: String, message: String },
+    Weights {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file.
+        message: String,
+    },
+    /// A built-in engine's table cannot fit in this machine.
     #[error("{config}: engine `{name}`: hash_mb = {hash_mb} is more than this machine's memory ({available_mb} MB)")]
     HashTooLarge {
+        /// The configuration file.
         config: String,
+        /// The engine's configured name.
         name: String,
+        /// The table size asked for.
         hash_mb: usize,
+        /// The machine's memory.
         available_mb: u64,
     },
+    /// Reading or writing an output file failed.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// `output.dir` names something that is not a directory.
     #[error("{config}: output.dir: {} exists and is not a directory; the output directory must be a directory or not exist yet", dir.display())]
-    OutputNotDirectory { config: String, dir: PathBuf },
+    OutputNotDirectory {
+        /// The configuration file.
+        config: String,
+        /// The path it names.
+        dir: PathBuf,
+    },
+    /// The output files of the run to resume disagree or are damaged.
     #[error("cannot resume: {0}")]
     Resume(String),
+    /// `games.csv` of the run to resume cannot be read.
     #[error("cannot resume: {0}")]
     GamesCsv(#[from] GamesCsvError),
+    /// The run fingerprint does not match (or cannot be read or written).
     #[error("cannot resume: {0}")]
     Manifest(#[from] ManifestError),
+    /// The output directory is locked by another run.
     #[error(transparent)]
     Lock(#[from] LockError),
+    /// A new run into a directory that holds results.
     #[error("{dir} already holds the results of a run: pass --resume to continue it, or choose another output directory")]
-    OutputExists { dir: String },
+    OutputExists {
+        /// The output directory.
+        dir: String,
+    },
 }
 
 impl ArenaError {
@@ -102,7 +140,9 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
 pub enum EngineFactory {
     /// The built-in engine with these weights and table size.
     Builtin {
+        /// The evaluation weights, shared by every player of this engine.
         params: Arc<EvalParams>,
+        /// Transposition table size per player.
         hash_mb: usize,
     },
     /// An external UCI engine.

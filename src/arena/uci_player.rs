@@ -192,9 +192,13 @@ pub fn kill_all_engine_groups() {
 /// How to start an external engine.
 #[derive(Clone, Debug)]
 pub struct UciCommand {
+    /// The program.
     pub command: String,
+    /// Its arguments.
     pub args: Vec<String>,
+    /// UCI options sent with `setoption` after `uciok` (name, value).
     pub options: Vec<(String, String)>,
+    /// Where it runs (default: the runner's directory).
     pub working_dir: Option<PathBuf>,
 }
 

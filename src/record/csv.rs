@@ -32,20 +32,38 @@ struct GamesCsvRow {
 /// Why `games.csv` could not be read back.
 #[derive(Debug, Error)]
 pub enum GamesCsvError {
+    /// The file could not be read.
     #[error("{}: cannot read: {source}", path.display())]
-    Io { path: PathBuf, source: io::Error },
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The first line is not the header sparring writes.
     #[error("{}: line 1: not a sparring games.csv header", path.display())]
-    Header { path: PathBuf },
+    Header {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A row (not the last) cannot be read.
     #[error("{}: line {line}: {message}", path.display())]
     Row {
+        /// The file.
         path: PathBuf,
+        /// 1-based line where the row starts.
         line: u64,
+        /// What is wrong with it.
         message: String,
     },
+    /// Two rows have one game id.
     #[error("{}: line {line}: game {game_id} is listed twice", path.display())]
     Duplicate {
+        /// The file.
         path: PathBuf,
+        /// 1-based line of the second row.
         line: u64,
+        /// The id listed twice.
         game_id: u64,
     },
 }
@@ -89,17 +107,29 @@ impl GameRecord {
 /// the row again when the file is repaired).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FinishedGame {
+    /// 1-based id in the schedule.
     pub game_id: u64,
+    /// The pair (same opening, colours reversed) the game belongs to.
     pub pair_id: u64,
+    /// 1-based round.
     pub round: u64,
+    /// White's configured name.
     pub white: String,
+    /// Black's configured name.
     pub black: String,
+    /// The opening's index in the book.
     pub opening_id: usize,
+    /// The position the game started from (before book moves).
     pub start_fen: String,
+    /// How it ended.
     pub result: GameResult,
+    /// The PGN `Termination` tag value.
     pub termination: String,
+    /// Plies played, book moves included.
     pub plies: usize,
+    /// How long it took.
     pub duration_ms: u64,
+    /// Why it ended, in words.
     pub reason: String,
 }
 
