@@ -106,7 +106,13 @@ fn fmt2(v: f64) -> String {
     } else if v.is_infinite() {
         if v > 0.0 { "inf" } else { "-inf" }.to_string()
     } else {
-        format!("{v:.2}")
+        let text = format!("{v:.2}");
+        // A value that rounds to zero is shown without a sign.
+        if text == "-0.00" {
+            "0.00".to_string()
+        } else {
+            text
+        }
     }
 }
 
@@ -130,9 +136,15 @@ impl Console {
             let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stdout());
             bar.set_style(
                 ProgressStyle_::with_template(
-                    "[{bar:24}] {pos}/{len} games  {per_sec}  ETA {eta_precise}  {msg}",
+                    "[{bar:24}] {pos}/{len} games  {rate}  ETA {eta_precise}  {msg}",
                 )
                 .unwrap_or_else(|_| ProgressStyle_::default_bar())
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1} games/min", 60.0 * state.per_sec());
+                    },
+                )
                 .progress_chars("#-"),
             );
             bar
@@ -435,4 +447,18 @@ pub fn run_stats(args: &StatsArgs) -> anyhow::Result<()> {
         println!("{key}: {value}");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fmt2;
+
+    #[test]
+    fn figures_have_two_decimals_and_no_negative_zero() {
+        assert_eq!(fmt2(-0.001), "0.00");
+        assert_eq!(fmt2(-0.0), "0.00");
+        assert_eq!(fmt2(-1.234), "-1.23");
+        assert_eq!(fmt2(f64::NAN), "nan");
+        assert_eq!(fmt2(f64::NEG_INFINITY), "-inf");
+    }
 }
