@@ -294,6 +294,20 @@ uci = { command = "/nonexistent/engine-binary" }
         "{message}"
     );
     assert!(!dir.join("games.csv").exists(), "no game was started");
+    // An engine that cannot start is a failed run (status 1), not bad input (status 2).
+    assert!(!err.is_bad_input());
+    let cfg = dir.join("missing.toml");
+    std::fs::write(&cfg, text.replace("OUT", &dir.display().to_string())).unwrap();
+    let out = std::process::Command::new(ENGINE)
+        .args(["match", cfg.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
