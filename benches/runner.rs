@@ -184,10 +184,8 @@ fn run_ours(config_text: &str, dir: &Path, book: &Arc<FenBook>) -> Run {
     let summary = run_tournament(
         &config,
         book.clone(),
-        &RunOptions {
-            resume: false,
-            quiet: true,
-        },
+        &RunOptions { resume: false },
+        &mut |_| {},
     )
     .expect("the tournament runs");
     let exit_seconds = start.elapsed().as_secs_f64();

@@ -12,3 +12,6 @@ pub mod stats;
 pub mod toml_config;
 pub mod tune;
 pub mod uci;
+
+/// The name the built-in engine gives itself (UCI `id name`, PGN player tags of its own games).
+pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));

@@ -161,26 +161,6 @@ pub fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRe
     record
 }
 
-/// The record of a game that could not start because an engine could not be (re)started: that
-/// engine loses it, and the reason says why.
-pub fn forfeit_before_start(
-    setup: &GameSetup<'_>,
-    black_failed: bool,
-    error: &PlayerError,
-) -> GameRecord {
-    let color = if black_failed {
-        Color::Black
-    } else {
-        Color::White
-    };
-    let (result, termination, reason) = failure(color, error, false);
-    let mut record = play_game_shell(setup);
-    record.result = result;
-    record.termination = termination;
-    record.reason = reason;
-    record
-}
-
 /// A record with no moves yet.
 fn play_game_shell(setup: &GameSetup<'_>) -> GameRecord {
     GameRecord {

@@ -2,7 +2,11 @@
 //! arbiter with adjudication, the schedule, and the tournament loop with its progress report.
 
 pub mod config;
+pub mod events;
 mod game;
+pub mod lock;
+pub mod manifest;
+mod pairing;
 pub mod player;
 mod report;
 pub mod schedule;
@@ -10,10 +14,14 @@ mod tournament;
 pub mod uci_player;
 
 pub use config::{ConfigError, EngineKind, MatchConfig, TimeControl, TournamentKind};
+pub use events::Event;
 pub use game::{play_game, GameSetup};
+pub use lock::{LockError, OutputLock};
+pub use manifest::{Fingerprint, ManifestError};
+pub use pairing::PairingStats;
 pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
 pub use report::write_summary;
 pub use schedule::{GameSpec, OpeningSource, Schedule, StartPosition};
 pub use tournament::{
-    run_tournament, ArenaError, EngineFactory, PairingStats, RunOptions, TournamentSummary,
+    run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary, MAX_START_ATTEMPTS,
 };

@@ -4,6 +4,8 @@
 use crate::board::{Move, Position};
 use crate::eval::EvalParams;
 use crate::search::{Score, SearchLimits, Searcher};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
 use std::time::Duration;
 use thiserror::Error;
@@ -45,6 +47,12 @@ pub enum PlayerError {
     Timeout { waited_ms: u128 },
     #[error("cannot load weights: {0}")]
     Weights(String),
+    /// The built-in engine's hash table cannot be allocated.
+    #[error("{0}")]
+    Table(#[from] crate::search::TableAllocError),
+    /// An option name or value that would break the UCI line it is sent on.
+    #[error("option `{name}`: {what} holds a line break, which would inject a UCI command")]
+    BadOption { name: String, what: &'static str },
 }
 
 pub trait Player: Send {
@@ -56,27 +64,139 @@ pub trait Player: Send {
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError>;
 }
 
-/// The project's engine, in process: its own searcher and table, weights shared read-only.
+/// What the built-in player's search thread does: the real searcher, or a stand-in in tests.
+pub(crate) trait SearchBackend: Send {
+    /// Forgets everything learnt in the previous game.
+    fn clear(&mut self);
+    /// Searches `pos` (reached through positions with the Zobrist `keys`) within `limits`.
+    fn search(&mut self, pos: &Position, keys: &[u64], limits: &SearchLimits) -> EngineReply;
+    /// The flag that asks a running search to stop, if the backend has one.
+    fn stop_handle(&self) -> Option<Arc<AtomicBool>>;
+}
+
+impl SearchBackend for Searcher {
+    fn clear(&mut self) {
+        Searcher::clear(self);
+    }
+
+    fn search(&mut self, pos: &Position, keys: &[u64], limits: &SearchLimits) -> EngineReply {
+        self.stop_handle().store(false, Ordering::Relaxed);
+        let result = Searcher::search(self, pos, keys, limits, |_| {});
+        EngineReply {
+            bestmove: result.best_move.to_string(),
+            score: Some(result.score),
+            depth: Some(result.depth),
+            nodes: Some(result.nodes),
+        }
+    }
+
+    fn stop_handle(&self) -> Option<Arc<AtomicBool>> {
+        Some(Searcher::stop_handle(self))
+    }
+}
+
+enum Job {
+    NewGame,
+    Search(Box<SearchJob>),
+}
+
+struct SearchJob {
+    pos: Position,
+    keys: Vec<u64>,
+    limits: SearchLimits,
+}
+
+enum Answer {
+    Cleared,
+    Moved(EngineReply),
+}
+
+/// The project's engine, in process: its own searcher and table (weights shared read-only) on a
+/// thread of its own, so the arbiter waits for it with the same deadline as for an external
+/// engine. A search that overruns its deadline (a search that ignores its limits) loses the
+/// game as a stalled connection; its thread is abandoned and the player is not used again.
 pub struct BuiltinPlayer {
-    searcher: Searcher,
+    jobs: Sender<Job>,
+    answers: Receiver<Answer>,
+    stop: Option<Arc<AtomicBool>>,
+    /// Set when the search thread missed a deadline or died: the player cannot be trusted.
+    broken: bool,
 }
 
 impl BuiltinPlayer {
-    pub fn new(params: Arc<EvalParams>, hash_mb: usize) -> BuiltinPlayer {
+    /// A player with its own searcher of `hash_mb` megabytes.
+    pub fn new(params: Arc<EvalParams>, hash_mb: usize) -> Result<BuiltinPlayer, PlayerError> {
+        // Fallible: a table the machine cannot give is an error, not an abort.
+        let searcher = Searcher::try_new(params, hash_mb)?;
+        Ok(BuiltinPlayer::with_backend(Box::new(searcher)))
+    }
+
+    pub(crate) fn with_backend(mut backend: Box<dyn SearchBackend>) -> BuiltinPlayer {
+        let (jobs, job_rx) = mpsc::channel::<Job>();
+        let (answer_tx, answers) = mpsc::channel::<Answer>();
+        let stop = backend.stop_handle();
+        std::thread::spawn(move || {
+            for job in job_rx {
+                let answer = match job {
+                    Job::NewGame => {
+                        backend.clear();
+                        Answer::Cleared
+                    }
+                    Job::Search(job) => {
+                        Answer::Moved(backend.search(&job.pos, &job.keys, &job.limits))
+                    }
+                };
+                if answer_tx.send(answer).is_err() {
+                    break;
+                }
+            }
+        });
         BuiltinPlayer {
-            searcher: Searcher::new(params, hash_mb),
+            jobs,
+            answers,
+            stop,
+            broken: false,
+        }
+    }
+
+    fn ask(&mut self, job: Job, deadline: Duration) -> Result<Answer, PlayerError> {
+        if self.broken || self.jobs.send(job).is_err() {
+            self.broken = true;
+            return Err(PlayerError::Disconnected {
+                detail: " (the built-in search stopped)".to_string(),
+            });
+        }
+        match self.answers.recv_timeout(deadline) {
+            Ok(answer) => Ok(answer),
+            Err(RecvTimeoutError::Timeout) => {
+                self.broken = true;
+                if let Some(stop) = &self.stop {
+                    stop.store(true, Ordering::Relaxed);
+                }
+                Err(PlayerError::Timeout {
+                    waited_ms: deadline.as_millis(),
+                })
+            }
+            Err(RecvTimeoutError::Disconnected) => {
+                self.broken = true;
+                Err(PlayerError::Disconnected {
+                    detail: " (the built-in search panicked)".to_string(),
+                })
+            }
         }
     }
 }
 
+/// How long clearing the tables for a new game may take.
+const NEW_GAME_DEADLINE: Duration = Duration::from_secs(60);
+
 impl Player for BuiltinPlayer {
     fn id_name(&self) -> &str {
-        crate::uci::ENGINE_NAME
+        crate::ENGINE_NAME
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
-        self.searcher.clear();
-        Ok(())
+        self.ask(Job::NewGame, NEW_GAME_DEADLINE).map(|_| ())
     }
 
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
@@ -86,12 +206,76 @@ impl Player for BuiltinPlayer {
             keys.push(pos.key());
             pos.make_move(mv);
         }
-        let result = self.searcher.search(&pos, &keys, request.limits, |_| {});
-        Ok(EngineReply {
-            bestmove: result.best_move.to_string(),
-            score: Some(result.score),
-            depth: Some(result.depth),
-            nodes: Some(result.nodes),
-        })
+        let job = Job::Search(Box::new(SearchJob {
+            pos,
+            keys,
+            limits: request.limits.clone(),
+        }));
+        match self.ask(job, request.deadline)? {
+            Answer::Moved(reply) => Ok(reply),
+            Answer::Cleared => Err(PlayerError::Disconnected {
+                detail: " (the built-in search answered out of turn)".to_string(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A search that never ends and ignores the stop flag (as a search whose evaluation left the
+    /// score range once did).
+    struct RunawaySearch;
+
+    impl SearchBackend for RunawaySearch {
+        fn clear(&mut self) {}
+        fn search(&mut self, _: &Position, _: &[u64], _: &SearchLimits) -> EngineReply {
+            loop {
+                std::thread::sleep(Duration::from_secs(3600));
+            }
+        }
+        fn stop_handle(&self) -> Option<Arc<AtomicBool>> {
+            None
+        }
+    }
+
+    #[test]
+    fn a_runaway_builtin_search_is_a_timeout_not_a_hang() {
+        let mut player = BuiltinPlayer::with_backend(Box::new(RunawaySearch));
+        player.new_game().unwrap();
+        let start = Position::startpos();
+        let limits = SearchLimits::nodes(100);
+        let request = GoRequest {
+            start: &start,
+            moves: &[],
+            limits: &limits,
+            deadline: Duration::from_millis(50),
+        };
+        assert_eq!(
+            player.go(&request).unwrap_err(),
+            PlayerError::Timeout { waited_ms: 50 }
+        );
+        // Broken from now on: no second wait on the abandoned thread.
+        assert!(matches!(
+            player.go(&request),
+            Err(PlayerError::Disconnected { .. })
+        ));
+    }
+
+    #[test]
+    fn the_builtin_player_answers_within_its_limits() {
+        let mut player = BuiltinPlayer::new(Arc::new(EvalParams::default()), 1).unwrap();
+        player.new_game().unwrap();
+        let start = Position::startpos();
+        let limits = SearchLimits::nodes(500);
+        let request = GoRequest {
+            start: &start,
+            moves: &[],
+            limits: &limits,
+            deadline: Duration::from_secs(600),
+        };
+        let reply = player.go(&request).unwrap();
+        assert!(start.parse_uci_move(&reply.bestmove).is_ok(), "{reply:?}");
     }
 }

@@ -4,42 +4,130 @@
 //! reports progress and stops the run when the SPRT decides.
 
 use super::config::{EngineKind, MatchConfig};
+use super::events::Event;
 use super::game::{play_game, GameSetup};
+use super::lock::{LockError, OutputLock};
+use super::manifest::{Fingerprint, ManifestError};
+use super::pairing::PairingStats;
 use super::player::{BuiltinPlayer, Player, PlayerError};
-use super::report::Reporter;
 use super::schedule::{OpeningSource, Schedule};
-use super::uci_player::{UciCommand, UciPlayer};
+use super::uci_player::{check_options, UciCommand, UciPlayer};
 use crate::eval::EvalParams;
 use crate::record::{
-    keep_games, read_finished_games, sample_positions, write_pgn, GameRecord, Termination,
-    GAMES_CSV_HEADER,
+    read_finished_games, sample_positions, split_pgn_games, write_games_csv,
+    write_games_csv_header, write_pgn, FinishedGame, GameRecord, GamesCsvError, Termination,
+    TrainingPosition,
 };
 use crate::rng::Rng;
-use crate::stats::{Outcome, PairBucket, Pentanomial, SprtDecision, Wdl};
+use crate::stats::SprtDecision;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
+use std::time::Instant;
 use thiserror::Error;
 
+/// Why a run could not start or had to stop.
 #[derive(Debug, Error)]
 pub enum ArenaError {
+    /// An engine did not start before the games (or its settings cannot be sent to it).
     #[error("engine `{name}`: {source}")]
-    EngineStart { name: String, source: PlayerError },
+    EngineStart {
+        /// The engine's configured name.
+        name: String,
+        /// Why it did not start.
+        source: PlayerError,
+    },
+    /// An engine failed to start `MAX_START_ATTEMPTS` times in a row during the run.
+    #[error("engine `{name}` failed to restart {attempts} times in a row ({source}): the run stops; the games played so far are saved, and --resume continues")]
+    EngineRestart {
+        /// The engine's configured name.
+        name: String,
+        /// How many starts were tried.
+        attempts: u32,
+        /// Why the last one failed.
+        source: PlayerError,
+    },
+    /// A built-in engine's weights file could not be loaded.
     #[error("engine `{name}`: weights: {message}")]
-    Weights { name: String, message: String },
+    Weights {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file.
+        message: String,
+    },
+    /// A built-in engine's table cannot fit in this machine.
+    #[error("{config}: engine `{name}`: hash_mb = {hash_mb} is more than this machine can give a table ({available_mb} MB)")]
+    HashTooLarge {
+        /// The configuration file.
+        config: String,
+        /// The engine's configured name.
+        name: String,
+        /// The table size asked for.
+        hash_mb: usize,
+        /// The largest table this machine can have (`search::max_hash_mb`).
+        available_mb: usize,
+    },
+    /// Reading or writing an output file failed.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: String,
+        /// What the system said.
         source: std::io::Error,
     },
+    /// `output.dir` names something that is not a directory.
+    #[error("{config}: output.dir: {} exists and is not a directory; the output directory must be a directory or not exist yet", dir.display())]
+    OutputNotDirectory {
+        /// The configuration file.
+        config: String,
+        /// The path it names.
+        dir: PathBuf,
+    },
+    /// The output files of the run to resume disagree or are damaged.
     #[error("cannot resume: {0}")]
     Resume(String),
+    /// `games.csv` of the run to resume cannot be read.
+    #[error("cannot resume: {0}")]
+    GamesCsv(#[from] GamesCsvError),
+    /// The run fingerprint does not match (or cannot be read or written).
+    #[error("cannot resume: {0}")]
+    Manifest(#[from] ManifestError),
+    /// The output directory is locked by another run.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// A new run into a directory that holds results.
     #[error("{dir} already holds the results of a run: pass --resume to continue it, or choose another output directory")]
-    OutputExists { dir: String },
+    OutputExists {
+        /// The output directory.
+        dir: String,
+    },
 }
+
+impl ArenaError {
+    /// Whether the error is the user's input (a configuration, a directory in use or not matching
+    /// the run): the command line exits with status 2 for these, 1 for the others.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            ArenaError::Weights { .. }
+                | ArenaError::HashTooLarge { .. }
+                | ArenaError::OutputNotDirectory { .. }
+                | ArenaError::Resume(_)
+                | ArenaError::GamesCsv(_)
+                | ArenaError::Manifest(ManifestError::Mismatch { .. })
+                | ArenaError::Manifest(ManifestError::Malformed { .. })
+                | ArenaError::Lock(LockError::Held { .. })
+                | ArenaError::OutputExists { .. }
+        )
+    }
+}
+
+/// How many times in a row an engine may fail to start before the run stops (a future
+/// `tournament.max_restarts` key).
+pub const MAX_START_ATTEMPTS: u32 = 3;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
     move |source| ArenaError::Io {
@@ -51,30 +139,47 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
 /// How to create a fresh player of one engine (on start and after a failure).
 #[derive(Clone)]
 pub enum EngineFactory {
+    /// The built-in engine with these weights and table size.
     Builtin {
+        /// The evaluation weights, shared by every player of this engine.
         params: Arc<EvalParams>,
+        /// Transposition table size per player.
         hash_mb: usize,
     },
+    /// An external UCI engine.
     Uci(UciCommand),
 }
 
 impl EngineFactory {
+    /// Starts a player; `timeout` bounds an external engine's handshake.
     pub fn start(&self, timeout: std::time::Duration) -> Result<Box<dyn Player>, PlayerError> {
         match self {
             EngineFactory::Builtin { params, hash_mb } => {
-                Ok(Box::new(BuiltinPlayer::new(params.clone(), *hash_mb)))
+                Ok(Box::new(BuiltinPlayer::new(params.clone(), *hash_mb)?))
             }
             EngineFactory::Uci(command) => Ok(Box::new(UciPlayer::start(command, timeout)?)),
         }
     }
 
     /// Builds the factories of a configuration: weights files load once each and are shared.
+    /// Settings that cannot work (a table larger than the machine, an option that would break
+    /// its UCI line) are refused here, before any engine starts.
     pub fn from_config(config: &MatchConfig) -> Result<Vec<EngineFactory>, ArenaError> {
         let mut loaded: HashMap<Option<PathBuf>, Arc<EvalParams>> = HashMap::new();
         let mut factories = Vec::new();
         for engine in &config.engines {
             let factory = match &engine.kind {
                 EngineKind::Builtin { weights, hash_mb } => {
+                    // The limit the engine itself advertises; players still allocate fallibly.
+                    let available_mb = crate::search::max_hash_mb();
+                    if *hash_mb > available_mb {
+                        return Err(ArenaError::HashTooLarge {
+                            config: config.source.clone(),
+                            name: engine.name.clone(),
+                            hash_mb: *hash_mb,
+                            available_mb,
+                        });
+                    }
                     let params = match loaded.get(weights) {
                         Some(p) => p.clone(),
                         None => {
@@ -102,12 +207,18 @@ impl EngineFactory {
                     args,
                     options,
                     working_dir,
-                } => EngineFactory::Uci(UciCommand {
-                    command: command.clone(),
-                    args: args.clone(),
-                    options: options.clone(),
-                    working_dir: working_dir.clone(),
-                }),
+                } => {
+                    check_options(options).map_err(|source| ArenaError::EngineStart {
+                        name: engine.name.clone(),
+                        source,
+                    })?;
+                    EngineFactory::Uci(UciCommand {
+                        command: command.clone(),
+                        args: args.clone(),
+                        options: options.clone(),
+                        working_dir: working_dir.clone(),
+                    })
+                }
             };
             factories.push(factory);
         }
@@ -115,61 +226,23 @@ impl EngineFactory {
     }
 }
 
-/// Results of one pairing, from the first engine's point of view, counted by complete pairs.
-#[derive(Clone, Debug, Default)]
-pub struct PairingStats {
-    pub first: String,
-    pub second: String,
-    /// Games of complete pairs only, so that W/D/L and the pentanomial agree.
-    pub wdl: Wdl,
-    pub ptnml: Pentanomial,
-    /// Pairs of two draws and pairs of a win and a loss (both are the pentanomial's middle bucket).
-    pub dd_pairs: u64,
-    pub wl_pairs: u64,
-    pending: HashMap<u64, f64>,
-}
-
-impl PairingStats {
-    fn add_game(&mut self, pair_id: u64, first_score: f64) {
-        let Some(other) = self.pending.remove(&pair_id) else {
-            self.pending.insert(pair_id, first_score);
-            return;
-        };
-        let outcome = |s: f64| Outcome::from_score(s).unwrap_or(Outcome::Draw);
-        for s in [other, first_score] {
-            self.wdl.record(outcome(s));
-        }
-        if other + first_score == 1.0 {
-            if other == 0.5 {
-                self.dd_pairs += 1;
-            } else {
-                self.wl_pairs += 1;
-            }
-        }
-        self.ptnml.record(PairBucket::from_outcomes(
-            outcome(other),
-            outcome(first_score),
-        ));
-    }
-
-    /// Games played, counting a pair's first game before its second finishes.
-    pub fn games_started_pairs(&self) -> u64 {
-        self.wdl.games() + self.pending.len() as u64
-    }
-}
-
 /// What a finished run reports.
 pub struct TournamentSummary {
+    /// One entry per pairing of the schedule, resumed games included.
     pub pairings: Vec<PairingStats>,
+    /// Games played by this run (not counting resumed ones).
     pub games_played: u64,
+    /// Per pairing: the SPRT's decision, if any.
     pub sprt_decisions: Vec<Option<SprtDecision>>,
+    /// Where the results are.
     pub output_dir: PathBuf,
 }
 
+/// How to run.
+#[derive(Clone, Debug, Default)]
 pub struct RunOptions {
+    /// Continue the run in the output directory instead of refusing to touch it.
     pub resume: bool,
-    /// Print nothing while running (tests).
-    pub quiet: bool,
 }
 
 /// The output files of a run, appended and flushed after every game.
@@ -189,6 +262,16 @@ fn append(path: &Path) -> Result<BufWriter<File>, ArenaError> {
         .map_err(io_error(path))
 }
 
+/// Replaces a file's content through a temporary file, so a kill never leaves it half written.
+fn replace_file(path: &Path, content: &[u8]) -> Result<(), ArenaError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, content)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(io_error(path))
+}
+
 impl Outputs {
     fn write(&mut self, record: &GameRecord, per_game: usize, seed: u64) -> Result<(), ArenaError> {
         let pgn_path = self.dir.join("games.pgn");
@@ -196,18 +279,10 @@ impl Outputs {
         self.pgn.flush().map_err(io_error(&pgn_path))?;
         if let Some(out) = self.positions.as_mut() {
             let path = self.dir.join("positions.epd");
-            for (i, p) in sample_positions(record, per_game, seed).iter().enumerate() {
-                // Grouped by pair first: both games of a pair share the opening (and, between
-                // identical engines, repeat each other), so the tuner keeps a pair on one side.
-                writeln!(
-                    out,
-                    "{} id \"{}.{}.{}\";",
-                    p.to_epd(),
-                    record.pair_id,
-                    record.game_id,
-                    i + 1
-                )
-                .map_err(io_error(&path))?;
+            // Each line carries its id "<pair>.<game>.<ply>": the tuner keeps a pair on one
+            // side of its split, and resume keeps the lines of finished games.
+            for p in sample_positions(record, per_game, seed) {
+                writeln!(out, "{p}").map_err(io_error(&path))?;
             }
             out.flush().map_err(io_error(&path))?;
         }
@@ -220,54 +295,128 @@ impl Outputs {
     }
 }
 
+/// The games `--resume` keeps: those both in games.csv and complete in games.pgn. Repairs what
+/// a kill leaves (a PGN game not yet in the CSV, a PGN game cut off at the end, a CSV row cut
+/// short) by dropping it, so the game is played again; refuses files that disagree otherwise.
+fn resume_games(dir: &Path, total_games: u64) -> Result<(Vec<FinishedGame>, String), ArenaError> {
+    let csv_path = dir.join("games.csv");
+    let pgn_path = dir.join("games.pgn");
+    let mut finished = read_finished_games(&csv_path)?;
+    let pgn_text = match std::fs::read_to_string(&pgn_path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io_error(&pgn_path)(e)),
+    };
+    let games = split_pgn_games(&pgn_text);
+    let pgn_name = pgn_path.display();
+    let mut complete: HashSet<u64> = HashSet::new();
+    let mut cut_off_tail = None;
+    for (i, game) in games.iter().enumerate() {
+        let is_last = i + 1 == games.len();
+        match (game.game_id, game.complete) {
+            (Some(id), true) => {
+                if !complete.insert(id) {
+                    return Err(ArenaError::Resume(format!(
+                        "{pgn_name}: game {id} is there twice"
+                    )));
+                }
+            }
+            (id, false) if is_last => cut_off_tail = id,
+            (id, _) => {
+                return Err(ArenaError::Resume(format!(
+                    "{pgn_name}: game {} (the {}th in the file) is incomplete or has no GameId, \
+                     and games follow it: the file is damaged",
+                    id.map_or("?".to_string(), |id| id.to_string()),
+                    i + 1
+                )));
+            }
+        }
+    }
+    for game in &finished {
+        if game.game_id == 0 || game.game_id > total_games {
+            return Err(ArenaError::Resume(format!(
+                "{}: game {} is not in this schedule of {total_games} games",
+                csv_path.display(),
+                game.game_id
+            )));
+        }
+    }
+    let missing: Vec<u64> = finished
+        .iter()
+        .map(|g| g.game_id)
+        .filter(|id| !complete.contains(id))
+        .collect();
+    match missing.as_slice() {
+        [] => {}
+        // The PGN was cut inside the last game after its CSV row was written: play it again.
+        [id] if cut_off_tail == Some(*id) => finished.retain(|g| g.game_id != *id),
+        ids => {
+            let shown: Vec<String> = ids.iter().take(5).map(u64::to_string).collect();
+            return Err(ArenaError::Resume(format!(
+                "{} lists {} game(s) that {pgn_name} does not hold complete (game {}{}): the \
+                 files disagree; restore games.pgn, or start a new run in another directory",
+                csv_path.display(),
+                ids.len(),
+                shown.join(", "),
+                if ids.len() > 5 { ", ..." } else { "" }
+            )));
+        }
+    }
+    let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
+    let mut kept_pgn = String::with_capacity(pgn_text.len());
+    for game in &games {
+        if game.complete && game.game_id.is_some_and(|id| done.contains(&id)) {
+            kept_pgn.push_str(game.text.trim_end());
+            kept_pgn.push_str("\n\n");
+        }
+    }
+    Ok((finished, kept_pgn))
+}
+
 /// Prepares the output directory; on resume, returns the games already finished and drops the
-/// traces of a game that was being written when the run stopped.
+/// traces of games that were being written when the run stopped.
 fn prepare_outputs(
     config: &MatchConfig,
     resume: bool,
-) -> Result<(Outputs, Vec<crate::record::FinishedGame>), ArenaError> {
+    total_games: u64,
+) -> Result<(Outputs, Vec<FinishedGame>), ArenaError> {
     let dir = config.output.dir.clone();
-    std::fs::create_dir_all(&dir).map_err(io_error(&dir))?;
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join("games.pgn");
     let positions_path = dir.join("positions.epd");
     let finished = if resume {
-        read_finished_games(&csv_path).map_err(ArenaError::Resume)?
-    } else {
-        if csv_path.exists() || pgn_path.exists() {
-            return Err(ArenaError::OutputExists {
-                dir: dir.display().to_string(),
-            });
-        }
-        Vec::new()
-    };
-    let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
-    if resume {
-        if let Ok(text) = std::fs::read_to_string(&pgn_path) {
-            std::fs::write(&pgn_path, keep_games(&text, &done)).map_err(io_error(&pgn_path))?;
-        }
+        let (finished, kept_pgn) = resume_games(&dir, total_games)?;
+        let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
+        replace_file(&pgn_path, kept_pgn.as_bytes())?;
         if let Ok(text) = std::fs::read_to_string(&positions_path) {
             let kept: String = text
                 .lines()
-                .filter(|l| position_game_id(l).is_some_and(|id| done.contains(&id)))
+                .filter(|l| {
+                    TrainingPosition::parse(l)
+                        .ok()
+                        .flatten()
+                        .and_then(|p| p.id)
+                        .is_some_and(|id| done.contains(&id.game))
+                })
                 .map(|l| format!("{l}\n"))
                 .collect();
-            std::fs::write(&positions_path, kept).map_err(io_error(&positions_path))?;
+            replace_file(&positions_path, kept.as_bytes())?;
         }
-        // Rewrite the CSV without a half-written last line.
-        let mut text = format!("{GAMES_CSV_HEADER}\n");
-        if let Ok(old) = std::fs::read_to_string(&csv_path) {
-            if let Some(end) = old.rfind('\n') {
-                for line in old[..=end].lines().skip(1) {
-                    text.push_str(line);
-                    text.push('\n');
-                }
-            }
-        }
-        std::fs::write(&csv_path, text).map_err(io_error(&csv_path))?;
+        let mut csv = Vec::new();
+        write_games_csv(&mut csv, &finished).map_err(io_error(&csv_path))?;
+        replace_file(&csv_path, &csv)?;
+        finished
     } else {
-        std::fs::write(&csv_path, format!("{GAMES_CSV_HEADER}\n")).map_err(io_error(&csv_path))?;
-    }
+        let mut header = Vec::new();
+        write_games_csv_header(&mut header).map_err(io_error(&csv_path))?;
+        replace_file(&csv_path, &header)?;
+        // Files of an earlier start that played no game are replaced.
+        replace_file(&pgn_path, b"")?;
+        if config.output.positions {
+            replace_file(&positions_path, b"")?;
+        }
+        Vec::new()
+    };
     let outputs = Outputs {
         pgn: append(&pgn_path)?,
         csv: append(&csv_path)?,
@@ -281,19 +430,60 @@ fn prepare_outputs(
     Ok((outputs, finished))
 }
 
-/// The game id in a positions line's `id "<pair>.<game>.<n>";` opcode.
-fn position_game_id(line: &str) -> Option<u64> {
-    let rest = &line[line.find("id \"")? + 4..];
-    rest.split('.').nth(1)?.parse().ok()
+/// Creates and locks the output directory, and checks it against the run: a fresh run needs a
+/// directory without results; a resumed one needs the same game-deciding settings.
+fn claim_output_dir(
+    config: &MatchConfig,
+    resume: bool,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<(OutputLock, Fingerprint), ArenaError> {
+    let dir = &config.output.dir;
+    if dir.exists() && !dir.is_dir() {
+        return Err(ArenaError::OutputNotDirectory {
+            config: config.source.clone(),
+            dir: dir.clone(),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let lock = OutputLock::acquire(dir)?;
+    let now = Fingerprint::of(config);
+    let has_results = dir.join("games.csv").exists() || dir.join("games.pgn").exists();
+    if resume {
+        match Fingerprint::read(dir)? {
+            Some(before) => before.check(&now, dir)?,
+            None if has_results => on_event(Event::ResumedWithoutFingerprint { dir }),
+            None => {}
+        }
+    } else if has_results {
+        return Err(ArenaError::OutputExists {
+            dir: dir.display().to_string(),
+        });
+    }
+    Ok((lock, now))
 }
 
-/// Plays the whole tournament.
+/// What a worker tells the collecting thread.
+enum WorkerMessage {
+    Started {
+        game_id: u64,
+        engines: [usize; 2],
+    },
+    Finished(Box<GameRecord>),
+    /// The run cannot go on (an engine that does not start any more).
+    Failed(ArenaError),
+}
+
+/// Plays the whole tournament, reporting progress through `on_event` (called on this thread).
 pub fn run_tournament(
     config: &MatchConfig,
     openings: Arc<dyn OpeningSource>,
     options: &RunOptions,
+    on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<TournamentSummary, ArenaError> {
+    let run_started = Instant::now();
     let factories = EngineFactory::from_config(config)?;
+    // Held until this function returns, whatever it returns.
+    let (_lock, fingerprint) = claim_output_dir(config, options.resume, on_event)?;
     // Start every engine once before any game, so a bad command stops the run at once.
     for (factory, engine) in factories.iter().zip(&config.engines) {
         factory
@@ -303,7 +493,6 @@ pub fn run_tournament(
                 source,
             })?;
     }
-    let (mut outputs, finished) = prepare_outputs(config, options.resume)?;
 
     let order = config
         .openings
@@ -320,16 +509,16 @@ pub fn run_tournament(
         config.seed,
     )
     .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game));
+    let total = schedule.total_games();
+    let (mut outputs, finished) = prepare_outputs(config, options.resume, total)?;
+    fingerprint.write(&outputs.dir)?;
+
     let random_plies = config.openings.as_ref().map_or(0, |o| o.random_plies);
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut pairings: Vec<PairingStats> = schedule
         .pairings
         .iter()
-        .map(|&(a, b)| PairingStats {
-            first: names[a].clone(),
-            second: names[b].clone(),
-            ..Default::default()
-        })
+        .map(|&(a, b)| PairingStats::new(&names[a], &names[b]))
         .collect();
     let pairing_of = |a: usize, b: usize| {
         schedule
@@ -357,22 +546,26 @@ pub fn run_tournament(
         pairings[spec.pairing].add_game(game.pair_id, first_score);
     }
 
-    let total = schedule.total_games();
-    let mut reporter = Reporter::new(config, total, done.len() as u64, options.quiet);
+    on_event(Event::RunStarted {
+        total,
+        already_done: done.len() as u64,
+    });
     let next = AtomicU64::new(0);
     let stop = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<GameRecord>();
+    let (tx, rx) = mpsc::channel::<WorkerMessage>();
     let workers = config.concurrency.min(total.max(1) as usize);
     let mut decisions: Vec<Option<SprtDecision>> = vec![None; pairings.len()];
     let mut played = 0u64;
-    let mut write_error = None;
+    let mut games_done = done.len() as u64;
+    let mut pairs_at_last_block = 0u64;
+    let rating_interval = u64::from(config.output.rating_interval.max(1));
+    let mut run_error = None;
 
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
             let (schedule, factories, names, openings) = (&schedule, &factories, &names, &openings);
-            let (next, stop, done, reporter_quiet) =
-                (&next, &stop, &done, reporter.quiet_workers());
+            let (next, stop, done) = (&next, &stop, &done);
             scope.spawn(move || {
                 let mut players: Vec<Option<Box<dyn Player>>> =
                     (0..factories.len()).map(|_| None).collect();
@@ -392,14 +585,19 @@ pub fn run_tournament(
                     let opening = openings
                         .opening(spec.opening_index, &mut rng)
                         .with_random_moves(random_plies, &mut rng);
-                    if !reporter_quiet {
-                        println!(
-                            "Started game {} of {} ({} vs {})",
-                            spec.game_id, total, names[spec.engines[0]], names[spec.engines[1]]
-                        );
-                    }
-                    let record = play_one(config, &spec, &opening, names, factories, &mut players);
-                    if tx.send(record).is_err() {
+                    let _ = tx.send(WorkerMessage::Started {
+                        game_id: spec.game_id,
+                        engines: spec.engines,
+                    });
+                    let message =
+                        match play_one(config, &spec, &opening, names, factories, &mut players) {
+                            Ok(record) => WorkerMessage::Finished(Box::new(record)),
+                            Err(e) => {
+                                stop.store(true, Ordering::Relaxed);
+                                WorkerMessage::Failed(e)
+                            }
+                        };
+                    if tx.send(message).is_err() {
                         break;
                     }
                 }
@@ -407,23 +605,56 @@ pub fn run_tournament(
         }
         drop(tx);
 
-        for record in rx {
-            played += 1;
-            if write_error.is_none() {
-                if let Err(e) =
-                    outputs.write(&record, config.output.positions_per_game, config.seed)
-                {
-                    // Nothing more can be saved: stop scheduling, let running games end.
-                    write_error = Some(e);
-                    stop.store(true, Ordering::Relaxed);
+        for message in rx {
+            let record = match message {
+                WorkerMessage::Started { game_id, engines } => {
+                    on_event(Event::GameStarted {
+                        game_id,
+                        total,
+                        white: &names[engines[0]],
+                        black: &names[engines[1]],
+                    });
+                    continue;
                 }
+                WorkerMessage::Failed(e) => {
+                    stop.store(true, Ordering::Relaxed);
+                    run_error.get_or_insert(e);
+                    continue;
+                }
+                WorkerMessage::Finished(record) => record,
+            };
+            if matches!(run_error, Some(ArenaError::Io { .. })) {
+                // Nothing more can be saved.
+                continue;
             }
+            if let Err(e) = outputs.write(&record, config.output.positions_per_game, config.seed) {
+                // Nothing more can be saved: stop scheduling, let running games end.
+                run_error = Some(e);
+                stop.store(true, Ordering::Relaxed);
+                continue;
+            }
+            played += 1;
+            games_done += 1;
             let Some(p) = pairing_of(record.white_engine, record.black_engine) else {
                 continue;
             };
             let first = schedule.pairings[p].0;
             pairings[p].add_game(record.pair_id, record.score_of_engine(first));
-            reporter.finished(&record, &pairings);
+            on_event(Event::GameFinished {
+                record: &record,
+                done: games_done,
+                total,
+                finished_this_run: played,
+                elapsed: run_started.elapsed(),
+                pairings: &pairings,
+            });
+            let pairs: u64 = pairings.iter().map(|p| p.ptnml.pairs()).sum();
+            if pairs >= pairs_at_last_block + rating_interval {
+                pairs_at_last_block = pairs;
+                on_event(Event::ResultsDue {
+                    pairings: &pairings,
+                });
+            }
             if let Some(sprt) = &config.sprt {
                 let stats = &pairings[p];
                 if let Ok(llr) = sprt.llr_ptnml(stats.ptnml) {
@@ -434,17 +665,24 @@ pub fn run_tournament(
                 }
                 if decisions.iter().all(Option::is_some) && !stop.load(Ordering::Relaxed) {
                     stop.store(true, Ordering::Relaxed);
-                    reporter.sprt_finished(&pairings, &decisions);
+                    on_event(Event::SprtDecided {
+                        pairings: &pairings,
+                        decisions: &decisions,
+                    });
                 }
             }
         }
     });
-    if let Some(e) = write_error {
+    if let Some(e) = run_error {
         return Err(e);
     }
-    reporter.done(&pairings, &decisions);
     super::report::write_summary(&outputs.dir, &pairings, config.sprt.as_ref())
         .map_err(io_error(&outputs.dir.join("summary.csv")))?;
+    on_event(Event::RunFinished {
+        pairings: &pairings,
+        decisions: &decisions,
+        elapsed: run_started.elapsed(),
+    });
     Ok(TournamentSummary {
         pairings,
         games_played: played,
@@ -453,7 +691,36 @@ pub fn run_tournament(
     })
 }
 
-/// Plays one scheduled game on a worker, starting players as needed and replacing one that failed.
+/// Starts engine `e` if it has no player, retrying up to `MAX_START_ATTEMPTS` times in a row.
+fn ensure_started(
+    config: &MatchConfig,
+    e: usize,
+    factories: &[EngineFactory],
+    players: &mut [Option<Box<dyn Player>>],
+) -> Result<(), ArenaError> {
+    if players[e].is_some() {
+        return Ok(());
+    }
+    let mut last_error = None;
+    for _ in 0..MAX_START_ATTEMPTS {
+        match factories[e].start(config.timeout) {
+            Ok(p) => {
+                players[e] = Some(p);
+                return Ok(());
+            }
+            Err(err) => last_error = Some(err),
+        }
+    }
+    Err(ArenaError::EngineRestart {
+        name: config.engines[e].name.clone(),
+        attempts: MAX_START_ATTEMPTS,
+        source: last_error.expect("at least one attempt"),
+    })
+}
+
+/// Plays one scheduled game on a worker, starting players as needed and replacing one that
+/// failed. An engine that cannot be started any more stops the run (the game is not recorded,
+/// so a resumed run plays it).
 fn play_one(
     config: &MatchConfig,
     spec: &super::schedule::GameSpec,
@@ -461,7 +728,7 @@ fn play_one(
     names: &[String],
     factories: &[EngineFactory],
     players: &mut [Option<Box<dyn Player>>],
-) -> GameRecord {
+) -> Result<GameRecord, ArenaError> {
     let [w, b] = spec.engines;
     let setup = GameSetup {
         game_id: spec.game_id,
@@ -479,22 +746,15 @@ fn play_one(
         adjudication: &config.adjudication,
     };
     for &e in &[w, b] {
-        if players[e].is_none() {
-            match factories[e].start(config.timeout) {
-                Ok(p) => players[e] = Some(p),
-                Err(err) => {
-                    // The engine cannot be restarted: it loses this game, explained.
-                    return super::game::forfeit_before_start(&setup, e == b, &err);
-                }
-            }
-        }
+        ensure_started(config, e, factories, players)?;
     }
     let mut white = players[w].take().expect("started above");
     let mut black = players[b].take().expect("started above");
     let record = play_game(&setup, [white.as_mut(), black.as_mut()]);
     players[w] = Some(white);
     players[b] = Some(black);
-    // An engine that failed may be hung or half-dead: start it afresh for the next game.
+    // An engine that failed may be hung or half-dead: start it afresh for the next game (the
+    // old one is dropped: its process group is killed).
     if !matches!(
         record.termination,
         Termination::Normal | Termination::Adjudication
@@ -512,5 +772,5 @@ fn play_one(
             }
         }
     }
-    record
+    Ok(record)
 }

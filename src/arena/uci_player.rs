@@ -117,18 +117,98 @@ impl LineReader {
     }
 }
 
+/// The process groups of the engines alive in this process, so a signal handler can end them
+/// all (see `kill_all_engine_groups`). Zero marks a free slot; more engines than slots are
+/// still killed when dropped, just not by the handler.
+#[cfg(unix)]
+static ENGINE_GROUPS: [std::sync::atomic::AtomicI32; 256] =
+    [const { std::sync::atomic::AtomicI32::new(0) }; 256];
+
+#[cfg(unix)]
+fn register_group(pgid: i32) {
+    use std::sync::atomic::Ordering;
+    for slot in &ENGINE_GROUPS {
+        if slot
+            .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+#[cfg(unix)]
+fn unregister_group(pgid: i32) {
+    use std::sync::atomic::Ordering;
+    for slot in &ENGINE_GROUPS {
+        if slot
+            .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+        {
+            return;
+        }
+    }
+}
+
+/// Set once the program is ending: no engine starts any more.
+static SHUTTING_DOWN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+/// Engines between "decided to spawn" and "registered": the signal handler waits for them.
+static STARTING: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Kills the process group of every engine still running, and keeps new ones from starting.
+/// Async-signal-safe (atomics, `nanosleep`, `killpg`): meant for a SIGINT/SIGTERM handler of the
+/// program, which exits right after.
+pub fn kill_all_engine_groups() {
+    use std::sync::atomic::Ordering;
+    SHUTTING_DOWN.store(true, Ordering::SeqCst);
+    // An engine being spawned right now is registered within moments: wait for it (bounded, in
+    // case the signal interrupted the very thread that spawns).
+    #[cfg(unix)]
+    for _ in 0..200 {
+        if STARTING.load(Ordering::SeqCst) == 0 {
+            break;
+        }
+        let pause = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 10_000_000,
+        };
+        // SAFETY: nanosleep is async-signal-safe; both pointers are valid or null.
+        unsafe {
+            libc::nanosleep(&pause, std::ptr::null_mut());
+        }
+    }
+    #[cfg(unix)]
+    for slot in &ENGINE_GROUPS {
+        let pgid = slot.load(std::sync::atomic::Ordering::SeqCst);
+        if pgid > 0 {
+            // SAFETY: killpg is async-signal-safe; the group is an engine not yet reaped.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
 /// How to start an external engine.
 #[derive(Clone, Debug)]
 pub struct UciCommand {
+    /// The program.
     pub command: String,
+    /// Its arguments.
     pub args: Vec<String>,
+    /// UCI options sent with `setoption` after `uciok` (name, value).
     pub options: Vec<(String, String)>,
+    /// Where it runs (default: the runner's directory).
     pub working_dir: Option<PathBuf>,
 }
 
+/// A running engine process. On Unix it leads its own process group, so the whole group (a
+/// wrapper script and what it started) is killed with it.
 pub struct UciPlayer {
     spec: UciCommand,
     child: Child,
+    /// Whether the child has been waited for (its pid may then name another process).
+    reaped: bool,
     stdin: ChildStdin,
     lines: LineReader,
     id_name: String,
@@ -138,6 +218,7 @@ pub struct UciPlayer {
 impl UciPlayer {
     /// Starts the engine and completes the handshake (`uci`/`uciok`, options, `isready`/`readyok`).
     pub fn start(spec: &UciCommand, timeout: Duration) -> Result<UciPlayer, PlayerError> {
+        check_options(&spec.options)?;
         let mut command = Command::new(&spec.command);
         command
             .args(&spec.args)
@@ -147,7 +228,31 @@ impl UciPlayer {
         if let Some(dir) = &spec.working_dir {
             command.current_dir(dir);
         }
-        let mut child = command.spawn().map_err(|e| PlayerError::Spawn {
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            // Its own group: killing the group at the end also ends what the engine started,
+            // and a Ctrl-C at the terminal reaches the runner, which then ends the engines.
+            command.process_group(0);
+        }
+        use std::sync::atomic::Ordering;
+        STARTING.fetch_add(1, Ordering::SeqCst);
+        if SHUTTING_DOWN.load(Ordering::SeqCst) {
+            STARTING.fetch_sub(1, Ordering::SeqCst);
+            return Err(PlayerError::Spawn {
+                command: spec.command.clone(),
+                reason: "the program is ending".to_string(),
+            });
+        }
+        let spawned = command.spawn();
+        #[cfg(unix)]
+        if let Ok(child) = &spawned {
+            if let Ok(pgid) = i32::try_from(child.id()) {
+                register_group(pgid);
+            }
+        }
+        STARTING.fetch_sub(1, Ordering::SeqCst);
+        let mut child = spawned.map_err(|e| PlayerError::Spawn {
             command: spec.command.clone(),
             reason: e.to_string(),
         })?;
@@ -157,6 +262,7 @@ impl UciPlayer {
         let mut player = UciPlayer {
             spec: spec.clone(),
             child,
+            reaped: false,
             stdin,
             lines,
             id_name: spec.command.clone(),
@@ -185,10 +291,11 @@ impl UciPlayer {
 
     fn handshake_error(&mut self, error: PlayerError, expected: &str) -> PlayerError {
         match error {
-            PlayerError::Timeout { waited_ms } => PlayerError::Handshake {
+            // The whole handshake step had `timeout`, not just the last read.
+            PlayerError::Timeout { .. } => PlayerError::Handshake {
                 command: self.spec.command.clone(),
                 expected: expected.to_string(),
-                waited_ms,
+                waited_ms: self.timeout.as_millis(),
             },
             PlayerError::Disconnected { detail } => PlayerError::Spawn {
                 command: self.spec.command.clone(),
@@ -210,20 +317,71 @@ impl UciPlayer {
     }
 
     fn disconnected(&mut self) -> PlayerError {
-        // Give a dying process a moment to be reaped so its exit status can be reported.
-        let mut status = None;
+        // Give a dying process a moment to exit so its exit status can be reported; then end
+        // whatever is left of its group.
+        let mut exited = false;
         for _ in 0..20 {
-            if let Ok(Some(s)) = self.child.try_wait() {
-                status = Some(s);
+            if self.has_exited() {
+                exited = true;
                 break;
             }
             std::thread::sleep(Duration::from_millis(5));
         }
+        let status = self.kill_group();
         let detail = match status {
-            Some(s) => format!(" ({s})"),
-            None => String::new(),
+            Some(s) if exited => format!(" ({s})"),
+            _ => String::new(),
         };
         PlayerError::Disconnected { detail }
+    }
+
+    /// Whether the engine process has exited, without reaping it (so its process group id
+    /// cannot be reused before the group is killed).
+    fn has_exited(&mut self) -> bool {
+        if self.reaped {
+            return true;
+        }
+        #[cfg(unix)]
+        {
+            let pid = libc::id_t::from(self.child.id());
+            // SAFETY: a zeroed siginfo_t is a valid out-parameter for waitid.
+            let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+            // SAFETY: waitid on our own child with WNOWAIT leaves it waitable.
+            let rc = unsafe {
+                libc::waitid(
+                    libc::P_PID,
+                    pid,
+                    &mut info,
+                    libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+                )
+            };
+            // SAFETY: si_pid is set by waitid (zero when no child has changed state).
+            rc == 0 && unsafe { info.si_pid() } != 0
+        }
+        #[cfg(not(unix))]
+        {
+            matches!(self.child.try_wait(), Ok(Some(_)))
+        }
+    }
+
+    /// Kills the engine's whole process group and reaps the engine; its exit status.
+    fn kill_group(&mut self) -> Option<std::process::ExitStatus> {
+        if self.reaped {
+            return None;
+        }
+        #[cfg(unix)]
+        if let Ok(pgid) = libc::pid_t::try_from(self.child.id()) {
+            // SAFETY: the engine leads group `pgid` and is not reaped yet, so the id is still
+            // ours; SIGKILL to a group has no memory-safety preconditions.
+            unsafe {
+                libc::killpg(pgid, libc::SIGKILL);
+            }
+            unregister_group(pgid);
+        }
+        #[cfg(not(unix))]
+        let _ = self.child.kill();
+        self.reaped = true;
+        self.child.wait().ok()
     }
 
     fn recv_until(&mut self, deadline: Instant) -> Result<String, PlayerError> {
@@ -353,13 +511,21 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
+        // `isready` between position and go: whatever comes before its `readyok` (a second
+        // `bestmove` for the previous go, late info lines) is stale and discarded, so it can
+        // never be taken as the answer to this go.
         let commands = format!(
-            "{}\n{}",
+            "{}\nisready\n{}",
             UciPlayer::position_command(request.start, request.moves),
             UciPlayer::go_command(request)
         );
         self.send(&commands)?;
         let deadline = Instant::now() + request.deadline;
+        loop {
+            if self.recv_until(deadline)?.trim() == "readyok" {
+                break;
+            }
+        }
         let mut reply = EngineReply::default();
         loop {
             let line = self.recv_until(deadline)?;
@@ -374,19 +540,32 @@ impl Player for UciPlayer {
     }
 }
 
+/// Refuses option names and values that hold a line break: sent in a `setoption` line, the
+/// rest would reach the engine as a command of its own.
+pub fn check_options(options: &[(String, String)]) -> Result<(), PlayerError> {
+    for (name, value) in options {
+        for (what, text) in [("the name", name), ("the value", value)] {
+            if text.contains(['\n', '\r']) {
+                return Err(PlayerError::BadOption {
+                    name: name.replace(['\n', '\r'], " "),
+                    what,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
 impl Drop for UciPlayer {
-    /// Asks the engine to quit, then kills it if it does not within a second.
+    /// Asks the engine to quit and gives it a second; then kills its whole process group (the
+    /// engine if it is still running, and anything it started) and reaps it.
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit").and_then(|_| self.stdin.flush());
         let deadline = Instant::now() + Duration::from_secs(1);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
+        while Instant::now() < deadline && !self.has_exited() {
             std::thread::sleep(Duration::from_millis(5));
         }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.kill_group();
     }
 }
 

@@ -95,9 +95,10 @@ fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
         });
     }
     if let Some(e) = err.downcast_ref::<ArenaError>() {
-        return Some(match e {
-            ArenaError::Io { .. } | ArenaError::EngineStart { .. } => RunFailed,
-            _ => BadInput,
+        return Some(if e.is_bad_input() {
+            BadInput
+        } else {
+            RunFailed
         });
     }
     if let Some(e) = err.downcast_ref::<GenerateError>() {

@@ -1,120 +1,265 @@
 //! `games.csv`: one row per finished game, appended as each game ends; read back for `--resume`.
+//! Written and read with the `csv` crate, so names and reasons with commas, quotes or line breaks
+//! round-trip.
 
 use super::GameRecord;
 use crate::board::GameResult;
+use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
 
+/// The header row of `games.csv`.
 pub const GAMES_CSV_HEADER: &str = "game_id,pair_id,round,white,black,opening_id,start_fen,result,termination,plies,duration_ms,reason";
 
-/// Quotes a field when it holds a comma, quote or line break (RFC 4180).
-pub fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_string()
-    }
+/// One `games.csv` row as it is stored.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GamesCsvRow {
+    game_id: u64,
+    pair_id: u64,
+    round: u64,
+    white: String,
+    black: String,
+    opening_id: usize,
+    start_fen: String,
+    result: String,
+    termination: String,
+    plies: usize,
+    duration_ms: u64,
+    reason: String,
+}
+
+/// Why `games.csv` could not be read back.
+#[derive(Debug, Error)]
+pub enum GamesCsvError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// The first line is not the header sparring writes.
+    #[error("{}: line 1: not a sparring games.csv header", path.display())]
+    Header {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A row (not the last) cannot be read.
+    #[error("{}: line {line}: {message}", path.display())]
+    Row {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line where the row starts.
+        line: u64,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// Two rows have one game id.
+    #[error("{}: line {line}: game {game_id} is listed twice", path.display())]
+    Duplicate {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the second row.
+        line: u64,
+        /// The id listed twice.
+        game_id: u64,
+    },
+}
+
+/// A row writer without a header (rows are appended to an existing file).
+fn row_writer<W: Write>(out: W) -> csv::Writer<W> {
+    csv::WriterBuilder::new()
+        .has_headers(false)
+        .from_writer(out)
+}
+
+/// Writes the header row.
+pub fn write_games_csv_header(out: &mut impl Write) -> io::Result<()> {
+    writeln!(out, "{GAMES_CSV_HEADER}")
 }
 
 impl GameRecord {
+    /// Appends this game's `games.csv` row.
     pub fn write_csv_row(&self, out: &mut impl Write) -> io::Result<()> {
-        writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
-            self.game_id,
-            self.pair_id,
-            self.round,
-            csv_field(&self.white),
-            csv_field(&self.black),
-            self.opening_id,
-            csv_field(&self.start.to_fen()),
-            self.result,
-            csv_field(self.termination.tag()),
-            self.plies(),
-            self.duration.as_millis(),
-            csv_field(&self.reason)
-        )
+        let row = GamesCsvRow {
+            game_id: self.game_id,
+            pair_id: self.pair_id,
+            round: self.round,
+            white: self.white.clone(),
+            black: self.black.clone(),
+            opening_id: self.opening_id,
+            start_fen: self.start.to_fen(),
+            result: self.result.to_string(),
+            termination: self.termination.tag().to_string(),
+            plies: self.plies(),
+            duration_ms: self.duration.as_millis().min(u64::MAX as u128) as u64,
+            reason: self.reason.clone(),
+        };
+        let mut writer = row_writer(out);
+        writer.serialize(row)?;
+        writer.flush()
     }
 }
 
-/// What `--resume` needs of a game already played.
+/// A game already played, as `games.csv` records it (what `--resume` needs, and enough to write
+/// the row again when the file is repaired).
 #[derive(Clone, Debug, PartialEq)]
 pub struct FinishedGame {
+    /// 1-based id in the schedule.
     pub game_id: u64,
+    /// The pair (same opening, colours reversed) the game belongs to.
     pub pair_id: u64,
+    /// 1-based round.
+    pub round: u64,
+    /// White's configured name.
     pub white: String,
+    /// Black's configured name.
     pub black: String,
+    /// The opening's index in the book.
+    pub opening_id: usize,
+    /// The position the game started from (before book moves).
+    pub start_fen: String,
+    /// How it ended.
     pub result: GameResult,
+    /// The PGN `Termination` tag value.
     pub termination: String,
+    /// Plies played, book moves included.
+    pub plies: usize,
+    /// How long it took.
+    pub duration_ms: u64,
+    /// Why it ended, in words.
     pub reason: String,
 }
 
-/// Splits one CSV line into fields, honouring quotes.
-fn split_csv(line: &str) -> Vec<String> {
-    let mut fields = Vec::new();
-    let mut field = String::new();
-    let mut quoted = false;
-    let mut chars = line.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (c, quoted) {
-            ('"', true) if chars.peek() == Some(&'"') => {
-                field.push('"');
-                chars.next();
-            }
-            ('"', _) => quoted = !quoted,
-            (',', false) => fields.push(std::mem::take(&mut field)),
-            _ => field.push(c),
+impl FinishedGame {
+    fn to_row(&self) -> GamesCsvRow {
+        GamesCsvRow {
+            game_id: self.game_id,
+            pair_id: self.pair_id,
+            round: self.round,
+            white: self.white.clone(),
+            black: self.black.clone(),
+            opening_id: self.opening_id,
+            start_fen: self.start_fen.clone(),
+            result: self.result.to_string(),
+            termination: self.termination.clone(),
+            plies: self.plies,
+            duration_ms: self.duration_ms,
+            reason: self.reason.clone(),
         }
     }
-    fields.push(field);
-    fields
 }
 
-/// Reads the finished games of `games.csv`. A last line cut short by a killed run (no line end)
-/// is ignored, so that game is played again.
-pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, String> {
-    let text = match std::fs::read_to_string(path) {
+/// Writes a whole `games.csv` (header and rows), e.g. when `--resume` drops rows.
+pub fn write_games_csv(out: &mut impl Write, games: &[FinishedGame]) -> io::Result<()> {
+    write_games_csv_header(out)?;
+    let mut writer = row_writer(out);
+    for game in games {
+        writer.serialize(game.to_row())?;
+    }
+    writer.flush()
+}
+
+/// Reads the finished games of `games.csv` (none when the file does not exist). A last row cut
+/// short by a killed run (no line end, or too few fields) is ignored, so that game is played
+/// again; a game id listed twice is an error.
+pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvError> {
+    let text = match std::fs::read(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: cannot read: {e}", path.display())),
+        Err(source) => {
+            return Err(GamesCsvError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
     };
-    let complete = match text.rfind('\n') {
-        Some(end) => &text[..=end],
-        None => "",
+    if text.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .from_reader(text.as_slice());
+    let header_ok = reader
+        .headers()
+        .is_ok_and(|h| h.iter().collect::<Vec<_>>().join(",") == GAMES_CSV_HEADER);
+    if !header_ok {
+        return Err(GamesCsvError::Header {
+            path: path.to_path_buf(),
+        });
+    }
+    let records: Vec<_> = reader.into_records().collect();
+    let last = records.len().saturating_sub(1);
+    // A kill can cut the last row anywhere, even just after a line break inside a quoted field:
+    // then the row's quotes do not pair up.
+    let last_start = match records.last() {
+        Some(Ok(r)) => r.position().map_or(0, |p| p.byte() as usize),
+        _ => 0,
     };
-    let mut games = Vec::new();
-    for (number, line) in complete.lines().enumerate() {
-        if number == 0 {
-            if line != GAMES_CSV_HEADER {
-                return Err(format!(
-                    "{}: line 1: not a sparring games.csv header",
-                    path.display()
-                ));
+    let odd_quotes = text[last_start.min(text.len())..]
+        .iter()
+        .filter(|&&b| b == b'"')
+        .count()
+        % 2
+        == 1;
+    let cut_off = !text.ends_with(b"\n") || odd_quotes;
+    let mut games: Vec<FinishedGame> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for (i, record) in records.into_iter().enumerate() {
+        let line = match &record {
+            Ok(r) => r.position().map_or(0, |p| p.line()),
+            Err(e) => e.position().map_or(0, |p| p.line()),
+        };
+        let bad = |message: String| GamesCsvError::Row {
+            path: path.to_path_buf(),
+            line,
+            message,
+        };
+        let parsed = record.map_err(|e| e.to_string()).and_then(|r| {
+            if r.len() != 12 {
+                return Err(format!("expected 12 fields, found {}", r.len()));
             }
-            continue;
+            r.deserialize::<GamesCsvRow>(None)
+                .map_err(|e| e.to_string())
+        });
+        let row = match parsed {
+            Ok(row) => row,
+            // The row being written when the run was killed.
+            Err(_) if i == last && cut_off => break,
+            Err(message) => return Err(bad(message)),
+        };
+        if i == last && cut_off {
+            break;
         }
-        if line.trim().is_empty() {
-            continue;
-        }
-        let f = split_csv(line);
-        let bad = |what: &str| format!("{}: line {}: {what}", path.display(), number + 1);
-        if f.len() != 12 {
-            return Err(bad(&format!("expected 12 fields, found {}", f.len())));
-        }
-        let result = match f[7].as_str() {
+        let result = match row.result.as_str() {
             "1-0" => GameResult::WhiteWins,
             "0-1" => GameResult::BlackWins,
             "1/2-1/2" => GameResult::Draw,
-            other => return Err(bad(&format!("bad result '{other}'"))),
+            other => return Err(bad(format!("bad result '{other}'"))),
         };
+        if !seen.insert(row.game_id) {
+            return Err(GamesCsvError::Duplicate {
+                path: path.to_path_buf(),
+                line,
+                game_id: row.game_id,
+            });
+        }
         games.push(FinishedGame {
-            game_id: f[0].parse().map_err(|_| bad("bad game_id"))?,
-            pair_id: f[1].parse().map_err(|_| bad("bad pair_id"))?,
-            white: f[3].clone(),
-            black: f[4].clone(),
+            game_id: row.game_id,
+            pair_id: row.pair_id,
+            round: row.round,
+            white: row.white,
+            black: row.black,
+            opening_id: row.opening_id,
+            start_fen: row.start_fen,
             result,
-            termination: f[8].clone(),
-            reason: f[11].clone(),
+            termination: row.termination,
+            plies: row.plies,
+            duration_ms: row.duration_ms,
+            reason: row.reason,
         });
     }
     Ok(games)
@@ -124,10 +269,60 @@ pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, String> {
 mod tests {
     use super::*;
 
+    fn game(id: u64, white: &str, reason: &str) -> FinishedGame {
+        FinishedGame {
+            game_id: id,
+            pair_id: id.div_ceil(2),
+            round: 1,
+            white: white.to_string(),
+            black: "b".to_string(),
+            opening_id: 1,
+            start_fen: crate::board::Position::START_FEN.to_string(),
+            result: GameResult::Draw,
+            termination: "normal".to_string(),
+            plies: 10,
+            duration_ms: 5,
+            reason: reason.to_string(),
+        }
+    }
+
+    fn temp(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("sparring-csv-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join("games.csv")
+    }
+
     #[test]
-    fn quoting_round_trips() {
-        let fields = ["plain", "with,comma", "with \"quote\"", ""];
-        let line: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
-        assert_eq!(split_csv(&line.join(",")), fields);
+    fn names_with_quotes_commas_and_line_breaks_round_trip() {
+        let path = temp("roundtrip");
+        let games = vec![
+            game(1, "plain", "Draw by 3-fold repetition"),
+            game(2, "with, comma \"and quote\"", "two\nlines\r\nand more"),
+        ];
+        let mut bytes = Vec::new();
+        write_games_csv(&mut bytes, &games).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(read_finished_games(&path).unwrap(), games);
+        // A row cut inside its quoted reason (a kill mid-write) is dropped, not misread.
+        let cut = bytes.len() - 8;
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        assert_eq!(read_finished_games(&path).unwrap(), games[..1]);
+        let after_break = bytes.windows(5).position(|w| w == b"two\nl").unwrap() + 4;
+        std::fs::write(&path, &bytes[..after_break]).unwrap();
+        assert_eq!(read_finished_games(&path).unwrap(), games[..1]);
+    }
+
+    #[test]
+    fn a_game_listed_twice_is_refused() {
+        let path = temp("dup");
+        let mut bytes = Vec::new();
+        write_games_csv(&mut bytes, &[game(1, "a", "x"), game(1, "a", "x")]).unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        let err = read_finished_games(&path).unwrap_err();
+        assert!(
+            matches!(err, GamesCsvError::Duplicate { game_id: 1, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("game 1 is listed twice"), "{err}");
     }
 }

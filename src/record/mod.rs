@@ -5,8 +5,11 @@ mod csv;
 mod pgn;
 mod positions;
 
-pub use self::csv::{csv_field, read_finished_games, FinishedGame, GAMES_CSV_HEADER};
-pub use self::pgn::{keep_games, write_pgn};
+pub use self::csv::{
+    read_finished_games, write_games_csv, write_games_csv_header, FinishedGame, GamesCsvError,
+    GAMES_CSV_HEADER,
+};
+pub use self::pgn::{escape_tag_value, split_pgn_games, write_pgn, PgnGameText};
 pub use self::positions::{
     sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, TrainingPosition,
     MAX_TRAINING_SCORE,
@@ -21,8 +24,11 @@ use std::time::{Duration, SystemTime};
 pub enum Termination {
     /// Ended by the rules on the board (mate, stalemate, repetition, fifty moves, material).
     Normal,
+    /// Ended by a draw or resign adjudication rule, or the maximal game length.
     Adjudication,
+    /// A side ran out of time.
     TimeForfeit,
+    /// A side played a move that is not legal (or not a move).
     IllegalMove,
     /// The engine crashed or closed its pipe.
     Abandoned,
@@ -52,11 +58,15 @@ impl Termination {
 /// One engine move and what the engine said about it.
 #[derive(Clone, Debug)]
 pub struct PlayedMove {
+    /// The move.
     pub mv: Move,
     /// From the mover's point of view.
     pub score: Option<Score>,
+    /// The search depth it reported.
     pub depth: Option<u32>,
+    /// The nodes it reported.
     pub nodes: Option<u64>,
+    /// How long it took, as the arbiter measured.
     pub time: Duration,
 }
 
@@ -65,26 +75,39 @@ pub struct PlayedMove {
 pub struct GameRecord {
     /// 1-based; games 2k-1 and 2k form pair k (same opening, colours reversed).
     pub game_id: u64,
+    /// The pair the game belongs to.
     pub pair_id: u64,
     /// 1-based round (opening) number.
     pub round: u64,
+    /// The PGN `Event` tag.
     pub event: String,
+    /// White's configured name.
     pub white: String,
+    /// Black's configured name.
     pub black: String,
     /// Indices of the engines in the configuration.
     pub white_engine: usize,
+    /// Index of Black's engine in the configuration.
     pub black_engine: usize,
+    /// The opening's index in the book.
     pub opening_id: usize,
     /// The position the game (book moves included) starts from.
     pub start: Position,
+    /// The opening's moves, played before the engines took over.
     pub book_moves: Vec<Move>,
+    /// The engines' moves.
     pub moves: Vec<PlayedMove>,
+    /// How it ended.
     pub result: GameResult,
+    /// Why it ended, as the PGN tag groups it.
     pub termination: Termination,
     /// Human reason, e.g. `White mates`, `Draw by 3-fold repetition`.
     pub reason: String,
+    /// The PGN `TimeControl` tag value.
     pub time_control: String,
+    /// When the game started (the PGN `Date`).
     pub started: SystemTime,
+    /// How long it took.
     pub duration: Duration,
 }
 

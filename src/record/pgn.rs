@@ -5,14 +5,24 @@
 use super::GameRecord;
 use crate::board::{Color, Position};
 use crate::search::Score;
-use std::collections::HashSet;
 use std::io::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 const MAX_LINE: usize = 79;
 
-fn escape(value: &str) -> String {
-    value.replace('\\', "\\\\").replace('"', "\\\"")
+/// A tag value as the PGN standard wants it between quotes: backslash and quote escaped, and line
+/// breaks, tabs and other control characters (which no tag may hold) replaced by spaces.
+pub fn escape_tag_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// The calendar date `YYYY.MM.DD` (UTC) of a time, by the days-to-civil conversion.
@@ -66,7 +76,7 @@ pub fn write_pgn(record: &GameRecord, out: &mut impl Write) -> io::Result<()> {
     tags.push(("OpeningIndex", record.opening_id.to_string()));
     tags.push(("GameId", record.game_id.to_string()));
     for (name, value) in tags {
-        writeln!(out, "[{name} \"{}\"]", escape(&value))?;
+        writeln!(out, "[{name} \"{}\"]", escape_tag_value(&value))?;
     }
     writeln!(out)?;
 
@@ -146,32 +156,51 @@ fn format_duration(seconds: u64) -> String {
     )
 }
 
-/// Keeps the games of a PGN text whose `GameId` tag is in `keep` (for resuming a run: a game
-/// written to the PGN but not yet to the CSV is dropped and played again).
-pub fn keep_games(text: &str, keep: &HashSet<u64>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut game = String::new();
-    let flush = |game: &mut String, out: &mut String| {
-        let id = game.lines().find_map(|l| {
-            l.strip_prefix("[GameId \"")
-                .and_then(|r| r.strip_suffix("\"]"))
-                .and_then(|n| n.parse::<u64>().ok())
-        });
-        if id.is_some_and(|id| keep.contains(&id)) {
-            out.push_str(game);
-        }
-        game.clear();
-    };
+/// One game of a PGN file the runner wrote, for checking it on `--resume`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGameText<'a> {
+    /// The `GameId` tag, if the game has one.
+    pub game_id: Option<u64>,
+    /// The game's text, tags to the blank line after the movetext.
+    pub text: &'a str,
+    /// Whether the movetext ends with the result the `Result` tag names (a game cut off by a
+    /// killed run does not).
+    pub complete: bool,
+}
+
+/// Splits a PGN text written by the runner into its games (each starts with an `[Event ` line:
+/// tag values never hold line breaks, so that line cannot occur inside a game).
+pub fn split_pgn_games(text: &str) -> Vec<PgnGameText<'_>> {
+    let mut starts: Vec<usize> = Vec::new();
+    let mut offset = 0;
     for line in text.split_inclusive('\n') {
-        if line.starts_with("[Event ") && !game.is_empty() {
-            flush(&mut game, &mut out);
+        if line.starts_with("[Event ") || (starts.is_empty() && !line.trim().is_empty()) {
+            starts.push(offset);
         }
-        game.push_str(line);
+        offset += line.len();
     }
-    if !game.is_empty() {
-        flush(&mut game, &mut out);
+    let mut games = Vec::new();
+    for (i, &start) in starts.iter().enumerate() {
+        let end = starts.get(i + 1).copied().unwrap_or(text.len());
+        let game = &text[start..end];
+        let tag = |name: &str| {
+            let prefix = format!("[{name} \"");
+            game.lines()
+                .find_map(|l| l.strip_prefix(prefix.as_str())?.strip_suffix("\"]"))
+        };
+        let game_id = tag("GameId").and_then(|n| n.parse::<u64>().ok());
+        let last_token = game.split_whitespace().last();
+        let complete = game.ends_with('\n')
+            && tag("Result").is_some_and(|r| {
+                matches!(r, "1-0" | "0-1" | "1/2-1/2" | "*") && last_token == Some(r)
+            });
+        games.push(PgnGameText {
+            game_id,
+            text: game,
+            complete,
+        });
     }
-    out
+    games
 }
 
 #[cfg(test)]
@@ -196,5 +225,25 @@ mod tests {
         assert_eq!(format_score(Score::Mate(3)), "+M5");
         assert_eq!(format_score(Score::Mate(-2)), "-M4");
         assert_eq!(format_duration(3723), "01:02:03");
+    }
+
+    #[test]
+    fn tag_values_are_escaped_and_kept_on_one_line() {
+        assert_eq!(
+            escape_tag_value("a \"quoted\" \\ path\nwith\r\tbreaks"),
+            "a \\\"quoted\\\" \\\\ path with  breaks"
+        );
+        assert_eq!(escape_tag_value("plain name 1.0"), "plain name 1.0");
+    }
+
+    #[test]
+    fn split_games_knows_a_cut_off_game() {
+        let text = "[Event \"e\"]\n[Result \"1-0\"]\n[GameId \"1\"]\n\n1. e4 {book} 1-0\n\n\
+                    [Event \"e\"]\n[Result \"0-1\"]\n[GameId \"2\"]\n\n1. e4 e5 {book} 2. Qh5";
+        let games = split_pgn_games(text);
+        assert_eq!(games.len(), 2);
+        assert_eq!((games[0].game_id, games[0].complete), (Some(1), true));
+        assert_eq!((games[1].game_id, games[1].complete), (Some(2), false));
+        assert_eq!(games[0].text.len() + games[1].text.len(), text.len());
     }
 }

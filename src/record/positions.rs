@@ -6,10 +6,10 @@
 //! Sampling positions from finished games lives here too.
 
 use super::GameRecord;
+use crate::board::see::see_ge;
 use crate::board::{FenError, GameResult, GenMode, PieceKind, Position};
 use crate::openings::{epd_operations, EpdOperationError};
 use crate::rng::Rng;
-use crate::board::see::see_ge;
 use crate::search::{Score, MATE};
 use std::fmt;
 use std::str::FromStr;
@@ -198,15 +198,6 @@ impl TrainingPosition {
     /// The position the FEN describes (lenient about clocks and a missing move counter).
     pub fn position(&self) -> Result<Position, FenError> {
         Position::from_fen_lenient(&self.fen)
-    }
-
-    /// The line without its `id` operation: `<FEN> ce <cp>; c9 "<result>";`.
-    /// Transitional, for writers that append the id themselves; new code writes the whole line
-    /// with `Display`.
-    pub fn to_epd(&self) -> String {
-        let mut line = String::with_capacity(self.fen.len() + 32);
-        let _ = self.write_body(&mut line);
-        line
     }
 
     fn write_body(&self, f: &mut impl fmt::Write) -> fmt::Result {
@@ -466,7 +457,6 @@ mod tests {
             positions[4].to_string(),
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\"; id \"2.3.4\";"
         );
-        assert_eq!(positions[1].to_epd(), format!("{FEN} ce -250; c9 \"0-1\";"));
         assert_eq!(positions[2].position().unwrap().halfmove_clock(), 0);
     }
 
@@ -520,8 +510,6 @@ mod tests {
             assert_eq!(p.result, Outcome::Result(GameResult::BlackWins));
             let line = p.to_string();
             assert_eq!(TrainingPosition::parse(&line).unwrap().as_ref(), Some(p));
-            // The transitional writer plus the id the arena appends is the same line.
-            assert_eq!(format!("{} id \"{id}\";", p.to_epd()), line);
         }
         assert_eq!(
             sampled[0].to_string(),

@@ -1,0 +1,74 @@
+//! What a running tournament reports, for the caller to show (console lines, a progress bar) or
+//! ignore. The library never prints: `run_tournament` hands these to a callback on the calling
+//! thread.
+
+use super::pairing::PairingStats;
+use crate::record::GameRecord;
+use crate::stats::SprtDecision;
+use std::path::Path;
+use std::time::Duration;
+
+/// One thing that happened during a run.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// `--resume` found a directory written before run fingerprints existed: the configuration
+    /// could not be compared, and `run.toml` is now written from the current one.
+    ResumedWithoutFingerprint {
+        /// The output directory.
+        dir: &'a Path,
+    },
+    /// The run starts: `already_done` of `total` games were finished by an earlier run.
+    RunStarted {
+        /// Games in the schedule.
+        total: u64,
+        /// Games finished before this run (resume).
+        already_done: u64,
+    },
+    /// A game began.
+    GameStarted {
+        /// The game's 1-based id in the schedule.
+        game_id: u64,
+        /// Games in the schedule.
+        total: u64,
+        /// The configured name of the engine playing White.
+        white: &'a str,
+        /// The configured name of the engine playing Black.
+        black: &'a str,
+    },
+    /// A game ended and was saved; `pairings` include it.
+    GameFinished {
+        /// The game as it was saved.
+        record: &'a GameRecord,
+        /// Games finished so far, earlier runs included.
+        done: u64,
+        /// Games in the schedule.
+        total: u64,
+        /// Games finished by this run.
+        finished_this_run: u64,
+        /// Time since this run started.
+        elapsed: Duration,
+        /// Every pairing's statistics, this game included.
+        pairings: &'a [PairingStats],
+    },
+    /// Another `rating_interval` game pairs are complete: time for a results block.
+    ResultsDue {
+        /// Every pairing's statistics.
+        pairings: &'a [PairingStats],
+    },
+    /// The SPRT of every pairing has decided; no more games are started.
+    SprtDecided {
+        /// Every pairing's statistics.
+        pairings: &'a [PairingStats],
+        /// Per pairing, what its SPRT decided.
+        decisions: &'a [Option<SprtDecision>],
+    },
+    /// Every game that will be played has been saved, and `summary.csv` written.
+    RunFinished {
+        /// Every pairing's final statistics.
+        pairings: &'a [PairingStats],
+        /// Per pairing, what its SPRT decided (all `None` without an SPRT).
+        decisions: &'a [Option<SprtDecision>],
+        /// How long this run took.
+        elapsed: Duration,
+    },
+}

@@ -1,0 +1,263 @@
+//! The run's fingerprint: the settings that decide which games are played and how, written to
+//! `run.toml` in the output directory when a run starts. `--resume` compares the configuration it
+//! is given with it and refuses a change, naming the dotted keys, so one directory never mixes
+//! games of two configurations. Settings that cannot change a game (concurrency, the results
+//! interval, the output directory, the engine timeout, the SPRT bounds that only decide when to
+//! stop) may change between runs.
+//!
+//! A directory written before fingerprints existed has no `run.toml`: it is resumed as before
+//! (the configuration cannot be compared) and the fingerprint of the current configuration is
+//! written, so later resumes are checked; the caller is told with an event.
+
+use super::config::{EngineKind, MatchConfig, OpeningOrder, TournamentKind};
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// The fingerprint file's name inside the output directory.
+pub const MANIFEST_FILE: &str = "run.toml";
+
+/// Dotted configuration key -> the setting's value as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fingerprint {
+    entries: BTreeMap<String, String>,
+}
+
+/// Problems with the fingerprint file.
+#[derive(Debug, Error)]
+pub enum ManifestError {
+    /// `run.toml` could not be read or written.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// `run.toml` is not what sparring writes.
+    #[error("{}: not a sparring run fingerprint: {message}", path.display())]
+    Malformed {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+    /// The configuration is not the one the directory's games were played with.
+    #[error("the configuration differs from the run in {} ({}): {}; resume with the same settings, or start a new run in another directory", dir.display(), MANIFEST_FILE, describe_changes(changes))]
+    Mismatch {
+        /// The output directory.
+        dir: PathBuf,
+        /// (dotted key, value in the directory, value now); a missing side is `None`.
+        changes: Vec<(String, Option<String>, Option<String>)>,
+    },
+}
+
+fn describe_changes(changes: &[(String, Option<String>, Option<String>)]) -> String {
+    let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(unset)".to_string());
+    changes
+        .iter()
+        .map(|(key, was, now)| format!("{key} was {} and is now {}", show(was), show(now)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A content hash of a file (64-bit FNV-1a, hex), or a note when it cannot be read.
+fn file_hash(path: &Path) -> String {
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return "(unreadable)".to_string();
+    };
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                for &b in &buf[..n] {
+                    hash ^= u64::from(b);
+                    hash = hash.wrapping_mul(0x0100_0000_01b3);
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return "(unreadable)".to_string(),
+        }
+    }
+    format!("{hash:016x}")
+}
+
+impl Fingerprint {
+    /// The game-deciding settings of a configuration (reads the weights and book files to hash
+    /// their contents).
+    pub fn of(config: &MatchConfig) -> Fingerprint {
+        let mut e = BTreeMap::new();
+        let mut put = |key: &str, value: String| {
+            e.insert(key.to_string(), value);
+        };
+        put(
+            "tournament.kind",
+            match config.kind {
+                TournamentKind::Gauntlet => "gauntlet",
+                TournamentKind::RoundRobin => "round-robin",
+            }
+            .to_string(),
+        );
+        put("tournament.rounds", config.rounds.to_string());
+        put("tournament.seed", config.seed.to_string());
+        put("tournament.event", config.event.clone());
+        put("time_control", config.time_control.to_string());
+        put(
+            "time_control.margin_ms",
+            config.margin.as_millis().to_string(),
+        );
+        if let Some(o) = &config.openings {
+            put("openings.file", o.file.display().to_string());
+            put("openings.file_hash", file_hash(&o.file));
+            put("openings.format", o.format.clone().unwrap_or_default());
+            put(
+                "openings.order",
+                match o.order {
+                    OpeningOrder::Random => "random",
+                    OpeningOrder::Sequential => "sequential",
+                }
+                .to_string(),
+            );
+            put(
+                "openings.plies",
+                o.plies.map_or(String::new(), |p| p.to_string()),
+            );
+            put("openings.start", o.start.to_string());
+            put("openings.per_game", o.per_game.to_string());
+            put("openings.random_plies", o.random_plies.to_string());
+        }
+        let adj = &config.adjudication;
+        if let Some(d) = &adj.draw {
+            put("adjudication.draw.move_number", d.move_number.to_string());
+            put("adjudication.draw.move_count", d.move_count.to_string());
+            put("adjudication.draw.score_cp", d.score_cp.to_string());
+        }
+        if let Some(r) = &adj.resign {
+            put("adjudication.resign.move_count", r.move_count.to_string());
+            put("adjudication.resign.score_cp", r.score_cp.to_string());
+            put("adjudication.resign.two_sided", r.two_sided.to_string());
+        }
+        if let Some(m) = adj.max_moves {
+            put("adjudication.max_moves", m.to_string());
+        }
+        put("output.positions", config.output.positions.to_string());
+        if config.output.positions {
+            put(
+                "output.positions_per_game",
+                config.output.positions_per_game.to_string(),
+            );
+        }
+        put("engines", config.engines.len().to_string());
+        for (i, engine) in config.engines.iter().enumerate() {
+            let key = |k: &str| format!("engine[{i}].{k}");
+            put(&key("name"), engine.name.clone());
+            match &engine.kind {
+                EngineKind::Builtin { weights, hash_mb } => {
+                    let weights_key = key("builtin.weights");
+                    match weights {
+                        Some(path) => {
+                            put(&weights_key, path.display().to_string());
+                            put(&key("builtin.weights_hash"), file_hash(path));
+                        }
+                        None => put(&weights_key, "(built-in defaults)".to_string()),
+                    }
+                    put(&key("builtin.hash_mb"), hash_mb.to_string());
+                }
+                EngineKind::Uci {
+                    command,
+                    args,
+                    options,
+                    working_dir,
+                } => {
+                    put(&key("uci.command"), command.clone());
+                    put(&key("uci.args"), format!("{args:?}"));
+                    for (name, value) in options {
+                        put(&key(&format!("uci.options.{name}")), value.clone());
+                    }
+                    if let Some(dir) = working_dir {
+                        put(&key("uci.working_dir"), dir.display().to_string());
+                    }
+                }
+            }
+        }
+        Fingerprint { entries: e }
+    }
+
+    /// The fingerprint as `run.toml` text (one quoted dotted key per setting).
+    pub fn to_toml(&self) -> String {
+        let mut table = toml::Table::new();
+        for (k, v) in &self.entries {
+            table.insert(k.clone(), toml::Value::String(v.clone()));
+        }
+        format!(
+            "# The settings this run's games were played with; `sparring match --resume` refuses\n\
+             # a configuration that differs. Written by sparring, not read as a configuration.\n{}",
+            toml::to_string(&table).unwrap_or_default()
+        )
+    }
+
+    /// Reads `run.toml` of a directory; `None` when there is none (a run from before
+    /// fingerprints).
+    pub fn read(dir: &Path) -> Result<Option<Fingerprint>, ManifestError> {
+        let path = dir.join(MANIFEST_FILE);
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(source) => return Err(ManifestError::Io { path, source }),
+        };
+        let table: toml::Table = toml::from_str(&text).map_err(|e| ManifestError::Malformed {
+            path: path.clone(),
+            message: e.message().to_string(),
+        })?;
+        let mut entries = BTreeMap::new();
+        for (k, v) in table {
+            let toml::Value::String(v) = v else {
+                return Err(ManifestError::Malformed {
+                    path,
+                    message: format!("`{k}` is not a string"),
+                });
+            };
+            entries.insert(k, v);
+        }
+        Ok(Some(Fingerprint { entries }))
+    }
+
+    /// Writes `run.toml` into `dir` (through a temporary file, so it is never half written).
+    pub fn write(&self, dir: &Path) -> Result<(), ManifestError> {
+        let path = dir.join(MANIFEST_FILE);
+        let tmp = dir.join(format!("{MANIFEST_FILE}.tmp"));
+        std::fs::write(&tmp, self.to_toml())
+            .and_then(|_| std::fs::rename(&tmp, &path))
+            .map_err(|source| ManifestError::Io { path, source })
+    }
+
+    /// The settings that differ: (dotted key, value in `self`, value in `now`).
+    pub fn changes(&self, now: &Fingerprint) -> Vec<(String, Option<String>, Option<String>)> {
+        let mut keys: Vec<&String> = self.entries.keys().chain(now.entries.keys()).collect();
+        keys.sort();
+        keys.dedup();
+        keys.into_iter()
+            .filter_map(|k| {
+                let was = self.entries.get(k);
+                let is = now.entries.get(k);
+                (was != is).then(|| (k.clone(), was.cloned(), is.cloned()))
+            })
+            .collect()
+    }
+
+    /// Checks that `now` is the configuration this fingerprint was taken from.
+    pub fn check(&self, now: &Fingerprint, dir: &Path) -> Result<(), ManifestError> {
+        let changes = self.changes(now);
+        if changes.is_empty() {
+            Ok(())
+        } else {
+            Err(ManifestError::Mismatch {
+                dir: dir.to_path_buf(),
+                changes,
+            })
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! A scriptable UCI engine for the arena tests: it plays the first legal move (by the sparring
+//! board's move order) and misbehaves on request, so the runner's handling of crashes, hangs,
+//! garbage, double answers, slow starts and leftover child processes can be tested without
+//! putting test modes into the real engine.
+//!
+//! Options (all optional, combinable):
+//! - `--crash-after N`    exit with status 3 when asked for move N+1
+//! - `--hang-after N`     stop answering (sleep) when asked for move N+1
+//! - `--illegal-after N`  answer move N+1 with a move that is not legal
+//! - `--garbage-after N`  answer move N+1 with a garbage `info` line and `bestmove ~~garbage~~`
+//! - `--double-bestmove`  answer every `go` with two `bestmove` lines (the second one stale)
+//! - `--no-uciok`         never answer `uci` with `uciok`
+//! - `--spawn-child FILE` at start-up, start a long `sleep` child (as a wrapper script that does
+//!   not `exec` would leave behind) and append its pid to FILE
+//! - `--max-starts N FILE` count start-ups in FILE; exit at once (no handshake) after N of them
+//! - `--option NAME`      declare a string option NAME
+//! - `--log FILE`         append every command received to FILE
+//! - `--name TEXT`        the `id name` to give (default `mock`)
+
+use sparring::board::{Move, Position};
+use std::io::{BufRead, Write};
+
+#[derive(Default)]
+struct Script {
+    crash_after: Option<u64>,
+    hang_after: Option<u64>,
+    illegal_after: Option<u64>,
+    garbage_after: Option<u64>,
+    double_bestmove: bool,
+    no_uciok: bool,
+    spawn_child: Option<String>,
+    max_starts: Option<(u64, String)>,
+    options: Vec<String>,
+    log: Option<String>,
+    name: Option<String>,
+}
+
+fn parse_args() -> Script {
+    let mut script = Script::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || {
+            args.next()
+                .unwrap_or_else(|| panic!("{flag} needs a value"))
+        };
+        let mut count = || -> Option<u64> { Some(value().parse().expect("a count")) };
+        match flag.as_str() {
+            "--crash-after" => script.crash_after = count(),
+            "--hang-after" => script.hang_after = count(),
+            "--illegal-after" => script.illegal_after = count(),
+            "--garbage-after" => script.garbage_after = count(),
+            "--double-bestmove" => script.double_bestmove = true,
+            "--no-uciok" => script.no_uciok = true,
+            "--spawn-child" => script.spawn_child = Some(value()),
+            "--max-starts" => {
+                let n = count().expect("a count");
+                script.max_starts = Some((n, value()));
+            }
+            "--option" => script.options.push(value()),
+            "--log" => script.log = Some(value()),
+            "--name" => script.name = Some(value()),
+            other => panic!("mock_engine: unknown argument {other}"),
+        }
+    }
+    script
+}
+
+/// The position a `position` command describes, or None when it cannot be read.
+fn parse_position(line: &str) -> Option<Position> {
+    let rest = line.strip_prefix("position")?.trim();
+    let (mut pos, moves) = if let Some(after) = rest.strip_prefix("startpos") {
+        (Position::startpos(), after)
+    } else {
+        let fen_and_moves = rest.strip_prefix("fen")?.trim();
+        let (fen, moves) = match fen_and_moves.split_once(" moves") {
+            Some((fen, moves)) => (fen, moves),
+            None => (fen_and_moves, ""),
+        };
+        (Position::from_fen(fen.trim()).ok()?, moves)
+    };
+    let moves = moves.trim().strip_prefix("moves").unwrap_or(moves);
+    for text in moves.split_whitespace() {
+        let mv = pos.parse_uci_move(text).ok()?;
+        pos.make_move(mv);
+    }
+    Some(pos)
+}
+
+fn hang() -> ! {
+    loop {
+        std::thread::sleep(std::time::Duration::from_secs(3600));
+    }
+}
+
+fn main() {
+    let script = parse_args();
+    if let Some((allowed, file)) = &script.max_starts {
+        let starts = std::fs::read_to_string(file)
+            .ok()
+            .and_then(|t| t.trim().parse::<u64>().ok())
+            .unwrap_or(0)
+            + 1;
+        std::fs::write(file, starts.to_string()).expect("write the start count");
+        if starts > *allowed {
+            std::process::exit(1);
+        }
+    }
+    if let Some(file) = &script.spawn_child {
+        // Deliberately never waited for: it is the leftover the runner must clean up.
+        #[allow(clippy::zombie_processes)]
+        let child = std::process::Command::new("sleep")
+            .arg("600")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("spawn sleep");
+        let mut pids = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(file)
+            .expect("open the pid file");
+        writeln!(pids, "{}", child.id()).expect("write the child's pid");
+    }
+    let mut log = script.log.as_ref().map(|path| {
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("open the log")
+    });
+    let stdout = std::io::stdout();
+    let mut out = stdout.lock();
+    let mut position = Position::startpos();
+    let mut searches = 0u64;
+    let due = |after: Option<u64>, n: u64| after.is_some_and(|a| n > a);
+    for line in std::io::stdin().lock().lines() {
+        let Ok(line) = line else { break };
+        if let Some(log) = log.as_mut() {
+            let _ = writeln!(log, "{line}");
+        }
+        let line = line.trim();
+        let mut reply = String::new();
+        match line.split_whitespace().next().unwrap_or("") {
+            "uci" => {
+                let name = script.name.as_deref().unwrap_or("mock");
+                reply.push_str(&format!("id name {name}\nid author sparring tests\n"));
+                for option in &script.options {
+                    reply.push_str(&format!("option name {option} type string default x\n"));
+                }
+                if !script.no_uciok {
+                    reply.push_str("uciok\n");
+                }
+            }
+            "isready" => reply.push_str("readyok\n"),
+            "position" => position = parse_position(line).unwrap_or_else(Position::startpos),
+            "go" => {
+                searches += 1;
+                if due(script.crash_after, searches) {
+                    std::process::exit(3);
+                }
+                if due(script.hang_after, searches) {
+                    hang();
+                }
+                let legal = position.legal_moves();
+                let first: Option<Move> = legal.iter().next().copied();
+                let best = first.map_or("0000".to_string(), |m| m.to_string());
+                if due(script.garbage_after, searches) {
+                    reply.push_str("info depth banana score cp\nbestmove ~~garbage~~\n");
+                } else if due(script.illegal_after, searches) {
+                    // A move from the first rank to the eighth is never legal in these games'
+                    // middlegames for both sides at once; a1a8 with the a-file blocked is safe.
+                    let illegal = ["a1a8", "h1h8", "a8a1", "h8h1"]
+                        .into_iter()
+                        .find(|t| position.parse_uci_move(t).is_err())
+                        .unwrap_or("a1a1");
+                    reply.push_str(&format!("bestmove {illegal}\n"));
+                } else {
+                    reply.push_str(&format!(
+                        "info depth 1 score cp 0 nodes 1\nbestmove {best}\n"
+                    ));
+                    if script.double_bestmove {
+                        // A stale second answer: taken as the next move it would be illegal
+                        // (the same from-square is empty after the first move).
+                        reply.push_str(&format!("bestmove {best}\n"));
+                    }
+                }
+            }
+            "quit" => break,
+            _ => {}
+        }
+        if !reply.is_empty() {
+            // One write, so a double answer arrives in one piece.
+            if out
+                .write_all(reply.as_bytes())
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+}
