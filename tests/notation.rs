@@ -611,7 +611,12 @@ fn fullmove_number_zero_is_refused_in_both_modes() {
             "field 6 (fullmove number): '0' is not a number from 1 to 65535"
         );
     }
-    for (field, accepted) in [("1", true), ("65535", true), ("65536", false), ("-1", false)] {
+    for (field, accepted) in [
+        ("1", true),
+        ("65535", true),
+        ("65536", false),
+        ("-1", false),
+    ] {
         let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 {field}");
         assert_eq!(Position::from_fen(&fen).is_ok(), accepted, "{fen}");
         assert_eq!(Position::from_fen_lenient(&fen).is_ok(), accepted, "{fen}");

@@ -113,13 +113,11 @@ impl Position {
         if let Some(field) = fields.get(5) {
             // Move numbers start at 1 (the PGN standard's FEN definition); both modes refuse 0, as
             // the message says, rather than silently renumbering the game.
-            let n: u16 = field
-                .parse()
-                .ok()
-                .filter(|&n| n >= 1)
-                .ok_or_else(|| FenError::BadFullmoveNumber {
+            let n: u16 = field.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                FenError::BadFullmoveNumber {
                     found: field.to_string(),
-                })?;
+                }
+            })?;
             pos.fullmove_number = u32::from(n);
         }
 
