@@ -8,8 +8,8 @@
 //! exactly; proptest then shrinks it to a small input, which the failure message prints. Every
 //! reader must return `Ok` or a typed error and never panic (each call runs under `catch_unwind`);
 //! a watchdog fails a target whose single case runs for minutes (a hang detector, not a timing
-//! assertion). `SPARRING_FUZZ_SCALE=N` multiplies the case counts for a longer local run; run
-//! with `--nocapture` to see the counts.
+//! assertion). `SPARRING_FUZZ_SCALE=N` multiplies the case counts for a longer local run and
+//! `SPARRING_FUZZ_SEED=N` draws other inputs; run with `--nocapture` to see the counts.
 
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -376,9 +376,14 @@ fn scaled(cases: u32) -> u32 {
     cases.saturating_mul(scale.max(1))
 }
 
+/// The target's fixed seed; `SPARRING_FUZZ_SEED=N` picks another stream for exploratory runs.
 fn seed_for(name: &str) -> [u8; 32] {
+    let extra = std::env::var("SPARRING_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(0);
     let mut seed = [0u8; 32];
-    let mut rng = Rng::new(name.bytes().fold(0x5eed, |h, b| {
+    let mut rng = Rng::new(name.bytes().fold(0x5eed ^ extra, |h, b| {
         (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     }));
     for chunk in seed.chunks_mut(8) {
