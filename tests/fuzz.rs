@@ -520,6 +520,23 @@ where
     counts
 }
 
+/// A fuzz input whose `Debug` form is an escaped byte string, so a failure prints readable input.
+#[derive(Clone)]
+struct Bytes(Vec<u8>);
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "b\"{}\"", self.0.escape_ascii())
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -662,12 +679,12 @@ fn fuzz_fen_strict_and_lenient() {
     let fens = fens();
     let seeds: Vec<Vec<u8>> = fens.iter().map(|f| f.clone().into_bytes()).collect();
     let lines = seeds.clone();
-    let strategy = prop_oneof![inputs(seeds, lines, 120, 3), random_fen()];
+    let strategy = prop_oneof![inputs(seeds, lines, 120, 3), random_fen()].prop_map(Bytes);
     run_target("fen", 6000, strategy, |bytes| check_fen(&text(bytes))).assert_mixed("fen", 6000);
 }
 
 /// A position from the corpus and a move text: a legal move's SAN or UCI form, mutated.
-fn move_inputs() -> impl Strategy<Value = (usize, bool, Vec<u8>)> {
+fn move_inputs() -> impl Strategy<Value = (usize, bool, Bytes)> {
     let positions: Arc<Vec<Position>> = Arc::new(
         fens()
             .iter()
@@ -693,7 +710,7 @@ fn move_inputs() -> impl Strategy<Value = (usize, bool, Vec<u8>)> {
                 0 => random,
                 _ => mutate(seed.as_bytes(), &edits, &[]),
             };
-            (at, san, bytes)
+            (at, san, Bytes(bytes))
         })
 }
 
@@ -798,7 +815,7 @@ fn fuzz_epd_suites() {
         .collect();
     let seeds = vec![SUITE_EPD.to_vec(), CRLF_EPD.to_vec(), balanced.clone()];
     let lines = lines_of(&[SUITE_EPD, CRLF_EPD, &balanced, PERFT_FIXTURE.as_bytes()]);
-    let strategy = (inputs(seeds, lines, 600, 8), any::<u8>());
+    let strategy = (inputs(seeds, lines, 600, 8).prop_map(Bytes), any::<u8>());
     run_target("epd", 2500, strategy, |(bytes, plies)| {
         for line in text(bytes).lines() {
             // The single-line reader must agree with itself: Ok(None) only for blank/comment.
@@ -815,7 +832,7 @@ fn fuzz_epd_suites() {
 fn fuzz_pgn_suites() {
     let seeds = vec![GAMES_PGN.to_vec(), BOOK_PGN.to_vec()];
     let lines = lines_of(&[GAMES_PGN, BOOK_PGN]);
-    let strategy = (inputs(seeds, lines, 600, 8), any::<u8>());
+    let strategy = (inputs(seeds, lines, 600, 8).prop_map(Bytes), any::<u8>());
     run_target("pgn", 2500, strategy, |(bytes, plies)| {
         check_book(OpeningFormat::Pgn, bytes, *plies)
     })
@@ -856,7 +873,7 @@ fn fixture_book_entries() -> Vec<PolyglotEntry> {
 /// Polyglot inputs: random bytes (any length, odd ones included), byte-mutated real books, and
 /// real books whose moves and weights are scrambled but whose keys stay sorted (so the reader
 /// gets past the format checks and decodes garbage moves).
-fn polyglot_inputs() -> impl Strategy<Value = (Vec<u8>, u8)> {
+fn polyglot_inputs() -> impl Strategy<Value = (Bytes, u8)> {
     let entries = Arc::new(fixture_book_entries());
     let real = PolyglotBook::from_entries(entries.to_vec()).to_bytes();
     let entry_lines: Vec<Vec<u8>> = real.chunks(16).map(<[u8]>::to_vec).collect();
@@ -871,7 +888,10 @@ fn polyglot_inputs() -> impl Strategy<Value = (Vec<u8>, u8)> {
             }
             PolyglotBook::from_entries(book).to_bytes()
         });
-    (prop_oneof![2 => bytes, 1 => scrambled], any::<u8>())
+    (
+        prop_oneof![2 => bytes, 1 => scrambled].prop_map(Bytes),
+        any::<u8>(),
+    )
 }
 
 #[test]
@@ -936,12 +956,15 @@ fn fuzz_match_config() {
 fn fuzz_tune_config() {
     let seeds = vec![TUNE_CONFIG.as_bytes().to_vec()];
     let lines = toml_lines(&[TUNE_CONFIG]);
-    run_target("tune-config", 3000, inputs(seeds, lines, 400, 6), |bytes| {
-        match TuneConfig::from_toml_str(&text(bytes), "fuzz.toml") {
+    run_target(
+        "tune-config",
+        3000,
+        inputs(seeds, lines, 400, 6).prop_map(Bytes),
+        |bytes| match TuneConfig::from_toml_str(&text(bytes), "fuzz.toml") {
             Ok(_) => Ok(Verdict::Accepted),
             Err(e) => names_source(e.to_string()),
-        }
-    })
+        },
+    )
     .assert_mixed("tune-config", 3000);
 }
 
@@ -949,21 +972,26 @@ fn fuzz_tune_config() {
 fn fuzz_weights_files() {
     let seeds: Vec<Vec<u8>> = WEIGHTS.iter().map(|w| w.as_bytes().to_vec()).collect();
     let lines = toml_lines(WEIGHTS);
-    run_target("weights", 1500, inputs(seeds, lines, 400, 6), |bytes| {
-        match EvalParams::from_toml_str(&text(bytes), "fuzz.toml") {
-            // What loads writes out and reads back the same.
-            Ok(params) => {
-                let written = params.to_toml_string();
-                let again = EvalParams::from_toml_str(&written, "fuzz.toml")
-                    .map_err(|e| format!("written weights do not read back: {e}"))?;
-                if again.to_toml_string() != written {
-                    return Err("weights change when written and read back".into());
+    run_target(
+        "weights",
+        1500,
+        inputs(seeds, lines, 400, 6).prop_map(Bytes),
+        |bytes| {
+            match EvalParams::from_toml_str(&text(bytes), "fuzz.toml") {
+                // What loads writes out and reads back the same.
+                Ok(params) => {
+                    let written = params.to_toml_string();
+                    let again = EvalParams::from_toml_str(&written, "fuzz.toml")
+                        .map_err(|e| format!("written weights do not read back: {e}"))?;
+                    if again.to_toml_string() != written {
+                        return Err("weights change when written and read back".into());
+                    }
+                    Ok(Verdict::Accepted)
                 }
-                Ok(Verdict::Accepted)
+                Err(e) => names_source(e.to_string()),
             }
-            Err(e) => names_source(e.to_string()),
-        }
-    })
+        },
+    )
     .assert_mixed("weights", 1500);
 }
 
