@@ -593,6 +593,36 @@ fn lenient_fen_accepts_a_double_bishop_check_that_strict_refuses() {
     assert_eq!(pos.to_fen(), fen);
 }
 
+/// Issue 10: the fullmove field's message says "a number from 1 to 65535", and both parsers now
+/// hold to it (the lenient one used to turn 0 into 1).
+#[test]
+fn fullmove_number_zero_is_refused_in_both_modes() {
+    let zero = "4k3/8/8/8/8/8/8/4K3 w - - 0 0";
+    for result in [Position::from_fen(zero), Position::from_fen_lenient(zero)] {
+        let err = result.unwrap_err();
+        assert_eq!(
+            err,
+            FenError::BadFullmoveNumber {
+                found: "0".to_string()
+            }
+        );
+        assert_eq!(
+            err.to_string(),
+            "field 6 (fullmove number): '0' is not a number from 1 to 65535"
+        );
+    }
+    for (field, accepted) in [
+        ("1", true),
+        ("65535", true),
+        ("65536", false),
+        ("-1", false),
+    ] {
+        let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 {field}");
+        assert_eq!(Position::from_fen(&fen).is_ok(), accepted, "{fen}");
+        assert_eq!(Position::from_fen_lenient(&fen).is_ok(), accepted, "{fen}");
+    }
+}
+
 /// One test per `FenError` variant: the parse fails with that variant and the message names the
 /// FEN field at fault.
 macro_rules! fen_error_tests {

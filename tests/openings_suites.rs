@@ -1,6 +1,7 @@
 //! The real opening suites in ../shared/data/openings must load completely with their known counts
-//! (skipped with a printed reason when ../shared is absent), and the suites shipped in openings/
-//! must load cleanly and keep the properties openings/README.md states.
+//! (skipped with a printed reason when ../shared is absent; excerpts in tests/fixtures/openings test
+//! the same formats in every checkout), and the suites shipped in openings/ must load cleanly and
+//! keep the properties openings/README.md states.
 
 use sparring::eval::EvalParams;
 use sparring::openings::{BadLinePolicy, BookOptions, OpeningBook};
@@ -80,6 +81,81 @@ fn eight_moves_pgn() {
         let mut rng = Rng::new(0);
         assert!((0..34_700).all(|i| book.opening(i, &mut rng).moves.len() == 16));
     }
+}
+
+/// The excerpts in tests/fixtures/openings (the first 20 positions or 12 games of each shared book,
+/// byte for byte: see SOURCES.md there) test the books' formats in any checkout: CRLF line ends,
+/// full six-field FENs, the PGN's non-standard `Eco` tag and 16-ply games.
+fn load_excerpt(name: &str, source: &str, expected: usize) -> OpeningBook {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/openings")
+        .join(name);
+    let options = BookOptions {
+        policy: BadLinePolicy::Refuse,
+        ..BookOptions::default()
+    };
+    let book = OpeningBook::open(&path, None, options).unwrap();
+    assert_eq!(book.len(), Some(expected), "{name}");
+    let mut rng = Rng::new(0);
+    for i in 0..expected {
+        let pos = book.opening(i, &mut rng).final_position();
+        assert!(pos.has_legal_moves(), "{name} opening {i}");
+        assert_eq!(pos.side_to_move(), sparring::board::Color::White, "{name}");
+    }
+    // Where ../shared is there, the excerpt must still be the start of its source.
+    let shared = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../shared/data/openings"
+    ))
+    .join(source);
+    if let Ok(full) = std::fs::read(&shared) {
+        let excerpt = std::fs::read(&path).unwrap();
+        assert!(
+            full.starts_with(&excerpt),
+            "{name} is not a prefix of {source}"
+        );
+    }
+    book
+}
+
+#[test]
+fn excerpts_of_the_shared_epd_books() {
+    for (name, source) in [
+        ("2moves_v1-head.epd", "2moves_v1.epd"),
+        ("noob_3moves-head.epd", "noob_3moves.epd"),
+        ("UHO_4060_v4-head.epd", "UHO_4060_v4.epd"),
+        ("8mvs_+90_+99-head.epd", "8mvs_+90_+99.epd"),
+    ] {
+        load_excerpt(name, source, 20);
+    }
+    let crlf = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/openings/8mvs_+90_+99-head.epd"
+    ))
+    .unwrap();
+    assert_eq!(
+        crlf.windows(2).filter(|w| w == b"\r\n").count(),
+        20,
+        "the excerpt keeps its CRLF line ends"
+    );
+}
+
+#[test]
+fn excerpt_of_the_shared_pgn_book() {
+    let book = load_excerpt("8moves_v3-head.pgn", "8moves_v3.pgn", 12);
+    let mut rng = Rng::new(0);
+    for i in 0..12 {
+        let opening = book.opening(i, &mut rng);
+        assert_eq!(opening.moves.len(), 16, "game {i}");
+        assert_eq!(opening.final_position().fullmove_number(), 9);
+    }
+    let text = std::fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/openings/8moves_v3-head.pgn"
+    ))
+    .unwrap();
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("[Eco \"") && text.contains("\r\n"));
 }
 
 fn shipped(name: &str) -> OpeningBook {

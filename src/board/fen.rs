@@ -111,16 +111,14 @@ impl Position {
             })?;
         }
         if let Some(field) = fields.get(5) {
-            let n: u16 = field.parse().map_err(|_| FenError::BadFullmoveNumber {
-                found: field.to_string(),
-            })?;
-            // Some tools write 0; only a strict parse refuses it.
-            if n == 0 && mode == FenMode::Strict {
-                return Err(FenError::BadFullmoveNumber {
+            // Move numbers start at 1 (the PGN standard's FEN definition); both modes refuse 0, as
+            // the message says, rather than silently renumbering the game.
+            let n: u16 = field.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
+                FenError::BadFullmoveNumber {
                     found: field.to_string(),
-                });
-            }
-            pos.fullmove_number = u32::from(n.max(1));
+                }
+            })?;
+            pos.fullmove_number = u32::from(n);
         }
 
         let them = !pos.side;

@@ -2,7 +2,8 @@
 //!
 //! The 781 numbers are the Polyglot book format's published constants (indexing: 64 * kind + square
 //! for pieces with kind = 2 * piece type + 1 for White, then four castling keys, eight en-passant file
-//! keys and the side-to-move key). The tests compare them with ../shared/data/polyglot-random64.txt.
+//! keys and the side-to-move key). The tests compare them with tests/fixtures/polyglot-random64.txt
+//! and, when it is there, with ../shared/data/polyglot-random64.txt.
 
 use super::types::{CastlingRights, Color, File, Piece, Square};
 
@@ -248,6 +249,21 @@ pub(crate) const RANDOM64: [u64; 781] = [
 mod tests {
     use super::RANDOM64;
 
+    fn parse_keys(text: &str) -> Vec<u64> {
+        text.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+            .map(|l| u64::from_str_radix(l, 16).expect("hex key"))
+            .collect()
+    }
+
+    /// The copy in tests/fixtures is always there, so every checkout checks all 781 keys.
+    #[test]
+    fn keys_match_the_reference_fixture() {
+        let text = include_str!("../../tests/fixtures/polyglot-random64.txt");
+        assert_eq!(parse_keys(text).as_slice(), RANDOM64.as_slice());
+    }
+
     #[test]
     fn keys_match_the_shared_reference_file() {
         let path = concat!(
@@ -258,12 +274,6 @@ mod tests {
             println!("skipped: {path} is absent (a checkout without ../shared)");
             return;
         };
-        let keys: Vec<u64> = text
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-            .map(|l| u64::from_str_radix(l, 16).expect("hex key"))
-            .collect();
-        assert_eq!(keys.as_slice(), RANDOM64.as_slice());
+        assert_eq!(parse_keys(&text).as_slice(), RANDOM64.as_slice());
     }
 }

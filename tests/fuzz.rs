@@ -1,0 +1,1206 @@
+//! Fuzz harness (issue 10): deterministic property tests that feed random bytes and mutated valid
+//! inputs (bit flips, insertions, deletions, token insertions, splices of real lines from
+//! tests/fixtures, configs/ and the shipped suites) to every reader of untrusted input: FEN (strict
+//! and lenient), EPD and PGN suites, Polyglot books, the match and tune configurations, weights
+//! files, SAN and UCI moves, and the `sparring uci` command loop.
+//!
+//! Each target runs a fixed number of cases from a fixed ChaCha seed, so a failure reproduces
+//! exactly; proptest then shrinks it to a small input, which the failure message prints. Every
+//! reader must return `Ok` or a typed error and never panic (each call runs under `catch_unwind`);
+//! a watchdog fails a target whose single case runs for minutes (a hang detector, not a timing
+//! assertion). `SPARRING_FUZZ_SCALE=N` multiplies the case counts for a longer local run and
+//! `SPARRING_FUZZ_SEED=N` draws other inputs; run with `--nocapture` to see the counts.
+
+use proptest::prelude::*;
+use proptest::sample::Index;
+use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
+use sparring::arena::config::MatchConfig;
+use sparring::board::{perft, FenMode, Game, Position};
+use sparring::eval::EvalParams;
+use sparring::openings::{
+    encode_move, polyglot_key, BadLinePolicy, BookOptions, BookPick, OpeningBook, OpeningFormat,
+    PolyglotBook, PolyglotEntry,
+};
+use sparring::rng::Rng;
+use sparring::tune::config::TuneConfig;
+use std::io::{Read, Write};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
+
+// ---------------------------------------------------------------------------------------------
+// Seed corpora: real files, embedded so the harness needs nothing beside the checkout.
+
+const PERFT_FIXTURE: &str = include_str!("fixtures/perft.epd");
+const SUITE_EPD: &[u8] = include_bytes!("fixtures/openings/suite.epd");
+const CRLF_EPD: &[u8] = include_bytes!("fixtures/openings/crlf.epd");
+const GAMES_PGN: &[u8] = include_bytes!("fixtures/openings/games.pgn");
+const BOOK_PGN: &[u8] = include_bytes!("fixtures/openings/book.pgn");
+const BALANCED_EPD: &str = include_str!("../openings/balanced-8ply.epd");
+const UNBALANCED_EPD: &str = include_str!("../openings/unbalanced.epd");
+const MATCH_CONFIGS: &[&str] = &[
+    include_str!("../configs/external.toml"),
+    include_str!("../configs/gauntlet.toml"),
+    include_str!("../configs/round-robin.toml"),
+    include_str!("../configs/selfplay.toml"),
+    include_str!("../configs/sprt.toml"),
+    include_str!("../configs/verify-tuned.toml"),
+];
+const TUNE_CONFIG: &str = include_str!("../configs/tune.toml");
+const WEIGHTS: &[&str] = &[
+    include_str!("../configs/weights/default.toml"),
+    include_str!("../configs/weights/handset.toml"),
+    include_str!("../configs/weights/material-only.toml"),
+];
+
+/// Hand-picked FENs that reach the corners of the parser and the move generator.
+const EXTRA_FENS: &[&str] = &[
+    Position::START_FEN,
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "B6b/8/8/8/2K5/5k2/8/b6B b - - 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1",
+    "QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k b - - 0 1",
+    "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    "6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+    "4k3/8/8/8/8/8/8/4K3 w - - 65535 65535",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq -",
+];
+
+/// Fragments worth inserting anywhere: syntax of every format, boundary numbers, odd bytes.
+const TOKENS: &[&str] = &[
+    " ",
+    "\n",
+    "\r\n",
+    "\t",
+    "\0",
+    "\u{feff}",
+    "\u{3000}",
+    "é",
+    "\u{200b}",
+    "/",
+    "-",
+    "8",
+    "9",
+    "0",
+    "1",
+    "w",
+    "b",
+    "KQkq",
+    "Kk",
+    "e3",
+    "e6",
+    "h9",
+    "k",
+    "K",
+    "p",
+    "P",
+    "Q",
+    ";",
+    "\"",
+    "'",
+    "[",
+    "]",
+    "{",
+    "}",
+    "(",
+    ")",
+    "=",
+    ",",
+    ".",
+    "...",
+    "1.",
+    "1...",
+    "$",
+    "$1",
+    "%",
+    "#",
+    "+",
+    "*",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "O-O",
+    "O-O-O",
+    "0-0",
+    "e4",
+    "Nf3",
+    "exd6",
+    "e8=Q",
+    "Qxh7#",
+    "[FEN \"",
+    "[SetUp \"1\"]",
+    "[Variant \"",
+    "id",
+    "hmvc",
+    "fmvn",
+    "c0",
+    "-1",
+    "65535",
+    "65536",
+    "4294967296",
+    "18446744073709551616",
+    "9223372036854775807",
+    "9223372036854775808",
+    "1e400",
+    "-0",
+    "nan",
+    "inf",
+    "0x10",
+    "1_000",
+    "true",
+    "false",
+    "\"\"\"",
+    "'''",
+    "[[engine]]",
+    "[tournament]",
+    "[openings]",
+    "[time_control]",
+    "[sprt]",
+    "[output]",
+    "[data]",
+    "[optimizer]",
+    "[material]",
+    "[pst.knight]",
+    "{ a = 1 }",
+    "[1, 2]",
+    "go",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "e2e4",
+    "e7e8q",
+    "e1g1",
+    "0000",
+    "a1a1",
+    "stop",
+    "isready",
+    "ucinewgame",
+    "setoption",
+    "name",
+    "value",
+];
+
+fn fens() -> Vec<String> {
+    let mut out: Vec<String> = EXTRA_FENS.iter().map(|f| f.to_string()).collect();
+    for line in PERFT_FIXTURE.lines().filter(|l| !l.starts_with('#')) {
+        out.push(line.split(';').next().unwrap().trim().to_string());
+    }
+    out.extend(BALANCED_EPD.lines().step_by(100).map(str::to_string));
+    out.extend(UNBALANCED_EPD.lines().step_by(100).map(str::to_string));
+    out.retain(|f| !f.is_empty());
+    out
+}
+
+/// Every line of the given documents, for splicing.
+fn lines_of(docs: &[&[u8]]) -> Vec<Vec<u8>> {
+    let mut out: Vec<Vec<u8>> = docs
+        .iter()
+        .flat_map(|d| d.split_inclusive(|&b| b == b'\n'))
+        .map(<[u8]>::to_vec)
+        .collect();
+    out.dedup();
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Mutations.
+
+/// One edit of a byte string. Positions are `Index`es, resolved against the current length, so
+/// proptest can shrink a failing input by dropping edits.
+#[derive(Clone, Debug)]
+enum Mutation {
+    FlipBit(Index, u8),
+    SetByte(Index, u8),
+    Insert(Index, u8),
+    Delete(Index, u8),
+    InsertToken(Index, Index),
+    /// Inserts a real line from the pool at a line start.
+    SpliceLine(Index, Index),
+    DeleteLine(Index),
+    /// Replaces the n-th space-separated field with the n-th field of a pool line (a FEN's
+    /// castling field with another's, a TOML value with another's).
+    SpliceField(Index, Index),
+    Duplicate(Index, u8),
+    Truncate(Index),
+}
+
+impl Mutation {
+    fn apply(&self, bytes: &mut Vec<u8>, lines: &[Vec<u8>]) {
+        let len = bytes.len();
+        match self {
+            Mutation::FlipBit(at, bit) if len > 0 => bytes[at.index(len)] ^= 1 << (bit % 8),
+            Mutation::SetByte(at, byte) if len > 0 => bytes[at.index(len)] = *byte,
+            Mutation::Insert(at, byte) => bytes.insert(at.index(len + 1), *byte),
+            Mutation::Delete(at, n) if len > 0 => {
+                let start = at.index(len);
+                let end = (start + 1 + usize::from(*n % 16)).min(len);
+                bytes.drain(start..end);
+            }
+            Mutation::InsertToken(at, token) => {
+                let token = TOKENS[token.index(TOKENS.len())].as_bytes();
+                let at = at.index(len + 1);
+                bytes.splice(at..at, token.iter().copied());
+            }
+            Mutation::SpliceLine(at, line) if !lines.is_empty() => {
+                let at = line_start(bytes, at.index(len + 1));
+                let line = &lines[line.index(lines.len())];
+                bytes.splice(at..at, line.iter().copied());
+            }
+            Mutation::DeleteLine(at) if len > 0 => {
+                let start = line_start(bytes, at.index(len));
+                let end = bytes[start..]
+                    .iter()
+                    .position(|&b| b == b'\n')
+                    .map_or(len, |i| start + i + 1);
+                bytes.drain(start..end);
+            }
+            Mutation::SpliceField(field, line) if !lines.is_empty() => {
+                let donor = &lines[line.index(lines.len())];
+                let fields = |b: &[u8]| -> Vec<(usize, usize)> {
+                    let mut spans = Vec::new();
+                    let mut start = None;
+                    for (i, &c) in b.iter().chain(std::iter::once(&b' ')).enumerate() {
+                        match (c.is_ascii_whitespace(), start) {
+                            (false, None) => start = Some(i),
+                            (true, Some(s)) => {
+                                spans.push((s, i));
+                                start = None;
+                            }
+                            _ => {}
+                        }
+                    }
+                    spans
+                };
+                let (ours, theirs) = (fields(bytes), fields(donor));
+                if !ours.is_empty() && !theirs.is_empty() {
+                    let n = field.index(ours.len());
+                    let (from, to) = theirs[n.min(theirs.len() - 1)];
+                    let (start, end) = ours[n];
+                    bytes.splice(start..end, donor[from..to].iter().copied());
+                }
+            }
+            Mutation::Duplicate(at, n) if len > 0 => {
+                let start = at.index(len);
+                let end = (start + 1 + usize::from(*n)).min(len);
+                let copy = bytes[start..end].to_vec();
+                bytes.splice(end..end, copy);
+            }
+            Mutation::Truncate(at) => bytes.truncate(at.index(len + 1)),
+            _ => {}
+        }
+    }
+}
+
+fn line_start(bytes: &[u8], at: usize) -> usize {
+    bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1)
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        3 => (any::<Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::FlipBit(i, b)),
+        2 => (any::<Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::SetByte(i, b)),
+        2 => (any::<Index>(), any::<u8>()).prop_map(|(i, b)| Mutation::Insert(i, b)),
+        2 => (any::<Index>(), any::<u8>()).prop_map(|(i, n)| Mutation::Delete(i, n)),
+        3 => (any::<Index>(), any::<Index>()).prop_map(|(i, t)| Mutation::InsertToken(i, t)),
+        2 => (any::<Index>(), any::<Index>()).prop_map(|(i, l)| Mutation::SpliceLine(i, l)),
+        2 => (any::<Index>(), any::<Index>()).prop_map(|(i, l)| Mutation::SpliceField(i, l)),
+        1 => any::<Index>().prop_map(Mutation::DeleteLine),
+        1 => (any::<Index>(), any::<u8>()).prop_map(|(i, n)| Mutation::Duplicate(i, n)),
+        1 => any::<Index>().prop_map(Mutation::Truncate),
+    ]
+}
+
+fn mutate(seed: &[u8], edits: &[Mutation], lines: &[Vec<u8>]) -> Vec<u8> {
+    let mut bytes = seed.to_vec();
+    for edit in edits {
+        edit.apply(&mut bytes, lines);
+    }
+    bytes
+}
+
+/// Inputs for a byte-level target: random bytes, a soup of format tokens, or a seed from the
+/// corpus with a few edits (the most likely, since it reaches past the first checks).
+fn inputs(
+    seeds: Vec<Vec<u8>>,
+    lines: Vec<Vec<u8>>,
+    max_random: usize,
+    max_edits: usize,
+) -> impl Strategy<Value = Vec<u8>> {
+    let seeds = Arc::new(seeds);
+    let lines = Arc::new(lines);
+    let random = prop::collection::vec(any::<u8>(), 0..max_random);
+    let soup = prop::collection::vec(any::<Index>(), 0..48).prop_map(|picks| {
+        picks
+            .iter()
+            .flat_map(|i| TOKENS[i.index(TOKENS.len())].bytes())
+            .collect::<Vec<u8>>()
+    });
+    let mutated = (
+        any::<Index>(),
+        prop::collection::vec(mutation(), 1..max_edits + 1),
+    )
+        .prop_map(move |(seed, edits)| mutate(&seeds[seed.index(seeds.len())], &edits, &lines));
+    prop_oneof![1 => random, 1 => soup, 6 => mutated]
+}
+
+// ---------------------------------------------------------------------------------------------
+// The runner: fixed seed, catch_unwind around each case, a watchdog for hangs.
+
+/// A single case running this long is a hang (typical cases take micro- to milliseconds).
+const CASE_HANG_LIMIT: Duration = Duration::from_secs(120);
+
+fn scaled(cases: u32) -> u32 {
+    let scale = std::env::var("SPARRING_FUZZ_SCALE")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .unwrap_or(1);
+    cases.saturating_mul(scale.max(1))
+}
+
+/// The target's fixed seed; `SPARRING_FUZZ_SEED=N` picks another stream for exploratory runs.
+fn seed_for(name: &str) -> [u8; 32] {
+    let extra = std::env::var("SPARRING_FUZZ_SEED")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(0);
+    let mut seed = [0u8; 32];
+    let mut rng = Rng::new(name.bytes().fold(0x5eed ^ extra, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    }));
+    for chunk in seed.chunks_mut(8) {
+        chunk.copy_from_slice(&rng.next_u64().to_le_bytes());
+    }
+    seed
+}
+
+/// The text of a panic payload.
+fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
+    payload
+        .downcast_ref::<String>()
+        .cloned()
+        .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "non-string panic".to_string())
+}
+
+/// Whether a reader took a case's input (`Ok`) or refused it with a typed error.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Verdict {
+    Accepted,
+    Refused,
+}
+
+impl Verdict {
+    fn of<T, E>(result: &Result<T, E>) -> Verdict {
+        if result.is_ok() {
+            Verdict::Accepted
+        } else {
+            Verdict::Refused
+        }
+    }
+}
+
+/// Cases run on a target and how many of them a reader accepted: a harness whose mutated inputs
+/// never get past the first check would test little, so each target asserts a share of both.
+#[derive(Copy, Clone, Debug)]
+struct Counts {
+    ran: usize,
+    accepted: usize,
+}
+
+impl Counts {
+    fn assert_mixed(self, name: &str, cases: u32) {
+        assert!(self.ran >= cases as usize, "{name}: {self:?}");
+        assert!(
+            self.accepted * 50 >= self.ran && self.accepted < self.ran,
+            "{name}: accepted {} of {} inputs: the inputs miss one side of the reader",
+            self.accepted,
+            self.ran
+        );
+    }
+}
+
+/// Runs `check` on `cases` inputs drawn from `strategy` with a seed fixed by `name`. A panic in
+/// `check` fails the case (and proptest shrinks it); a case that runs past `CASE_HANG_LIMIT`
+/// fails the target, printing the input it was on.
+fn run_target<S, F>(name: &'static str, cases: u32, strategy: S, check: F) -> Counts
+where
+    S: Strategy + Send + 'static,
+    S::Value: std::fmt::Debug + Clone + Send,
+    F: Fn(&S::Value) -> Result<Verdict, String> + Send + Sync + 'static,
+{
+    let cases = scaled(cases);
+    let current: Arc<Mutex<(Instant, String)>> =
+        Arc::new(Mutex::new((Instant::now(), String::new())));
+    let count = Arc::new(AtomicUsize::new(0));
+    let accepted = Arc::new(AtomicUsize::new(0));
+    let (done_tx, done_rx) = mpsc::channel();
+    {
+        let current = current.clone();
+        let count = count.clone();
+        let accepted = accepted.clone();
+        std::thread::spawn(move || {
+            let config = Config {
+                cases,
+                rng_algorithm: RngAlgorithm::ChaCha,
+                failure_persistence: None,
+                max_shrink_iters: 4096,
+                ..Config::default()
+            };
+            let rng = TestRng::from_seed(RngAlgorithm::ChaCha, &seed_for(name));
+            let mut runner = TestRunner::new_with_rng(config, rng);
+            let result = runner.run(&strategy, |input| {
+                *current.lock().unwrap() = (Instant::now(), format!("{input:?}"));
+                count.fetch_add(1, Ordering::Relaxed);
+                match catch_unwind(AssertUnwindSafe(|| check(&input))) {
+                    Ok(Ok(verdict)) => {
+                        if verdict == Verdict::Accepted {
+                            accepted.fetch_add(1, Ordering::Relaxed);
+                        }
+                        Ok(())
+                    }
+                    Ok(Err(message)) => Err(TestCaseError::fail(message)),
+                    Err(payload) => Err(TestCaseError::fail(format!(
+                        "panicked: {}",
+                        panic_text(payload)
+                    ))),
+                }
+            });
+            let outcome = match result {
+                Ok(()) => Ok(()),
+                Err(TestError::Fail(reason, input)) => {
+                    Err(format!("{name}: {reason}\nminimal input: {input:?}"))
+                }
+                Err(TestError::Abort(reason)) => Err(format!("{name}: aborted: {reason}")),
+            };
+            let _ = done_tx.send(outcome);
+        });
+    }
+    loop {
+        match done_rx.recv_timeout(Duration::from_secs(1)) {
+            Ok(Ok(())) => break,
+            Ok(Err(message)) => panic!("{message}"),
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let (started, input) = current.lock().unwrap().clone();
+                assert!(
+                    started.elapsed() < CASE_HANG_LIMIT,
+                    "{name}: one case has run for {:?} (a hang); input: {input}",
+                    started.elapsed()
+                );
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => panic!("{name}: runner thread died"),
+        }
+    }
+    let counts = Counts {
+        ran: count.load(Ordering::Relaxed),
+        accepted: accepted.load(Ordering::Relaxed),
+    };
+    println!(
+        "fuzz target {name}: {} cases ({cases} requested), {} accepted (uci: sessions fully answered)",
+        counts.ran, counts.accepted
+    );
+    counts
+}
+
+/// A fuzz input whose `Debug` form is an escaped byte string, so a failure prints readable input.
+#[derive(Clone)]
+struct Bytes(Vec<u8>);
+
+impl std::fmt::Debug for Bytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "b\"{}\"", self.0.escape_ascii())
+    }
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+// ---------------------------------------------------------------------------------------------
+// FEN, positions, SAN and UCI moves.
+
+fn cozy_perft(board: &cozy_chess::Board, depth: u32) -> u64 {
+    let mut nodes = 0;
+    board.generate_moves(|moves| {
+        if depth == 1 {
+            nodes += moves.len() as u64;
+        } else {
+            for mv in moves {
+                let mut child = board.clone();
+                child.play_unchecked(mv);
+                nodes += cozy_perft(&child, depth - 1);
+            }
+        }
+        false
+    });
+    nodes
+}
+
+/// What must hold for any position a FEN parser accepts: its FEN reads back to it, every legal
+/// move round-trips through SAN and UCI and make/unmake, and perft agrees with cozy-chess where
+/// cozy-chess accepts the position too.
+fn check_position(pos: &Position) -> Result<(), String> {
+    let fen = pos.to_fen();
+    let again = Position::from_fen_lenient(&fen).map_err(|e| format!("{fen} re-reads: {e}"))?;
+    if &again != pos {
+        return Err(format!("{fen} reads back as {}", again.to_fen()));
+    }
+    for &mv in pos.legal_moves().iter() {
+        let san = pos.san(mv);
+        if pos.parse_san(&san) != Ok(mv) {
+            return Err(format!("{fen}: SAN {san} of {mv} does not read back"));
+        }
+        if pos.parse_uci_move(&mv.to_string()) != Ok(mv) {
+            return Err(format!("{fen}: UCI {mv} does not read back"));
+        }
+        let mut child = pos.clone();
+        let undo = child.make_move(mv);
+        child.unmake_move(mv, undo);
+        if &child != pos {
+            return Err(format!("{fen}: make/unmake of {mv} changes the position"));
+        }
+    }
+    if let Ok(board) = fen.parse::<cozy_chess::Board>() {
+        let ours = perft::perft(&mut pos.clone(), 2);
+        let theirs = cozy_perft(&board, 2);
+        if ours != theirs {
+            return Err(format!(
+                "{fen}: perft 2 is {ours}, cozy-chess says {theirs}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_fen(text: &str) -> Result<Verdict, String> {
+    let strict = Position::from_fen_with(text, FenMode::Strict);
+    let lenient = Position::from_fen_with(text, FenMode::Lenient);
+    match (&strict, &lenient) {
+        (Ok(s), Ok(l)) if s != l => return Err("strict and lenient parses differ".into()),
+        (Ok(_), Err(e)) => return Err(format!("strict accepts, lenient refuses: {e}")),
+        _ => {}
+    }
+    let verdict = Verdict::of(&lenient);
+    for result in [strict, lenient] {
+        match result {
+            Ok(pos) => check_position(&pos)?,
+            Err(e) if e.to_string().is_empty() => return Err("empty error message".into()),
+            Err(_) => {}
+        }
+    }
+    Ok(verdict)
+}
+
+/// Random boards: both kings and a sprinkle of pieces (a pawn on a back rank only now and then),
+/// with random fields, to reach odd positions that mutated real FENs rarely produce.
+fn random_fen() -> impl Strategy<Value = Vec<u8>> {
+    let square = prop::sample::select(b"PNBRQpnbrq".to_vec());
+    (
+        prop::collection::vec((0..64usize, square, any::<u8>()), 0..14),
+        (0..64usize, 0..64usize),
+        any::<bool>(),
+        prop::sample::select(vec!["-", "-", "-", "-", "KQkq", "K", "Qk", "q"]),
+        prop::option::weighted(0.1, 0..64usize),
+        prop::sample::select(vec!["0 1", "99 40", "100 1", "65535 65535", ""]),
+    )
+        .prop_map(
+            |(pieces, (white_king, black_king), white, castling, ep, clocks)| {
+                let mut board = [b'.'; 64];
+                for (at, piece, chance) in pieces {
+                    let back_rank = !(8..56).contains(&at);
+                    if !back_rank || !piece.eq_ignore_ascii_case(&b'p') || chance < 8 {
+                        board[at] = piece;
+                    }
+                }
+                board[white_king] = b'K';
+                board[black_king] = b'k';
+                let ranks: Vec<String> = board
+                    .chunks(8)
+                    .rev()
+                    .map(|rank| {
+                        let mut text = String::new();
+                        let mut empty = 0;
+                        for &b in rank {
+                            if b == b'.' {
+                                empty += 1;
+                                continue;
+                            }
+                            if empty > 0 {
+                                text.push_str(&empty.to_string());
+                                empty = 0;
+                            }
+                            text.push(char::from(b));
+                        }
+                        if empty > 0 {
+                            text.push_str(&empty.to_string());
+                        }
+                        text
+                    })
+                    .collect();
+                let ep = ep.map_or("-".to_string(), |i| {
+                    sparring::board::Square::from_index(i).to_string()
+                });
+                let side = if white { "w" } else { "b" };
+                format!("{} {side} {castling} {ep} {clocks}", ranks.join("/"))
+                    .trim_end()
+                    .as_bytes()
+                    .to_vec()
+            },
+        )
+}
+
+#[test]
+fn fuzz_fen_strict_and_lenient() {
+    let fens = fens();
+    let seeds: Vec<Vec<u8>> = fens.iter().map(|f| f.clone().into_bytes()).collect();
+    let lines = seeds.clone();
+    let strategy = prop_oneof![inputs(seeds, lines, 120, 3), random_fen()].prop_map(Bytes);
+    run_target("fen", 6000, strategy, |bytes| check_fen(&text(bytes))).assert_mixed("fen", 6000);
+}
+
+/// A position from the corpus and a move text: a legal move's SAN or UCI form, mutated.
+fn move_inputs() -> impl Strategy<Value = (usize, bool, Bytes)> {
+    let positions: Arc<Vec<Position>> = Arc::new(
+        fens()
+            .iter()
+            .map(|f| Position::from_fen_lenient(f).unwrap())
+            .filter(Position::has_legal_moves)
+            .collect(),
+    );
+    let count = positions.len();
+    (
+        0..count,
+        any::<bool>(),
+        any::<Index>(),
+        prop::collection::vec(mutation(), 0..4),
+        prop::collection::vec(any::<u8>(), 0..12),
+        0..4u8,
+    )
+        .prop_map(move |(at, san, pick, edits, random, kind)| {
+            let pos = &positions[at];
+            let legal = pos.legal_moves();
+            let mv = legal[pick.index(legal.len())];
+            let seed = if san { pos.san(mv) } else { mv.to_string() };
+            let bytes = match kind {
+                0 => random,
+                _ => mutate(seed.as_bytes(), &edits, &[]),
+            };
+            (at, san, Bytes(bytes))
+        })
+}
+
+#[test]
+fn fuzz_san_and_uci_moves() {
+    let positions: Vec<Position> = fens()
+        .iter()
+        .map(|f| Position::from_fen_lenient(f).unwrap())
+        .filter(Position::has_legal_moves)
+        .collect();
+    run_target("moves", 8000, move_inputs(), move |(at, _, bytes)| {
+        let pos = &positions[*at];
+        let text = text(bytes);
+        let legal = pos.legal_moves();
+        let san = pos.parse_san(&text);
+        if let Ok(mv) = san {
+            if !legal.contains(mv) {
+                return Err(format!("SAN '{text}' gave the illegal move {mv}"));
+            }
+        }
+        let uci = pos.parse_uci_move(&text);
+        if let Ok(mv) = uci {
+            if !legal.contains(mv) {
+                return Err(format!("UCI '{text}' gave the illegal move {mv}"));
+            }
+        }
+        Ok(Verdict::of(&san.or(uci.map_err(|_| ()))))
+    })
+    .assert_mixed("moves", 8000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Opening suites and books.
+
+fn options(policy: bool, plies: u8) -> BookOptions {
+    BookOptions {
+        plies: [None, Some(0), Some(1), Some(6)][usize::from(plies % 4)],
+        policy: if policy {
+            BadLinePolicy::Refuse
+        } else {
+            BadLinePolicy::Skip
+        },
+        start: 1,
+        pick: if plies % 2 == 0 {
+            BookPick::Weighted
+        } else {
+            BookPick::Best
+        },
+    }
+}
+
+/// Loads `bytes` as a book of `format` under both policies; what loads must be usable: every
+/// opening drawn replays legally and leaves a position with a legal move.
+fn check_book(format: OpeningFormat, bytes: &[u8], plies: u8) -> Result<Verdict, String> {
+    let name = format!("fuzz.{}", format.name());
+    let mut verdict = Verdict::Refused;
+    for policy in [false, true] {
+        let loaded = OpeningBook::from_bytes(&name, bytes, format, options(policy, plies));
+        if !policy && loaded.is_ok() {
+            verdict = Verdict::Accepted;
+        }
+        match loaded {
+            Err(e) => {
+                let message = e.to_string();
+                if !message.contains(&name) {
+                    return Err(format!("error does not name the file: {message}"));
+                }
+            }
+            Ok(book) => {
+                for bad in book.rejected() {
+                    let message = bad.to_string();
+                    if !message.starts_with(&format!("{name}:")) {
+                        return Err(format!("rejected line does not name the file: {message}"));
+                    }
+                }
+                let mut rng = Rng::new(u64::from(plies));
+                let count = book.len().unwrap_or(4).min(6);
+                for i in 0..count {
+                    let opening = book.opening(i, &mut rng);
+                    let mut game = Game::new(opening.start.clone());
+                    for &mv in &opening.moves {
+                        game.play(mv)
+                            .map_err(|e| format!("opening {i}: book move {mv}: {e}"))?;
+                    }
+                    let pos = game.position();
+                    if book.len().is_some() && !pos.has_legal_moves() {
+                        return Err(format!("opening {i} ends without a legal move: {pos}"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(verdict)
+}
+
+#[test]
+fn fuzz_epd_suites() {
+    let balanced: Vec<u8> = BALANCED_EPD
+        .lines()
+        .take(40)
+        .flat_map(|l| format!("{l}\n").into_bytes())
+        .collect();
+    let seeds = vec![SUITE_EPD.to_vec(), CRLF_EPD.to_vec(), balanced.clone()];
+    let lines = lines_of(&[SUITE_EPD, CRLF_EPD, &balanced, PERFT_FIXTURE.as_bytes()]);
+    let strategy = (inputs(seeds, lines, 600, 8).prop_map(Bytes), any::<u8>());
+    run_target("epd", 2500, strategy, |(bytes, plies)| {
+        for line in text(bytes).lines() {
+            // The single-line reader must agree with itself: Ok(None) only for blank/comment.
+            if let Ok(Some(pos)) = sparring::openings::parse_epd_line(line) {
+                check_position(&pos)?;
+            }
+        }
+        check_book(OpeningFormat::Epd, bytes, *plies)
+    })
+    .assert_mixed("epd", 2500);
+}
+
+#[test]
+fn fuzz_pgn_suites() {
+    let seeds = vec![GAMES_PGN.to_vec(), BOOK_PGN.to_vec()];
+    let lines = lines_of(&[GAMES_PGN, BOOK_PGN]);
+    let strategy = (inputs(seeds, lines, 600, 8).prop_map(Bytes), any::<u8>());
+    run_target("pgn", 2500, strategy, |(bytes, plies)| {
+        check_book(OpeningFormat::Pgn, bytes, *plies)
+    })
+    .assert_mixed("pgn", 2500);
+}
+
+/// A real book: every position of the fixture PGN games with its next move.
+fn fixture_book_entries() -> Vec<PolyglotEntry> {
+    let book = OpeningBook::from_bytes(
+        "book.pgn",
+        BOOK_PGN,
+        OpeningFormat::Pgn,
+        BookOptions::default(),
+    )
+    .unwrap();
+    let mut entries = Vec::new();
+    let mut rng = Rng::new(0);
+    for i in 0..book.len().unwrap() {
+        let opening = book.opening(i, &mut rng);
+        let mut pos = opening.start.clone();
+        let mut ep = None;
+        for (ply, &mv) in opening.moves.iter().enumerate() {
+            entries.push(PolyglotEntry {
+                key: polyglot_key(&pos, ep),
+                raw_move: encode_move(mv),
+                weight: (ply as u16 % 3) + 1,
+                learn: 0,
+            });
+            ep = mv.is_double_push().then(|| {
+                sparring::board::Square::from_index((mv.from().index() + mv.to().index()) / 2)
+            });
+            pos.make_move(mv);
+        }
+    }
+    entries
+}
+
+/// Polyglot inputs: random bytes (any length, odd ones included), byte-mutated real books, and
+/// real books whose moves and weights are scrambled but whose keys stay sorted (so the reader
+/// gets past the format checks and decodes garbage moves).
+fn polyglot_inputs() -> impl Strategy<Value = (Bytes, u8)> {
+    let entries = Arc::new(fixture_book_entries());
+    let real = PolyglotBook::from_entries(entries.to_vec()).to_bytes();
+    let entry_lines: Vec<Vec<u8>> = real.chunks(16).map(<[u8]>::to_vec).collect();
+    let bytes = inputs(vec![real], entry_lines, 200, 6);
+    let scrambled = prop::collection::vec((any::<Index>(), any::<u16>(), any::<u16>()), 1..24)
+        .prop_map(move |edits| {
+            let mut book = entries.to_vec();
+            for (at, raw, weight) in edits {
+                let i = at.index(book.len());
+                book[i].raw_move = raw;
+                book[i].weight = weight;
+            }
+            PolyglotBook::from_entries(book).to_bytes()
+        });
+    (
+        prop_oneof![2 => bytes, 1 => scrambled].prop_map(Bytes),
+        any::<u8>(),
+    )
+}
+
+#[test]
+fn fuzz_polyglot_books() {
+    run_target("polyglot", 2500, polyglot_inputs(), |(bytes, plies)| {
+        if let Ok(book) = PolyglotBook::from_bytes(bytes) {
+            let start = Position::startpos();
+            let walk = book.walk(&start, Some(usize::from(*plies % 12)));
+            if walk.positions > book.len() {
+                return Err(format!("walk visited {} positions", walk.positions));
+            }
+            for mv in book.moves(&start) {
+                if !start.legal_moves().contains(mv.mv) {
+                    return Err(format!("book move {} is illegal", mv.mv));
+                }
+            }
+        }
+        check_book(OpeningFormat::Polyglot, bytes, *plies)
+    })
+    .assert_mixed("polyglot", 2500);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Configuration and weights files.
+
+fn toml_lines(docs: &[&str]) -> Vec<Vec<u8>> {
+    let docs: Vec<&[u8]> = docs.iter().map(|d| d.as_bytes()).collect();
+    lines_of(&docs)
+}
+
+/// An error must name the file it is about.
+fn names_source(message: String) -> Result<Verdict, String> {
+    if message.starts_with("fuzz.toml") {
+        Ok(Verdict::Refused)
+    } else {
+        Err(format!(
+            "error does not start with the file name: {message}"
+        ))
+    }
+}
+
+#[test]
+fn fuzz_match_config() {
+    let seeds: Vec<Vec<u8>> = MATCH_CONFIGS
+        .iter()
+        .map(|c| c.as_bytes().to_vec())
+        .collect();
+    let lines = toml_lines(MATCH_CONFIGS);
+    run_target(
+        "match-config",
+        3000,
+        inputs(seeds, lines, 400, 6),
+        |bytes| match MatchConfig::parse(&text(bytes), "fuzz.toml") {
+            Ok(_) => Ok(Verdict::Accepted),
+            Err(e) => names_source(e.to_string()),
+        },
+    )
+    .assert_mixed("match-config", 3000);
+}
+
+#[test]
+fn fuzz_tune_config() {
+    let seeds = vec![TUNE_CONFIG.as_bytes().to_vec()];
+    let lines = toml_lines(&[TUNE_CONFIG]);
+    run_target(
+        "tune-config",
+        3000,
+        inputs(seeds, lines, 400, 6).prop_map(Bytes),
+        |bytes| match TuneConfig::from_toml_str(&text(bytes), "fuzz.toml") {
+            Ok(_) => Ok(Verdict::Accepted),
+            Err(e) => names_source(e.to_string()),
+        },
+    )
+    .assert_mixed("tune-config", 3000);
+}
+
+#[test]
+fn fuzz_weights_files() {
+    let seeds: Vec<Vec<u8>> = WEIGHTS.iter().map(|w| w.as_bytes().to_vec()).collect();
+    let lines = toml_lines(WEIGHTS);
+    run_target(
+        "weights",
+        1500,
+        inputs(seeds, lines, 400, 6).prop_map(Bytes),
+        |bytes| {
+            match EvalParams::from_toml_str(&text(bytes), "fuzz.toml") {
+                // What loads writes out and reads back the same.
+                Ok(params) => {
+                    let written = params.to_toml_string();
+                    let again = EvalParams::from_toml_str(&written, "fuzz.toml")
+                        .map_err(|e| format!("written weights do not read back: {e}"))?;
+                    if again.to_toml_string() != written {
+                        return Err("weights change when written and read back".into());
+                    }
+                    Ok(Verdict::Accepted)
+                }
+                Err(e) => names_source(e.to_string()),
+            }
+        },
+    )
+    .assert_mixed("weights", 1500);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The UCI command loop of the real binary.
+
+const UCI_COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position startpos",
+    "position startpos moves e2e4 e7e5 g1f3 b8c6",
+    "position startpos moves e2e4 e7e5 e1e2",
+    "position fen 6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1",
+    "position fen 7k/5Q2/6K1/8/8/8/8/8 b - - 0 1",
+    "position fen 7k/8/6QK/8/8/8/8/8 b - - 0 1",
+    "position fen 8/8/8/KPp4r/8/8/8/4k3 w - c6 0 2 moves b5c6",
+    "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e4",
+    "go depth 1",
+    "go nodes 100",
+    "go depth 2 nodes 500",
+    "go movetime 5",
+    "go wtime 100 btime 100 winc 0 binc 0 movestogo 1",
+    "go infinite",
+    "go ponder nodes 100",
+    "go mate 1",
+    "go searchmoves e2e4 d2d4",
+    "stop",
+    "ponderhit",
+    "debug on",
+    "register later",
+    "d",
+    "setoption name Move Overhead value 10",
+    "setoption name Threads value 1",
+    "setoption name Clear Hash",
+];
+
+/// Lines that are never mutated: what they could turn into is unsafe to run on a shared machine
+/// (a Hash of gigabytes, a weights path such as /dev/zero), not an interesting input.
+const UCI_FIXED_COMMANDS: &[&str] = &[
+    "setoption name Hash value 1",
+    "setoption name Hash value 8",
+    "setoption name Hash value 0",
+    "setoption name Hash value 99999999999999999999",
+    "setoption name Weights value <builtin>",
+    "setoption name Weights value no-such-weights.toml",
+];
+
+/// A session: numbered command templates, each with a few edits, and the position seeds used.
+fn uci_sessions() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    let fens = Arc::new(fens());
+    let line = (
+        any::<Index>(),
+        prop::collection::vec(mutation(), 0..3),
+        0..10u8,
+    )
+        .prop_map(move |(pick, edits, kind)| {
+            let templates = UCI_COMMANDS.len() + UCI_FIXED_COMMANDS.len();
+            let i = pick.index(templates + 1);
+            if i == templates || kind == 0 {
+                let fen = &fens[pick.index(fens.len())];
+                return mutate(format!("position fen {fen}").as_bytes(), &edits, &[]);
+            }
+            if let Some(fixed) = UCI_FIXED_COMMANDS.get(i.wrapping_sub(UCI_COMMANDS.len())) {
+                return fixed.as_bytes().to_vec();
+            }
+            let template = UCI_COMMANDS[i].as_bytes();
+            let mutated = mutate(template, &edits, &[]);
+            // The safety rule above, applied to what a mutation made of a harmless line.
+            let lower = String::from_utf8_lossy(&mutated).to_ascii_lowercase();
+            if lower.contains("hash") || lower.contains("weights") {
+                return template.to_vec();
+            }
+            mutated
+        });
+    prop::collection::vec(line, 4..20)
+}
+
+/// What a session fed to the engine should produce.
+struct SessionPlan {
+    input: Vec<u8>,
+    /// `go` commands before the first `quit`: each must get exactly one `bestmove`.
+    gos: usize,
+}
+
+/// Lays out the lines as the engine will read them (split at '\n', a '\r' before it dropped) and
+/// counts the `go`s. A `stop` follows every `go` except the two bounded forms, so a search with
+/// no limit (or one a mutation made huge) always ends; a `quit` ends the session.
+fn plan_session(lines: &[Vec<u8>]) -> SessionPlan {
+    let mut input = Vec::new();
+    let mut gos = 0;
+    let mut ended = false;
+    let joined: Vec<u8> = lines.join(&b'\n');
+    for raw in joined.split(|&b| b == b'\n') {
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        input.extend_from_slice(line);
+        input.push(b'\n');
+        // A line that is not UTF-8 is skipped by the engine (with an `info string`).
+        let Ok(text) = std::str::from_utf8(line) else {
+            continue;
+        };
+        let tokens: Vec<&str> = text.split_whitespace().collect();
+        match tokens.first() {
+            Some(&"go") => {
+                if !ended {
+                    gos += 1;
+                }
+                if !matches!(text, "go depth 1" | "go nodes 100") {
+                    input.extend_from_slice(b"stop\n");
+                }
+            }
+            Some(&"quit") => ended = true,
+            _ => {}
+        }
+    }
+    input.extend_from_slice(b"quit\n");
+    SessionPlan { input, gos }
+}
+
+/// A session taking this long is a hang: the child is killed and the case fails.
+const SESSION_HANG_LIMIT: Duration = Duration::from_secs(60);
+
+/// Runs `sparring uci` on the plan's input; returns (exit code, stdout, stderr) or a hang.
+fn run_engine(input: &[u8]) -> Result<(Option<i32>, String, String), String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start the engine: {e}"))?;
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        // The engine may exit before reading everything (after `quit`): a broken pipe is fine.
+        let _ = stdin.write_all(&input);
+    });
+    let mut stdout = child.stdout.take().unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let out_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stdout.read_to_end(&mut s);
+        s
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut s = Vec::new();
+        let _ = stderr.read_to_end(&mut s);
+        s
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() > SESSION_HANG_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!(
+                "no exit after {SESSION_HANG_LIMIT:?}: killed (a hang)"
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let _ = writer.join();
+    let out = String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned();
+    Ok((status.code(), out, err))
+}
+
+#[test]
+fn fuzz_uci_command_loop() {
+    let counts = run_target("uci", 300, uci_sessions(), move |lines| {
+        let plan = plan_session(lines);
+        let (code, out, err) = run_engine(&plan.input)?;
+        if err.contains("panicked") {
+            return Err(format!("the engine panicked: {err}"));
+        }
+        if code != Some(0) {
+            return Err(format!("exit status {code:?}; stderr: {err}"));
+        }
+        let bestmoves = out.lines().filter(|l| l.starts_with("bestmove")).count();
+        if bestmoves == plan.gos {
+            return Ok(Verdict::Accepted);
+        }
+        Err(format!(
+            "{} go commands, {bestmoves} bestmoves\ninput:\n{}\noutput:\n{out}",
+            plan.gos,
+            String::from_utf8_lossy(&plan.input)
+        ))
+    });
+    assert!(counts.ran >= 300, "{counts:?}");
+}
+
+/// The session planner itself: `go`s are counted as the engine reads lines, `stop` follows an
+/// unbounded `go`.
+#[test]
+fn uci_session_plan_counts_gos_as_the_engine_reads_them() {
+    let plan = plan_session(&[
+        b"go depth 1".to_vec(),
+        b"go nodes 100 garbage\r\ngo infinite".to_vec(),
+        vec![b'g', b'o', 0xff],
+        b"  go   depth 1 ".to_vec(),
+        b"quit".to_vec(),
+        b"go depth 1".to_vec(),
+    ]);
+    assert_eq!(plan.gos, 4);
+    let text = String::from_utf8_lossy(&plan.input);
+    assert!(text.starts_with(
+        "go depth 1\ngo nodes 100 garbage\nstop\ngo infinite\nstop\ngo\u{fffd}\n  go   depth 1 \nstop\nquit\n"
+    ));
+    assert!(text.ends_with("quit\ngo depth 1\nquit\n"));
+}
