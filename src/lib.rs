@@ -1,6 +1,9 @@
 //! sparring: a chess-engine developer's toolkit — an engine library (board, evaluation, search,
 //! UCI), a match runner and a Texel tuner, in one crate.
 
+#![warn(missing_docs)]
+#![warn(clippy::undocumented_unsafe_blocks)]
+
 pub mod arena;
 pub mod board;
 pub mod eval;
