@@ -10,6 +10,7 @@ pub mod eval;
 pub mod openings;
 pub mod record;
 pub mod rng;
+pub mod score;
 pub mod search;
 pub mod stats;
 pub mod toml_config;

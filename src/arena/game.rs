@@ -6,7 +6,8 @@ use super::config::{Adjudication, TimeControl};
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
 use crate::record::{GameRecord, PlayedMove, Termination};
-use crate::search::{Clock, Score, SearchLimits};
+use crate::score::Score;
+use crate::search::{Clock, SearchLimits};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Everything about one game except the players.

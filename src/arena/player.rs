@@ -3,7 +3,8 @@
 
 use crate::board::{Move, Position};
 use crate::eval::EvalParams;
-use crate::search::{Score, SearchLimits, Searcher};
+use crate::score::Score;
+use crate::search::{SearchLimits, Searcher};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::Position;
-use crate::search::Score;
+use crate::score::Score;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

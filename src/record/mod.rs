@@ -16,7 +16,7 @@ pub use self::positions::{
 };
 
 use crate::board::{Color, GameResult, Move, Position};
-use crate::search::Score;
+use crate::score::Score;
 use std::time::{Duration, SystemTime};
 
 /// Why a game ended, as a PGN `Termination` tag groups it.

@@ -4,7 +4,7 @@
 
 use super::GameRecord;
 use crate::board::{Color, Position};
-use crate::search::Score;
+use crate::score::Score;
 use std::io::{self, Write};
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -10,7 +10,7 @@ use crate::board::see::see_ge;
 use crate::board::{FenError, GameResult, GenMode, PieceKind, Position};
 use crate::openings::{epd_operations, EpdOperationError};
 use crate::rng::Rng;
-use crate::search::{Score, MATE};
+use crate::score::{Score, MATE};
 use std::fmt;
 use std::str::FromStr;
 use thiserror::Error;

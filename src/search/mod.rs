@@ -7,6 +7,8 @@ pub mod bench_positions;
 mod limits;
 mod tt;
 
+/// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
+pub use crate::score::{Score, MATE};
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 
@@ -19,8 +21,6 @@ use std::time::{Duration, Instant};
 
 /// The deepest ply the search reaches (quiescence included).
 pub const MAX_PLY: usize = 128;
-/// The score of mate now; mate in n plies scores `MATE - n`.
-pub const MATE: i32 = 32_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 /// Static evaluations are clamped to this, strictly inside the non-mate range, so that no
@@ -28,41 +28,14 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 pub const MAX_EVAL: i32 = MATE_BOUND - 1;
 const INFINITY: i32 = 32_500;
 
-/// A score as reported: centipawns, or mate in a number of moves (negative: being mated).
-#[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Score {
-    Cp(i32),
-    Mate(i32),
-}
-
-impl Score {
-    fn from_internal(score: i32) -> Score {
-        if score >= MATE_BOUND {
-            Score::Mate((MATE - score + 1) / 2)
-        } else if score <= -MATE_BOUND {
-            Score::Mate(-(MATE + score + 1) / 2)
-        } else {
-            Score::Cp(score)
-        }
-    }
-
-    /// A single number for comparisons and adjudication: mates map beyond any centipawn score.
-    pub fn as_cp(self) -> i32 {
-        match self {
-            Score::Cp(cp) => cp,
-            Score::Mate(n) if n > 0 => MATE - 2 * n,
-            Score::Mate(n) => -MATE - 2 * n,
-        }
-    }
-}
-
-impl std::fmt::Display for Score {
-    /// UCI form: `cp 31` or `mate -3`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Score::Cp(cp) => write!(f, "cp {cp}"),
-            Score::Mate(n) => write!(f, "mate {n}"),
-        }
+/// The reported form of an internal score: mate scores become moves to mate.
+fn reported_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score + 1) / 2)
+    } else {
+        Score::Cp(score)
     }
 }
 
@@ -367,7 +340,7 @@ impl Searcher {
                 let info = SearchInfo {
                     depth,
                     seldepth: self.seldepth as u32,
-                    score: Score::from_internal(score),
+                    score: reported_score(score),
                     nodes: self.nodes,
                     time: start.elapsed(),
                     hashfull: self.tt.hashfull(),
