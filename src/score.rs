@@ -5,6 +5,10 @@
 /// [`Score::as_cp`]), and no centipawn score reaches it.
 pub const MATE: i32 = 32_000;
 
+/// Scores at or beyond this magnitude are mate scores: mate within the search's deepest ply
+/// (128) of the root. Evaluations stay strictly inside it.
+pub const MATE_BOUND: i32 = MATE - 128 - 1;
+
 /// A score as reported: centipawns, or mate in a number of moves (negative: being mated), from
 /// the side to move's point of view.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

@@ -6,7 +6,7 @@
 //! board-shaped tables and the comments.
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
-use crate::search::MATE_BOUND;
+use crate::score::MATE_BOUND;
 use crate::toml_config::{read_text, ConfigError, Document};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;

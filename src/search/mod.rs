@@ -8,7 +8,7 @@ mod limits;
 mod tt;
 
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
-pub use crate::score::{Score, MATE};
+pub use crate::score::{Score, MATE, MATE_BOUND};
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 
@@ -21,8 +21,8 @@ use std::time::{Duration, Instant};
 
 /// The deepest ply the search reaches (quiescence included).
 pub const MAX_PLY: usize = 128;
-/// Scores beyond this are mate scores.
-pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
+// A mate found anywhere in the tree must score beyond the bound every evaluation stays inside.
+const _: () = assert!(MATE_BOUND == MATE - MAX_PLY as i32 - 1);
 /// Static evaluations are clamped to this, strictly inside the non-mate range, so that no
 /// weights can make an evaluation look like a mate or escape the search window.
 pub const MAX_EVAL: i32 = MATE_BOUND - 1;

@@ -13,8 +13,6 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-/// The name the engine gives in `id name`.
-pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));
 /// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the sparring developers";
 
@@ -265,7 +263,7 @@ impl UciEngine {
     }
 
     fn identify(&self) {
-        self.out.line(&format!("id name {ENGINE_NAME}"));
+        self.out.line(&format!("id name {}", crate::ENGINE_NAME));
         self.out.line(&format!("id author {ENGINE_AUTHOR}"));
         self.out.line(&format!(
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {}",
