@@ -20,26 +20,33 @@ fn magic_index(m: &Magic, occupied: Bitboard) -> usize {
     m.offset + ((occupied.0 & m.mask).wrapping_mul(m.magic) >> m.shift) as usize
 }
 
+/// The squares a rook on `sq` attacks; each ray stops at, and includes, the first square set
+/// in `occupied`.
 #[inline(always)]
 pub fn rook_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(SLIDER_ATTACKS[magic_index(&ROOK_MAGICS[sq.index()], occupied)])
 }
 
+/// The squares a bishop on `sq` attacks; each ray stops at, and includes, the first square set
+/// in `occupied`.
 #[inline(always)]
 pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     Bitboard(SLIDER_ATTACKS[magic_index(&BISHOP_MAGICS[sq.index()], occupied)])
 }
 
+/// The squares a queen on `sq` attacks: rook and bishop attacks with `occupied` as the blockers.
 #[inline(always)]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     rook_attacks(sq, occupied) | bishop_attacks(sq, occupied)
 }
 
+/// The squares a knight on `sq` attacks.
 #[inline(always)]
 pub fn knight_attacks(sq: Square) -> Bitboard {
     Bitboard(KNIGHT[sq.index()])
 }
 
+/// The squares a king on `sq` attacks (one step in any direction; castling not included).
 #[inline(always)]
 pub fn king_attacks(sq: Square) -> Bitboard {
     Bitboard(KING[sq.index()])

@@ -4,45 +4,57 @@ use super::types::{Color, File, Rank, Square};
 use std::fmt;
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, Not};
 
+/// A set of squares: bit i of the word is set when square i (a1 = 0, h8 = 63) is in the set.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Bitboard(pub u64);
 
 impl Bitboard {
+    /// No squares.
     pub const EMPTY: Bitboard = Bitboard(0);
+    /// All 64 squares.
     pub const FULL: Bitboard = Bitboard(!0);
+    /// The 32 light squares (b1, h1, a2, a8, ...; a1 is dark).
     pub const LIGHT_SQUARES: Bitboard = Bitboard(0x55AA_55AA_55AA_55AA);
+    /// The 32 dark squares (a1, h8, b2, ...).
     pub const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
 
+    /// The set holding only `sq`.
     #[inline(always)]
     pub const fn from_square(sq: Square) -> Bitboard {
         Bitboard(1 << sq.index())
     }
 
+    /// Every square of one file (a1..a8 for the a-file).
     #[inline(always)]
     pub const fn file(file: File) -> Bitboard {
         Bitboard(0x0101_0101_0101_0101 << file.index())
     }
 
+    /// Every square of one rank (a1..h1 for the first rank).
     #[inline(always)]
     pub const fn rank(rank: Rank) -> Bitboard {
         Bitboard(0xFF << (rank.index() * 8))
     }
 
+    /// Whether no square is set.
     #[inline(always)]
     pub const fn is_empty(self) -> bool {
         self.0 == 0
     }
 
+    /// Whether at least one square is set.
     #[inline(always)]
     pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 
+    /// Whether `sq` is in the set.
     #[inline(always)]
     pub const fn has(self, sq: Square) -> bool {
         self.0 & (1 << sq.index()) != 0
     }
 
+    /// How many squares are set (population count).
     #[inline(always)]
     pub const fn len(self) -> u32 {
         self.0.count_ones()
@@ -70,11 +82,13 @@ impl Bitboard {
         Square::from_index(self.0.trailing_zeros() as usize & 63)
     }
 
+    /// The set with `sq` added.
     #[inline(always)]
     pub const fn with(self, sq: Square) -> Bitboard {
         Bitboard(self.0 | 1 << sq.index())
     }
 
+    /// The set with `sq` removed.
     #[inline(always)]
     pub const fn without(self, sq: Square) -> Bitboard {
         Bitboard(self.0 & !(1 << sq.index()))
@@ -101,6 +115,7 @@ impl Bitboard {
         Bitboard((self.0 << 1) & !0x0101_0101_0101_0101)
     }
 
+    /// The squares of the set from a1 upwards, lowest index first.
     pub fn iter(self) -> BitboardIter {
         BitboardIter(self.0)
     }

@@ -18,56 +18,138 @@ pub enum FenMode {
 /// What is wrong with a FEN, naming the field (1 = placement .. 6 = fullmove number).
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum FenError {
+    /// The text does not split into 4, 5 or 6 whitespace-separated fields.
     #[error("expected 4 to 6 space-separated fields, found {found}")]
-    FieldCount { found: usize },
+    FieldCount {
+        /// How many fields there were.
+        found: usize,
+    },
+    /// The placement field does not have exactly 8 ranks separated by '/'.
     #[error("field 1 (piece placement): expected 8 ranks separated by '/', found {found}")]
-    RankCount { found: usize },
+    RankCount {
+        /// How many '/'-separated parts there were.
+        found: usize,
+    },
+    /// A placement character is neither a piece letter (PNBRQK, pnbrqk) nor a digit 1-8.
     #[error("field 1 (piece placement): bad piece letter '{ch}' on rank {rank}")]
-    BadPiece { rank: char, ch: char },
+    BadPiece {
+        /// The rank's digit ('8' for the first rank written).
+        rank: char,
+        /// The offending character.
+        ch: char,
+    },
+    /// A rank's pieces and empty-square digits add up to more than 8 squares.
     #[error("field 1 (piece placement): rank {rank} describes more than 8 squares")]
-    RankTooLong { rank: char },
+    RankTooLong {
+        /// The rank's digit.
+        rank: char,
+    },
+    /// A rank's pieces and empty-square digits add up to fewer than 8 squares.
     #[error("field 1 (piece placement): rank {rank} describes {squares} squares, not 8")]
-    RankTooShort { rank: char, squares: usize },
+    RankTooShort {
+        /// The rank's digit.
+        rank: char,
+        /// How many squares it describes.
+        squares: usize,
+    },
+    /// A side has no king.
     #[error("field 1 (piece placement): {color} has no king")]
-    MissingKing { color: Color },
+    MissingKing {
+        /// The side without a king.
+        color: Color,
+    },
+    /// A side has more than one king.
     #[error("field 1 (piece placement): {color} has {count} kings")]
-    ExtraKing { color: Color, count: u32 },
+    ExtraKing {
+        /// The side with several kings.
+        color: Color,
+        /// How many kings it has.
+        count: u32,
+    },
+    /// A pawn stands on the first or eighth rank.
     #[error("field 1 (piece placement): pawn on {square}, a first or last rank square")]
-    PawnOnBackRank { square: Square },
+    PawnOnBackRank {
+        /// The first such pawn's square (lowest index first).
+        square: Square,
+    },
+    /// Strict mode only: a side has more than 8 pawns or more than 16 pieces in all.
     #[error("field 1 (piece placement): {color} has {count} {what}, more than a game allows")]
     TooManyPieces {
+        /// The side with too many.
         color: Color,
+        /// How many it has.
         count: u32,
+        /// What was counted: "pawns" or "pieces" (all pieces, king and pawns included).
         what: &'static str,
     },
+    /// The side-to-move field is not `w` or `b`.
     #[error("field 2 (side to move): expected 'w' or 'b', found '{found}'")]
-    BadSideToMove { found: String },
+    BadSideToMove {
+        /// The field as written.
+        found: String,
+    },
+    /// The side that just moved is in check, so its king could be captured.
     #[error("field 2 (side to move): the side not to move ({color}) is in check")]
-    OpponentInCheck { color: Color },
+    OpponentInCheck {
+        /// The side not to move, whose king is attacked.
+        color: Color,
+    },
+    /// Strict mode only: the side to move is checked by three or more pieces, or by a pair no move
+    /// can produce (two pawns, two knights, pawn and knight, two bishops).
     #[error("field 2 (side to move): the check on the {color} king ({checkers} checkers) cannot arise in a game")]
-    ImpossibleCheck { color: Color, checkers: u32 },
+    ImpossibleCheck {
+        /// The side to move, which is in check.
+        color: Color,
+        /// How many pieces give check.
+        checkers: u32,
+    },
+    /// The castling field is not `-` or a set of distinct letters from `KQkq`.
     #[error("field 3 (castling): '{found}' is not '-' or a set of the letters KQkq")]
-    BadCastling { found: String },
+    BadCastling {
+        /// The field as written.
+        found: String,
+    },
+    /// A castling right is given but the king or the rook is not on its start square.
     #[error(
         "field 3 (castling): right '{right}' needs the {color} king on {king} and a rook on {rook}"
     )]
     CastlingMismatch {
+        /// The right's letter (`K`, `Q`, `k` or `q`).
         right: char,
+        /// The side the right belongs to.
         color: Color,
+        /// Where that side's king must stand (e1 or e8).
         king: Square,
+        /// Where the rook must stand (a1, h1, a8 or h8).
         rook: Square,
     },
+    /// The en-passant field is not `-` or a square name.
     #[error("field 4 (en passant): '{found}' is not '-' or a square")]
-    BadEnPassant { found: String },
+    BadEnPassant {
+        /// The field as written.
+        found: String,
+    },
+    /// The en-passant square could not follow a double pawn push: wrong rank, no pawn in front of
+    /// it, or an occupied square the pawn passed over.
     #[error("field 4 (en passant): {square} is impossible: {reason}")]
     ImpossibleEnPassant {
+        /// The square as written.
         square: Square,
+        /// Which of those checks failed, in words.
         reason: &'static str,
     },
+    /// The halfmove clock is not a whole number from 0 to 65535.
     #[error("field 5 (halfmove clock): '{found}' is not a number from 0 to 65535")]
-    BadHalfmoveClock { found: String },
+    BadHalfmoveClock {
+        /// The field as written.
+        found: String,
+    },
+    /// The fullmove number is not a whole number from 1 to 65535.
     #[error("field 6 (fullmove number): '{found}' is not a number from 1 to 65535")]
-    BadFullmoveNumber { found: String },
+    BadFullmoveNumber {
+        /// The field as written.
+        found: String,
+    },
 }
 
 impl Position {
@@ -82,6 +164,8 @@ impl Position {
         Position::from_fen_with(fen, FenMode::Lenient)
     }
 
+    /// Parses a FEN with the validation of `mode`. Four fields are accepted, the clocks then
+    /// default to 0 and 1.
     pub fn from_fen_with(fen: &str, mode: FenMode) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if !(4..=6).contains(&fields.len()) {

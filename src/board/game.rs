@@ -13,8 +13,11 @@ use thiserror::Error;
 /// The result of a finished game, written as in PGN.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum GameResult {
+    /// White won (`1-0`).
     WhiteWins,
+    /// Black won (`0-1`).
     BlackWins,
+    /// Drawn (`1/2-1/2`).
     Draw,
 }
 
@@ -41,9 +44,12 @@ impl fmt::Display for GameResult {
 /// Why the rules end a game (or let a player end it by a claim).
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum GameEnd {
+    /// The side to move is in check and has no legal move.
     Checkmate {
+        /// The side that gave the mate.
         winner: Color,
     },
+    /// The side to move is not in check and has no legal move: a draw.
     Stalemate,
     /// No sequence of legal moves can mate (a dead position of the kinds `is_insufficient_material` knows).
     InsufficientMaterial,
@@ -58,6 +64,7 @@ pub enum GameEnd {
 }
 
 impl GameEnd {
+    /// The game's result: a win for the mating side, otherwise a draw.
     pub const fn result(self) -> GameResult {
         match self {
             GameEnd::Checkmate { winner } => GameResult::win_for(winner),
@@ -100,7 +107,9 @@ impl fmt::Display for GameEnd {
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 #[error("illegal move {mv} in position {fen}")]
 pub struct IllegalMoveError {
+    /// The refused move.
     pub mv: Move,
+    /// The position it was refused in, as FEN.
     pub fen: String,
 }
 
@@ -123,10 +132,12 @@ impl Position {
                 || (bishops & Bitboard::DARK_SQUARES).is_empty())
     }
 
+    /// Whether the side to move is in check and has no legal move.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && !self.has_legal_moves()
     }
 
+    /// Whether the side to move is not in check and has no legal move.
     pub fn is_stalemate(&self) -> bool {
         !self.in_check() && !self.has_legal_moves()
     }
@@ -144,6 +155,7 @@ pub struct Game {
 }
 
 impl Game {
+    /// A game starting at `start` with no moves played yet.
     pub fn new(start: Position) -> Game {
         Game {
             position: start.clone(),
@@ -153,14 +165,17 @@ impl Game {
         }
     }
 
+    /// The position the game started from.
     pub fn start(&self) -> &Position {
         &self.start
     }
 
+    /// The current position, after every move played.
     pub fn position(&self) -> &Position {
         &self.position
     }
 
+    /// The moves played so far, in order from the start position.
     pub fn moves(&self) -> &[Move] {
         &self.moves
     }

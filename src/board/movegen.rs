@@ -15,8 +15,12 @@ use super::types::{Color, File, PieceKind, Rank, Square};
 /// The legal destinations of one piece. Pawn moves to the last rank stand for four promotions.
 #[derive(Copy, Clone, Debug)]
 pub struct PieceMoves {
+    /// The kind of the moving piece.
     pub kind: PieceKind,
+    /// The square the piece moves from.
     pub from: Square,
+    /// The legal destinations; for castling the king's destination (g1, c1, g8 or c8), for en
+    /// passant the empty square the pawn moves to.
     pub to: Bitboard,
 }
 
@@ -39,6 +43,7 @@ impl PieceMoves {
         }
     }
 
+    /// Whether the piece has no legal destination.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.to.is_empty()
@@ -48,6 +53,7 @@ impl PieceMoves {
 /// Which moves to produce.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum GenMode {
+    /// Every legal move.
     All,
     /// Captures (en passant included) and promotions: the quiescence search's moves.
     Noisy,

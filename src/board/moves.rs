@@ -9,11 +9,18 @@ use std::fmt;
 pub struct Move(u16);
 
 impl Move {
+    /// Flags of a non-capturing move that is not a double push, castling or promotion.
     pub const QUIET: u16 = 0;
+    /// Flags of a pawn's two-square advance from its start rank.
     pub const DOUBLE_PUSH: u16 = 1;
+    /// Flags of king-side castling (e1g1 / e8g8).
     pub const KING_CASTLE: u16 = 2;
+    /// Flags of queen-side castling (e1c1 / e8c8).
     pub const QUEEN_CASTLE: u16 = 3;
+    /// Flags of an ordinary capture; its bit (4) is also set in en-passant and capturing
+    /// promotion flags.
     pub const CAPTURE: u16 = 4;
+    /// Flags of an en-passant capture (`CAPTURE | 1`).
     pub const EN_PASSANT: u16 = 5;
     /// Promotion flags are `PROMOTION | (piece - 1)`, plus `CAPTURE` for a capturing promotion.
     pub const PROMOTION: u16 = 8;
@@ -21,6 +28,7 @@ impl Move {
     /// The "no move" value (a1a1), written `0000` in UCI.
     pub const NULL: Move = Move(0);
 
+    /// Packs a move from its squares and flags (one of the flag constants); nothing is validated.
     #[inline(always)]
     pub const fn new(from: Square, to: Square, flags: u16) -> Move {
         Move(from.index() as u16 | (to.index() as u16) << 6 | flags << 12)
@@ -32,16 +40,19 @@ impl Move {
         Move::PROMOTION | (kind.index() as u16 - 1) | if capture { Move::CAPTURE } else { 0 }
     }
 
+    /// The square the moving piece leaves (the king's square for castling).
     #[inline(always)]
     pub const fn from(self) -> Square {
         Square::from_index((self.0 & 63) as usize)
     }
 
+    /// The square the moving piece lands on (g1/c1/g8/c8 for castling).
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 >> 6 & 63) as usize)
     }
 
+    /// The four flag bits (`QUIET`, `CAPTURE`, `PROMOTION | ...`, ...) without the squares.
     #[inline(always)]
     pub const fn flags(self) -> u16 {
         self.0 >> 12
@@ -53,11 +64,14 @@ impl Move {
         self.0
     }
 
+    /// Rebuilds a move from `bits`. Nothing is validated: a move read from a transposition table
+    /// must be checked for legality before it is played.
     #[inline(always)]
     pub const fn from_bits(bits: u16) -> Move {
         Move(bits)
     }
 
+    /// Whether this is `Move::NULL`.
     #[inline(always)]
     pub const fn is_null(self) -> bool {
         self.0 == 0
@@ -69,6 +83,7 @@ impl Move {
         self.flags() & Move::CAPTURE != 0
     }
 
+    /// Whether the move promotes a pawn, capturing or not.
     #[inline(always)]
     pub const fn is_promotion(self) -> bool {
         self.flags() & Move::PROMOTION != 0
@@ -80,21 +95,25 @@ impl Move {
         self.flags() & (Move::CAPTURE | Move::PROMOTION) == 0
     }
 
+    /// Whether the move is an en-passant capture.
     #[inline(always)]
     pub const fn is_en_passant(self) -> bool {
         self.flags() == Move::EN_PASSANT
     }
 
+    /// Whether the move is castling, on either side.
     #[inline(always)]
     pub const fn is_castle(self) -> bool {
         matches!(self.flags(), Move::KING_CASTLE | Move::QUEEN_CASTLE)
     }
 
+    /// Whether the move is a pawn's two-square advance.
     #[inline(always)]
     pub const fn is_double_push(self) -> bool {
         self.flags() == Move::DOUBLE_PUSH
     }
 
+    /// The piece a promotion turns the pawn into (knight..queen); `None` for other moves.
     #[inline(always)]
     pub const fn promotion(self) -> Option<PieceKind> {
         if self.is_promotion() {
@@ -136,8 +155,10 @@ pub struct MoveList {
 }
 
 impl MoveList {
+    /// How many moves the list can hold; more than the 218 of the richest known position.
     pub const CAPACITY: usize = 256;
 
+    /// An empty list.
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
@@ -146,6 +167,7 @@ impl MoveList {
         }
     }
 
+    /// Appends a move; panics if the list already holds `CAPACITY` moves.
     #[inline(always)]
     pub fn push(&mut self, mv: Move) {
         assert!(self.len < MoveList::CAPACITY, "move list overflow");
@@ -153,30 +175,36 @@ impl MoveList {
         self.len += 1;
     }
 
+    /// How many moves the list holds.
     #[inline(always)]
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether the list holds no move.
     #[inline(always)]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
+    /// The moves held, in the order they were pushed.
     #[inline(always)]
     pub fn as_slice(&self) -> &[Move] {
         &self.moves[..self.len]
     }
 
+    /// The moves held, mutable (e.g. for sorting by score in place).
     #[inline(always)]
     pub fn as_mut_slice(&mut self) -> &mut [Move] {
         &mut self.moves[..self.len]
     }
 
+    /// Whether `mv` is in the list (a linear scan).
     pub fn contains(&self, mv: Move) -> bool {
         self.as_slice().contains(&mv)
     }
 
+    /// Iterates the moves in the order they were pushed.
     pub fn iter(&self) -> std::slice::Iter<'_, Move> {
         self.as_slice().iter()
     }

@@ -12,23 +12,47 @@ use thiserror::Error;
 /// Why a UCI move text was refused.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum MoveParseError {
+    /// Not two square names plus an optional promotion letter (q, r, b or n, either case).
     #[error("'{text}' is not a UCI move: expected two squares and an optional promotion letter, like e2e4 or e7e8q")]
-    Malformed { text: String },
+    Malformed {
+        /// The text as given (trimmed).
+        text: String,
+    },
+    /// Well formed, but no legal move of the position matches (the null move `0000` included).
     #[error("'{text}' is not legal here: {reason}")]
-    Illegal { text: String, reason: &'static str },
+    Illegal {
+        /// The text as given (trimmed).
+        text: String,
+        /// Why no legal move matches, in words (e.g. "the from square is empty").
+        reason: &'static str,
+    },
 }
 
 /// Why a SAN move text was refused.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum SanError {
+    /// Not SAN syntax: empty, non-ASCII, no destination square, or a promotion by a piece.
     #[error("'{text}' is not a SAN move: {reason}")]
-    Malformed { text: String, reason: &'static str },
+    Malformed {
+        /// The text as given (trimmed).
+        text: String,
+        /// What is wrong with the syntax, in words.
+        reason: &'static str,
+    },
+    /// Well formed, but no legal move of the position matches.
     #[error("'{text}' is not legal here: {reason}")]
-    Illegal { text: String, reason: &'static str },
+    Illegal {
+        /// The text as given (trimmed).
+        text: String,
+        /// Why no legal move matches, in words (e.g. "it would leave the king in check").
+        reason: &'static str,
+    },
     /// More than one legal move fits; the candidates are in UCI form.
     #[error("'{text}' is ambiguous: it could be {}", candidates.join(", "))]
     Ambiguous {
+        /// The text as given (trimmed).
         text: String,
+        /// The matching legal moves in UCI form (`e7e8q`, ...).
         candidates: Vec<String>,
     },
 }

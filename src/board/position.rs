@@ -66,6 +66,7 @@ impl Position {
         Position::from_fen(Position::START_FEN).expect("the start position is valid")
     }
 
+    /// The standard starting position as FEN.
     pub const START_FEN: &'static str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
     /// An empty board with White to move; a building block for parsers.
@@ -83,11 +84,13 @@ impl Position {
         }
     }
 
+    /// The colour whose turn it is.
     #[inline(always)]
     pub fn side_to_move(&self) -> Color {
         self.side
     }
 
+    /// The castling rights still held by both sides (not whether castling is possible right now).
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
@@ -105,6 +108,7 @@ impl Position {
         self.halfmove_clock
     }
 
+    /// The FEN fullmove number, increased after each Black move.
     #[inline(always)]
     pub fn fullmove_number(&self) -> u32 {
         self.fullmove_number
@@ -134,16 +138,19 @@ impl Position {
         self.pieces[kind.index()] & self.colors[color.index()]
     }
 
+    /// Every occupied square, both colours.
     #[inline(always)]
     pub fn occupied(&self) -> Bitboard {
         self.colors[0] | self.colors[1]
     }
 
+    /// The kind of the piece on `sq`, if any.
     #[inline(always)]
     pub fn kind_on(&self, sq: Square) -> Option<PieceKind> {
         self.mailbox[sq.index()]
     }
 
+    /// The colour of the piece on `sq`, if any.
     #[inline(always)]
     pub fn color_on(&self, sq: Square) -> Option<Color> {
         if self.colors[0].has(sq) {
@@ -155,11 +162,13 @@ impl Position {
         }
     }
 
+    /// The piece on `sq`, if any.
     #[inline(always)]
     pub fn piece_on(&self, sq: Square) -> Option<Piece> {
         Some(Piece::new(self.color_on(sq)?, self.kind_on(sq)?))
     }
 
+    /// The square of `color`'s king (every valid position has exactly one).
     #[inline(always)]
     pub fn king_square(&self, color: Color) -> Square {
         self.colored(color, PieceKind::King).single()
@@ -201,6 +210,7 @@ impl Position {
         self.attackers_to(king, self.occupied()) & self.color(!self.side)
     }
 
+    /// Whether the side to move's king is attacked.
     #[inline(always)]
     pub fn in_check(&self) -> bool {
         self.is_attacked(self.king_square(self.side), !self.side, self.occupied())
@@ -466,6 +476,7 @@ impl Position {
         undo
     }
 
+    /// Takes back a null move with the record `make_null_move` returned.
     #[inline]
     pub fn unmake_null_move(&mut self, undo: Undo) {
         self.side = !self.side;

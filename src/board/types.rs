@@ -7,13 +7,17 @@ use std::ops::Not;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 #[repr(u8)]
 pub enum Color {
+    /// The side that moves first; its pieces start on ranks 1 and 2.
     White = 0,
+    /// The side that moves second; its pieces start on ranks 7 and 8.
     Black = 1,
 }
 
 impl Color {
+    /// Both colours, White first (the order of `index`).
     pub const ALL: [Color; 2] = [Color::White, Color::Black];
 
+    /// 0 for White, 1 for Black: the index into per-colour arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
@@ -62,15 +66,22 @@ impl fmt::Display for Color {
 #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 #[repr(u8)]
 pub enum PieceKind {
+    /// A pawn (index 0).
     Pawn = 0,
+    /// A knight (index 1).
     Knight = 1,
+    /// A bishop (index 2).
     Bishop = 2,
+    /// A rook (index 3).
     Rook = 3,
+    /// A queen (index 4).
     Queen = 4,
+    /// A king (index 5).
     King = 5,
 }
 
 impl PieceKind {
+    /// Every kind in index order, pawn to king.
     pub const ALL: [PieceKind; 6] = [
         PieceKind::Pawn,
         PieceKind::Knight,
@@ -87,11 +98,13 @@ impl PieceKind {
         PieceKind::Knight,
     ];
 
+    /// 0 (pawn) to 5 (king): the index into per-kind arrays.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
+    /// The kind with this index (0 = pawn .. 5 = king); panics on an index above 5.
     #[inline(always)]
     pub const fn from_index(i: usize) -> PieceKind {
         PieceKind::ALL[i]
@@ -126,11 +139,14 @@ impl PieceKind {
 /// A coloured piece.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub struct Piece {
+    /// The side the piece belongs to.
     pub color: Color,
+    /// What kind of piece it is.
     pub kind: PieceKind,
 }
 
 impl Piece {
+    /// A piece of `color` and `kind`.
     pub const fn new(color: Color, kind: PieceKind) -> Piece {
         Piece { color, kind }
     }
@@ -143,6 +159,7 @@ impl Piece {
         }
     }
 
+    /// Parses a FEN piece letter: upper case for White, lower case for Black.
     pub fn from_char(c: char) -> Option<Piece> {
         let kind = PieceKind::from_char(c)?;
         let color = if c.is_ascii_uppercase() {
@@ -159,25 +176,33 @@ macro_rules! enum_with_index {
         $(#[$meta])*
         #[derive(Copy, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
         #[repr(u8)]
-        pub enum $name { $($variant),* }
+        pub enum $name { $(
+            #[doc = concat!("The ", stringify!($variant), " ", stringify!($name), ".")]
+            $variant
+        ),* }
 
         impl $name {
+            /// All eight values in board order (a..h or 1..8).
             pub const ALL: [$name; 8] = [$($name::$variant),*];
 
+            /// 0..7 in board order: the index into per-file or per-rank arrays.
             #[inline(always)]
             pub const fn index(self) -> usize {
                 self as usize
             }
 
+            /// The value with this index (0..7); panics on an index above 7.
             #[inline(always)]
             pub const fn from_index(i: usize) -> $name {
                 $name::ALL[i]
             }
 
+            /// The letter or digit used in square names (`a`..`h` or `1`..`8`).
             pub const fn char(self) -> char {
                 $chars[self as usize]
             }
 
+            /// Parses the letter or digit used in square names; `None` for anything else.
             pub fn from_char(c: char) -> Option<$name> {
                 $chars.iter().position(|&x| x == c).map($name::from_index)
             }
@@ -219,6 +244,7 @@ impl Rank {
 pub struct Square(u8);
 
 impl Square {
+    /// The square on `file` and `rank`.
     #[inline(always)]
     pub const fn new(file: File, rank: Rank) -> Square {
         Square((rank as u8) << 3 | file as u8)
@@ -231,16 +257,19 @@ impl Square {
         Square(i as u8)
     }
 
+    /// 0 (a1) .. 63 (h8): the index into per-square arrays and the bit in a `Bitboard`.
     #[inline(always)]
     pub const fn index(self) -> usize {
         self.0 as usize
     }
 
+    /// The file (column) the square is on.
     #[inline(always)]
     pub const fn file(self) -> File {
         File::from_index((self.0 & 7) as usize)
     }
 
+    /// The rank (row) the square is on.
     #[inline(always)]
     pub const fn rank(self) -> Rank {
         Rank::from_index((self.0 >> 3) as usize)
@@ -291,11 +320,17 @@ impl fmt::Display for Square {
 pub struct CastlingRights(pub u8);
 
 impl CastlingRights {
+    /// Bit of White's right to castle king side (e1g1).
     pub const WHITE_KING_SIDE: u8 = 1;
+    /// Bit of White's right to castle queen side (e1c1).
     pub const WHITE_QUEEN_SIDE: u8 = 2;
+    /// Bit of Black's right to castle king side (e8g8).
     pub const BLACK_KING_SIDE: u8 = 4;
+    /// Bit of Black's right to castle queen side (e8c8).
     pub const BLACK_QUEEN_SIDE: u8 = 8;
+    /// No castling rights (FEN `-`).
     pub const NONE: CastlingRights = CastlingRights(0);
+    /// All four castling rights (FEN `KQkq`).
     pub const ALL: CastlingRights = CastlingRights(15);
 
     /// The bit for one side's king-side (`king_side`) or queen-side right.
@@ -309,6 +344,7 @@ impl CastlingRights {
         }
     }
 
+    /// Whether `color` may still castle on the king side (`king_side`) or the queen side.
     #[inline(always)]
     pub const fn has(self, color: Color, king_side: bool) -> bool {
         self.0 & Self::bit(color, king_side) != 0
