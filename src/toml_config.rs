@@ -20,53 +20,80 @@ pub enum ConfigError {
     /// The file cannot be read.
     #[error("{file}: cannot read: {source}")]
     Io {
+        /// The path as given to the reader.
         file: String,
+        /// The operating system's error (not found, permission denied, not UTF-8).
         #[source]
         source: std::io::Error,
     },
     /// The text is not TOML (line and column 0 if the parser gave no position).
     #[error("{file}:{line}:{column}: TOML syntax error: {message}")]
     Syntax {
+        /// The file name as given to the parser.
         file: String,
+        /// 1-based line of the syntax error, 0 if unknown.
         line: usize,
+        /// 1-based column (in characters) of the syntax error, 0 if unknown.
         column: usize,
+        /// The TOML parser's message, on one line.
         message: String,
     },
     /// A required key is absent; the position is that of the table that lacks it.
     #[error("{file}:{line}:{column}: missing key `{key}` (expected {expected})")]
     Missing {
+        /// The file name as given to the parser.
         file: String,
+        /// 1-based line of the table that lacks the key.
         line: usize,
+        /// 1-based column of the table that lacks the key.
         column: usize,
+        /// The dotted key that is absent, e.g. `output.dir`.
         key: String,
+        /// What the key should hold, e.g. "the output directory".
         expected: String,
     },
     /// A key has a value of the wrong type or out of range.
     #[error("{file}:{line}:{column}: `{key}` is {found}, expected {expected}")]
     Invalid {
+        /// The file name as given to the parser.
         file: String,
+        /// 1-based line of the bad value.
         line: usize,
+        /// 1-based column of the bad value.
         column: usize,
+        /// The dotted key whose value is wrong, e.g. `engine[1].builtin.hash_mb`.
         key: String,
+        /// What the key accepts, e.g. "an integer from 1 to 65536".
         expected: String,
+        /// What the file holds instead, e.g. "the integer 0".
         found: String,
     },
     /// A key the reader does not know (a typo must not be silently ignored).
     #[error("{file}:{line}:{column}: unknown key `{key}` (expected one of {expected})")]
     UnknownKey {
+        /// The file name as given to the parser.
         file: String,
+        /// 1-based line of the unknown key.
         line: usize,
+        /// 1-based column of the unknown key.
         column: usize,
+        /// The full dotted key of the unknown entry, e.g. `tournament.round`.
         key: String,
+        /// The keys the table accepts, listed for the message.
         expected: String,
     },
     /// Any other problem with a key, in the deserialiser's words.
     #[error("{file}:{line}:{column}: `{key}`: {message}")]
     Other {
+        /// The file name as given to the parser.
         file: String,
+        /// 1-based line of the value the error is about.
         line: usize,
+        /// 1-based column of the value the error is about.
         column: usize,
+        /// The dotted key the error is about.
         key: String,
+        /// The full description of the problem.
         message: String,
     },
 }

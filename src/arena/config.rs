@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+/// Who plays whom: `tournament.kind`, `"gauntlet"` (default) or `"round-robin"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TournamentKind {
     /// The first engine plays every other engine.
@@ -21,13 +22,19 @@ pub enum TournamentKind {
 /// How long each move may take.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TimeControl {
+    /// `time_control.nodes`: every move is searched to this many nodes (`go nodes`).
     Nodes(u64),
+    /// `time_control.depth`: every move is searched to this depth in plies (`go depth`), 1 to 127.
     Depth(u32),
+    /// `time_control.movetime_ms`: a fixed thinking time per move (`go movetime`), 1 ms to 24 h.
     MoveTime(Duration),
     /// `moves/base+increment`; `moves` None for sudden death with increment.
     Clock {
+        /// Moves per period; after that many moves `base` is added to the clock again.
         moves: Option<u32>,
+        /// Time on the clock at the start of the game (and added at every new period).
         base: Duration,
+        /// Time added to the mover's clock after each of its moves.
         increment: Duration,
     },
 }
@@ -91,18 +98,26 @@ impl TimeControl {
     }
 }
 
+/// How the rounds walk through the opening suite: `openings.order`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OpeningOrder {
+    /// A seeded permutation of the suite (the default); the same seed gives the same order.
     Random,
+    /// The suite's openings in file order, starting at `openings.start`.
     Sequential,
 }
 
+/// The `[openings]` table: where the start positions of the games come from.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OpeningsConfig {
+    /// `openings.file`: the path of the EPD suite, PGN file or Polyglot book (required).
     pub file: PathBuf,
     /// `epd`, `pgn` or `polyglot`; None: guessed from the extension.
     pub format: Option<String>,
+    /// `openings.order`: random (default) or sequential.
     pub order: OpeningOrder,
+    /// `openings.plies`: PGN games are cut and Polyglot lines drawn to this many plies; None: as
+    /// far as the book goes.
     pub plies: Option<usize>,
     /// 1-based index of the first opening to use.
     pub start: usize,
@@ -115,56 +130,78 @@ pub struct OpeningsConfig {
     pub random_plies: usize,
 }
 
+/// `adjudication.draw`: ends a long, level game as a draw.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DrawAdjudication {
     /// Not before this full move number.
     pub move_number: u32,
     /// Consecutive moves of each engine with a score within `score_cp` of zero.
     pub move_count: u32,
+    /// `adjudication.draw.score_cp` (centipawns, default 0): the largest absolute score that counts
+    /// as level.
     pub score_cp: i32,
 }
 
+/// `adjudication.resign`: ends a game as a loss for an engine that keeps reporting a lost score.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ResignAdjudication {
     /// Consecutive moves of the losing engine at or below `-score_cp`.
     pub move_count: u32,
+    /// `adjudication.resign.score_cp` (centipawns, required, at least 1); a mate score against the
+    /// engine also counts.
     pub score_cp: i32,
     /// Also require the winner's scores to be at least `score_cp`.
     pub two_sided: bool,
 }
 
+/// The `[adjudication]` table; every rule is off unless given.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Adjudication {
+    /// `adjudication.draw`; None: no draw adjudication.
     pub draw: Option<DrawAdjudication>,
+    /// `adjudication.resign`; None: no resign adjudication.
     pub resign: Option<ResignAdjudication>,
     /// Draw after this many moves by each side, book moves not counted.
     pub max_moves: Option<u32>,
 }
 
+/// How an engine is run: an `[[engine]]` table holds exactly one of `builtin` or `uci`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum EngineKind {
     /// The project's own engine, in process.
     Builtin {
+        /// `builtin.weights`: an evaluation weights file; None: the compiled-in weights.
         weights: Option<PathBuf>,
+        /// `builtin.hash_mb`: transposition table size in MiB (default 16, at most 65536).
         hash_mb: usize,
     },
     /// An external UCI engine run as a child process.
     Uci {
+        /// `uci.command`: the executable to start (required).
         command: String,
+        /// `uci.args`: command-line arguments passed to it (default none).
         args: Vec<String>,
+        /// `uci.options`: `setoption` name/value pairs sent at start-up, sorted by name.
         options: Vec<(String, String)>,
+        /// `uci.working_dir`: the directory the engine runs in; None: the runner's own.
         working_dir: Option<PathBuf>,
     },
 }
 
+/// One `[[engine]]` table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
+    /// `engine.name`: unique, non-blank, no control characters; used in records and results.
     pub name: String,
+    /// Whether the engine is built in or an external UCI program.
     pub kind: EngineKind,
 }
 
+/// The `[output]` table (required): where the match records go.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputConfig {
+    /// `output.dir` (required): the directory for the PGN, results and positions; must not be a
+    /// file.
     pub dir: PathBuf,
     /// Also write `positions.epd` for the tuner.
     pub positions: bool,
@@ -174,24 +211,36 @@ pub struct OutputConfig {
     pub rating_interval: u32,
 }
 
+/// A checked match configuration, as read by `sparring match`.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// Where the configuration came from, for messages.
     pub source: String,
+    /// `tournament.event`: the PGN `Event` tag (default "sparring match").
     pub event: String,
+    /// `tournament.kind`: gauntlet (default) or round-robin.
     pub kind: TournamentKind,
+    /// `tournament.rounds` (default 1): each round plays every pairing twice, colours reversed.
     pub rounds: u32,
+    /// `tournament.concurrency` (default 1): games played at once; at most the machine's threads.
     pub concurrency: usize,
+    /// `tournament.seed` (default 1): seeds the opening order and the random opening moves.
     pub seed: u64,
+    /// The `[time_control]` table: exactly one of `nodes`, `depth`, `movetime_ms`, `clock`.
     pub time_control: TimeControl,
     /// Extra time a clock may run over before the move is a time forfeit.
     pub margin: Duration,
     /// How long an engine may stay silent (start-up, isready, or a move without a clock).
     pub timeout: Duration,
+    /// The `[openings]` table; None: every game starts from the initial position.
     pub openings: Option<OpeningsConfig>,
+    /// The `[adjudication]` table; no rule applies when it is absent.
     pub adjudication: Adjudication,
+    /// The `[sprt]` table; None: the match runs all its rounds without a stopping test.
     pub sprt: Option<SprtParams>,
+    /// The `[output]` table.
     pub output: OutputConfig,
+    /// The `[[engine]]` tables in file order, at least two; in a gauntlet the first plays the rest.
     pub engines: Vec<EngineConfig>,
     /// `tournament.max_restarts` (default 3): how many times in a row an engine may fail to
     /// start or restart before the run stops with an error, instead of forfeiting every
@@ -345,6 +394,7 @@ fn has_control(text: &str) -> bool {
 }
 
 impl MatchConfig {
+    /// Reads and parses the configuration file at `path`; errors name the file, line and key.
     pub fn load(path: &Path) -> Result<MatchConfig, ConfigError> {
         let text = read_text(path)?;
         MatchConfig::parse(&text, &path.display().to_string())

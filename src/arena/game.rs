@@ -12,18 +12,31 @@ use std::time::{Duration, Instant, SystemTime};
 
 /// Everything about one game except the players.
 pub struct GameSetup<'a> {
+    /// 1-based game number in the schedule; games 2k-1 and 2k form pair k.
     pub game_id: u64,
+    /// 1-based number of the colour-reversed pair this game belongs to.
     pub pair_id: u64,
+    /// 1-based round of the schedule.
     pub round: u64,
+    /// The PGN `Event` tag (`tournament.event`).
     pub event: &'a str,
+    /// 0-based index of the opening in its suite, recorded with the game.
     pub opening_id: usize,
+    /// The position the game starts from, before `book_moves`.
     pub start: &'a Position,
+    /// Opening moves (book line plus any random plies) played before the engines take over.
     pub book_moves: &'a [Move],
+    /// Engine names, White first.
     pub names: [&'a str; 2],
+    /// Engine indices into the configuration's engine list, White first.
     pub engines: [usize; 2],
+    /// The time control every move is played under.
     pub time_control: &'a TimeControl,
+    /// Extra time a clock or movetime may overrun before the move is a time forfeit.
     pub margin: Duration,
+    /// How long an engine may stay silent when no clock bounds the move (node and depth limits).
     pub timeout: Duration,
+    /// The adjudication rules applied after every move.
     pub adjudication: &'a Adjudication,
 }
 

@@ -13,8 +13,11 @@ use thiserror::Error;
 
 /// One move request: the game so far and the limits for this move.
 pub struct GoRequest<'a> {
+    /// The position the game started from (the opening's start, not the current one).
     pub start: &'a Position,
+    /// Every move played since `start`, opening moves included, in order.
     pub moves: &'a [Move],
+    /// The search limits for this move (nodes, depth, movetime or the clocks).
     pub limits: &'a SearchLimits,
     /// How long to wait for the answer before the engine counts as stalled (or out of time).
     pub deadline: Duration,
@@ -23,29 +26,52 @@ pub struct GoRequest<'a> {
 /// What a player answered: its move as text (checked by the arbiter) and what it said about it.
 #[derive(Clone, Debug, Default)]
 pub struct EngineReply {
+    /// The move in UCI notation (`e2e4`, `e7e8q`), unchecked.
     pub bestmove: String,
     /// From the mover's point of view.
     pub score: Option<Score>,
+    /// The depth of the last completed iteration, in plies, if reported.
     pub depth: Option<u32>,
+    /// Nodes searched for this move, if reported.
     pub nodes: Option<u64>,
 }
 
+/// Why a player could not start or could not answer a move request.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum PlayerError {
+    /// The engine process could not be started (missing or non-executable command, bad working
+    /// directory), exited during the UCI handshake, or was asked for while the runner shuts down.
     #[error("cannot start `{command}`: {reason}")]
-    Spawn { command: String, reason: String },
+    Spawn {
+        /// The configured `uci.command`.
+        command: String,
+        /// The operating system's error, how the engine exited, or that the runner is ending.
+        reason: String,
+    },
+    /// The engine started but did not send `uciok` or `readyok` within the start-up timeout.
     #[error("`{command}` did not answer `{expected}` within {waited_ms} ms")]
     Handshake {
+        /// The configured `uci.command`.
         command: String,
+        /// The reply waited for: `uciok` or `readyok`.
         expected: String,
+        /// How long the runner waited, in milliseconds.
         waited_ms: u128,
     },
     /// The engine exited or closed its output.
     #[error("the engine disconnected{detail}")]
-    Disconnected { detail: String },
+    Disconnected {
+        /// Extra context, with its own leading space (e.g. " (the built-in search panicked)"), or
+        /// empty.
+        detail: String,
+    },
     /// No answer in time: a hang (without a clock) or a flag fall (with one).
     #[error("no answer within {waited_ms} ms")]
-    Timeout { waited_ms: u128 },
+    Timeout {
+        /// The deadline that passed, in milliseconds.
+        waited_ms: u128,
+    },
+    /// A built-in engine's weights file could not be read or parsed; the text says why.
     #[error("cannot load weights: {0}")]
     Weights(String),
     /// The built-in engine's hash table cannot be allocated.
@@ -53,9 +79,15 @@ pub enum PlayerError {
     Table(#[from] crate::search::TableAllocError),
     /// An option name or value that would break the UCI line it is sent on.
     #[error("option `{name}`: {what} holds a line break, which would inject a UCI command")]
-    BadOption { name: String, what: &'static str },
+    BadOption {
+        /// The option's name, line breaks replaced by spaces.
+        name: String,
+        /// Which part holds the line break: "the name" or "the value".
+        what: &'static str,
+    },
 }
 
+/// An engine the arbiter can play games with: the built-in engine or an external UCI process.
 pub trait Player: Send {
     /// The name the engine gives itself (UCI `id name`), for the PGN.
     fn id_name(&self) -> &str;

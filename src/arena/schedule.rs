@@ -47,6 +47,7 @@ impl OpeningSource for StartPosition {
 pub struct GameSpec {
     /// 1-based; games 2k-1 and 2k are pair k.
     pub game_id: u64,
+    /// 1-based number of the colour-reversed pair (games 2k-1 and 2k).
     pub pair_id: u64,
     /// 1-based round: every pairing plays the same opening in one round.
     pub round: u64,
@@ -54,12 +55,15 @@ pub struct GameSpec {
     pub pairing: usize,
     /// Engine indices, White first.
     pub engines: [usize; 2],
+    /// 0-based index of the opening to ask the opening source for.
     pub opening_index: usize,
 }
 
+/// The whole tournament's game list, computed game by game from the game number.
 pub struct Schedule {
     /// (first, second): statistics are from the first engine's point of view.
     pub pairings: Vec<(usize, usize)>,
+    /// How many times every pairing is played, as a colour-reversed pair (`tournament.rounds`).
     pub rounds: u64,
     opening_count: Option<usize>,
     order: OpeningOrder,
@@ -81,6 +85,8 @@ fn gcd(a: usize, b: usize) -> usize {
 }
 
 impl Schedule {
+    /// The schedule for `engines` engines over `rounds` rounds. Openings cycle through
+    /// `opening_count` from 1-based `start`, in file order or a permutation seeded by `seed`.
     pub fn new(
         kind: TournamentKind,
         engines: usize,
@@ -139,6 +145,7 @@ impl Schedule {
         }
     }
 
+    /// The number of games in the whole tournament: two per pairing per round.
     pub fn total_games(&self) -> u64 {
         self.rounds * self.pairings.len() as u64 * 2
     }

@@ -26,7 +26,9 @@ pub trait Accumulator {
 /// Sums count × weight into middlegame and endgame totals: the search's accumulator.
 #[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
 pub struct ScoreAccumulator {
+    /// Middlegame total in centipawns, from White's point of view.
     pub mg: i32,
+    /// Endgame total in centipawns, from White's point of view.
     pub eg: i32,
 }
 
@@ -49,6 +51,7 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
 /// (White minus Black), plus the phase. The Texel tuner stores these instead of positions.
 #[derive(Clone, Default, Debug, PartialEq, Eq)]
 pub struct Trace {
+    /// Game phase, 0 (pawn endgame) to `MAX_PHASE` (all pieces on the board).
     pub phase: i32,
     /// (parameter index, count) pairs; `trace` returns them sorted by index, without zeros
     /// or repeated indices.

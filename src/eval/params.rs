@@ -10,9 +10,14 @@ pub mod layout {
     pub const MATERIAL: usize = 0;
     /// Six 64-square tables, pawn..king, each indexed by square from White's view (a1 = 0).
     pub const PST: usize = MATERIAL + 5;
+    /// Knight mobility by number of safe target squares (not occupied by an own piece, not
+    /// attacked by an enemy pawn), 0..=8.
     pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+    /// Bishop mobility by number of safe target squares, 0..=13.
     pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + MOBILITY_LEN[0];
+    /// Rook mobility by number of safe target squares, 0..=14.
     pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + MOBILITY_LEN[1];
+    /// Queen mobility by number of safe target squares, 0..=27.
     pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + MOBILITY_LEN[2];
     /// Entries per mobility table (knight, bishop, rook, queen): one per possible target count.
     pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
@@ -29,11 +34,18 @@ pub mod layout {
     pub const PASSED: usize = MOBILITY_QUEEN + MOBILITY_LEN[3];
     /// Connected pawns (defended by a pawn or beside one) by relative rank 2..7.
     pub const CONNECTED: usize = PASSED + 6;
+    /// Doubled pawns: each pawn with an own pawn ahead of it on its file.
     pub const DOUBLED: usize = CONNECTED + 6;
+    /// Isolated pawns: no own pawn on either adjacent file.
     pub const ISOLATED: usize = DOUBLED + 1;
+    /// Backward pawns: every neighbour is ahead, and the square in front is attacked by an enemy
+    /// pawn.
     pub const BACKWARD: usize = ISOLATED + 1;
+    /// Two or more bishops of one side.
     pub const BISHOP_PAIR: usize = BACKWARD + 1;
+    /// Rooks on a file with no pawns of either colour.
     pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
+    /// Rooks on a file with enemy pawns but no own pawn.
     pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
     /// Own pawns in front of the king: [near (one rank ahead), far (two ranks ahead)].
     pub const KING_SHIELD: usize = ROOK_HALF_OPEN_FILE + 1;
@@ -41,6 +53,7 @@ pub mod layout {
     pub const KING_OPEN_FILE: usize = KING_SHIELD + 2;
     /// Attacked squares of the enemy king zone, per attacker: knight, bishop, rook, queen.
     pub const KING_ATTACKS: usize = KING_OPEN_FILE + 1;
+    /// The side-to-move bonus: counted +1 with White to move, -1 with Black to move.
     pub const TEMPO: usize = KING_ATTACKS + 4;
     /// The number of (mg, eg) parameters.
     pub const NUM_PARAMS: usize = TEMPO + 1;
@@ -51,18 +64,24 @@ use layout::*;
 /// The family a parameter belongs to, so a tuner can freeze or select whole families.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum ParamGroup {
+    /// Piece values, pawn to queen (`material`).
     Material,
+    /// Piece-square tables, pawn to king (`pst`).
     Pst,
+    /// Mobility tables of knight, bishop, rook and queen (`mobility`).
     Mobility,
     /// Passed, connected, doubled, isolated and backward pawns.
     Pawns,
+    /// King shield, open files next to the king and king-zone attacks (`king_safety`).
     KingSafety,
     /// Bishop pair and rooks on open or half-open files.
     Pieces,
+    /// The side-to-move bonus (`tempo`).
     Tempo,
 }
 
 impl ParamGroup {
+    /// Every group, in layout order (the default for `model.tune`).
     pub const ALL: [ParamGroup; 7] = [
         ParamGroup::Material,
         ParamGroup::Pst,
@@ -363,6 +382,7 @@ impl EvalParams {
         self.weights[i]
     }
 
+    /// Replaces the (mg, eg) pair of parameter `i`; panics if `i` is not below `NUM_PARAMS`.
     #[inline]
     pub fn set(&mut self, i: usize, value: (i32, i32)) {
         self.weights[i] = value;
@@ -381,6 +401,7 @@ impl EvalParams {
         term.entry_name(i - term.offset)
     }
 
+    /// The group parameter `i` belongs to; panics if `i` is not below `NUM_PARAMS`.
     pub fn group(&self, i: usize) -> ParamGroup {
         term_of(i).group
     }

@@ -25,9 +25,12 @@ pub enum WeightsError {
     /// configuration readers' error: file, line and column, dotted key, what was expected).
     #[error(transparent)]
     Document(#[from] ConfigError),
+    /// `save` could not write the file (missing directory, no permission, disk full).
     #[error("{file}: cannot write: {source}")]
     Write {
+        /// The path given to `save`.
         file: String,
+        /// The operating system's error.
         #[source]
         source: std::io::Error,
     },
@@ -38,13 +41,21 @@ pub enum WeightsError {
          centipawns ({phase}), inside the mate-score range (from {limit}); largest shares: {shares}"
     )]
     MateRange {
+        /// The weights file's name as given to the reader.
         file: String,
+        /// 1-based line of the largest contributing term's `mg` or `eg` entry.
         line: usize,
+        /// 1-based column of that entry.
         column: usize,
+        /// The dotted key of the term contributing most, e.g. `pst.queen.mg`.
         key: String,
+        /// The phase whose bound is too large: "middlegame" or "endgame".
         phase: &'static str,
+        /// The worst-case evaluation magnitude the weights allow, in centipawns.
         bound: i64,
+        /// The mate-score threshold `search::MATE_BOUND`, in centipawns.
         limit: i32,
+        /// Up to three largest term shares of `bound`, formatted for the message.
         shares: String,
     },
 }

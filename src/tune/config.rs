@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 pub enum KSetting {
     /// Fitted to the training data with the starting weights, then fixed.
     Auto,
+    /// `optimizer.k = <number>`: this positive K, used as given.
     Fixed(f64),
 }
 
@@ -36,6 +37,8 @@ pub struct DataConfig {
 pub struct ModelConfig {
     /// A weights file; `None` = the built-in defaults.
     pub weights: Option<PathBuf>,
+    /// `model.tune`: the parameter groups the tuner changes (default all); the rest keep their
+    /// start values.
     pub tune: Vec<ParamGroup>,
     /// Start the tuned groups from zero instead of the weights file (K is still fitted with the
     /// file's values).
@@ -48,10 +51,17 @@ pub struct ModelConfig {
 /// `[optimizer]`: Adam's settings and the stopping rule.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OptimizerConfig {
+    /// `optimizer.learning_rate` (default 1.0): Adam's step size, roughly the largest change of a
+    /// weight per step.
     pub learning_rate: f64,
+    /// `optimizer.beta1` (default 0.9, in [0, 1)): decay rate of Adam's mean gradient.
     pub beta1: f64,
+    /// `optimizer.beta2` (default 0.999, in [0, 1)): decay rate of Adam's mean squared gradient.
     pub beta2: f64,
+    /// `optimizer.epochs` (default 2000): the most epochs to run, each one pass over the training
+    /// data.
     pub epochs: usize,
+    /// `optimizer.k`: `"auto"` (default) or a fixed positive K.
     pub k: KSetting,
     /// Worker threads; 0 = one per core.
     pub threads: usize,
@@ -66,6 +76,7 @@ pub struct OptimizerConfig {
 /// `[output]`: where results go and how often progress is printed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputConfig {
+    /// `output.dir` (default `results/tune`): where weights.toml, history.csv and the plots go.
     pub dir: PathBuf,
     /// Print a progress line every this many epochs (when not drawing a progress bar).
     pub report_every: usize,
@@ -76,9 +87,13 @@ pub struct OutputConfig {
 pub struct TuneConfig {
     /// Where the configuration came from (for messages and the output header).
     pub source: String,
+    /// The `[data]` table (required).
     pub data: DataConfig,
+    /// The `[model]` table.
     pub model: ModelConfig,
+    /// The `[optimizer]` table.
     pub optimizer: OptimizerConfig,
+    /// The `[output]` table.
     pub output: OutputConfig,
     /// Line and column of `data.validation_fraction` (of `[data]` when absent), for
     /// `no_training_data`.
