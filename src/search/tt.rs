@@ -10,6 +10,7 @@ pub enum Bound {
     Upper = 1,
     /// The true score is at least this (a move failed high).
     Lower = 2,
+    /// The score is exact (it fell inside the window).
     Exact = 3,
 }
 
@@ -160,6 +161,7 @@ impl TranspositionTable {
         (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
+    /// Empties every slot and resets the search generation.
     pub fn clear(&mut self) {
         self.slots.fill(Slot::default());
         self.generation = 0;
@@ -193,6 +195,8 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The entry stored for `key`, if its slot holds that exact key. Mate scores come back
+    /// ply-independent; the caller adjusts them to its ply.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let slot = &self.slots[self.index(key)];
