@@ -13,8 +13,8 @@ pub enum BadLineReason {
     /// describes an impossible position.
     #[error("bad FEN: {0}")]
     Fen(#[from] FenError),
-    /// An EPD operation is malformed (missing `;`, bad opcode name, unterminated string), or
-    /// `hmvc`/`fmvn` does not have exactly one valid count; holds the message.
+    /// An EPD operation is malformed (no opcode name where one should start, an unterminated
+    /// string), or `hmvc`/`fmvn` does not have exactly one valid count; holds the message.
     #[error("bad EPD opcode: {0}")]
     Opcode(String),
     /// A SAN move that does not parse, is illegal or is ambiguous; `ply` counts from 1 at the

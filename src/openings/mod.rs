@@ -78,7 +78,7 @@ pub enum OpeningFormat {
     Epd,
     /// PGN games whose main lines are played from their start (or `[FEN]`) position.
     Pgn,
-    /// A Polyglot `.bin` book: a random weighted line is drawn for each game.
+    /// A Polyglot `.bin` book: a line is drawn from the book for each game.
     Polyglot,
 }
 
