@@ -15,7 +15,8 @@ pub const MATE_BOUND: i32 = MATE - 128 - 1;
 pub enum Score {
     /// Centipawns (UCI `score cp N`).
     Cp(i32),
-    /// Mate in this many moves; negative when the side to move is mated (UCI `score mate N`).
+    /// Mate in this many moves (not plies): positive when the side to move mates, negative when
+    /// it is mated, 0 when it is checkmated already (UCI `score mate N`).
     Mate(i32),
 }
 

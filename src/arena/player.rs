@@ -71,9 +71,6 @@ pub enum PlayerError {
         /// The deadline that passed, in milliseconds.
         waited_ms: u128,
     },
-    /// A built-in engine's weights file could not be read or parsed; the text says why.
-    #[error("cannot load weights: {0}")]
-    Weights(String),
     /// The built-in engine's hash table cannot be allocated.
     #[error("{0}")]
     Table(#[from] crate::search::TableAllocError),

@@ -9,25 +9,37 @@ use thiserror::Error;
 /// Why one EPD line or PGN game cannot be used as an opening.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum BadLineReason {
+    /// The FEN part (an EPD line's first fields, or a PGN game's `[FEN]` tag) does not parse or
+    /// describes an impossible position.
     #[error("bad FEN: {0}")]
     Fen(#[from] FenError),
+    /// An EPD operation is malformed (no opcode name where one should start, an unterminated
+    /// string), or `hmvc`/`fmvn` does not have exactly one valid count; holds the message.
     #[error("bad EPD opcode: {0}")]
     Opcode(String),
     /// A SAN move that does not parse, is illegal or is ambiguous; `ply` counts from 1 at the
     /// game's start position and `number` is the move as written (`12.` or `12...`).
     #[error("ply {ply} ({number} {text}): {error}")]
     Move {
+        /// Position of the bad move in the game's main line, 1 for the first move played.
         ply: usize,
+        /// The move number with its dots, as a PGN would print it (`12.` or `12...`).
         number: String,
+        /// The SAN token as written in the file.
         text: String,
+        /// Why the SAN does not name exactly one legal move.
         error: SanError,
     },
+    /// The opening's final position is checkmate or stalemate, so no game could be played from it.
     #[error("the position has no legal moves (checkmate or stalemate)")]
     NoLegalMoves,
+    /// The game's PGN text is malformed (a bad tag pair, a comment or variation never closed).
     #[error("PGN syntax: {0}")]
     Syntax(&'static str),
+    /// The game's `[Variant]` tag names something other than standard chess (Chess960 included).
     #[error("variant '{0}' is not standard chess")]
     Variant(String),
+    /// An EPD line contains bytes that are not UTF-8.
     #[error("the line is not valid UTF-8")]
     NotUtf8,
 }
@@ -36,8 +48,11 @@ pub enum BadLineReason {
 /// and the reason. Displays as `file:line: reason`, like a compiler.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub struct BadLine {
+    /// The book or suite file the line is in.
     pub path: PathBuf,
+    /// 1-based line number: where the EPD line or PGN game starts, or where the bad move is.
     pub line: usize,
+    /// Why the line or game was rejected.
     pub reason: BadLineReason,
 }
 
@@ -50,28 +65,62 @@ impl fmt::Display for BadLine {
 /// Why a book or suite cannot be opened at all.
 #[derive(Error, Debug)]
 pub enum OpeningsError {
+    /// The file cannot be read (missing, no permission, ...).
     #[error("{}: {source}", path.display())]
     Io {
+        /// The file that could not be read.
         path: PathBuf,
+        /// The error from the operating system.
         source: std::io::Error,
     },
+    /// No format was given and the extension is not `.epd`, `.fen`, `.pgn` or `.bin`.
     #[error("{}: unknown opening format (expected a .epd, .pgn or .bin file, or an explicit format)", path.display())]
-    UnknownFormat { path: PathBuf },
+    UnknownFormat {
+        /// The file whose format could not be guessed.
+        path: PathBuf,
+    },
     /// The first bad line when the policy is [`BadLinePolicy::Refuse`](super::BadLinePolicy).
     #[error("{0} (the whole file is refused)")]
     Refused(Box<BadLine>),
+    /// Every line or game was rejected (or the file is empty); for a Polyglot book, the book
+    /// has no move for the start position.
     #[error("{}: no playable opening ({rejected} rejected)", path.display())]
-    NoOpenings { path: PathBuf, rejected: usize },
+    NoOpenings {
+        /// The book or suite file.
+        path: PathBuf,
+        /// How many lines or games were rejected.
+        rejected: usize,
+    },
+    /// A Polyglot file whose length is not a whole number of 16-byte entries.
     #[error("{}: {size} bytes is not a multiple of 16, so not a Polyglot book", path.display())]
-    PolyglotSize { path: PathBuf, size: usize },
+    PolyglotSize {
+        /// The book file.
+        path: PathBuf,
+        /// The file's length in bytes.
+        size: usize,
+    },
+    /// A Polyglot file whose entries are not sorted by key, so lookups would miss moves.
     #[error("{}: Polyglot entry {entry} is out of key order (entries must be sorted by key)", path.display())]
-    PolyglotUnsorted { path: PathBuf, entry: usize },
+    PolyglotUnsorted {
+        /// The book file.
+        path: PathBuf,
+        /// 0-based index of the first entry with a smaller key than the one before it.
+        entry: usize,
+    },
+    /// The configured first opening (`start`, 1-based) is 0 or past the end of the suite.
     #[error("{}: start = {start} is outside 1..={len}", path.display())]
     StartOutOfRange {
+        /// The suite file.
         path: PathBuf,
+        /// The 1-based start index asked for.
         start: usize,
+        /// Number of openings the suite holds.
         len: usize,
     },
+    /// The suite's packed moves and positions do not fit the 32-bit offsets of the store.
     #[error("{}: the suite needs more than 4 GiB of memory", path.display())]
-    TooLarge { path: PathBuf },
+    TooLarge {
+        /// The suite file.
+        path: PathBuf,
+    },
 }

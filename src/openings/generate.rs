@@ -27,6 +27,7 @@ pub struct GenerateOptions {
     pub min_eval: Option<i32>,
     /// Node budget of the search that scores each final position.
     pub nodes: u64,
+    /// Seed of the random lines; the same seed and options give the same suite.
     pub seed: u64,
     /// A move is sampled only if a `sample_depth` search scores it at most this far below the best.
     pub margin: i32,
@@ -51,7 +52,9 @@ impl GenerateOptions {
 /// A generated opening: the final position, the line that led to it and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedOpening {
+    /// The position after the line, where games will start.
     pub position: Position,
+    /// The random line played from the standard start position.
     pub moves: Vec<Move>,
     /// Centipawns from the side to move's point of view.
     pub score: i32,
@@ -60,21 +63,36 @@ pub struct GeneratedOpening {
 /// Counters passed to the progress callback after each batch.
 #[derive(Copy, Clone, Debug)]
 pub struct Progress {
+    /// Positions accepted so far.
     pub found: usize,
+    /// Candidates generated so far (accepted, out of the window, duplicate or dead-ended).
     pub tried: u64,
+    /// Candidates in the window dropped because their final position was already accepted.
     pub duplicates: u64,
 }
 
+/// Why a suite cannot be generated.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum GenerateError {
+    /// `min_eval` is above `max_eval`, so no score can be accepted.
     #[error("the score window {min}..={max} is empty")]
-    EmptyWindow { min: i32, max: i32 },
+    EmptyWindow {
+        /// Lower end of the window (centipawns).
+        min: i32,
+        /// Upper end of the window (centipawns).
+        max: i32,
+    },
+    /// `plies` or `count` is 0.
     #[error("--plies and --count must be at least 1")]
     Zero,
+    /// `max_candidates` candidates were tried before `count` positions fell into the window.
     #[error("found only {found} of {count} positions in {tried} candidates; widen the window or raise the candidate limit")]
     GaveUp {
+        /// Positions accepted before giving up.
         found: usize,
+        /// Positions asked for.
         count: usize,
+        /// Candidates tried (the candidate limit).
         tried: u64,
     },
 }

@@ -74,8 +74,11 @@ impl Opening {
 /// The file formats an opening source can have.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum OpeningFormat {
+    /// One FEN or EPD position per line (`.epd`, `.fen`); no book moves.
     Epd,
+    /// PGN games whose main lines are played from their start (or `[FEN]`) position.
     Pgn,
+    /// A Polyglot `.bin` book: a line is drawn from the book for each game.
     Polyglot,
 }
 
@@ -96,6 +99,7 @@ impl OpeningFormat {
         }
     }
 
+    /// The lower-case name used in configs and messages (`epd`, `pgn`, `polyglot`).
     pub fn name(self) -> &'static str {
         match self {
             OpeningFormat::Epd => "epd",
@@ -139,6 +143,7 @@ pub struct BookOptions {
     /// PGN: keep at most this many plies of each game; Polyglot: draw lines this deep (default:
     /// until the book runs out). EPD suites ignore it.
     pub plies: Option<usize>,
+    /// Whether bad lines or games are skipped or refuse the whole file.
     pub policy: BadLinePolicy,
     /// The suite's opening that `opening(0, ..)` returns, 1-based (`start = N` in a config).
     pub start: usize,
@@ -282,14 +287,17 @@ impl OpeningBook {
         }
     }
 
+    /// The format the book was read as.
     pub fn format(&self) -> OpeningFormat {
         self.format
     }
 
+    /// The path given when loading, used in messages.
     pub fn path(&self) -> &Path {
         &self.path
     }
 
+    /// The options the book was loaded with.
     pub fn options(&self) -> &BookOptions {
         &self.options
     }

@@ -8,14 +8,18 @@ use crate::rng::Rng;
 /// One book entry as stored.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct PolyglotEntry {
+    /// The Polyglot Zobrist key of the position the move is for.
     pub key: u64,
     /// The Polyglot move encoding (castling as king-takes-rook).
     pub raw_move: u16,
+    /// Relative frequency of the move; 0 means never play it.
     pub weight: u16,
+    /// Learning data some tools write; read and kept, never used here.
     pub learn: u32,
 }
 
 impl PolyglotEntry {
+    /// The entry as 16 big-endian bytes, as in a `.bin` file.
     pub fn to_bytes(self) -> [u8; 16] {
         let mut out = [0u8; 16];
         out[..8].copy_from_slice(&self.key.to_be_bytes());
@@ -38,7 +42,9 @@ impl PolyglotEntry {
 /// A legal book move for a position and its weight.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub struct BookMove {
+    /// The move, checked legal in the position it was looked up for.
     pub mv: Move,
+    /// The entry's weight (above zero).
     pub weight: u16,
 }
 
@@ -71,6 +77,7 @@ pub struct PolyglotBook {
 pub const MAX_BOOK_PLIES: usize = 256;
 
 impl PolyglotBook {
+    /// Reads a book from the bytes of a `.bin` file, checking length and key order.
     pub fn from_bytes(bytes: &[u8]) -> Result<PolyglotBook, PolyglotFormatError> {
         if bytes.len() % 16 != 0 {
             return Err(PolyglotFormatError::Size(bytes.len()));
@@ -92,6 +99,7 @@ impl PolyglotBook {
         PolyglotBook { entries }
     }
 
+    /// The book in `.bin` file form.
     pub fn to_bytes(&self) -> Vec<u8> {
         self.entries.iter().flat_map(|e| e.to_bytes()).collect()
     }
@@ -101,6 +109,7 @@ impl PolyglotBook {
         self.entries.len()
     }
 
+    /// True when the book has no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -191,6 +200,7 @@ impl PolyglotBook {
 /// entries met that are not legal moves where they are stored (key collisions or a broken book).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BookWalk {
+    /// Distinct positions (by Polyglot key) that have at least one entry with weight above zero.
     pub positions: usize,
     /// (entry index in the file, the position's FEN, the raw move) for each illegal entry.
     pub illegal: Vec<(usize, String, u16)>,

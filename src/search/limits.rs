@@ -6,9 +6,13 @@ use std::time::Duration;
 /// A chess clock's state as UCI `go` gives it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Clock {
+    /// Time left on White's clock (UCI `wtime`).
     pub white_time: Duration,
+    /// Time left on Black's clock (UCI `btime`).
     pub black_time: Duration,
+    /// Time White gains per move (UCI `winc`).
     pub white_increment: Duration,
+    /// Time Black gains per move (UCI `binc`).
     pub black_increment: Duration,
     /// Moves until the next time control, if the control is moves-based.
     pub moves_to_go: Option<u32>,
@@ -17,9 +21,13 @@ pub struct Clock {
 /// What ends a search. Several limits may be combined; the first reached stops it.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SearchLimits {
+    /// Deepest iteration to search, in plies.
     pub depth: Option<u32>,
+    /// Node budget; like every limit it applies only after the first iteration completes.
     pub nodes: Option<u64>,
+    /// Fixed time for this move, spent in full (less `move_overhead`).
     pub movetime: Option<Duration>,
+    /// The game clock; the side to move's time and increment set the budget.
     pub clock: Option<Clock>,
     /// Search until stopped from outside.
     pub infinite: bool,
@@ -43,6 +51,7 @@ pub struct TimeBudget {
 }
 
 impl SearchLimits {
+    /// Search to `depth` plies and no other limit.
     pub fn depth(depth: u32) -> SearchLimits {
         SearchLimits {
             depth: Some(depth),
@@ -50,6 +59,7 @@ impl SearchLimits {
         }
     }
 
+    /// Search about `nodes` nodes (at least one full iteration) and no other limit.
     pub fn nodes(nodes: u64) -> SearchLimits {
         SearchLimits {
             nodes: Some(nodes),
@@ -57,6 +67,7 @@ impl SearchLimits {
         }
     }
 
+    /// Search for `movetime` and no other limit.
     pub fn movetime(movetime: Duration) -> SearchLimits {
         SearchLimits {
             movetime: Some(movetime),

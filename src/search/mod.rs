@@ -42,18 +42,26 @@ fn reported_score(score: i32) -> Score {
 /// Progress after each completed iteration.
 #[derive(Clone, Debug)]
 pub struct SearchInfo {
+    /// The completed iteration's depth in plies (0 when the root has no legal move).
     pub depth: u32,
+    /// The deepest ply reached in this iteration, quiescence included.
     pub seldepth: u32,
+    /// The line's score from the side to move's point of view.
     pub score: Score,
+    /// Nodes searched since the search started.
     pub nodes: u64,
+    /// Time since the search started.
     pub time: Duration,
+    /// Transposition table fill in permille (UCI `hashfull`).
     pub hashfull: u32,
+    /// The principal variation, starting with the root move.
     pub pv: Vec<Move>,
     /// Which principal variation this is, from 1 (the best) to the MultiPV count.
     pub multipv: u32,
 }
 
 impl SearchInfo {
+    /// Nodes per second so far.
     pub fn nps(&self) -> u64 {
         (self.nodes as f64 / self.time.as_secs_f64().max(1e-6)) as u64
     }
@@ -78,12 +86,19 @@ pub type RootMoveListener = Box<dyn FnMut(&RootMove) + Send>;
 pub struct SearchResult {
     /// Always a legal move when the position has one; `Move::NULL` only when it has none.
     pub best_move: Move,
+    /// The expected reply (the principal variation's second move), for UCI `bestmove .. ponder`.
     pub ponder: Option<Move>,
+    /// The best move's score from the side to move's point of view.
     pub score: Score,
+    /// Depth in plies of the last completed iteration (0 when the root has no legal move).
     pub depth: u32,
+    /// The deepest ply reached in that iteration, quiescence included.
     pub seldepth: u32,
+    /// Nodes searched in the whole search, including an aborted last iteration.
     pub nodes: u64,
+    /// Wall-clock time of the whole search.
     pub time: Duration,
+    /// The principal variation of the last completed iteration.
     pub pv: Vec<Move>,
 }
 
@@ -200,10 +215,13 @@ impl Searcher {
         self.root_listener = listener;
     }
 
+    /// Replaces the evaluation weights for later searches; the table keeps its entries (see
+    /// [`clear`](Self::clear)).
     pub fn set_params(&mut self, params: Arc<EvalParams>) {
         self.params = params;
     }
 
+    /// The evaluation weights in use.
     pub fn params(&self) -> &EvalParams {
         &self.params
     }

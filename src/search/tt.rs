@@ -10,6 +10,7 @@ pub enum Bound {
     Upper = 1,
     /// The true score is at least this (a move failed high).
     Lower = 2,
+    /// The score is exact (it fell inside the window).
     Exact = 3,
 }
 
@@ -160,6 +161,7 @@ impl TranspositionTable {
         (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
+    /// Empties every slot and resets the search generation.
     pub fn clear(&mut self) {
         self.slots.fill(Slot::default());
         self.generation = 0;
@@ -193,6 +195,8 @@ impl TranspositionTable {
         let _ = key;
     }
 
+    /// The entry stored for `key`, if its slot holds that exact key. Mate scores come back
+    /// ply-independent; the caller adjusts them to its ply.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let slot = &self.slots[self.index(key)];
@@ -214,8 +218,9 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Scores must already be made ply-independent by the caller (mate scores).
-    /// An entry of the same position keeps its move if the new result has none; a different
-    /// position replaces it when the old entry is from an earlier search or not deeper.
+    /// An entry of the same position keeps its move if the new result has none. A different
+    /// position replaces the slot unless the old entry is from this search, more than two plies
+    /// deeper, and the new result is only a bound.
     #[inline]
     pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
         let generation = self.generation;

@@ -35,34 +35,60 @@ pub enum StatsError {
     /// A `W,D,L` or `LL,LD,DD,WD,WW` string had the wrong number of fields.
     #[error("expected {expected} comma-separated counts ({format}), found {found}")]
     FieldCount {
+        /// The expected layout, `W,D,L` or `LL,LD,DD,WD,WW`.
         format: &'static str,
+        /// Number of counts the layout has (3 or 5).
         expected: usize,
+        /// Number of comma-separated fields given.
         found: usize,
     },
     /// One field of a counts string was not a non-negative integer.
     #[error("{field} count {value:?} is not a non-negative integer")]
-    BadCount { field: &'static str, value: String },
+    BadCount {
+        /// Which count it is (`wins`, `draws`, `losses`, `LL`, ... `WW`).
+        field: &'static str,
+        /// The text given for it.
+        value: String,
+    },
     /// A single game score other than 0, 0.5 or 1.
     #[error("game score {0} is not 0, 0.5 or 1")]
     BadScore(f64),
     /// alpha or beta outside the open interval (0, 1).
     #[error("{name} must lie strictly between 0 and 1, got {value}")]
-    BadProbability { name: &'static str, value: f64 },
+    BadProbability {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
     /// alpha + beta must stay below 1, otherwise the SPRT bounds cross.
     #[error("alpha + beta must be less than 1, got {0}")]
     ProbabilitySum(f64),
     /// elo0 or elo1 is NaN or infinite.
     #[error("{name} must be a finite number, got {value}")]
-    NonFiniteElo { name: &'static str, value: f64 },
+    NonFiniteElo {
+        /// `elo0` or `elo1`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
     /// The SPRT hypotheses are in the wrong order.
     #[error("elo0 ({elo0}) must be less than elo1 ({elo1})")]
-    EloOrder { elo0: f64, elo1: f64 },
+    EloOrder {
+        /// The H0 Elo given.
+        elo0: f64,
+        /// The H1 Elo given, not above `elo0`.
+        elo1: f64,
+    },
     /// An SPRT model name that is not known.
     #[error("unknown SPRT model {0:?} (expected normalized, logistic or bayeselo)")]
     UnknownModel(String),
     /// The counts are each valid but their total does not fit in 64 bits.
     #[error("the {format} counts add up to more than {} games", u64::MAX)]
-    CountOverflow { format: &'static str },
+    CountOverflow {
+        /// The layout parsed, `W,D,L` or `LL,LD,DD,WD,WW`.
+        format: &'static str,
+    },
     /// BayesElo needs the draw rate of single games, which pairs do not give.
     #[error("the BayesElo SPRT model needs win/draw/loss counts, not pentanomial pairs")]
     BayesEloNeedsWdl,
@@ -71,8 +97,11 @@ pub enum StatsError {
 /// Result of one game for the first engine.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Outcome {
+    /// The first engine lost (0 points).
     Loss,
+    /// A draw (½ point).
     Draw,
+    /// The first engine won (1 point).
     Win,
 }
 
@@ -112,12 +141,16 @@ impl Outcome {
 /// Win/draw/loss counts of single games.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Wdl {
+    /// Games the first engine won.
     pub wins: u64,
+    /// Games drawn.
     pub draws: u64,
+    /// Games the first engine lost.
     pub losses: u64,
 }
 
 impl Wdl {
+    /// Counts from wins, draws and losses of the first engine.
     pub const fn new(wins: u64, draws: u64, losses: u64) -> Self {
         Wdl {
             wins,
@@ -246,14 +279,20 @@ impl PairBucket {
 /// Counts of game pairs by pair score 0, ½, 1, 1½, 2 (fishtest's `Ptnml(0-2)`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Pentanomial {
+    /// Pairs scoring 0: two losses.
     pub ll: u64,
+    /// Pairs scoring ½: a loss and a draw.
     pub ld: u64,
+    /// Pairs scoring 1: two draws, or a win and a loss.
     pub dd: u64,
+    /// Pairs scoring 1½: a win and a draw.
     pub wd: u64,
+    /// Pairs scoring 2: two wins.
     pub ww: u64,
 }
 
 impl Pentanomial {
+    /// Counts in ascending pair score, the order of fishtest's `Ptnml(0-2)`.
     pub const fn new(ll: u64, ld: u64, dd: u64, wd: u64, ww: u64) -> Self {
         Pentanomial { ll, ld, dd, wd, ww }
     }

@@ -111,22 +111,27 @@ impl SprtParams {
         })
     }
 
+    /// The Elo difference of H0, in the units of [`model`](Self::model).
     pub fn elo0(&self) -> f64 {
         self.elo0
     }
 
+    /// The Elo difference of H1, in the units of [`model`](Self::model).
     pub fn elo1(&self) -> f64 {
         self.elo1
     }
 
+    /// Chance of accepting H1 when H0 holds (false positive rate).
     pub fn alpha(&self) -> f64 {
         self.alpha
     }
 
+    /// Chance of accepting H0 when H1 holds (false negative rate).
     pub fn beta(&self) -> f64 {
         self.beta
     }
 
+    /// How `elo0` and `elo1` are expressed.
     pub fn model(&self) -> SprtModel {
         self.model
     }

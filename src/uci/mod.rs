@@ -54,6 +54,7 @@ pub enum PositionError {
     BadMove {
         /// 1 for the first move after `moves`.
         number: usize,
+        /// Why the move text was refused.
         #[source]
         source: MoveParseError,
     },
