@@ -806,11 +806,13 @@ fn an_engine_that_cannot_restart_stops_the_run() {
     let count = dir.join("starts").display().to_string();
     // Start 1 is the check before the games, start 2 plays game 1 and crashes; every restart
     // after that fails.
-    let cfg = mock_config(&["--max-starts", "2", &count, "--crash-after", "2"], &dir);
+    let mut cfg = mock_config(&["--max-starts", "2", &count, "--crash-after", "2"], &dir);
+    assert_eq!(cfg.max_restarts, 3, "the default");
+    cfg.max_restarts = 4;
     let err = try_run(&cfg, false).err().expect("the run stops");
     let message = err.to_string();
     assert!(
-        message.contains("`mock`") && message.contains("3 times in a row"),
+        message.contains("`mock`") && message.contains("4 times in a row"),
         "{message}"
     );
     assert!(!err.is_bad_input());
@@ -820,7 +822,11 @@ fn an_engine_that_cannot_restart_stops_the_run() {
         .trim()
         .parse()
         .unwrap();
-    assert_eq!(starts, 2 + sparring::arena::MAX_START_ATTEMPTS);
+    assert_eq!(
+        starts,
+        2 + 4,
+        "tournament.max_restarts attempts after the crash"
+    );
 }
 
 #[test]

@@ -172,8 +172,10 @@ fn max_restarts_defaults_to_three() {
     let config = sparring::arena::MatchConfig::parse(&match_config("", ""), "m").unwrap();
     assert_eq!(config.max_restarts, 3);
     let config =
-        sparring::arena::MatchConfig::parse(&match_config("max_restarts = 0", ""), "m").unwrap();
-    assert_eq!(config.max_restarts, 0);
+        sparring::arena::MatchConfig::parse(&match_config("max_restarts = 1", ""), "m").unwrap();
+    assert_eq!(config.max_restarts, 1);
+    let err = match_error(&match_config("max_restarts = 0", ""));
+    assert!(err.contains("`tournament.max_restarts`"), "{err}");
     let err = match_error(&match_config("max_restarts = -1", ""));
     assert!(
         err.contains("`tournament.max_restarts` is the integer -1"),

@@ -443,7 +443,7 @@ impl MatchConfig {
         let max_restarts = doc.in_range(
             "tournament.max_restarts",
             t.max_restarts.unwrap_or(3),
-            0,
+            1,
             Some(1000),
         )?;
 

@@ -22,6 +22,4 @@ pub use pairing::PairingStats;
 pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
 pub use report::write_summary;
 pub use schedule::{GameSpec, OpeningSource, Schedule, StartPosition};
-pub use tournament::{
-    run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary, MAX_START_ATTEMPTS,
-};
+pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};

@@ -40,7 +40,7 @@ pub enum ArenaError {
         /// Why it did not start.
         source: PlayerError,
     },
-    /// An engine failed to start `MAX_START_ATTEMPTS` times in a row during the run.
+    /// An engine failed to start `tournament.max_restarts` times in a row during the run.
     #[error("engine `{name}` failed to restart {attempts} times in a row ({source}): the run stops; the games played so far are saved, and --resume continues")]
     EngineRestart {
         /// The engine's configured name.
@@ -124,10 +124,6 @@ impl ArenaError {
         )
     }
 }
-
-/// How many times in a row an engine may fail to start before the run stops (a future
-/// `tournament.max_restarts` key).
-pub const MAX_START_ATTEMPTS: u32 = 3;
 
 fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
     move |source| ArenaError::Io {
@@ -691,7 +687,7 @@ pub fn run_tournament(
     })
 }
 
-/// Starts engine `e` if it has no player, retrying up to `MAX_START_ATTEMPTS` times in a row.
+/// Starts engine `e` if it has no player, trying up to `tournament.max_restarts` times in a row.
 fn ensure_started(
     config: &MatchConfig,
     e: usize,
@@ -702,7 +698,8 @@ fn ensure_started(
         return Ok(());
     }
     let mut last_error = None;
-    for _ in 0..MAX_START_ATTEMPTS {
+    let attempts = config.max_restarts.max(1);
+    for _ in 0..attempts {
         match factories[e].start(config.timeout) {
             Ok(p) => {
                 players[e] = Some(p);
@@ -713,7 +710,7 @@ fn ensure_started(
     }
     Err(ArenaError::EngineRestart {
         name: config.engines[e].name.clone(),
-        attempts: MAX_START_ATTEMPTS,
+        attempts,
         source: last_error.expect("at least one attempt"),
     })
 }
