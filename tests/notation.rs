@@ -616,11 +616,16 @@ fn fullmove_number_zero_is_refused_in_both_modes() {
         ("65535", true),
         ("65536", false),
         ("-1", false),
+        ("+5", false),
     ] {
         let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - 0 {field}");
         assert_eq!(Position::from_fen(&fen).is_ok(), accepted, "{fen}");
         assert_eq!(Position::from_fen_lenient(&fen).is_ok(), accepted, "{fen}");
+        // The halfmove clock takes the same plain digits (and 0).
+        let fen = format!("4k3/8/8/8/8/8/8/4K3 w - - {field} 1");
+        assert_eq!(Position::from_fen(&fen).is_ok(), accepted, "{fen}");
     }
+    assert!(Position::from_fen("4k3/8/8/8/8/8/8/4K3 w - - 0 1").is_ok());
 }
 
 /// One test per `FenError` variant: the parse fails with that variant and the message names the

@@ -189,19 +189,27 @@ impl Position {
         pos.castling = parse_castling(&pos, fields[2])?;
         let ep = parse_en_passant(&pos, fields[3])?;
 
+        // Clocks are plain digits: Rust's integer parsing would also take a leading '+'.
+        let digits = |field: &str| !field.is_empty() && field.bytes().all(|b| b.is_ascii_digit());
         if let Some(field) = fields.get(4) {
-            pos.halfmove_clock = field.parse().map_err(|_| FenError::BadHalfmoveClock {
-                found: field.to_string(),
-            })?;
+            pos.halfmove_clock = field
+                .parse()
+                .ok()
+                .filter(|_| digits(field))
+                .ok_or_else(|| FenError::BadHalfmoveClock {
+                    found: field.to_string(),
+                })?;
         }
         if let Some(field) = fields.get(5) {
             // Move numbers start at 1 (the PGN standard's FEN definition); both modes refuse 0, as
             // the message says, rather than silently renumbering the game.
-            let n: u16 = field.parse().ok().filter(|&n| n >= 1).ok_or_else(|| {
-                FenError::BadFullmoveNumber {
+            let n: u16 = field
+                .parse()
+                .ok()
+                .filter(|&n| n >= 1 && digits(field))
+                .ok_or_else(|| FenError::BadFullmoveNumber {
                     found: field.to_string(),
-                }
-            })?;
+                })?;
             pos.fullmove_number = u32::from(n);
         }
 
