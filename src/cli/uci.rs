@@ -17,7 +17,7 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     let out = Box::new(std::io::stdout());
     let mut engine = match &args.weights {
         // A bad weights file is bad input: the chain carries the WeightsError for the exit status.
-        Some(path) => UciEngine::with_weights(out, &path.to_string_lossy())?,
+        Some(path) => UciEngine::with_weights(out, path)?,
         None => UciEngine::new(out),
     };
     engine.run(std::io::stdin().lock())?;

@@ -180,7 +180,10 @@ impl UciEngine {
     }
 
     /// Starts with the weights file at `path` instead of the built-in defaults.
-    pub fn with_weights(out: Box<dyn Write + Send>, path: &str) -> Result<UciEngine, UciError> {
+    pub fn with_weights(
+        out: Box<dyn Write + Send>,
+        path: &std::path::Path,
+    ) -> Result<UciEngine, UciError> {
         Ok(UciEngine::with_params(out, EvalParams::load(path)?))
     }
 
