@@ -165,8 +165,25 @@ fn same_games_whatever_the_concurrency() {
     check_pgn(&one);
     let summary = std::fs::read_to_string(one.join("summary.csv")).unwrap();
     assert!(summary.starts_with(
-        "engine,opponent,games,wins,draws,losses,score,elo,elo_error,los,draw_ratio,ptnml_ll"
+        "engine,opponent,games,wins,draws,losses,score,elo,elo_error,nelo,nelo_error,los,\
+         draw_ratio,pair_draw_ratio,pairs,pairs_ll,pairs_ld,pairs_wl_or_dd,pairs_wd,pairs_ww,\
+         pairs_wl,pairs_dd\n"
     ));
+    // The columns agree with each other: games = 2 x pairs, the middle bucket is WL + DD, and
+    // the game draw ratio is draws / games.
+    let rows: Vec<Vec<&str>> = summary.lines().map(|l| l.split(',').collect()).collect();
+    let col = |name: &str| rows[0].iter().position(|h| *h == name).unwrap();
+    for row in &rows[1..] {
+        let n = |name: &str| row[col(name)].parse::<f64>().unwrap();
+        assert_eq!(n("games"), 2.0 * n("pairs"));
+        assert_eq!(n("pairs_wl_or_dd"), n("pairs_wl") + n("pairs_dd"));
+        assert_eq!(
+            n("pairs"),
+            n("pairs_ll") + n("pairs_ld") + n("pairs_wl_or_dd") + n("pairs_wd") + n("pairs_ww")
+        );
+        assert!((n("draw_ratio") - n("draws") / n("games")).abs() < 1e-4);
+        assert!(n("nelo_error") > 0.0);
+    }
     let positions = std::fs::read_to_string(one.join("positions.epd")).unwrap();
     assert!(positions.lines().count() > 10);
     assert!(positions
