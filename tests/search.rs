@@ -5,6 +5,9 @@ use sparring::eval::EvalParams;
 use sparring::search::{Score, SearchLimits, SearchResult, Searcher};
 use std::sync::Arc;
 
+mod common;
+use common::absurd_params;
+
 fn search(fen: &str, limits: SearchLimits) -> SearchResult {
     let pos = Position::from_fen(fen).unwrap();
     let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 8);
@@ -102,21 +105,6 @@ fn repetition_with_game_history_is_a_draw() {
     let with = searcher.search(&pos, &keys, &SearchLimits::depth(5), |_| {});
     assert_eq!(with.score, Score::Cp(0));
     assert_eq!(with.best_move.to_string(), "a1b1");
-}
-
-/// Weights inside the accepted range whose evaluations reach far beyond the mate scores: a
-/// queen of 16,500 and every queen square and mobility entry at the maximum.
-fn absurd_params() -> EvalParams {
-    let mut params = EvalParams::default();
-    for i in 0..params.len() {
-        let name = params.name(i);
-        if name.starts_with("pst.queen.") || name.starts_with("mobility.") {
-            params.set(i, (30_000, 30_000));
-        }
-    }
-    let queen = params.index_of("material.queen").unwrap();
-    params.set(queen, (16_500, 16_500));
-    params
 }
 
 /// Runs `search` on its own thread; a search that never ends fails the test instead of hanging

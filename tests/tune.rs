@@ -27,6 +27,14 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A tune configuration over one data file, tuning material, writing to `out`.
+fn write_material_config(path: &Path, data: &Path, out: &Path) {
+    let text = format!(
+        "[data]\nfiles = [{data:?}]\n[model]\ntune = [\"material\"]\n[output]\ndir = {out:?}\n"
+    );
+    std::fs::write(path, text).unwrap();
+}
+
 /// Weights off the integer grid, so the test does not rely on integer weights.
 fn fractional_weights(selection: &ParamSelection) -> Vec<[f64; 2]> {
     selection
@@ -842,14 +850,7 @@ fn an_unwritable_output_directory_is_refused_before_any_work() {
 
     // The command line stops at once, says so once, and loads nothing.
     let config_path = dir.join("tune.toml");
-    std::fs::write(
-        &config_path,
-        format!(
-            "[data]\nfiles = [{:?}]\n[model]\ntune = [\"material\"]\n[output]\ndir = {out:?}\n",
-            config.data.files[0]
-        ),
-    )
-    .unwrap();
+    write_material_config(&config_path, &config.data.files[0], &out);
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
         .args(["tune", config_path.to_str().unwrap(), "--threads", "1"])
         .output()
@@ -936,14 +937,7 @@ fn thread_counts_beyond_the_machine_are_refused_before_any_work() {
     // `--threads` on the command line bypasses the configuration's checks, not this one.
     let dir = scratch("threads-cli");
     let config_path = dir.join("tune.toml");
-    std::fs::write(
-        &config_path,
-        format!(
-            "[data]\nfiles = [{:?}]\n[model]\ntune = [\"material\"]\n[output]\ndir = {out:?}\n",
-            config.data.files[0]
-        ),
-    )
-    .unwrap();
+    write_material_config(&config_path, &config.data.files[0], &out);
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
         .args(["tune", config_path.to_str().unwrap(), "--threads", "100000"])
         .output()

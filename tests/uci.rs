@@ -6,6 +6,9 @@ use sparring::uci::UciEngine;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
+mod common;
+use common::absurd_params;
+
 #[derive(Clone, Default)]
 struct Capture(Arc<Mutex<Vec<u8>>>);
 
@@ -453,19 +456,6 @@ fn hash_too_large_keeps_the_old_table_and_says_so() {
         .count();
     assert_eq!(refusals, 2, "{out:?}");
     assert_eq!(bestmoves(&out).len(), 1);
-}
-
-fn absurd_params() -> sparring::eval::EvalParams {
-    let mut params = sparring::eval::EvalParams::default();
-    for i in 0..params.len() {
-        let name = params.name(i);
-        if name.starts_with("pst.queen.") || name.starts_with("mobility.") {
-            params.set(i, (30_000, 30_000));
-        }
-    }
-    let queen = params.index_of("material.queen").unwrap();
-    params.set(queen, (16_500, 16_500));
-    params
 }
 
 #[test]

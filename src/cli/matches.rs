@@ -105,13 +105,7 @@ fn fmt2(v: f64) -> String {
     } else if v.is_infinite() {
         if v > 0.0 { "inf" } else { "-inf" }.to_string()
     } else {
-        let text = format!("{v:.2}");
-        // A value that rounds to zero is shown without a sign.
-        if text == "-0.00" {
-            "0.00".to_string()
-        } else {
-            text
-        }
+        sparring::stats::fixed(v, 2)
     }
 }
 

@@ -26,7 +26,7 @@ use thiserror::Error;
 
 pub use elo::{elo_from_score, nelo_from_t, score_from_elo, EloEstimate, NELO_PER_T};
 pub use math::{erf, erfc, normal_cdf, normal_quantile};
-pub use report::{report_ptnml, report_wdl};
+pub use report::{fixed, report_ptnml, report_wdl};
 pub use sprt::{llr_logistic, llr_normalized, SprtDecision, SprtModel, SprtParams};
 
 /// Everything that can be wrong with user-supplied statistics input.

@@ -89,7 +89,7 @@ fn percent(value: Option<f64>) -> String {
 
 /// `value` with `decimals` decimals, never `-0.00`: a negative value that rounds to zero (or a
 /// negative zero) prints without its sign.
-fn fixed(value: f64, decimals: usize) -> String {
+pub fn fixed(value: f64, decimals: usize) -> String {
     let text = format!("{value:.decimals$}");
     match text.strip_prefix('-') {
         Some(magnitude) if magnitude.bytes().all(|b| b == b'0' || b == b'.') => {
