@@ -83,23 +83,29 @@ pub fn write_games_csv_header(out: &mut impl Write) -> io::Result<()> {
 impl GameRecord {
     /// Appends this game's `games.csv` row.
     pub fn write_csv_row(&self, out: &mut impl Write) -> io::Result<()> {
-        let row = GamesCsvRow {
-            game_id: self.game_id,
-            pair_id: self.pair_id,
-            round: self.round,
-            white: self.white.clone(),
-            black: self.black.clone(),
-            opening_id: self.opening_id,
-            start_fen: self.start.to_fen(),
-            result: self.result.to_string(),
-            termination: self.termination.tag().to_string(),
-            plies: self.plies(),
-            duration_ms: self.duration.as_millis().min(u64::MAX as u128) as u64,
-            reason: self.reason.clone(),
-        };
         let mut writer = row_writer(out);
-        writer.serialize(row)?;
+        writer.serialize(FinishedGame::from(self).to_row())?;
         writer.flush()
+    }
+}
+
+impl From<&GameRecord> for FinishedGame {
+    /// The game as its `games.csv` row records it.
+    fn from(record: &GameRecord) -> FinishedGame {
+        FinishedGame {
+            game_id: record.game_id,
+            pair_id: record.pair_id,
+            round: record.round,
+            white: record.white.clone(),
+            black: record.black.clone(),
+            opening_id: record.opening_id,
+            start_fen: record.start.to_fen(),
+            result: record.result,
+            termination: record.termination.tag().to_string(),
+            plies: record.plies(),
+            duration_ms: record.duration.as_millis().min(u64::MAX as u128) as u64,
+            reason: record.reason.clone(),
+        }
     }
 }
 
