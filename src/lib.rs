@@ -19,3 +19,9 @@ pub mod uci;
 
 /// The name the built-in engine gives itself (UCI `id name`, PGN player tags of its own games).
 pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));
+
+/// The number of threads the machine can run at once (1 if it cannot say): the bound on every
+/// configured or requested thread count, and what a thread count of 0 means.
+pub fn available_cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}

@@ -123,12 +123,6 @@ impl ConfigError {
     }
 }
 
-/// The number of threads the machine can run at once (1 if it cannot say): the bound on
-/// configured thread counts.
-pub fn available_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
-}
-
 /// Reads a file's text, naming it in the error.
 pub fn read_text(path: &Path) -> Result<String, ConfigError> {
     std::fs::read_to_string(path).map_err(|source| ConfigError::Io {

@@ -2,9 +2,10 @@
 //! errors); ranges and cross-field rules are checked in plain code afterwards. Every error names
 //! the file, line and column, the dotted key and what was expected.
 
+use crate::available_cores;
 use crate::stats::{SprtModel, SprtParams};
 pub use crate::toml_config::ConfigError;
-use crate::toml_config::{available_cores, read_text, Document};
+use crate::toml_config::{read_text, Document};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

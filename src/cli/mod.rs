@@ -117,7 +117,7 @@ pub fn parse_thread_count(text: &str) -> Result<usize, String> {
     let count: usize = text
         .parse()
         .map_err(|_| format!("`{text}` is not a non-negative integer"))?;
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let available = sparring::available_cores();
     if count > available {
         return Err(format!(
             "{count} is more than the {available} threads this machine runs in parallel"

@@ -2,9 +2,10 @@
 //! errors: a typo must not be silently ignored); ranges are checked in plain code afterwards.
 //! Every error names the file, line and column, the dotted key and what was expected.
 
+use crate::available_cores;
 use crate::eval::ParamGroup;
 pub use crate::toml_config::ConfigError;
-use crate::toml_config::{available_cores, read_text, Document};
+use crate::toml_config::{read_text, Document};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 

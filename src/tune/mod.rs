@@ -218,7 +218,7 @@ pub fn resolve_threads(threads: usize) -> usize {
     if threads > 0 {
         threads
     } else {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        crate::available_cores()
     }
 }
 
@@ -254,7 +254,7 @@ pub fn run(
 /// Refuses more threads than the machine runs at once: the command line's `--threads` bypasses
 /// the configuration's checks, and 100,000 threads stall the machine.
 pub fn check_threads(requested: usize) -> Result<(), TuneError> {
-    let available = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let available = crate::available_cores();
     if requested > available {
         return Err(TuneError::TooManyThreads {
             requested,
