@@ -196,6 +196,19 @@ pub struct EngineConfig {
     pub name: String,
     /// Whether the engine is built in or an external UCI program.
     pub kind: EngineKind,
+    /// This engine's own time control (fastchess `-engine tc=`); None: the match's
+    /// `[time_control]`.
+    pub time_control: Option<TimeControl>,
+}
+
+/// Which tool's console lines the results block imitates: `output.format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResultsFormat {
+    /// fastchess's results block (the default): what the fishtest and OpenBench workers parse.
+    #[default]
+    Fastchess,
+    /// cutechess-cli's `Score of A vs B: ...` and `Elo difference: ...` lines.
+    Cutechess,
 }
 
 /// The `[output]` table (required): where the match records go.
@@ -210,6 +223,15 @@ pub struct OutputConfig {
     pub positions_per_game: usize,
     /// Print the results block every this many finished game pairs.
     pub rating_interval: u32,
+    /// The PGN file's name inside `dir` (default `games.pgn`).
+    pub pgn_name: String,
+    /// Every line sent to and received from each engine, and each engine's standard error, is
+    /// written to this file with a timestamp; None: no engine log.
+    pub engine_log: Option<PathBuf>,
+    /// Which tool's results lines the console prints.
+    pub format: ResultsFormat,
+    /// Print the pentanomial line (`Ptnml(0-2)`) in the results block (default true).
+    pub report_penta: bool,
 }
 
 /// A checked match configuration, as read by `sparring match`.
@@ -247,6 +269,8 @@ pub struct MatchConfig {
     /// start or restart before the run stops with an error, instead of forfeiting every
     /// remaining game.
     pub max_restarts: u32,
+    /// An option an engine did not declare stops the run instead of giving a warning.
+    pub strict_options: bool,
 }
 
 /// The file as written: every key optional here, so a missing one gets a message saying what
@@ -602,6 +626,10 @@ impl MatchConfig {
                 1,
                 Some(1_000_000),
             )?,
+            pgn_name: "games.pgn".to_string(),
+            engine_log: None,
+            format: ResultsFormat::Fastchess,
+            report_penta: true,
         };
 
         let engines = engines(&doc, f.engine)?;
@@ -622,6 +650,7 @@ impl MatchConfig {
             output,
             engines,
             max_restarts,
+            strict_options: false,
         })
     }
 }
@@ -738,7 +767,11 @@ fn engines(
                 ))
             }
         };
-        engines.push(EngineConfig { name, kind });
+        engines.push(EngineConfig {
+            name,
+            kind,
+            time_control: None,
+        });
     }
     if engines.len() < 2 {
         return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));

@@ -13,7 +13,9 @@ pub mod schedule;
 mod tournament;
 pub mod uci_player;
 
-pub use config::{ConfigError, EngineKind, MatchConfig, TimeControl, TournamentKind};
+pub use config::{
+    ConfigError, EngineKind, MatchConfig, ResultsFormat, TimeControl, TournamentKind,
+};
 pub use events::Event;
 pub use game::{play_game, GameSetup};
 pub use lock::{LockError, OutputLock};
