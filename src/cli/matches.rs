@@ -335,18 +335,19 @@ impl Console {
 /// `sparring match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let config = load_config(args)?;
-    let openings = opening_source(&config)?;
-    let mut console = Console::new(&config, args.progress);
+    play(&config, args.resume, args.progress)
+        .with_context(|| format!("match {}", args.config.display()))
+}
+
+/// Plays a checked configuration, whichever command line built it (the TOML file or the
+/// fastchess/cutechess dialect), rendering its events on the console.
+pub fn play(config: &MatchConfig, resume: bool, progress: ProgressStyle) -> anyhow::Result<()> {
+    let openings = opening_source(config)?;
+    let mut console = Console::new(config, progress);
     interrupt::install();
-    let summary = run_tournament(
-        &config,
-        openings,
-        &RunOptions {
-            resume: args.resume,
-        },
-        &mut |event| console.show(event),
-    )
-    .with_context(|| format!("match {}", args.config.display()))?;
+    let summary = run_tournament(config, openings, &RunOptions { resume }, &mut |event| {
+        console.show(event)
+    })?;
     println!(
         "Results in {}: games.pgn, games.csv, summary.csv{}",
         summary.output_dir.display(),
