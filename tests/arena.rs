@@ -3,7 +3,7 @@
 
 use sparring::arena::{
     run_tournament, ArenaError, EngineKind, Event, MatchConfig, RunOptions, StartPosition,
-    TournamentSummary,
+    TimeControl, TournamentSummary,
 };
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -167,7 +167,7 @@ fn same_games_whatever_the_concurrency() {
     assert!(summary.starts_with(
         "engine,opponent,games,wins,draws,losses,score,elo,elo_error,nelo,nelo_error,los,\
          draw_ratio,pair_draw_ratio,pairs,pairs_ll,pairs_ld,pairs_wl_or_dd,pairs_wd,pairs_ww,\
-         pairs_wl,pairs_dd\n"
+         pairs_wl,pairs_dd,unpaired_games\n"
     ));
     // The columns agree with each other: games = 2 x pairs, the middle bucket is WL + DD, and
     // the game draw ratio is draws / games.
@@ -921,7 +921,7 @@ fn the_binary_prints_fastchess_lines_when_stdout_is_not_a_terminal() {
             "{stdout}"
         );
         assert!(
-            stdout.contains("Results of a vs b (300 nodes, 1t):"),
+            stdout.contains("Results of a vs b (300 nodes, 1t, 1MB):"),
             "{stdout}"
         );
         assert!(stdout.contains("Finished match"), "{stdout}");
@@ -1001,4 +1001,538 @@ fn ctrl_c_ends_the_engines_and_their_children() {
         });
         assert!(gone, "child {pid} survived Ctrl-C");
     }
+}
+
+/// Runs the binary on a configuration text (placeholders replaced), with fastchess lines.
+fn run_binary(text: &str, dir: &Path) -> (std::process::Output, String) {
+    std::fs::create_dir_all(dir).unwrap();
+    let cfg = dir.join("run.toml.in");
+    let text = text
+        .replace("OUT", &dir.join("out").display().to_string())
+        .replace("MOCK", &mock_engine())
+        .replace(
+            "WEIGHTS",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
+        );
+    std::fs::write(&cfg, text).unwrap();
+    let out = std::process::Command::new(ENGINE)
+        .args(["match", cfg.to_str().unwrap(), "--progress", "lines"])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    (out, stdout)
+}
+
+/// A CSV file's rows (header first), split by the csv crate's rules.
+fn csv_rows(path: &Path) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect()
+}
+
+/// The rows of a CSV file as maps from column name to value.
+fn csv_maps(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
+    let rows = csv_rows(path);
+    let header = rows[0].clone();
+    rows[1..]
+        .iter()
+        .map(|r| header.iter().cloned().zip(r.iter().cloned()).collect())
+        .collect()
+}
+
+const ROUND_ROBIN_OF_THREE: &str = r#"
+[tournament]
+kind = "round-robin"
+rounds = 2
+seed = 11
+[time_control]
+nodes = 400
+[adjudication]
+max_moves = 16
+[output]
+dir = "OUT"
+[[engine]]
+name = "alpha"
+builtin = { hash_mb = 1 }
+[[engine]]
+name = "beta"
+builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 2 }
+[[engine]]
+name = "gamma"
+builtin = { hash_mb = 1 }
+"#;
+
+#[test]
+fn three_engines_get_a_ranking_table_and_ranking_csv() {
+    let dir = out_dir("ranking-three");
+    let (out, stdout) = run_binary(ROUND_ROBIN_OF_THREE, &dir);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games_played = games(&dir.join("out")).len();
+    assert_eq!(games_played, 12, "3 pairings x 2 rounds x 2 games");
+    // The last table printed: header, then one row per engine.
+    let lines: Vec<&str> = stdout.lines().collect();
+    let header = lines
+        .iter()
+        .rposition(|l| l.starts_with("Rank Name"))
+        .unwrap_or_else(|| panic!("no ranking table:\n{stdout}"));
+    let columns: Vec<&str> = lines[header].split_whitespace().collect();
+    assert_eq!(
+        columns,
+        [
+            "Rank",
+            "Name",
+            "Elo",
+            "+/-",
+            "nElo",
+            "+/-",
+            "Games",
+            "Score",
+            "Draw",
+            "Ptnml(0-2)"
+        ]
+    );
+    assert!(
+        !stdout.contains("Results of "),
+        "the table replaces the per-pairing lines"
+    );
+    let mut games_sum = 0;
+    let mut points_sum = 0.0;
+    let mut elos = Vec::new();
+    let mut names = Vec::new();
+    for (i, row) in lines[header + 1..header + 4].iter().enumerate() {
+        let (head, ptnml) = row.split_once('[').unwrap_or_else(|| panic!("{row}"));
+        let f: Vec<&str> = head.split_whitespace().collect();
+        assert_eq!(f.len(), 9, "{row}");
+        assert_eq!(f[0], (i + 1).to_string());
+        names.push(f[1].to_string());
+        elos.push(f[2].parse::<f64>().unwrap_or(f64::NAN));
+        let games: u64 = f[6].parse().unwrap();
+        let score: f64 = f[7].trim_end_matches('%').parse().unwrap();
+        let ptnml: Vec<u64> = ptnml
+            .trim_end_matches(']')
+            .split(", ")
+            .map(|n| n.parse().unwrap())
+            .collect();
+        assert_eq!(ptnml.iter().sum::<u64>() * 2, games, "{row}");
+        games_sum += games;
+        points_sum += score / 100.0 * games as f64;
+    }
+    assert_eq!(lines[header + 4], "-".repeat(50));
+    names.sort();
+    assert_eq!(names, ["alpha", "beta", "gamma"]);
+    assert_eq!(games_sum, 2 * 12, "every game counts for both its engines");
+    assert!((points_sum - 12.0).abs() < 0.1, "points {points_sum}");
+    let finite: Vec<f64> = elos.iter().copied().filter(|e| e.is_finite()).collect();
+    assert!(finite.windows(2).all(|w| w[0] >= w[1]), "{elos:?}");
+
+    // ranking.csv: the same standings, best first, with each engine's figures.
+    let ranking = csv_maps(&dir.join("out").join("ranking.csv"));
+    assert_eq!(ranking.len(), 3);
+    let total = |key: &str| -> u64 { ranking.iter().map(|r| r[key].parse::<u64>().unwrap()).sum() };
+    assert_eq!(total("games"), 24);
+    assert_eq!(total("wins"), total("losses"));
+    assert_eq!(total("draws") % 2, 0);
+    for (i, row) in ranking.iter().enumerate() {
+        assert_eq!(row["rank"], (i + 1).to_string());
+        assert_eq!(row["unpaired_games"], "0");
+        assert!(row["moves"].parse::<u64>().unwrap() > 0, "{row:?}");
+        let depth: f64 = row["average_depth"].parse().unwrap();
+        assert!(depth >= 1.0, "{row:?}");
+        assert!(row["nodes_per_second"].parse::<f64>().is_ok(), "{row:?}");
+        assert_eq!(row["average_time_left_ms"], "n/a", "no clock");
+        for key in ["time_forfeits", "disconnects", "stalls", "illegal_moves"] {
+            assert_eq!(row[key], "0", "{key}");
+        }
+    }
+    let csv_names: Vec<&str> = ranking.iter().map(|r| r["engine"].as_str()).collect();
+    let table_names: Vec<String> = lines[header + 1..header + 4]
+        .iter()
+        .map(|l| l.split_whitespace().nth(1).unwrap().to_string())
+        .collect();
+    assert_eq!(csv_names, table_names);
+    // The console's per-engine figures.
+    let figures = lines
+        .iter()
+        .position(|l| l.starts_with("Engine ") && l.contains("NPS"))
+        .unwrap_or_else(|| panic!("no figures table:\n{stdout}"));
+    for row in &lines[figures + 1..figures + 4] {
+        let f: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(f[1], "8", "{row}: each engine played 8 games");
+        assert!(f[2].parse::<f64>().unwrap() >= 1.0, "{row}");
+    }
+}
+
+const BUILTIN_VS_DECLARING_MOCK: &str = r#"
+[tournament]
+rounds = 1
+timeout_ms = 5000
+[time_control]
+nodes = 300
+[adjudication]
+max_moves = 6
+[openings]
+file = "BOOK"
+[output]
+dir = "OUT"
+[[engine]]
+name = "good"
+builtin = { hash_mb = 1 }
+[[engine]]
+name = "mock"
+uci = { command = "MOCK", args = ["--declare", "Hash type spin default 16 min 1 max 64"], options = { Hash = 32 } }
+"#;
+
+#[test]
+fn the_results_heading_takes_threads_and_hash_from_the_engines() {
+    let dir = out_dir("heading");
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("tiny book.epd");
+    std::fs::write(
+        &book,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n",
+    )
+    .unwrap();
+    let text = BUILTIN_VS_DECLARING_MOCK.replace("BOOK", &book.display().to_string());
+    let (out, stdout) = run_binary(&text, &dir);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // The mock declares Hash (sent 32) but no Threads: fastchess prints NULL for it.
+    assert!(
+        stdout.contains(
+            "Results of good vs mock (300 nodes, 1t - NULL, 1MB - 32MB, tiny book.epd):\n"
+        ),
+        "{stdout}"
+    );
+    let block: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("Results of"))
+        .take(6)
+        .collect();
+    assert!(
+        block[1].starts_with("Elo: ") && block[1].contains(", nElo: "),
+        "{block:?}"
+    );
+    assert!(
+        block[2].starts_with("LOS: ") && block[2].contains(" %, DrawRatio: "),
+        "{block:?}"
+    );
+    assert!(block[3].starts_with("Games: 2, Wins: "), "{block:?}");
+    assert!(block[4].starts_with("Ptnml(0-2): ["), "{block:?}");
+    assert_eq!(block[5], "-".repeat(50));
+
+    // Without the pentanomial line and in cutechess's words.
+    let mut cfg = config(&text, &dir.join("penta-off"));
+    cfg.output.report_penta = false;
+    let mut lines = Vec::new();
+    run_tournament(
+        &cfg,
+        Arc::new(StartPosition),
+        &RunOptions::default(),
+        &mut |e| {
+            if let Event::EnginesReady { engines } = e {
+                lines.push(sparring::arena::results_heading(
+                    &engines[0],
+                    &engines[1],
+                    None,
+                ));
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(lines, ["300 nodes, 1t - NULL, 1MB - 32MB"]);
+}
+
+/// Waits (bounded) until `path` holds `needle`: the engines' stderr reaches the log on a thread
+/// of its own. A guard against a slow machine, not a timing assertion.
+fn wait_for_text(path: &Path, needle: &str) -> String {
+    for _ in 0..500 {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        if text.contains(needle) {
+            return text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    std::fs::read_to_string(path).unwrap_or_default()
+}
+
+#[test]
+fn the_engine_log_holds_both_directions_stderr_and_failed_games_point_at_it() {
+    let dir = out_dir("engine-log");
+    let mut cfg = mock_config(
+        &[
+            "--name",
+            "chatty",
+            "--stderr",
+            "chatty thinks aloud",
+            "--crash-after",
+            "2",
+        ],
+        &dir,
+    );
+    let log = dir.join("engines.log");
+    cfg.output.engine_log = Some(log.clone());
+    run(&cfg, false);
+    let text = wait_for_text(&log, "game 2 mock ! chatty thinks aloud");
+    let has = |tail: &str| {
+        text.lines()
+            .any(|l| l.len() > 13 && l[13..].starts_with(tail))
+    };
+    assert!(has("game 0 mock > uci"), "{text}");
+    assert!(has("game 0 mock < uciok"), "{text}");
+    for game in [1, 2] {
+        assert!(has(&format!("game {game} mock > go nodes 300")), "{text}");
+        assert!(has(&format!("game {game} mock < bestmove ")), "{text}");
+        assert!(
+            has(&format!("game {game} mock ! chatty thinks aloud")),
+            "{text}"
+        );
+    }
+    // Every line starts with a millisecond time stamp.
+    assert!(text.lines().all(|l| {
+        let b = l.as_bytes();
+        b.len() > 13 && b[2] == b':' && b[5] == b':' && b[8] == b'.' && b[12] == b' '
+    }));
+    // The built-in engine logs nothing; the mock crashed in both games, and the reasons say
+    // where to look.
+    assert!(!text.contains(" good "), "{text}");
+    for row in csv_maps(&dir.join("games.csv")) {
+        let pointer = format!(
+            "; see engine log {}, game {}",
+            log.display(),
+            row["game_id"]
+        );
+        assert!(
+            row["reason"].contains("disconnects") && row["reason"].ends_with(&pointer),
+            "{row:?}"
+        );
+    }
+    // Figures: the crashes are counted against the mock.
+    let summary_figures = csv_maps(&dir.join("ranking.csv"));
+    let mock = summary_figures
+        .iter()
+        .find(|r| r["engine"] == "mock")
+        .unwrap();
+    assert_eq!(mock["disconnects"], "2");
+    let good = summary_figures
+        .iter()
+        .find(|r| r["engine"] == "good")
+        .unwrap();
+    assert_eq!(good["disconnects"], "0");
+}
+
+#[test]
+fn undeclared_options_warn_or_stop_and_out_of_range_values_are_refused() {
+    let dir = out_dir("options-undeclared");
+    let mut cfg = mock_config(&["--option", "Known"], &dir);
+    cfg.engines[1].kind = EngineKind::Uci {
+        command: mock_engine(),
+        args: vec!["--option".to_string(), "Known".to_string()],
+        options: vec![
+            ("Known".to_string(), "x".to_string()),
+            ("Mystery".to_string(), "1".to_string()),
+        ],
+        working_dir: None,
+    };
+    let mut warnings = Vec::new();
+    run_tournament(
+        &cfg,
+        Arc::new(StartPosition),
+        &RunOptions::default(),
+        &mut |e| {
+            if let Event::UndeclaredOption { engine, option } = e {
+                warnings.push(format!("{engine}/{option}"));
+            }
+        },
+    )
+    .unwrap();
+    assert_eq!(warnings, ["mock/Mystery"], "one warning, before the games");
+
+    let strict_dir = out_dir("options-strict");
+    let mut strict = cfg.clone();
+    strict.output.dir = strict_dir.clone();
+    strict.strict_options = true;
+    let err = try_run(&strict, false).err().expect("strict refuses");
+    let message = err.to_string();
+    assert!(
+        message.contains("`mock`") && message.contains("`Mystery`"),
+        "{message}"
+    );
+    assert!(err.is_bad_input(), "exit status 2");
+    assert!(!strict_dir.join("games.csv").exists(), "no game was played");
+
+    for (declare, value, allowed) in [
+        (
+            "Hash type spin default 16 min 1 max 64",
+            "100",
+            "a spin from 1 to 64",
+        ),
+        (
+            "Style type combo default A var A var B",
+            "C",
+            "a combo of A, B",
+        ),
+        ("Ponder type check default false", "maybe", "true or false"),
+    ] {
+        let range_dir = out_dir("options-range");
+        let mut cfg = mock_config(&[], &range_dir);
+        let name = declare.split_whitespace().next().unwrap().to_string();
+        cfg.engines[1].kind = EngineKind::Uci {
+            command: mock_engine(),
+            args: vec!["--declare".to_string(), declare.to_string()],
+            options: vec![(name.clone(), value.to_string())],
+            working_dir: None,
+        };
+        let err = try_run(&cfg, false).err().expect("out of range");
+        let message = err.to_string();
+        for part in [
+            "`mock`",
+            &format!("`{name}`"),
+            &format!("`{value}`"),
+            allowed,
+        ] {
+            assert!(message.contains(part), "{message} (wanted {part})");
+        }
+        assert!(err.is_bad_input());
+        assert!(!range_dir.join("games.csv").exists());
+    }
+}
+
+#[test]
+fn an_out_of_range_option_exits_with_status_2_before_any_game() {
+    let dir = out_dir("options-binary");
+    let text = MOCK_VS_BUILTIN.replace(
+        "args = [ARGS] }",
+        "args = [\"--declare\", \"Threads type spin default 1 min 1 max 4\"], options = { Threads = 9 } }",
+    );
+    let (out, stdout) = run_binary(&text, &dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("`mock`")
+            && stderr.contains("`Threads` = `9`")
+            && stderr.contains("from 1 to 4"),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("Started game"), "{stdout}");
+}
+
+#[test]
+fn each_engine_plays_under_its_own_time_control() {
+    let dir = out_dir("per-engine-tc");
+    std::fs::create_dir_all(&dir).unwrap();
+    let (log_a, log_b) = (dir.join("a.commands"), dir.join("b.commands"));
+    let mut cfg = config(QUICK_PAIR, &dir.join("out"));
+    for (engine, log) in cfg.engines.iter_mut().zip([&log_a, &log_b]) {
+        engine.kind = EngineKind::Uci {
+            command: mock_engine(),
+            args: vec!["--log".to_string(), log.display().to_string()],
+            options: Vec::new(),
+            working_dir: None,
+        };
+    }
+    cfg.engines[1].time_control = Some(TimeControl::Clock {
+        moves: None,
+        base: std::time::Duration::from_secs(30),
+        increment: std::time::Duration::from_millis(250),
+    });
+    let summary = run(&cfg, false);
+    let gos = |path: &Path| -> Vec<String> {
+        std::fs::read_to_string(path)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("go"))
+            .map(str::to_string)
+            .collect()
+    };
+    let (a, b) = (gos(&log_a), gos(&log_b));
+    assert!(!a.is_empty() && !b.is_empty());
+    assert!(a.iter().all(|g| g == "go nodes 300"), "{a:?}");
+    assert!(
+        b.iter()
+            .all(|g| g.starts_with("go wtime ") && g.contains(" winc 250 binc 250")),
+        "{b:?}"
+    );
+    // The clock side's figures know its time left; the node side has none.
+    assert_eq!(summary.figures[0].clock_games, 0);
+    assert_eq!(summary.figures[1].clock_games, 4);
+    let left = summary.figures[1].average_time_left().unwrap();
+    assert!(
+        left > std::time::Duration::from_secs(30),
+        "{left:?}: increments were added"
+    );
+    assert!(summary.figures[1].moves > 0);
+    let pgn = std::fs::read_to_string(dir.join("out").join("games.pgn")).unwrap();
+    assert!(
+        pgn.contains("[TimeControl \"?\"]"),
+        "mixed controls have no one tag"
+    );
+}
+
+#[test]
+fn summary_counts_match_games_csv_when_the_sprt_stops_the_run() {
+    let dir = out_dir("sprt-consistent");
+    let text = BUILTIN_PAIR
+        .replace("CONC", "2")
+        .replace("rounds = 3", "rounds = 200")
+        .replace(
+            "[output]",
+            "[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.1\nbeta = 0.1\n[output]",
+        );
+    let summary = run(&config(&text, &dir), false);
+    assert!(
+        summary.sprt_decisions[0].is_some(),
+        "the SPRT stopped the run"
+    );
+    let rows = games(&dir);
+    assert!(rows.len() < 400);
+    let summary_rows = csv_maps(&dir.join("summary.csv"));
+    assert_eq!(summary_rows.len(), 1);
+    let s = &summary_rows[0];
+    let field = |k: &str| s[k].parse::<u64>().unwrap();
+    assert_eq!(
+        field("games") + field("unpaired_games"),
+        rows.len() as u64,
+        "summary.csv accounts for every game in games.csv"
+    );
+    // Recount the complete pairs from games.csv, from the first engine's side.
+    let mut by_pair: std::collections::HashMap<String, Vec<&Vec<String>>> = Default::default();
+    for row in &rows {
+        by_pair.entry(row[1].clone()).or_default().push(row);
+    }
+    let (mut wins, mut draws, mut losses) = (0, 0, 0);
+    for pair in by_pair.values().filter(|p| p.len() == 2) {
+        for row in pair {
+            let first_white = row[3] == "default";
+            match (row[7].as_str(), first_white) {
+                ("1/2-1/2", _) => draws += 1,
+                ("1-0", true) | ("0-1", false) => wins += 1,
+                _ => losses += 1,
+            }
+        }
+    }
+    assert_eq!(
+        (field("wins"), field("draws"), field("losses")),
+        (wins, draws, losses)
+    );
+    let unpaired = by_pair.values().filter(|p| p.len() == 1).count() as u64;
+    assert_eq!(field("unpaired_games"), unpaired);
+    assert!(s["decision"] == "H1" || s["decision"] == "H0", "{s:?}");
+    let ranking = csv_maps(&dir.join("ranking.csv"));
+    let games_in_ranking: u64 = ranking
+        .iter()
+        .map(|r| r["games"].parse::<u64>().unwrap() + r["unpaired_games"].parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(games_in_ranking, 2 * rows.len() as u64);
 }

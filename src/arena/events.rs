@@ -2,7 +2,8 @@
 //! ignore. The library never prints: `run_tournament` hands these to a callback on the calling
 //! thread.
 
-use super::pairing::PairingStats;
+use super::pairing::{EngineFigures, PairingStats};
+use super::report::EngineFacts;
 use crate::record::GameRecord;
 use crate::stats::SprtDecision;
 use std::path::Path;
@@ -16,6 +17,20 @@ pub enum Event<'a> {
     ResumedWithoutFingerprint {
         /// The output directory.
         dir: &'a Path,
+    },
+    /// Every engine started once and answered its handshake, before any game: what the results
+    /// heading says about each (in configuration order).
+    EnginesReady {
+        /// One entry per configured engine.
+        engines: &'a [EngineFacts],
+    },
+    /// An engine was given an option it did not declare in its `option name` lines (it is sent
+    /// anyway; with `strict_options` the run stops instead).
+    UndeclaredOption {
+        /// The engine's configured name.
+        engine: &'a str,
+        /// The option's name as configured.
+        option: &'a str,
     },
     /// The run starts: `already_done` of `total` games were finished by an earlier run.
     RunStarted {
@@ -68,6 +83,8 @@ pub enum Event<'a> {
         pairings: &'a [PairingStats],
         /// Per pairing, what its SPRT decided (all `None` without an SPRT).
         decisions: &'a [Option<SprtDecision>],
+        /// Per configured engine: what it did in this run's games.
+        figures: &'a [EngineFigures],
         /// How long this run took.
         elapsed: Duration,
     },

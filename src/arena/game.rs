@@ -30,14 +30,16 @@ pub struct GameSetup<'a> {
     pub names: [&'a str; 2],
     /// Engine indices into the configuration's engine list, White first.
     pub engines: [usize; 2],
-    /// The time control every move is played under.
-    pub time_control: &'a TimeControl,
+    /// The time control of each side, White first (an engine's own or the match's).
+    pub time_controls: [&'a TimeControl; 2],
     /// Extra time a clock or movetime may overrun before the move is a time forfeit.
     pub margin: Duration,
     /// How long an engine may stay silent when no clock bounds the move (node and depth limits).
     pub timeout: Duration,
     /// The adjudication rules applied after every move.
     pub adjudication: &'a Adjudication,
+    /// The engine log, named in the reason of a game an engine lost by failing; None: no log.
+    pub engine_log: Option<&'a std::path::Path>,
 }
 
 fn color_name(color: Color) -> &'static str {
@@ -167,7 +169,15 @@ struct Clocks {
 pub fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRecord {
     let clock_start = Instant::now();
     let mut record = play_game_shell(setup);
-    let (result, termination, reason) = run(setup, players, &mut record);
+    let (result, termination, mut reason) = run(setup, players, &mut record);
+    if let (Some(log), Some(_)) = (setup.engine_log, record.at_fault) {
+        // Point at what the engine said (and wrote to stderr) before it failed.
+        reason.push_str(&format!(
+            "; see engine log {}, game {}",
+            log.display(),
+            setup.game_id
+        ));
+    }
     record.result = result;
     record.termination = termination;
     record.reason = reason;
@@ -193,9 +203,19 @@ fn play_game_shell(setup: &GameSetup<'_>) -> GameRecord {
         result: GameResult::Draw,
         termination: Termination::Normal,
         reason: String::new(),
-        time_control: setup.time_control.pgn_tag(),
+        time_control: {
+            let [white, black] = setup.time_controls.map(TimeControl::pgn_tag);
+            // Different controls have no one PGN value: "?" is the standard's "unknown".
+            if white == black {
+                white
+            } else {
+                "?".to_string()
+            }
+        },
         started: SystemTime::now(),
         duration: Duration::ZERO,
+        clock_left: [None; 2],
+        at_fault: None,
     }
 }
 
@@ -230,6 +250,7 @@ fn run(
     for (i, player) in players.iter_mut().enumerate() {
         if let Err(e) = player.new_game() {
             let color = if i == 0 { Color::White } else { Color::Black };
+            record.at_fault = Some(color);
             return failure(color, &e, false);
         }
     }
@@ -242,28 +263,31 @@ fn run(
         record.book_moves.push(mv);
     }
 
-    let timed = matches!(
-        setup.time_control,
-        TimeControl::Clock { .. } | TimeControl::MoveTime(_)
-    );
-    let mut clocks = match setup.time_control {
-        TimeControl::Clock { base, .. } => Some(Clocks {
-            left: [*base; 2],
-            moves_in_period: [0; 2],
+    // Each side runs on its own control: a clock for a side with a clock control only.
+    let mut clocks = Clocks {
+        left: setup.time_controls.map(|tc| match tc {
+            TimeControl::Clock { base, .. } => *base,
+            _ => Duration::ZERO,
         }),
-        _ => None,
+        moves_in_period: [0; 2],
     };
     let mut adjudication = AdjudicationState::default();
     let mut engine_plies = 0u32;
     let mut moves_so_far: Vec<Move> = record.book_moves.clone();
 
-    loop {
+    let outcome = loop {
         if let Some(end) = game.status_with_claims() {
-            return rules_ending(end);
+            break rules_ending(end);
         }
         let pos = game.position().clone();
         let mover = pos.side_to_move();
-        let (limits, deadline) = move_limits(setup, clocks.as_ref(), mover);
+        let i = mover.index();
+        let time_control = setup.time_controls[i];
+        let timed = matches!(
+            time_control,
+            TimeControl::Clock { .. } | TimeControl::MoveTime(_)
+        );
+        let (limits, deadline) = move_limits(setup, &clocks, mover);
         let request = GoRequest {
             start: setup.start,
             moves: &moves_so_far,
@@ -271,80 +295,82 @@ fn run(
             deadline,
         };
         let asked = Instant::now();
-        let reply = players[mover.index()].go(&request);
+        let reply = players[i].go(&request);
         let elapsed = asked.elapsed();
         let reply: EngineReply = match reply {
             Ok(reply) => reply,
             Err(e) => {
+                record.at_fault = Some(mover);
                 let (result, termination, reason) = failure(mover, &e, timed);
+                if termination == Termination::TimeForfeit {
+                    clocks.left[i] = Duration::ZERO;
+                }
                 if termination == Termination::TimeForfeit && !can_win_on_time(&pos, !mover) {
-                    return (
+                    break (
                         GameResult::Draw,
                         termination,
                         format!("{reason}, but the opponent cannot mate: draw"),
                     );
                 }
-                return (result, termination, reason);
+                break (result, termination, reason);
             }
         };
-        if let Some(clocks) = clocks.as_mut() {
-            let i = mover.index();
-            if elapsed > clocks.left[i] + setup.margin {
-                let over = elapsed - clocks.left[i];
-                let reason = format!(
-                    "{} loses on time ({}ms overrun)",
-                    color_name(mover),
-                    over.as_millis()
-                );
-                if !can_win_on_time(&pos, !mover) {
-                    return (
-                        GameResult::Draw,
-                        Termination::TimeForfeit,
-                        format!("{reason}, but the opponent cannot mate: draw"),
-                    );
-                }
-                return (
-                    GameResult::win_for(!mover),
+        let overrun = match time_control {
+            TimeControl::Clock { .. } => {
+                (elapsed > clocks.left[i] + setup.margin).then(|| elapsed - clocks.left[i])
+            }
+            TimeControl::MoveTime(movetime) => {
+                (elapsed > *movetime + setup.margin).then(|| elapsed - *movetime)
+            }
+            _ => None,
+        };
+        if let Some(over) = overrun {
+            record.at_fault = Some(mover);
+            if let TimeControl::Clock { .. } = time_control {
+                clocks.left[i] = Duration::ZERO;
+            }
+            let reason = format!(
+                "{} loses on time ({}ms overrun)",
+                color_name(mover),
+                over.as_millis()
+            );
+            if !can_win_on_time(&pos, !mover) {
+                break (
+                    GameResult::Draw,
                     Termination::TimeForfeit,
-                    reason,
+                    format!("{reason}, but the opponent cannot mate: draw"),
                 );
             }
-            if let TimeControl::Clock {
-                moves,
-                base,
-                increment,
-            } = setup.time_control
-            {
-                clocks.left[i] = clocks.left[i].saturating_sub(elapsed) + *increment;
-                clocks.moves_in_period[i] += 1;
-                if Some(clocks.moves_in_period[i]) == *moves {
-                    clocks.left[i] += *base;
-                    clocks.moves_in_period[i] = 0;
-                }
-            }
-        } else if let TimeControl::MoveTime(movetime) = setup.time_control {
-            if elapsed > *movetime + setup.margin {
-                return (
-                    GameResult::win_for(!mover),
-                    Termination::TimeForfeit,
-                    format!(
-                        "{} loses on time ({}ms overrun)",
-                        color_name(mover),
-                        (elapsed - *movetime).as_millis()
-                    ),
-                );
+            break (
+                GameResult::win_for(!mover),
+                Termination::TimeForfeit,
+                reason,
+            );
+        }
+        if let TimeControl::Clock {
+            moves,
+            base,
+            increment,
+        } = time_control
+        {
+            clocks.left[i] = clocks.left[i].saturating_sub(elapsed) + *increment;
+            clocks.moves_in_period[i] += 1;
+            if Some(clocks.moves_in_period[i]) == *moves {
+                clocks.left[i] += *base;
+                clocks.moves_in_period[i] = 0;
             }
         }
 
         let mv = match pos.parse_uci_move(&reply.bestmove) {
             Ok(mv) => mv,
             Err(_) => {
+                record.at_fault = Some(mover);
                 let shown = if reply.bestmove.is_empty() {
                     "(none)"
                 } else {
                     reply.bestmove.as_str()
                 };
-                return (
+                break (
                     GameResult::win_for(!mover),
                     Termination::IllegalMove,
                     format!("{} makes an illegal move: {shown}", color_name(mover)),
@@ -365,7 +391,7 @@ fn run(
         // The rules come first: a mate or a claimable draw on the board ends the game even if an
         // adjudication rule would also apply.
         if let Some(end) = game.status_with_claims() {
-            return rules_ending(end);
+            break rules_ending(end);
         }
         if let Some((result, reason)) = adjudication.update(
             setup.adjudication,
@@ -375,37 +401,46 @@ fn run(
             game.position(),
             engine_plies,
         ) {
-            return (result, Termination::Adjudication, reason);
+            break (result, Termination::Adjudication, reason);
+        }
+    };
+    for (i, tc) in setup.time_controls.iter().enumerate() {
+        if let TimeControl::Clock { .. } = tc {
+            record.clock_left[i] = Some(clocks.left[i]);
         }
     }
+    outcome
 }
 
-/// The search limits and the answer deadline for the side to move.
-fn move_limits(
-    setup: &GameSetup<'_>,
-    clocks: Option<&Clocks>,
-    mover: Color,
-) -> (SearchLimits, Duration) {
-    match setup.time_control {
+/// The search limits and the answer deadline for the side to move, under its own control.
+fn move_limits(setup: &GameSetup<'_>, clocks: &Clocks, mover: Color) -> (SearchLimits, Duration) {
+    let i = mover.index();
+    match setup.time_controls[i] {
         TimeControl::Nodes(n) => (SearchLimits::nodes(*n), setup.timeout),
         TimeControl::Depth(d) => (SearchLimits::depth(*d), setup.timeout),
         TimeControl::MoveTime(t) => (SearchLimits::movetime(*t), *t + setup.margin),
         TimeControl::Clock {
             moves, increment, ..
         } => {
-            let clocks = clocks.expect("clock state exists for clock controls");
-            let moves_to_go = moves.map(|m| m - clocks.moves_in_period[mover.index()]);
+            let moves_to_go = moves.map(|m| m - clocks.moves_in_period[i]);
+            // A side without a clock shows the mover's own time and increment.
+            let side = |c: usize| match setup.time_controls[c] {
+                TimeControl::Clock { increment, .. } => (clocks.left[c], *increment),
+                _ => (clocks.left[i], *increment),
+            };
+            let (white_time, white_increment) = side(0);
+            let (black_time, black_increment) = side(1);
             let limits = SearchLimits {
                 clock: Some(Clock {
-                    white_time: clocks.left[0],
-                    black_time: clocks.left[1],
-                    white_increment: *increment,
-                    black_increment: *increment,
+                    white_time,
+                    black_time,
+                    white_increment,
+                    black_increment,
                     moves_to_go,
                 }),
                 ..Default::default()
             };
-            (limits, clocks.left[mover.index()] + setup.margin)
+            (limits, clocks.left[i] + setup.margin)
         }
     }
 }

@@ -2,6 +2,7 @@
 //! arbiter with adjudication, the schedule, and the tournament loop with its progress report.
 
 pub mod config;
+pub mod engine_log;
 pub mod events;
 mod game;
 pub mod lock;
@@ -20,8 +21,11 @@ pub use events::Event;
 pub use game::{play_game, GameSetup};
 pub use lock::{LockError, OutputLock};
 pub use manifest::{Fingerprint, ManifestError};
-pub use pairing::PairingStats;
+pub use pairing::{ranking, EngineFigures, PairingStats, Standing};
 pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
-pub use report::write_summary;
+pub use report::{
+    fastchess_time_control, general_format, results_heading, write_ranking, write_summary,
+    EngineFacts,
+};
 pub use schedule::{GameSpec, OpeningSource, Schedule, StartPosition};
 pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};

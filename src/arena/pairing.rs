@@ -1,7 +1,11 @@
-//! The running statistics of one pairing, counted by complete game pairs.
+//! The running statistics of one pairing, counted by complete game pairs; what each engine did
+//! over its games (depth, speed, time, failures); and each engine's standing against the field.
 
-use crate::stats::{Outcome, PairBucket, Pentanomial, Wdl};
+use crate::board::Color;
+use crate::record::{GameRecord, Termination};
+use crate::stats::{EloEstimate, Outcome, PairBucket, Pentanomial, Wdl};
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// Results of one pairing, from the first engine's point of view, counted by complete pairs.
 #[derive(Clone, Debug, Default)]
@@ -18,8 +22,207 @@ pub struct PairingStats {
     pub dd_pairs: u64,
     /// Pairs of a win and a loss.
     pub wl_pairs: u64,
+    /// Every finished game, complete pair or not (what cutechess-style lines count).
+    pub games_wdl: Wdl,
     /// The first engine's score in pairs of which one game is finished.
     pending: HashMap<u64, f64>,
+}
+
+/// What one engine did in the games of this run: the figures tuners and engine authors ask for
+/// and that fastchess and cutechess do not report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct EngineFigures {
+    /// Games it played.
+    pub games: u64,
+    /// Moves it chose (book moves not counted).
+    pub moves: u64,
+    /// Sum of the depths it reported, and the moves that reported one.
+    pub depth_sum: u64,
+    /// Moves with a reported depth.
+    pub depth_moves: u64,
+    /// Nodes it reported, and the thinking time of the moves that reported them.
+    pub nodes: u64,
+    /// Thinking time of the moves that reported nodes.
+    pub nodes_time: Duration,
+    /// Thinking time of all its moves, as the arbiter measured.
+    pub think_time: Duration,
+    /// Games it played on a clock, and the time left on its clock at their ends.
+    pub clock_games: u64,
+    /// Sum of the time left at the end of its clock games.
+    pub time_left: Duration,
+    /// Games it lost on time.
+    pub time_forfeits: u64,
+    /// Games it lost by crashing or closing its pipe (`disconnects`).
+    pub disconnects: u64,
+    /// Games it lost by not answering (`connection stalls`).
+    pub stalls: u64,
+    /// Games it lost by an illegal or unreadable move.
+    pub illegal_moves: u64,
+}
+
+impl EngineFigures {
+    /// Adds a finished game in which this engine played `color`.
+    pub fn add_game(&mut self, record: &GameRecord, color: Color) {
+        self.games += 1;
+        // The engines alternate from the first engine move; book moves come before.
+        let first_mover = if record.book_moves.len() % 2 == 0 {
+            record.start.side_to_move()
+        } else {
+            !record.start.side_to_move()
+        };
+        let skip = usize::from(first_mover != color);
+        for played in record.moves.iter().skip(skip).step_by(2) {
+            self.moves += 1;
+            self.think_time += played.time;
+            if let Some(d) = played.depth {
+                self.depth_sum += u64::from(d);
+                self.depth_moves += 1;
+            }
+            if let Some(n) = played.nodes {
+                self.nodes += n;
+                self.nodes_time += played.time;
+            }
+        }
+        if let Some(left) = record.clock_left[color.index()] {
+            self.clock_games += 1;
+            self.time_left += left;
+        }
+        if record.at_fault == Some(color) {
+            match record.termination {
+                Termination::TimeForfeit => self.time_forfeits += 1,
+                Termination::Abandoned => self.disconnects += 1,
+                Termination::StalledConnection => self.stalls += 1,
+                Termination::IllegalMove => self.illegal_moves += 1,
+                Termination::Normal | Termination::Adjudication => {}
+            }
+        }
+    }
+
+    /// Mean reported depth per move.
+    pub fn average_depth(&self) -> Option<f64> {
+        (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)
+    }
+
+    /// Reported nodes per second of thinking time.
+    pub fn nodes_per_second(&self) -> Option<f64> {
+        let secs = self.nodes_time.as_secs_f64();
+        (self.nodes > 0 && secs > 0.0).then(|| self.nodes as f64 / secs)
+    }
+
+    /// Mean thinking time per move.
+    pub fn average_move_time(&self) -> Option<Duration> {
+        u32::try_from(self.moves)
+            .ok()
+            .filter(|&m| m > 0)
+            .map(|m| self.think_time / m)
+    }
+
+    /// Mean time left on its clock at the end of its clock games.
+    pub fn average_time_left(&self) -> Option<Duration> {
+        u32::try_from(self.clock_games)
+            .ok()
+            .filter(|&g| g > 0)
+            .map(|g| self.time_left / g)
+    }
+
+    /// Games lost by a crash, a disconnect or a stall.
+    pub fn crashes(&self) -> u64 {
+        self.disconnects + self.stalls
+    }
+}
+
+/// One engine's results against every opponent it met, from its own point of view.
+#[derive(Clone, Debug, Default)]
+pub struct Standing {
+    /// The engine's configured name.
+    pub name: String,
+    /// Games of complete pairs.
+    pub wdl: Wdl,
+    /// Pair results by this engine's points (0 to 2).
+    pub ptnml: Pentanomial,
+    /// Games whose pair is not complete (not in `wdl`).
+    pub unpaired_games: u64,
+    /// What it did over its games.
+    pub figures: EngineFigures,
+}
+
+impl Standing {
+    /// Its Elo against the field: by pairs (pentanomial) or by games (W/D/L).
+    pub fn estimate(&self, by_pairs: bool) -> Option<EloEstimate> {
+        if by_pairs {
+            self.ptnml.estimate()
+        } else {
+            self.wdl.estimate()
+        }
+    }
+
+    /// The draw ratio the ranking table shows: pairs in the middle bucket (penta) or drawn games.
+    pub fn draw_ratio(&self, by_pairs: bool) -> Option<f64> {
+        if by_pairs {
+            let pairs = self.ptnml.pairs();
+            (pairs > 0).then(|| self.ptnml.dd as f64 / pairs as f64)
+        } else {
+            let games = self.wdl.games();
+            (games > 0).then(|| self.wdl.draws as f64 / games as f64)
+        }
+    }
+}
+
+/// Each engine's standing against the field, best first by Elo (engines without an Elo last),
+/// from the pairings' statistics and the engines' figures (indexed as `names`).
+pub fn ranking(
+    names: &[String],
+    pairings: &[PairingStats],
+    figures: &[EngineFigures],
+    by_pairs: bool,
+) -> Vec<Standing> {
+    let mut standings: Vec<Standing> = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| Standing {
+            name: name.clone(),
+            figures: figures.get(i).cloned().unwrap_or_default(),
+            ..Default::default()
+        })
+        .collect();
+    for p in pairings {
+        for (name, wdl, ptnml) in [
+            (&p.first, p.wdl, p.ptnml),
+            (&p.second, p.wdl.flipped(), p.ptnml.flipped()),
+        ] {
+            if let Some(s) = standings.iter_mut().find(|s| &s.name == name) {
+                s.wdl = add_wdl(s.wdl, wdl);
+                s.ptnml = add_ptnml(s.ptnml, ptnml);
+                s.unpaired_games += p.unpaired_games();
+            }
+        }
+    }
+    let elo = |s: &Standing| s.estimate(by_pairs).map_or(f64::NAN, |e| e.elo);
+    // Stable: equal Elo keeps the configuration's order.
+    standings.sort_by(|a, b| {
+        let (x, y) = (elo(a), elo(b));
+        match (x.is_nan(), y.is_nan()) {
+            (true, true) => std::cmp::Ordering::Equal,
+            (true, false) => std::cmp::Ordering::Greater,
+            (false, true) => std::cmp::Ordering::Less,
+            (false, false) => y.total_cmp(&x),
+        }
+    });
+    standings
+}
+
+fn add_wdl(a: Wdl, b: Wdl) -> Wdl {
+    Wdl::new(a.wins + b.wins, a.draws + b.draws, a.losses + b.losses)
+}
+
+fn add_ptnml(a: Pentanomial, b: Pentanomial) -> Pentanomial {
+    Pentanomial::new(
+        a.ll + b.ll,
+        a.ld + b.ld,
+        a.dd + b.dd,
+        a.wd + b.wd,
+        a.ww + b.ww,
+    )
 }
 
 impl PairingStats {
@@ -32,8 +235,15 @@ impl PairingStats {
         }
     }
 
+    /// Games finished whose pair partner is not (yet): recorded, but not in `wdl`.
+    pub fn unpaired_games(&self) -> u64 {
+        self.pending.len() as u64
+    }
+
     /// Adds a finished game of pair `pair_id`, scored from the first engine's point of view.
     pub fn add_game(&mut self, pair_id: u64, first_score: f64) {
+        self.games_wdl
+            .record(Outcome::from_score(first_score).unwrap_or(Outcome::Draw));
         let Some(other) = self.pending.remove(&pair_id) else {
             self.pending.insert(pair_id, first_score);
             return;

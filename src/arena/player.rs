@@ -74,6 +74,17 @@ pub enum PlayerError {
     /// The built-in engine's hash table cannot be allocated.
     #[error("{0}")]
     Table(#[from] crate::search::TableAllocError),
+    /// A configured option value the engine's own declaration does not allow (a spin outside
+    /// its min/max, a combo value not among its vars, a check that is not true or false).
+    #[error("option `{name}` = `{value}`: the engine declares {allowed}")]
+    OptionValue {
+        /// The option's name.
+        name: String,
+        /// The configured value.
+        value: String,
+        /// What the engine's `option` line allows, e.g. "a spin from 1 to 1024".
+        allowed: String,
+    },
     /// An option name or value that would break the UCI line it is sent on.
     #[error("option `{name}`: {what} holds a line break, which would inject a UCI command")]
     BadOption {
@@ -92,6 +103,17 @@ pub trait Player: Send {
     fn new_game(&mut self) -> Result<(), PlayerError>;
     /// Asks for a move.
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError>;
+    /// The current value of an option the engine declared (UCI names are case-insensitive):
+    /// its default, or the value sent to it. None when it has no such option.
+    fn option_value(&self, _name: &str) -> Option<String> {
+        None
+    }
+    /// The configured options the engine did not declare in its `option name` lines.
+    fn undeclared_options(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The game the engine plays next, for its lines in the engine log.
+    fn set_log_game(&mut self, _game_id: u64) {}
 }
 
 /// What the built-in player's search thread does: the real searcher, or a stand-in in tests.

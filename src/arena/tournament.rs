@@ -4,12 +4,14 @@
 //! reports progress and stops the run when the SPRT decides.
 
 use super::config::{EngineKind, MatchConfig};
+use super::engine_log::{EngineLog, LogSink};
 use super::events::Event;
 use super::game::{play_game, GameSetup};
 use super::lock::{LockError, OutputLock};
 use super::manifest::{Fingerprint, ManifestError};
-use super::pairing::PairingStats;
+use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::player::{BuiltinPlayer, Player, PlayerError};
+use super::report::EngineFacts;
 use super::schedule::{OpeningSource, Schedule};
 use super::uci_player::{check_options, UciCommand, UciPlayer};
 use crate::eval::EvalParams;
@@ -39,6 +41,23 @@ pub enum ArenaError {
         name: String,
         /// Why it did not start.
         source: PlayerError,
+    },
+    /// A configured option value the engine's own `option` line does not allow; refused
+    /// before the first game.
+    #[error("engine `{name}`: {source}")]
+    OptionValue {
+        /// The engine's configured name.
+        name: String,
+        /// The option, its value and what the engine allows.
+        source: PlayerError,
+    },
+    /// With `strict_options`, an option the engine did not declare.
+    #[error("engine `{name}` does not declare option `{option}` (strict options: the run stops)")]
+    UndeclaredOption {
+        /// The engine's configured name.
+        name: String,
+        /// The option's configured name.
+        option: String,
     },
     /// An engine failed to start `tournament.max_restarts` times in a row during the run.
     #[error("engine `{name}` failed to restart {attempts} times in a row ({source}): the run stops; the games played so far are saved, and --resume continues")]
@@ -113,6 +132,8 @@ impl ArenaError {
         matches!(
             self,
             ArenaError::Weights { .. }
+                | ArenaError::OptionValue { .. }
+                | ArenaError::UndeclaredOption { .. }
                 | ArenaError::HashTooLarge { .. }
                 | ArenaError::OutputNotDirectory { .. }
                 | ArenaError::Resume(_)
@@ -149,11 +170,25 @@ pub enum EngineFactory {
 impl EngineFactory {
     /// Starts a player; `timeout` bounds an external engine's handshake.
     pub fn start(&self, timeout: std::time::Duration) -> Result<Box<dyn Player>, PlayerError> {
+        self.start_logged(timeout, None)
+    }
+
+    /// Starts a player whose engine traffic goes to the engine log when `log` is given (the
+    /// built-in engine logs nothing).
+    pub fn start_logged(
+        &self,
+        timeout: std::time::Duration,
+        log: Option<&LogSink>,
+    ) -> Result<Box<dyn Player>, PlayerError> {
         match self {
             EngineFactory::Builtin { params, hash_mb } => {
                 Ok(Box::new(BuiltinPlayer::new(params.clone(), *hash_mb)?))
             }
-            EngineFactory::Uci(command) => Ok(Box::new(UciPlayer::start(command, timeout)?)),
+            EngineFactory::Uci(command) => Ok(Box::new(UciPlayer::start_logged(
+                command,
+                timeout,
+                log.map(LogSink::fresh),
+            )?)),
         }
     }
 
@@ -230,6 +265,8 @@ pub struct TournamentSummary {
     pub games_played: u64,
     /// Per pairing: the SPRT's decision, if any.
     pub sprt_decisions: Vec<Option<SprtDecision>>,
+    /// Per configured engine: what it did in this run's games.
+    pub figures: Vec<EngineFigures>,
     /// Where the results are.
     pub output_dir: PathBuf,
 }
@@ -244,6 +281,7 @@ pub struct RunOptions {
 /// The output files of a run, appended and flushed after every game.
 struct Outputs {
     pgn: BufWriter<File>,
+    pgn_name: String,
     csv: BufWriter<File>,
     positions: Option<BufWriter<File>>,
     dir: PathBuf,
@@ -270,7 +308,7 @@ fn replace_file(path: &Path, content: &[u8]) -> Result<(), ArenaError> {
 
 impl Outputs {
     fn write(&mut self, record: &GameRecord, per_game: usize, seed: u64) -> Result<(), ArenaError> {
-        let pgn_path = self.dir.join("games.pgn");
+        let pgn_path = self.dir.join(&self.pgn_name);
         write_pgn(record, &mut self.pgn).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
         if let Some(out) = self.positions.as_mut() {
@@ -294,9 +332,13 @@ impl Outputs {
 /// The games `--resume` keeps: those both in games.csv and complete in games.pgn. Repairs what
 /// a kill leaves (a PGN game not yet in the CSV, a PGN game cut off at the end, a CSV row cut
 /// short) by dropping it, so the game is played again; refuses files that disagree otherwise.
-fn resume_games(dir: &Path, total_games: u64) -> Result<(Vec<FinishedGame>, String), ArenaError> {
+fn resume_games(
+    dir: &Path,
+    pgn_name: &str,
+    total_games: u64,
+) -> Result<(Vec<FinishedGame>, String), ArenaError> {
     let csv_path = dir.join("games.csv");
-    let pgn_path = dir.join("games.pgn");
+    let pgn_path = dir.join(pgn_name);
     let mut finished = read_finished_games(&csv_path)?;
     let pgn_text = match std::fs::read_to_string(&pgn_path) {
         Ok(text) => text,
@@ -350,7 +392,7 @@ fn resume_games(dir: &Path, total_games: u64) -> Result<(Vec<FinishedGame>, Stri
             let shown: Vec<String> = ids.iter().take(5).map(u64::to_string).collect();
             return Err(ArenaError::Resume(format!(
                 "{} lists {} game(s) that {pgn_name} does not hold complete (game {}{}): the \
-                 files disagree; restore games.pgn, or start a new run in another directory",
+                 files disagree; restore {pgn_name}, or start a new run in another directory",
                 csv_path.display(),
                 ids.len(),
                 shown.join(", "),
@@ -378,10 +420,10 @@ fn prepare_outputs(
 ) -> Result<(Outputs, Vec<FinishedGame>), ArenaError> {
     let dir = config.output.dir.clone();
     let csv_path = dir.join("games.csv");
-    let pgn_path = dir.join("games.pgn");
+    let pgn_path = dir.join(&config.output.pgn_name);
     let positions_path = dir.join("positions.epd");
     let finished = if resume {
-        let (finished, kept_pgn) = resume_games(&dir, total_games)?;
+        let (finished, kept_pgn) = resume_games(&dir, &config.output.pgn_name, total_games)?;
         let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
         replace_file(&pgn_path, kept_pgn.as_bytes())?;
         if let Ok(text) = std::fs::read_to_string(&positions_path) {
@@ -415,6 +457,7 @@ fn prepare_outputs(
     };
     let outputs = Outputs {
         pgn: append(&pgn_path)?,
+        pgn_name: config.output.pgn_name.clone(),
         csv: append(&csv_path)?,
         positions: if config.output.positions {
             Some(append(&positions_path)?)
@@ -443,7 +486,7 @@ fn claim_output_dir(
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let lock = OutputLock::acquire(dir)?;
     let now = Fingerprint::of(config);
-    let has_results = dir.join("games.csv").exists() || dir.join("games.pgn").exists();
+    let has_results = dir.join("games.csv").exists() || dir.join(&config.output.pgn_name).exists();
     if resume {
         match Fingerprint::read(dir)? {
             Some(before) => before.check(&now, dir)?,
@@ -480,15 +523,63 @@ pub fn run_tournament(
     let factories = EngineFactory::from_config(config)?;
     // Held until this function returns, whatever it returns.
     let (_lock, fingerprint) = claim_output_dir(config, options.resume, on_event)?;
-    // Start every engine once before any game, so a bad command stops the run at once.
-    for (factory, engine) in factories.iter().zip(&config.engines) {
-        factory
-            .start(config.timeout)
-            .map_err(|source| ArenaError::EngineStart {
-                name: engine.name.clone(),
-                source,
+    let engine_log = match &config.output.engine_log {
+        Some(path) => Some(Arc::new(EngineLog::open(path).map_err(io_error(path))?)),
+        None => None,
+    };
+    let sinks: Vec<Option<LogSink>> = config
+        .engines
+        .iter()
+        .map(|e| {
+            engine_log
+                .as_ref()
+                .map(|log| LogSink::new(log.clone(), &e.name))
+        })
+        .collect();
+    // Start every engine once before any game, so a bad command or option stops the run at once.
+    let mut facts = Vec::new();
+    for ((factory, engine), sink) in factories.iter().zip(&config.engines).zip(&sinks) {
+        let player = factory
+            .start_logged(config.timeout, sink.as_ref())
+            .map_err(|source| match source {
+                PlayerError::OptionValue { .. } => ArenaError::OptionValue {
+                    name: engine.name.clone(),
+                    source,
+                },
+                source => ArenaError::EngineStart {
+                    name: engine.name.clone(),
+                    source,
+                },
             })?;
+        for option in player.undeclared_options() {
+            if config.strict_options {
+                return Err(ArenaError::UndeclaredOption {
+                    name: engine.name.clone(),
+                    option,
+                });
+            }
+            on_event(Event::UndeclaredOption {
+                engine: &engine.name,
+                option: &option,
+            });
+        }
+        let (threads, hash) = match &engine.kind {
+            EngineKind::Builtin { hash_mb, .. } => {
+                (Some("1".to_string()), Some(hash_mb.to_string()))
+            }
+            EngineKind::Uci { .. } => (player.option_value("Threads"), player.option_value("Hash")),
+        };
+        facts.push(EngineFacts {
+            name: engine.name.clone(),
+            time_control: engine
+                .time_control
+                .clone()
+                .unwrap_or_else(|| config.time_control.clone()),
+            threads,
+            hash,
+        });
     }
+    on_event(Event::EnginesReady { engines: &facts });
 
     let order = config
         .openings
@@ -551,6 +642,7 @@ pub fn run_tournament(
     let (tx, rx) = mpsc::channel::<WorkerMessage>();
     let workers = config.concurrency.min(total.max(1) as usize);
     let mut decisions: Vec<Option<SprtDecision>> = vec![None; pairings.len()];
+    let mut figures: Vec<EngineFigures> = vec![EngineFigures::default(); config.engines.len()];
     let mut played = 0u64;
     let mut games_done = done.len() as u64;
     let mut pairs_at_last_block = 0u64;
@@ -561,6 +653,7 @@ pub fn run_tournament(
         for _ in 0..workers {
             let tx = tx.clone();
             let (schedule, factories, names, openings) = (&schedule, &factories, &names, &openings);
+            let sinks = &sinks;
             let (next, stop, done) = (&next, &stop, &done);
             scope.spawn(move || {
                 let mut players: Vec<Option<Box<dyn Player>>> =
@@ -585,14 +678,21 @@ pub fn run_tournament(
                         game_id: spec.game_id,
                         engines: spec.engines,
                     });
-                    let message =
-                        match play_one(config, &spec, &opening, names, factories, &mut players) {
-                            Ok(record) => WorkerMessage::Finished(Box::new(record)),
-                            Err(e) => {
-                                stop.store(true, Ordering::Relaxed);
-                                WorkerMessage::Failed(e)
-                            }
-                        };
+                    let message = match play_one(
+                        config,
+                        &spec,
+                        &opening,
+                        names,
+                        factories,
+                        sinks,
+                        &mut players,
+                    ) {
+                        Ok(record) => WorkerMessage::Finished(Box::new(record)),
+                        Err(e) => {
+                            stop.store(true, Ordering::Relaxed);
+                            WorkerMessage::Failed(e)
+                        }
+                    };
                     if tx.send(message).is_err() {
                         break;
                     }
@@ -631,6 +731,8 @@ pub fn run_tournament(
             }
             played += 1;
             games_done += 1;
+            figures[record.white_engine].add_game(&record, crate::board::Color::White);
+            figures[record.black_engine].add_game(&record, crate::board::Color::Black);
             let Some(p) = pairing_of(record.white_engine, record.black_engine) else {
                 continue;
             };
@@ -672,17 +774,22 @@ pub fn run_tournament(
     if let Some(e) = run_error {
         return Err(e);
     }
-    super::report::write_summary(&outputs.dir, &pairings, config.sprt.as_ref())
+    super::report::write_summary(&outputs.dir, &pairings, config.sprt.as_ref(), &decisions)
         .map_err(io_error(&outputs.dir.join("summary.csv")))?;
+    let standings = ranking(&names, &pairings, &figures, config.output.report_penta);
+    super::report::write_ranking(&outputs.dir, &standings, config.output.report_penta)
+        .map_err(io_error(&outputs.dir.join("ranking.csv")))?;
     on_event(Event::RunFinished {
         pairings: &pairings,
         decisions: &decisions,
+        figures: &figures,
         elapsed: run_started.elapsed(),
     });
     Ok(TournamentSummary {
         pairings,
         games_played: played,
         sprt_decisions: decisions,
+        figures,
         output_dir: outputs.dir,
     })
 }
@@ -692,6 +799,7 @@ fn ensure_started(
     config: &MatchConfig,
     e: usize,
     factories: &[EngineFactory],
+    sinks: &[Option<LogSink>],
     players: &mut [Option<Box<dyn Player>>],
 ) -> Result<(), ArenaError> {
     if players[e].is_some() {
@@ -700,7 +808,7 @@ fn ensure_started(
     let mut last_error = None;
     let attempts = config.max_restarts.max(1);
     for _ in 0..attempts {
-        match factories[e].start(config.timeout) {
+        match factories[e].start_logged(config.timeout, sinks[e].as_ref()) {
             Ok(p) => {
                 players[e] = Some(p);
                 return Ok(());
@@ -724,9 +832,16 @@ fn play_one(
     opening: &crate::openings::Opening,
     names: &[String],
     factories: &[EngineFactory],
+    sinks: &[Option<LogSink>],
     players: &mut [Option<Box<dyn Player>>],
 ) -> Result<GameRecord, ArenaError> {
     let [w, b] = spec.engines;
+    let time_control = |e: usize| {
+        config.engines[e]
+            .time_control
+            .as_ref()
+            .unwrap_or(&config.time_control)
+    };
     let setup = GameSetup {
         game_id: spec.game_id,
         pair_id: spec.pair_id,
@@ -737,13 +852,17 @@ fn play_one(
         book_moves: &opening.moves,
         names: [&names[w], &names[b]],
         engines: [w, b],
-        time_control: &config.time_control,
+        time_controls: [time_control(w), time_control(b)],
         margin: config.margin,
         timeout: config.timeout,
         adjudication: &config.adjudication,
+        engine_log: config.output.engine_log.as_deref(),
     };
     for &e in &[w, b] {
-        ensure_started(config, e, factories, players)?;
+        ensure_started(config, e, factories, sinks, players)?;
+        if let Some(player) = players[e].as_mut() {
+            player.set_log_game(spec.game_id);
+        }
     }
     let mut white = players[w].take().expect("started above");
     let mut black = players[b].take().expect("started above");

@@ -1,6 +1,7 @@
 //! An external UCI engine as a child process. A reader thread forwards its output lines so every
 //! wait has a timeout; a crash, a hang or garbage is reported as a `PlayerError`, never a panic.
 
+use super::engine_log::LogSink;
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::Position;
 use crate::score::Score;
@@ -213,18 +214,126 @@ pub struct UciPlayer {
     lines: LineReader,
     id_name: String,
     timeout: Duration,
+    /// The engine log; None (the usual case) costs one branch per line.
+    log: Option<LogSink>,
+    /// The options the engine declared, with their current values.
+    declared: Vec<DeclaredOption>,
+    /// Configured options it did not declare (sent anyway: some engines have hidden ones).
+    undeclared: Vec<String>,
+}
+
+/// An option an engine declared with `option name N type T ...`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DeclaredOption {
+    /// Its name (may hold spaces).
+    pub name: String,
+    /// `check`, `spin`, `combo`, `button` or `string`.
+    pub kind: String,
+    /// Its current value: the declared default, or the value sent.
+    pub value: Option<String>,
+    /// A spin's bounds.
+    pub min: Option<i64>,
+    /// A spin's upper bound.
+    pub max: Option<i64>,
+    /// A combo's values.
+    pub vars: Vec<String>,
+}
+
+impl DeclaredOption {
+    /// Reads the part of an `option` line after `option `; None when it names no option.
+    pub fn parse(line: &str) -> Option<DeclaredOption> {
+        const KEYWORDS: [&str; 6] = ["name", "type", "default", "min", "max", "var"];
+        let mut option = DeclaredOption::default();
+        let mut key: Option<&str> = None;
+        let mut words: Vec<&str> = Vec::new();
+        let tokens = line.split_whitespace().skip(1);
+        let finish = |key: Option<&str>, words: &mut Vec<&str>, option: &mut DeclaredOption| {
+            let text = words.join(" ");
+            words.clear();
+            match key {
+                Some("name") => option.name = text,
+                Some("type") => option.kind = text,
+                Some("default") => option.value = Some(text),
+                Some("min") => option.min = text.parse().ok(),
+                Some("max") => option.max = text.parse().ok(),
+                Some("var") if !text.is_empty() => option.vars.push(text),
+                _ => {}
+            }
+        };
+        for token in tokens {
+            // A keyword ends the previous field; inside a name only `type` does.
+            let is_keyword = KEYWORDS.contains(&token) && (key != Some("name") || token == "type");
+            if is_keyword {
+                finish(key, &mut words, &mut option);
+                key = Some(token);
+            } else {
+                words.push(token);
+            }
+        }
+        finish(key, &mut words, &mut option);
+        (!option.name.is_empty()).then_some(option)
+    }
+
+    /// Refuses a value the declaration does not allow.
+    pub fn check_value(&self, value: &str) -> Result<(), PlayerError> {
+        let refuse = |allowed: String| PlayerError::OptionValue {
+            name: self.name.clone(),
+            value: value.to_string(),
+            allowed,
+        };
+        match self.kind.as_str() {
+            "spin" => {
+                let (min, max) = (self.min.unwrap_or(i64::MIN), self.max.unwrap_or(i64::MAX));
+                match value.trim().parse::<i64>() {
+                    Ok(v) if (min..=max).contains(&v) => Ok(()),
+                    _ => Err(refuse(format!("a spin from {min} to {max}"))),
+                }
+            }
+            "combo" if !self.vars.is_empty() => {
+                if self
+                    .vars
+                    .iter()
+                    .any(|v| v.eq_ignore_ascii_case(value.trim()))
+                {
+                    Ok(())
+                } else {
+                    Err(refuse(format!("a combo of {}", self.vars.join(", "))))
+                }
+            }
+            "check" => match value.trim() {
+                "true" | "false" => Ok(()),
+                _ => Err(refuse("a check: true or false".to_string())),
+            },
+            _ => Ok(()),
+        }
+    }
 }
 
 impl UciPlayer {
     /// Starts the engine and completes the handshake (`uci`/`uciok`, options, `isready`/`readyok`).
     pub fn start(spec: &UciCommand, timeout: Duration) -> Result<UciPlayer, PlayerError> {
+        UciPlayer::start_logged(spec, timeout, None)
+    }
+
+    /// As `start`, writing what is sent and received, and the engine's standard error, to the
+    /// engine log when `log` is given. A configured option value the engine's declaration does
+    /// not allow is refused before any option is sent.
+    pub fn start_logged(
+        spec: &UciCommand,
+        timeout: Duration,
+        log: Option<LogSink>,
+    ) -> Result<UciPlayer, PlayerError> {
         check_options(&spec.options)?;
         let mut command = Command::new(&spec.command);
         command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(if log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            });
         if let Some(dir) = &spec.working_dir {
             command.current_dir(dir);
         }
@@ -258,6 +367,17 @@ impl UciPlayer {
         })?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
+        if let (Some(stderr), Some(sink)) = (child.stderr.take(), &log) {
+            // Ends when the pipe closes: when the engine (and its process group) is gone.
+            let sink = sink.clone();
+            std::thread::spawn(move || {
+                use std::io::BufRead;
+                for line in std::io::BufReader::new(stderr).lines() {
+                    let Ok(line) = line else { break };
+                    sink.stderr(&line);
+                }
+            });
+        }
         let lines = LineReader::new(stdout);
         let mut player = UciPlayer {
             spec: spec.clone(),
@@ -267,6 +387,9 @@ impl UciPlayer {
             lines,
             id_name: spec.command.clone(),
             timeout,
+            log,
+            declared: Vec::new(),
+            undeclared: Vec::new(),
         };
         player.send("uci")?;
         let deadline = Instant::now() + timeout;
@@ -274,10 +397,22 @@ impl UciPlayer {
             let line = player
                 .recv_until(deadline)
                 .map_err(|e| player.handshake_error(e, "uciok"))?;
+            let line = line.trim();
             if let Some(name) = line.strip_prefix("id name ") {
                 player.id_name = name.trim().to_string();
-            } else if line.trim() == "uciok" {
+            } else if line.starts_with("option ") {
+                player.declared.extend(DeclaredOption::parse(line));
+            } else if line == "uciok" {
                 break;
+            }
+        }
+        for (name, value) in &spec.options {
+            match player.declared_mut(name) {
+                Some(declared) => {
+                    declared.check_value(value)?;
+                    declared.value = Some(value.clone());
+                }
+                None => player.undeclared.push(name.clone()),
             }
         }
         for (name, value) in spec.options.clone() {
@@ -287,6 +422,17 @@ impl UciPlayer {
             .wait_ready()
             .map_err(|e| player.handshake_error(e, "readyok"))?;
         Ok(player)
+    }
+
+    /// The options the engine declared in its handshake, with their current values.
+    pub fn declared_options(&self) -> &[DeclaredOption] {
+        &self.declared
+    }
+
+    fn declared_mut(&mut self, name: &str) -> Option<&mut DeclaredOption> {
+        self.declared
+            .iter_mut()
+            .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
     }
 
     fn handshake_error(&mut self, error: PlayerError, expected: &str) -> PlayerError {
@@ -307,6 +453,9 @@ impl UciPlayer {
 
     /// Sends one or more commands (separated by newlines) in a single write.
     fn send(&mut self, text: &str) -> Result<(), PlayerError> {
+        if let Some(log) = &self.log {
+            log.sent(text);
+        }
         let mut bytes = Vec::with_capacity(text.len() + 1);
         bytes.extend_from_slice(text.as_bytes());
         bytes.push(b'\n');
@@ -387,7 +536,12 @@ impl UciPlayer {
     fn recv_until(&mut self, deadline: Instant) -> Result<String, PlayerError> {
         let asked = Instant::now();
         match self.lines.read_line(deadline) {
-            Ok(line) => Ok(line),
+            Ok(line) => {
+                if let Some(log) = &self.log {
+                    log.received(&line);
+                }
+                Ok(line)
+            }
             Err(ReadError::Timeout) => Err(PlayerError::Timeout {
                 waited_ms: deadline.saturating_duration_since(asked).as_millis(),
             }),
@@ -505,6 +659,23 @@ impl Player for UciPlayer {
         &self.id_name
     }
 
+    fn option_value(&self, name: &str) -> Option<String> {
+        self.declared
+            .iter()
+            .find(|o| o.name.eq_ignore_ascii_case(name))
+            .and_then(|o| o.value.clone())
+    }
+
+    fn undeclared_options(&self) -> Vec<String> {
+        self.undeclared.clone()
+    }
+
+    fn set_log_game(&mut self, game_id: u64) {
+        if let Some(log) = &self.log {
+            log.set_game(game_id);
+        }
+    }
+
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.send("ucinewgame")?;
         self.wait_ready()
@@ -572,6 +743,44 @@ impl Drop for UciPlayer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn option_lines_are_read_and_values_checked() {
+        let hash =
+            DeclaredOption::parse("option name Hash type spin default 16 min 1 max 1024").unwrap();
+        assert_eq!(
+            (hash.name.as_str(), hash.kind.as_str(), hash.min, hash.max),
+            ("Hash", "spin", Some(1), Some(1024))
+        );
+        assert_eq!(hash.value.as_deref(), Some("16"));
+        assert!(hash.check_value("1024").is_ok());
+        let err = hash.check_value("2048").unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "option `Hash` = `2048`: the engine declares a spin from 1 to 1024"
+        );
+        assert!(hash.check_value("lots").is_err());
+        let style = DeclaredOption::parse(
+            "option name Play Style type combo default Normal var Solid var Normal var Risky",
+        )
+        .unwrap();
+        assert_eq!(style.name, "Play Style");
+        assert_eq!(style.vars, ["Solid", "Normal", "Risky"]);
+        assert!(style.check_value("risky").is_ok());
+        assert!(style
+            .check_value("Wild")
+            .unwrap_err()
+            .to_string()
+            .contains("a combo of Solid, Normal, Risky"));
+        let check = DeclaredOption::parse("option name Ponder type check default false").unwrap();
+        assert!(check.check_value("true").is_ok());
+        assert!(check.check_value("yes").is_err());
+        let path =
+            DeclaredOption::parse("option name SyzygyPath type string default <empty>").unwrap();
+        assert_eq!(path.value.as_deref(), Some("<empty>"));
+        assert!(path.check_value("anything at all").is_ok());
+        assert!(DeclaredOption::parse("option type spin").is_none());
+    }
 
     #[test]
     fn info_lines_give_the_last_exact_score() {

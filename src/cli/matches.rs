@@ -5,7 +5,8 @@ use super::UsageError;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
 use sparring::arena::{
-    run_tournament, Event, MatchConfig, OpeningSource, PairingStats, RunOptions, StartPosition,
+    general_format, ranking, results_heading, run_tournament, EngineFacts, EngineFigures, Event,
+    MatchConfig, OpeningSource, PairingStats, ResultsFormat, RunOptions, StartPosition,
 };
 use sparring::openings::{BookOptions, OpeningBook, OpeningFormat};
 use sparring::stats::{EloEstimate, SprtDecision, SprtParams};
@@ -113,9 +114,24 @@ fn fmt2(v: f64) -> String {
 /// on the terminal.
 struct Console {
     bar: Option<ProgressBar>,
-    /// `10+0.1, 1t, book.epd`: the results block's heading after the pairing.
-    header: String,
     sprt: Option<SprtParams>,
+    /// Whose lines the results imitate.
+    format: ResultsFormat,
+    /// Statistics by game pairs (with the `Ptnml` line) rather than by games.
+    penta: bool,
+    /// The configured engine names, in order.
+    names: Vec<String>,
+    /// What the heading says about each engine (known once the engines have started).
+    facts: Vec<EngineFacts>,
+    /// The opening book's file name, for the heading.
+    book: Option<String>,
+    /// The SPRT verdicts, printed after the last results block.
+    decided: Vec<Option<SprtDecision>>,
+}
+
+/// `{:>width}` of a figure with two decimals (`nan`, `inf` as fastchess prints them).
+fn cell(v: f64, width: usize) -> String {
+    format!("{:>width$}", fmt2(v))
 }
 
 impl Console {
@@ -146,12 +162,17 @@ impl Console {
             .openings
             .as_ref()
             .and_then(|o| o.file.file_name())
-            .map(|f| format!(", {}", f.to_string_lossy()))
-            .unwrap_or_default();
+            .map(|f| f.to_string_lossy().into_owned());
         Console {
             bar,
-            header: format!("{}, 1t{book}", config.time_control),
             sprt: config.sprt,
+            format: config.output.format,
+            // cutechess's lines count games, as fastchess's `-output format=cutechess` does.
+            penta: config.output.report_penta && config.output.format == ResultsFormat::Fastchess,
+            names: config.engines.iter().map(|e| e.name.clone()).collect(),
+            facts: Vec::new(),
+            book,
+            decided: Vec::new(),
         }
     }
 
@@ -166,10 +187,18 @@ impl Console {
     fn show(&mut self, event: Event<'_>) {
         match event {
             Event::ResumedWithoutFingerprint { dir } => eprintln!(
-                "warning: {} has no run.toml (written by an older sparring): the configuration                  cannot be compared with the run's; writing run.toml from this one",
+                "warning: {} has no run.toml (written by an older sparring): the configuration \
+                 cannot be compared with the run's; writing run.toml from this one",
                 dir.display()
             ),
-            Event::RunStarted { total, already_done } => {
+            Event::EnginesReady { engines } => self.facts = engines.to_vec(),
+            Event::UndeclaredOption { engine, option } => self.print(&[format!(
+                "Warning; engine {engine} does not declare option {option} (sent anyway)"
+            )]),
+            Event::RunStarted {
+                total,
+                already_done,
+            } => {
                 if let Some(bar) = &self.bar {
                     bar.set_length(total);
                     bar.set_position(already_done);
@@ -211,46 +240,53 @@ impl Console {
                     }
                     bar.set_message(message);
                 }
-                None => println!(
-                    "Finished game {} ({} vs {}): {} {{{}}}",
-                    record.game_id, record.white, record.black, record.result, record.reason
-                ),
+                None => {
+                    println!(
+                        "Finished game {} ({} vs {}): {} {{{}}}",
+                        record.game_id, record.white, record.black, record.result, record.reason
+                    );
+                    // cutechess-cli's running score of a two-player event, after every game.
+                    if let (ResultsFormat::Cutechess, [p]) = (self.format, pairings) {
+                        println!("{}", score_line(p));
+                    }
+                }
             },
             Event::ResultsDue { pairings } => self.print(&self.results_block(pairings)),
-            Event::SprtDecided {
-                pairings,
-                decisions,
-            } => {
-                let Some(sprt) = &self.sprt else { return };
-                let mut lines = Vec::new();
-                for (p, d) in pairings.iter().zip(decisions) {
-                    let verdict = match d {
-                        Some(SprtDecision::AcceptH1) => "H1 was accepted",
-                        Some(SprtDecision::AcceptH0) => "H0 was accepted",
-                        _ => continue,
-                    };
-                    lines.push(format!(
-                        "SPRT ([{:.2}, {:.2}]) completed - {verdict} ({} vs {})",
-                        sprt.elo0(),
-                        sprt.elo1(),
-                        p.first,
-                        p.second
-                    ));
-                }
-                self.print(&lines);
-            }
+            Event::SprtDecided { decisions, .. } => self.decided = decisions.to_vec(),
             Event::RunFinished {
                 pairings,
                 decisions,
+                figures,
                 elapsed,
             } => {
                 if let Some(bar) = self.bar.take() {
                     bar.finish_and_clear();
                 }
                 let mut lines = self.results_block(pairings);
-                if decisions.iter().all(Option::is_none) || self.sprt.is_none() {
-                    lines.push("Tournament finished".to_string());
+                if let Some(sprt) = &self.sprt {
+                    let several = pairings.len() > 1;
+                    for (p, d) in pairings.iter().zip(decisions) {
+                        let verdict = match d {
+                            Some(SprtDecision::AcceptH1) => "H1 was accepted",
+                            Some(SprtDecision::AcceptH0) => "H0 was accepted",
+                            _ => continue,
+                        };
+                        let line = match self.format {
+                            ResultsFormat::Fastchess => format!(
+                                "SPRT ([{:.2}, {:.2}]) completed - {verdict}",
+                                sprt.elo0(),
+                                sprt.elo1()
+                            ),
+                            ResultsFormat::Cutechess => "Tournament finished".to_string(),
+                        };
+                        lines.push(if several {
+                            format!("{line} ({} vs {})", p.first, p.second)
+                        } else {
+                            line
+                        });
+                    }
                 }
+                lines.extend(self.figures_table(figures));
                 let secs = elapsed.as_secs();
                 lines.push("Finished match".to_string());
                 lines.push(format!(
@@ -264,41 +300,88 @@ impl Console {
         }
     }
 
-    /// The fastchess results block for every pairing.
+    /// The heading's figures of a pairing: `8+0.08, 1t, 16MB, book.epd`.
+    fn heading(&self, p: &PairingStats) -> String {
+        let facts = |name: &str| self.facts.iter().find(|f| f.name == name);
+        match (facts(&p.first), facts(&p.second)) {
+            (Some(a), Some(b)) => results_heading(a, b, self.book.as_deref()),
+            _ => "?".to_string(),
+        }
+    }
+
+    /// The results block: per pairing with two engines, a ranking table with more.
     fn results_block(&self, pairings: &[PairingStats]) -> Vec<String> {
         let rule = "--------------------------------------------------".to_string();
-        let mut lines = vec![rule.clone()];
+        let mut lines = Vec::new();
+        let table = self.names.len() >= 3;
+        if self.format == ResultsFormat::Fastchess {
+            lines.push(rule.clone());
+        }
+        if table {
+            lines.extend(self.ranking_table(pairings));
+        }
         for p in pairings {
-            lines.push(format!(
-                "Results of {} vs {} ({}):",
-                p.first, p.second, self.header
-            ));
-            let est = p.ptnml.estimate();
-            let get = |f: fn(&EloEstimate) -> f64| est.as_ref().map_or(f64::NAN, f);
-            lines.push(format!(
-                "Elo: {} +/- {}, nElo: {} +/- {}",
-                fmt2(get(|e| e.elo)),
-                fmt2(get(|e| e.elo_error)),
-                fmt2(get(|e| e.nelo)),
-                fmt2(get(|e| e.nelo_error))
-            ));
+            if !table {
+                match self.format {
+                    ResultsFormat::Fastchess => lines.extend(self.fastchess_lines(p)),
+                    ResultsFormat::Cutechess => lines.extend(cutechess_lines(p)),
+                }
+            }
+            lines.extend(self.sprt_line(p));
+        }
+        if self.format == ResultsFormat::Fastchess {
+            lines.push(rule);
+        }
+        lines
+    }
+
+    /// fastchess's lines for one pairing, from the first engine's point of view.
+    fn fastchess_lines(&self, p: &PairingStats) -> Vec<String> {
+        let mut lines = vec![format!(
+            "Results of {} vs {} ({}):",
+            p.first,
+            p.second,
+            self.heading(p)
+        )];
+        // By pairs: complete pairs only; by games: every finished game.
+        let (wdl, est) = if self.penta {
+            (p.wdl, p.ptnml.estimate())
+        } else {
+            (p.games_wdl, p.games_wdl.estimate())
+        };
+        let get = |f: fn(&EloEstimate) -> f64| est.as_ref().map_or(f64::NAN, f);
+        lines.push(format!(
+            "Elo: {} +/- {}, nElo: {} +/- {}",
+            fmt2(get(|e| e.elo)),
+            fmt2(get(|e| e.elo_error)),
+            fmt2(get(|e| e.nelo)),
+            fmt2(get(|e| e.nelo_error))
+        ));
+        let games = wdl.games();
+        if self.penta {
             let pairs = p.ptnml.pairs();
-            let draw_ratio = 100.0 * (p.ptnml.dd) as f64 / pairs as f64;
             lines.push(format!(
                 "LOS: {} %, DrawRatio: {} %, PairsRatio: {}",
                 fmt2(100.0 * get(|e| e.los)),
-                fmt2(draw_ratio),
+                fmt2(100.0 * p.ptnml.dd as f64 / pairs as f64),
                 fmt2(p.ptnml.pairs_ratio().unwrap_or(f64::NAN))
             ));
-            let games = p.wdl.games();
-            let points = p.wdl.wins as f64 + 0.5 * p.wdl.draws as f64;
+        } else {
             lines.push(format!(
-                "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({} %)",
-                p.wdl.wins,
-                p.wdl.losses,
-                p.wdl.draws,
-                fmt2(100.0 * points / games as f64)
+                "LOS: {} %, DrawRatio: {} %",
+                fmt2(100.0 * get(|e| e.los)),
+                fmt2(100.0 * wdl.draws as f64 / games as f64)
             ));
+        }
+        let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
+        lines.push(format!(
+            "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({} %)",
+            wdl.wins,
+            wdl.losses,
+            wdl.draws,
+            fmt2(100.0 * points / games as f64)
+        ));
+        if self.penta {
             lines.push(format!(
                 "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD Ratio: {}",
                 p.ptnml.ll,
@@ -308,28 +391,228 @@ impl Console {
                 p.ptnml.ww,
                 fmt2(p.wl_pairs as f64 / p.dd_pairs as f64)
             ));
-            if let Some(sprt) = &self.sprt {
-                if let Ok(llr) = sprt.llr_ptnml(p.ptnml) {
-                    let pct = if llr >= 0.0 {
-                        llr / sprt.upper_bound()
+        }
+        lines
+    }
+
+    /// The LLR line of a pairing, in the format's words; none without an SPRT.
+    fn sprt_line(&self, p: &PairingStats) -> Option<String> {
+        let sprt = self.sprt.as_ref()?;
+        let llr = if self.penta {
+            sprt.llr_ptnml(p.ptnml).ok()?
+        } else {
+            sprt.llr_wdl(p.games_wdl)
+        };
+        Some(match self.format {
+            ResultsFormat::Fastchess => {
+                let pct = if llr >= 0.0 {
+                    llr / sprt.upper_bound()
+                } else {
+                    -llr / sprt.lower_bound()
+                };
+                format!(
+                    "LLR: {:.2} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}]",
+                    llr,
+                    100.0 * pct,
+                    sprt.lower_bound(),
+                    sprt.upper_bound(),
+                    sprt.elo0(),
+                    sprt.elo1()
+                )
+            }
+            ResultsFormat::Cutechess => {
+                let verdict = match sprt.decision(llr) {
+                    SprtDecision::AcceptH1 => " - H1 was accepted",
+                    SprtDecision::AcceptH0 => " - H0 was accepted",
+                    SprtDecision::Continue => "",
+                };
+                format!(
+                    "SPRT: llr {} ({:.1}%), lbound {}, ubound {}{verdict}",
+                    general_format(llr, 3),
+                    100.0 * llr / sprt.upper_bound(),
+                    general_format(sprt.lower_bound(), 3),
+                    general_format(sprt.upper_bound(), 3)
+                )
+            }
+        })
+    }
+
+    /// The ranking of three or more engines: each engine's Elo against the field.
+    fn ranking_table(&self, pairings: &[PairingStats]) -> Vec<String> {
+        let standings = ranking(&self.names, pairings, &[], self.penta);
+        let width = standings
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(25);
+        let mut lines = Vec::new();
+        let percent =
+            |v: Option<f64>, w: usize| format!("{:>w$}%", fmt1(v.map_or(f64::NAN, |v| 100.0 * v)));
+        match self.format {
+            ResultsFormat::Fastchess => {
+                lines.push(format!(
+                    "{:<4} {:<width$} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>20}",
+                    "Rank",
+                    "Name",
+                    "Elo",
+                    "+/-",
+                    "nElo",
+                    "+/-",
+                    "Games",
+                    "Score",
+                    "Draw",
+                    "Ptnml(0-2)"
+                ));
+                for (rank, s) in standings.iter().enumerate() {
+                    let est = s.estimate(self.penta);
+                    let get = |f: fn(&EloEstimate) -> f64| est.as_ref().map_or(f64::NAN, f);
+                    let ptnml = if self.penta {
+                        format!(
+                            "[{}, {}, {}, {}, {}]",
+                            s.ptnml.ll, s.ptnml.ld, s.ptnml.dd, s.ptnml.wd, s.ptnml.ww
+                        )
                     } else {
-                        -llr / sprt.lower_bound()
+                        String::new()
                     };
                     lines.push(format!(
-                        "LLR: {:.2} ({:.1}%) ({:.2}, {:.2}) [{:.2}, {:.2}]",
-                        llr,
-                        100.0 * pct,
-                        sprt.lower_bound(),
-                        sprt.upper_bound(),
-                        sprt.elo0(),
-                        sprt.elo1()
+                        "{:>4} {:<width$} {} {} {} {} {:>10} {} {} {:>20}",
+                        rank + 1,
+                        s.name,
+                        cell(get(|e| e.elo), 10),
+                        cell(get(|e| e.elo_error), 10),
+                        cell(get(|e| e.nelo), 10),
+                        cell(get(|e| e.nelo_error), 10),
+                        s.wdl.games(),
+                        percent(s.wdl.score(), 9),
+                        percent(s.draw_ratio(self.penta), 9),
+                        ptnml
+                    ));
+                }
+            }
+            ResultsFormat::Cutechess => {
+                lines.push(format!(
+                    "{:>4} {:<width$} {:>7} {:>7} {:>7} {:>7} {:>7}",
+                    "Rank", "Name", "Elo", "+/-", "Games", "Score", "Draw"
+                ));
+                for (rank, s) in standings.iter().enumerate() {
+                    let est = s.wdl.estimate();
+                    let get = |f: fn(&EloEstimate) -> f64| est.as_ref().map_or(f64::NAN, f);
+                    lines.push(format!(
+                        "{:>4} {:<width$} {:>7} {:>7} {:>7} {} {}",
+                        rank + 1,
+                        s.name,
+                        fmt0(get(|e| e.elo)),
+                        fmt0(get(|e| e.elo_error)),
+                        s.wdl.games(),
+                        percent(s.wdl.score(), 6),
+                        percent(s.draw_ratio(false), 6)
                     ));
                 }
             }
         }
-        lines.push(rule);
         lines
     }
+
+    /// What each engine did: depth, speed, time per move, time left, failures.
+    fn figures_table(&self, figures: &[EngineFigures]) -> Vec<String> {
+        if figures.iter().all(|f| f.games == 0) {
+            return Vec::new();
+        }
+        let width = self
+            .names
+            .iter()
+            .map(|n| n.chars().count())
+            .max()
+            .unwrap_or(0)
+            .max(25);
+        let mut lines = vec![format!(
+            "{:<width$} {:>7} {:>7} {:>10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
+            "Engine",
+            "Games",
+            "Depth",
+            "NPS",
+            "ms/move",
+            "Left ms",
+            "Timeout",
+            "Crashed",
+            "Stalled",
+            "Illegal"
+        )];
+        let ms = |d: Option<std::time::Duration>| {
+            d.map_or("-".to_string(), |d| {
+                format!("{:.1}", d.as_secs_f64() * 1000.0)
+            })
+        };
+        for (name, f) in self.names.iter().zip(figures) {
+            lines.push(format!(
+                "{:<width$} {:>7} {:>7} {:>10} {:>10} {:>10} {:>8} {:>8} {:>8} {:>8}",
+                name,
+                f.games,
+                f.average_depth()
+                    .map_or("-".to_string(), |d| format!("{d:.2}")),
+                f.nodes_per_second()
+                    .map_or("-".to_string(), |n| format!("{n:.0}")),
+                ms(f.average_move_time()),
+                ms(f.average_time_left()),
+                f.time_forfeits,
+                f.disconnects,
+                f.stalls,
+                f.illegal_moves
+            ));
+        }
+        lines
+    }
+}
+
+/// `12.3`, `nan`: one decimal.
+fn fmt1(v: f64) -> String {
+    if v.is_finite() {
+        sparring::stats::fixed(v, 1)
+    } else {
+        fmt2(v)
+    }
+}
+
+/// `12`, `nan`: no decimals.
+fn fmt0(v: f64) -> String {
+    if v.is_finite() {
+        sparring::stats::fixed(v, 0)
+    } else {
+        fmt2(v)
+    }
+}
+
+/// cutechess-cli's `Score of A vs B: W - L - D  [0.500] N`, over every finished game.
+fn score_line(p: &PairingStats) -> String {
+    let w = p.games_wdl;
+    format!(
+        "Score of {} vs {}: {} - {} - {}  [{:.3}] {}",
+        p.first,
+        p.second,
+        w.wins,
+        w.losses,
+        w.draws,
+        w.score().unwrap_or(f64::NAN),
+        w.games()
+    )
+}
+
+/// cutechess-cli's results lines for one pairing (every finished game, one decimal).
+fn cutechess_lines(p: &PairingStats) -> Vec<String> {
+    let est = p.games_wdl.estimate();
+    let get = |f: fn(&EloEstimate) -> f64| est.as_ref().map_or(f64::NAN, f);
+    let games = p.games_wdl.games();
+    vec![
+        score_line(p),
+        format!(
+            "Elo difference: {} +/- {}, LOS: {} %, DrawRatio: {} %",
+            fmt1(get(|e| e.elo)),
+            fmt1(get(|e| e.elo_error)),
+            fmt1(100.0 * get(|e| e.los)),
+            fmt1(100.0 * p.games_wdl.draws as f64 / games as f64)
+        ),
+    ]
 }
 
 /// `sparring match`.
@@ -349,8 +632,9 @@ pub fn play(config: &MatchConfig, resume: bool, progress: ProgressStyle) -> anyh
         console.show(event)
     })?;
     println!(
-        "Results in {}: games.pgn, games.csv, summary.csv{}",
+        "Results in {}: {}, games.csv, summary.csv, ranking.csv{}",
         summary.output_dir.display(),
+        config.output.pgn_name,
         if config.output.positions {
             ", positions.epd"
         } else {

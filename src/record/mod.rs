@@ -109,6 +109,11 @@ pub struct GameRecord {
     pub started: SystemTime,
     /// How long it took.
     pub duration: Duration,
+    /// Per colour (White first): the time left on its clock when the game ended, for a side
+    /// that played on a clock.
+    pub clock_left: [Option<Duration>; 2],
+    /// The side whose engine failed (crash, stall, time loss, illegal move), if one did.
+    pub at_fault: Option<Color>,
 }
 
 impl GameRecord {

@@ -497,6 +497,8 @@ mod tests {
             termination: Termination::Adjudication,
             reason: "test".to_string(),
             time_control: "nodes=1000".to_string(),
+            clock_left: [None; 2],
+            at_fault: None,
             started: SystemTime::UNIX_EPOCH,
             duration: Duration::ZERO,
         };

@@ -14,6 +14,9 @@
 //!   not `exec` would leave behind) and append its pid to FILE
 //! - `--max-starts N FILE` count start-ups in FILE; exit at once (no handshake) after N of them
 //! - `--option NAME`      declare a string option NAME
+//! - `--declare SPEC`     declare an option by the text after `option name `, e.g.
+//!   `Hash type spin default 16 min 1 max 64`
+//! - `--stderr TEXT`      write TEXT to standard error on every `go`
 //! - `--log FILE`         append every command received to FILE
 //! - `--name TEXT`        the `id name` to give (default `mock`)
 
@@ -31,6 +34,8 @@ struct Script {
     spawn_child: Option<String>,
     max_starts: Option<(u64, String)>,
     options: Vec<String>,
+    declared: Vec<String>,
+    stderr: Option<String>,
     log: Option<String>,
     name: Option<String>,
 }
@@ -57,6 +62,8 @@ fn parse_args() -> Script {
                 script.max_starts = Some((n, value()));
             }
             "--option" => script.options.push(value()),
+            "--declare" => script.declared.push(value()),
+            "--stderr" => script.stderr = Some(value()),
             "--log" => script.log = Some(value()),
             "--name" => script.name = Some(value()),
             other => panic!("mock_engine: unknown argument {other}"),
@@ -147,6 +154,9 @@ fn main() {
                 for option in &script.options {
                     reply.push_str(&format!("option name {option} type string default x\n"));
                 }
+                for spec in &script.declared {
+                    reply.push_str(&format!("option name {spec}\n"));
+                }
                 if !script.no_uciok {
                     reply.push_str("uciok\n");
                 }
@@ -155,6 +165,9 @@ fn main() {
             "position" => position = parse_position(line).unwrap_or_else(Position::startpos),
             "go" => {
                 searches += 1;
+                if let Some(text) = &script.stderr {
+                    eprintln!("{text}");
+                }
                 if due(script.crash_after, searches) {
                     std::process::exit(3);
                 }

@@ -1,0 +1,166 @@
+//! The engine log (`output.engine_log`): every line sent to and received from each engine, and
+//! what each engine writes to its standard error, one line each with a millisecond timestamp
+//! (UTC), the game number and the engine's name:
+//!
+//! ```text
+//! 21:52:35.123 game 3 stockfish > go nodes 5000
+//! 21:52:35.130 game 3 stockfish < bestmove e2e4
+//! 21:52:35.131 game 3 stockfish ! some text on stderr
+//! ```
+//! `>` is sent to the engine, `<` received from it, `!` its standard error. Game 0 is the check
+//! every engine goes through before the games. Writing is best-effort: a failing disk does not
+//! stop the games, whose results are written elsewhere.
+
+use std::fs::{File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+/// The open log file, shared by every engine of a run.
+pub struct EngineLog {
+    path: PathBuf,
+    file: Mutex<File>,
+}
+
+impl std::fmt::Debug for EngineLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("EngineLog")
+            .field("path", &self.path)
+            .finish()
+    }
+}
+
+impl EngineLog {
+    /// Opens `path` for appending (a resumed run adds to the log of the run it continues).
+    pub fn open(path: &Path) -> std::io::Result<EngineLog> {
+        let file = OpenOptions::new().create(true).append(true).open(path)?;
+        Ok(EngineLog {
+            path: path.to_path_buf(),
+            file: Mutex::new(file),
+        })
+    }
+
+    /// The file's path, as configured.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn write(&self, game: u64, name: &str, direction: char, line: &str) {
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default();
+        let secs = now.as_secs() % 86_400;
+        let text = format!(
+            "{:02}:{:02}:{:02}.{:03} game {game} {name} {direction} {line}\n",
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60,
+            now.subsec_millis()
+        );
+        // One write per line, so lines of engines on other threads never interleave.
+        if let Ok(mut file) = self.file.lock() {
+            let _ = file.write_all(text.as_bytes());
+        }
+    }
+}
+
+/// One engine process's view of the log: its name and the game it is playing.
+#[derive(Clone)]
+pub struct LogSink {
+    log: Arc<EngineLog>,
+    name: Arc<str>,
+    game: Arc<AtomicU64>,
+}
+
+impl std::fmt::Debug for LogSink {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LogSink")
+            .field("name", &self.name)
+            .field("game", &self.game.load(Ordering::Relaxed))
+            .finish()
+    }
+}
+
+impl LogSink {
+    /// Lines of engine `name` into `log`, at game 0 until told otherwise.
+    pub fn new(log: Arc<EngineLog>, name: &str) -> LogSink {
+        LogSink {
+            log,
+            name: Arc::from(name),
+            game: Arc::new(AtomicU64::new(0)),
+        }
+    }
+
+    /// The same engine and log with a game number of its own (for another process).
+    pub fn fresh(&self) -> LogSink {
+        LogSink::new(self.log.clone(), &self.name)
+    }
+
+    /// Lines from now on belong to game `game_id`.
+    pub fn set_game(&self, game_id: u64) {
+        self.game.store(game_id, Ordering::Relaxed);
+    }
+
+    /// Logs text sent to the engine (one entry per line).
+    pub fn sent(&self, text: &str) {
+        let game = self.game.load(Ordering::Relaxed);
+        for line in text.lines() {
+            self.log.write(game, &self.name, '>', line);
+        }
+    }
+
+    /// Logs a line received from the engine.
+    pub fn received(&self, line: &str) {
+        self.log
+            .write(self.game.load(Ordering::Relaxed), &self.name, '<', line);
+    }
+
+    /// Logs a line of the engine's standard error.
+    pub fn stderr(&self, line: &str) {
+        self.log
+            .write(self.game.load(Ordering::Relaxed), &self.name, '!', line);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_carry_time_game_name_and_direction() {
+        let dir = std::env::temp_dir().join(format!("sparring-log-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("engines.log");
+        let _ = std::fs::remove_file(&path);
+        let sink = LogSink::new(Arc::new(EngineLog::open(&path).unwrap()), "my engine");
+        sink.sent("uci");
+        sink.set_game(7);
+        sink.sent("position startpos\ngo nodes 10");
+        sink.received("bestmove e2e4");
+        sink.stderr("oops");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 5, "{text}");
+        let tails: Vec<&str> = lines.iter().map(|l| &l[13..]).collect();
+        assert_eq!(
+            tails,
+            [
+                "game 0 my engine > uci",
+                "game 7 my engine > position startpos",
+                "game 7 my engine > go nodes 10",
+                "game 7 my engine < bestmove e2e4",
+                "game 7 my engine ! oops",
+            ]
+        );
+        for line in lines {
+            let stamp = &line[..12];
+            assert!(
+                stamp.as_bytes()[2] == b':' && stamp.as_bytes()[8] == b'.',
+                "{line}"
+            );
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
