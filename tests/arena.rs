@@ -1536,3 +1536,19 @@ fn summary_counts_match_games_csv_when_the_sprt_stops_the_run() {
         .sum();
     assert_eq!(games_in_ranking, 2 * rows.len() as u64);
 }
+
+#[test]
+fn the_pgn_file_takes_its_configured_name_and_resume_reads_it() {
+    let dir = out_dir("pgn-name");
+    let mut cfg = config(QUICK_PAIR, &dir);
+    cfg.output.pgn_name = "my games.pgn".to_string();
+    run(&cfg, false);
+    assert!(!dir.join("games.pgn").exists());
+    let text = std::fs::read_to_string(dir.join("my games.pgn")).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 4);
+    // Resume finds the finished games in the renamed file and plays none again.
+    let summary = run(&cfg, true);
+    assert_eq!(summary.games_played, 0);
+    let again = std::fs::read_to_string(dir.join("my games.pgn")).unwrap();
+    assert_eq!(again.matches("[Event ").count(), 4);
+}

@@ -136,11 +136,11 @@ impl EngineFigures {
 pub struct Standing {
     /// The engine's configured name.
     pub name: String,
-    /// Games of complete pairs.
+    /// Games of complete pairs (by pairs), or every finished game (by games).
     pub wdl: Wdl,
     /// Pair results by this engine's points (0 to 2).
     pub ptnml: Pentanomial,
-    /// Games whose pair is not complete (not in `wdl`).
+    /// By pairs: games whose pair is not complete (not in `wdl`); by games: 0.
     pub unpaired_games: u64,
     /// What it did over its games.
     pub figures: EngineFigures,
@@ -186,14 +186,20 @@ pub fn ranking(
         })
         .collect();
     for p in pairings {
+        // By pairs, games of incomplete pairs wait outside the counts; by games, all count.
+        let (wdl, unpaired) = if by_pairs {
+            (p.wdl, p.unpaired_games())
+        } else {
+            (p.games_wdl, 0)
+        };
         for (name, wdl, ptnml) in [
-            (&p.first, p.wdl, p.ptnml),
-            (&p.second, p.wdl.flipped(), p.ptnml.flipped()),
+            (&p.first, wdl, p.ptnml),
+            (&p.second, wdl.flipped(), p.ptnml.flipped()),
         ] {
             if let Some(s) = standings.iter_mut().find(|s| &s.name == name) {
                 s.wdl = add_wdl(s.wdl, wdl);
                 s.ptnml = add_ptnml(s.ptnml, ptnml);
-                s.unpaired_games += p.unpaired_games();
+                s.unpaired_games += unpaired;
             }
         }
     }
@@ -269,6 +275,86 @@ impl PairingStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn figures_count_each_sides_moves_time_and_failures() {
+        use crate::board::{GameResult, Position};
+        use crate::record::PlayedMove;
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let book = pos.parse_uci_move("e2e4").unwrap();
+        pos.make_move(book);
+        let mut moves = Vec::new();
+        // Black moves first after the book move: depths 10, 11 (Black), 20 (White).
+        for (uci, depth, ms) in [("e7e5", 10, 100), ("g1f3", 20, 40), ("b8c6", 11, 300)] {
+            let mv = pos.parse_uci_move(uci).unwrap();
+            pos.make_move(mv);
+            moves.push(PlayedMove {
+                mv,
+                score: None,
+                depth: Some(depth),
+                nodes: Some(1000),
+                time: Duration::from_millis(ms),
+            });
+        }
+        let record = GameRecord {
+            game_id: 1,
+            pair_id: 1,
+            round: 1,
+            event: String::new(),
+            white: "w".to_string(),
+            black: "b".to_string(),
+            white_engine: 0,
+            black_engine: 1,
+            opening_id: 0,
+            start,
+            book_moves: vec![book],
+            moves,
+            result: GameResult::BlackWins,
+            termination: Termination::TimeForfeit,
+            reason: String::new(),
+            time_control: String::new(),
+            started: std::time::SystemTime::UNIX_EPOCH,
+            duration: Duration::ZERO,
+            clock_left: [Some(Duration::ZERO), Some(Duration::from_secs(2))],
+            at_fault: Some(Color::White),
+        };
+        let (mut white, mut black) = (EngineFigures::default(), EngineFigures::default());
+        white.add_game(&record, Color::White);
+        black.add_game(&record, Color::Black);
+        assert_eq!((white.moves, black.moves), (1, 2));
+        assert_eq!(black.average_depth(), Some(10.5));
+        assert_eq!(white.average_depth(), Some(20.0));
+        assert_eq!(black.average_move_time(), Some(Duration::from_millis(200)));
+        assert_eq!(black.nodes_per_second(), Some(5000.0));
+        assert_eq!(black.average_time_left(), Some(Duration::from_secs(2)));
+        assert_eq!((white.time_forfeits, black.time_forfeits), (1, 0));
+        assert_eq!(white.crashes() + white.illegal_moves, 0);
+    }
+
+    #[test]
+    fn the_ranking_sees_each_engine_against_the_field() {
+        let names: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let mut ab = PairingStats::new("a", "b");
+        let mut bc = PairingStats::new("b", "c");
+        ab.add_game(1, 0.0);
+        ab.add_game(1, 0.5);
+        ab.add_game(2, 1.0); // its pair partner is not in yet
+        bc.add_game(1, 1.0);
+        bc.add_game(1, 1.0);
+        let by_pairs = ranking(&names, &[ab.clone(), bc.clone()], &[], true);
+        let order: Vec<&str> = by_pairs.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(order, ["b", "a", "c"]);
+        let b = &by_pairs[0];
+        assert_eq!((b.wdl.wins, b.wdl.draws, b.wdl.losses), (3, 1, 0));
+        assert_eq!(b.ptnml, Pentanomial::new(0, 0, 0, 1, 1));
+        assert_eq!(b.unpaired_games, 1);
+        assert_eq!(by_pairs[2].unpaired_games, 0, "c played no unpaired game");
+        let by_games = ranking(&names, &[ab, bc], &[], false);
+        let a = by_games.iter().find(|s| s.name == "a").unwrap();
+        assert_eq!((a.wdl.wins, a.wdl.draws, a.wdl.losses), (1, 1, 1));
+        assert_eq!(a.unpaired_games, 0);
+    }
 
     #[test]
     fn pairs_count_when_both_games_are_in() {

@@ -645,7 +645,10 @@ pub fn run_tournament(
     let mut figures: Vec<EngineFigures> = vec![EngineFigures::default(); config.engines.len()];
     let mut played = 0u64;
     let mut games_done = done.len() as u64;
-    let mut pairs_at_last_block = 0u64;
+    // The interval counts game pairs when results are by pairs, else games (as fastchess).
+    let by_pairs = config.output.report_penta
+        && config.output.format == super::config::ResultsFormat::Fastchess;
+    let mut counted_at_last_block = 0u64;
     let rating_interval = u64::from(config.output.rating_interval.max(1));
     let mut run_error = None;
 
@@ -746,9 +749,13 @@ pub fn run_tournament(
                 elapsed: run_started.elapsed(),
                 pairings: &pairings,
             });
-            let pairs: u64 = pairings.iter().map(|p| p.ptnml.pairs()).sum();
-            if pairs >= pairs_at_last_block + rating_interval {
-                pairs_at_last_block = pairs;
+            let counted: u64 = if by_pairs {
+                pairings.iter().map(|p| p.ptnml.pairs()).sum()
+            } else {
+                pairings.iter().map(|p| p.games_wdl.games()).sum()
+            };
+            if counted >= counted_at_last_block + rating_interval {
+                counted_at_last_block = counted;
                 on_event(Event::ResultsDue {
                     pairings: &pairings,
                 });
@@ -776,8 +783,8 @@ pub fn run_tournament(
     }
     super::report::write_summary(&outputs.dir, &pairings, config.sprt.as_ref(), &decisions)
         .map_err(io_error(&outputs.dir.join("summary.csv")))?;
-    let standings = ranking(&names, &pairings, &figures, config.output.report_penta);
-    super::report::write_ranking(&outputs.dir, &standings, config.output.report_penta)
+    let standings = ranking(&names, &pairings, &figures, by_pairs);
+    super::report::write_ranking(&outputs.dir, &standings, by_pairs)
         .map_err(io_error(&outputs.dir.join("ranking.csv")))?;
     on_event(Event::RunFinished {
         pairings: &pairings,

@@ -127,6 +127,9 @@ struct Console {
     book: Option<String>,
     /// The SPRT verdicts, printed after the last results block.
     decided: Vec<Option<SprtDecision>>,
+    /// Whether the last results block printed is out of date (a game finished since), so
+    /// the end of the run prints it once more.
+    block_stale: bool,
 }
 
 /// `{:>width}` of a figure with two decimals (`nan`, `inf` as fastchess prints them).
@@ -173,6 +176,7 @@ impl Console {
             facts: Vec::new(),
             book,
             decided: Vec::new(),
+            block_stale: true,
         }
     }
 
@@ -220,38 +224,48 @@ impl Console {
                 done,
                 pairings,
                 ..
-            } => match &self.bar {
-                Some(bar) => {
-                    bar.set_position(done);
-                    let mut message = String::new();
-                    if let Some(p) = pairings.first() {
-                        if let Some(e) = p.ptnml.estimate() {
-                            message.push_str(&format!(
-                                "Elo {} +/- {}",
-                                fmt2(e.elo),
-                                fmt2(e.elo_error)
-                            ));
-                        }
-                        if let Some(sprt) = &self.sprt {
-                            if let Ok(llr) = sprt.llr_ptnml(p.ptnml) {
-                                message.push_str(&format!("  LLR {llr:.2}"));
+            } => {
+                self.block_stale = true;
+                match &self.bar {
+                    Some(bar) => {
+                        bar.set_position(done);
+                        let mut message = String::new();
+                        if let Some(p) = pairings.first() {
+                            if let Some(e) = p.ptnml.estimate() {
+                                message.push_str(&format!(
+                                    "Elo {} +/- {}",
+                                    fmt2(e.elo),
+                                    fmt2(e.elo_error)
+                                ));
+                            }
+                            if let Some(sprt) = &self.sprt {
+                                if let Ok(llr) = sprt.llr_ptnml(p.ptnml) {
+                                    message.push_str(&format!("  LLR {llr:.2}"));
+                                }
                             }
                         }
+                        bar.set_message(message);
                     }
-                    bar.set_message(message);
-                }
-                None => {
-                    println!(
-                        "Finished game {} ({} vs {}): {} {{{}}}",
-                        record.game_id, record.white, record.black, record.result, record.reason
-                    );
-                    // cutechess-cli's running score of a two-player event, after every game.
-                    if let (ResultsFormat::Cutechess, [p]) = (self.format, pairings) {
-                        println!("{}", score_line(p));
+                    None => {
+                        println!(
+                            "Finished game {} ({} vs {}): {} {{{}}}",
+                            record.game_id,
+                            record.white,
+                            record.black,
+                            record.result,
+                            record.reason
+                        );
+                        // cutechess-cli's running score of a two-player event, after every game.
+                        if let (ResultsFormat::Cutechess, [p]) = (self.format, pairings) {
+                            println!("{}", score_line(p));
+                        }
                     }
                 }
-            },
-            Event::ResultsDue { pairings } => self.print(&self.results_block(pairings)),
+            }
+            Event::ResultsDue { pairings } => {
+                self.block_stale = false;
+                self.print(&self.results_block(pairings));
+            }
             Event::SprtDecided { decisions, .. } => self.decided = decisions.to_vec(),
             Event::RunFinished {
                 pairings,
@@ -262,7 +276,12 @@ impl Console {
                 if let Some(bar) = self.bar.take() {
                     bar.finish_and_clear();
                 }
-                let mut lines = self.results_block(pairings);
+                // The block of the last game, unless the interval just printed it.
+                let mut lines = if self.block_stale {
+                    self.results_block(pairings)
+                } else {
+                    Vec::new()
+                };
                 if let Some(sprt) = &self.sprt {
                     let several = pairings.len() > 1;
                     for (p, d) in pairings.iter().zip(decisions) {
@@ -671,7 +690,142 @@ mod interrupt {
 
 #[cfg(test)]
 mod tests {
-    use super::fmt2;
+    use super::*;
+    use sparring::stats::{Pentanomial, SprtModel, Wdl};
+
+    /// A console for two (or more) engines at 5000 nodes, with an SPRT when `sprt`.
+    fn console(engines: &[&str], sprt: bool) -> Console {
+        let mut text =
+            "[tournament]\n[time_control]\nnodes = 5000\n[output]\ndir = \"x\"\n".to_string();
+        for name in engines {
+            text.push_str(&format!("[[engine]]\nname = \"{name}\"\nbuiltin = {{}}\n"));
+        }
+        let mut config = MatchConfig::parse(&text, "t.toml").unwrap();
+        if sprt {
+            config.sprt =
+                Some(SprtParams::new(0.0, 5.0, 0.05, 0.05, SprtModel::Normalized).unwrap());
+        }
+        let mut console = Console::new(&config, ProgressStyle::Lines);
+        console.facts = engines
+            .iter()
+            .map(|name| EngineFacts {
+                name: name.to_string(),
+                time_control: config.time_control.clone(),
+                threads: Some("1".to_string()),
+                hash: Some("16".to_string()),
+            })
+            .collect();
+        console.book = Some("UHO_Lichess_4852_v1.epd".to_string());
+        console
+    }
+
+    /// The princesslana/princhess PR #343 numbers the research notes quote.
+    fn new_vs_base() -> PairingStats {
+        let mut p = PairingStats::new("New", "Base");
+        p.wdl = Wdl::new(34, 137, 29);
+        p.games_wdl = p.wdl;
+        p.ptnml = Pentanomial::new(1, 22, 52, 21, 4);
+        p.wl_pairs = 5;
+        p.dd_pairs = 47;
+        p
+    }
+
+    #[test]
+    fn the_fastchess_block_is_byte_for_byte_fastchess() {
+        let console = console(&["New", "Base"], true);
+        let block = console.results_block(&[new_vs_base()]);
+        let rule = "-".repeat(50);
+        assert_eq!(block[0], rule);
+        assert_eq!(
+            block[1],
+            "Results of New vs Base (5000 nodes, 1t, 16MB, UHO_Lichess_4852_v1.epd):"
+        );
+        assert_eq!(block[2], "Elo: 8.69 +/- 27.04, nElo: 15.51 +/- 48.15");
+        assert_eq!(
+            block[3],
+            "LOS: 73.60 %, DrawRatio: 52.00 %, PairsRatio: 1.09"
+        );
+        assert_eq!(
+            block[4],
+            "Games: 200, Wins: 34, Losses: 29, Draws: 137, Points: 102.5 (51.25 %)"
+        );
+        assert_eq!(
+            block[5],
+            "Ptnml(0-2): [1, 22, 52, 21, 4], WL/DD Ratio: 0.11"
+        );
+        assert!(block[6].starts_with("LLR: ") && block[6].ends_with(" (-2.94, 2.94) [0.00, 5.00]"));
+        assert_eq!(block[7], rule);
+        assert_eq!(block.len(), 8);
+    }
+
+    #[test]
+    fn without_penta_the_block_counts_games_and_has_no_ptnml_line() {
+        let mut console = console(&["New", "Base"], false);
+        console.penta = false;
+        let mut p = new_vs_base();
+        p.games_wdl = Wdl::new(35, 138, 29); // one more game of each kind that is not paired
+        let block = console.results_block(&[p]);
+        assert_eq!(block.len(), 6, "{block:?}");
+        assert!(block[3].starts_with("LOS: ") && !block[3].contains("PairsRatio"));
+        assert!(block[4].starts_with("Games: 202, Wins: 35, Losses: 29, Draws: 138,"));
+        assert!(!block.iter().any(|l| l.starts_with("Ptnml")));
+    }
+
+    #[test]
+    fn cutechess_lines_replace_the_block() {
+        let mut console = console(&["New", "Base"], true);
+        console.format = ResultsFormat::Cutechess;
+        console.penta = false;
+        let block = console.results_block(&[new_vs_base()]);
+        assert_eq!(block[0], "Score of New vs Base: 34 - 29 - 137  [0.512] 200");
+        assert!(
+            block[1].starts_with("Elo difference: 8.7 +/- "),
+            "{block:?}"
+        );
+        assert!(block[1].contains(", LOS: ") && block[1].ends_with(", DrawRatio: 68.5 %"));
+        assert!(
+            block[2].starts_with("SPRT: llr ") && block[2].ends_with("lbound -2.94, ubound 2.94"),
+            "{block:?}"
+        );
+        assert_eq!(block.len(), 3);
+    }
+
+    #[test]
+    fn three_engines_get_a_fastchess_ranking_table() {
+        let console = console(&["alpha", "beta", "gamma"], false);
+        let mut ab = PairingStats::new("alpha", "beta");
+        let mut ac = PairingStats::new("alpha", "gamma");
+        let mut bc = PairingStats::new("beta", "gamma");
+        // alpha wins both pairs, beta and gamma draw theirs.
+        for (p, scores) in [
+            (&mut ab, [1.0, 1.0]),
+            (&mut ac, [1.0, 0.5]),
+            (&mut bc, [0.5, 0.5]),
+        ] {
+            p.add_game(1, scores[0]);
+            p.add_game(1, scores[1]);
+        }
+        let block = console.results_block(&[ab, ac, bc]);
+        assert_eq!(
+            block[1],
+            format!(
+                "{:<4} {:<25} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>20}",
+                "Rank", "Name", "Elo", "+/-", "nElo", "+/-", "Games", "Score", "Draw", "Ptnml(0-2)"
+            )
+        );
+        assert!(block[2].starts_with("   1 alpha      "), "{block:?}");
+        assert!(block[2].ends_with("[0, 0, 0, 1, 1]"), "{block:?}");
+        assert!(
+            block[2].contains("       4      87.5%       0.0% "),
+            "{block:?}"
+        );
+        let names: Vec<&str> = block[2..5]
+            .iter()
+            .map(|l| l.split_whitespace().nth(1).unwrap())
+            .collect();
+        assert_eq!(names[0], "alpha");
+        assert_eq!(block.len(), 6);
+    }
 
     #[test]
     fn figures_have_two_decimals_and_no_negative_zero() {
