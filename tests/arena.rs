@@ -1552,3 +1552,52 @@ fn the_pgn_file_takes_its_configured_name_and_resume_reads_it() {
     let again = std::fs::read_to_string(dir.join("my games.pgn")).unwrap();
     assert_eq!(again.matches("[Event ").count(), 4);
 }
+
+#[test]
+fn the_console_warns_of_undeclared_options_and_counts_crashes_per_player() {
+    let dir = out_dir("console-warnings");
+    let text = MOCK_VS_BUILTIN.replace(
+        "args = [ARGS] }",
+        "args = [\"--crash-after\", \"2\"], options = { Mystery = 1 } }",
+    );
+    let (out, stdout) = run_binary(&text, &dir);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let warning = lines
+        .iter()
+        .position(|l| *l == "Warning; mock doesn't have option Mystery")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let first_game = lines
+        .iter()
+        .position(|l| l.starts_with("Started game"))
+        .unwrap();
+    assert!(warning < first_game, "the warning comes before the games");
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("Warning;")).count(),
+        1,
+        "once per engine, not per game"
+    );
+    let player = lines
+        .iter()
+        .position(|l| *l == "Player: mock")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(lines[player + 1], "  Timeouts: 0");
+    assert_eq!(lines[player + 2], "  Crashed: 2");
+    let good = lines.iter().position(|l| *l == "Player: good").unwrap();
+    assert_eq!(lines[good + 2], "  Crashed: 0");
+    let figures = lines
+        .iter()
+        .find(|l| l.starts_with("mock ") && l.split_whitespace().count() == 10)
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let f: Vec<&str> = figures.split_whitespace().collect();
+    assert_eq!(
+        (f[1], f[7], f[9]),
+        ("2", "2", "0"),
+        "{figures}: games, disconnects, illegal"
+    );
+    assert!(stdout.contains("Finished match"));
+}

@@ -196,9 +196,10 @@ impl Console {
                 dir.display()
             ),
             Event::EnginesReady { engines } => self.facts = engines.to_vec(),
-            Event::UndeclaredOption { engine, option } => self.print(&[format!(
-                "Warning; engine {engine} does not declare option {option} (sent anyway)"
-            )]),
+            // fastchess's words (fishtest's worker stops a task on them, as with fastchess).
+            Event::UndeclaredOption { engine, option } => {
+                self.print(&[format!("Warning; {engine} doesn't have option {option}")])
+            }
             Event::RunStarted {
                 total,
                 already_done,
@@ -304,6 +305,9 @@ impl Console {
                             line
                         });
                     }
+                }
+                if self.format == ResultsFormat::Fastchess {
+                    lines.extend(self.failures_by_player(figures));
                 }
                 lines.extend(self.figures_table(figures));
                 let secs = elapsed.as_secs();
@@ -530,6 +534,25 @@ impl Console {
                 }
             }
         }
+        lines
+    }
+
+    /// fastchess's end-of-run note, when an engine lost games on time or by crashing: a blank
+    /// line, then `Player: <name>`, `  Timeouts: <n>`, `  Crashed: <n>` per engine, a blank line.
+    fn failures_by_player(&self, figures: &[EngineFigures]) -> Vec<String> {
+        if figures
+            .iter()
+            .all(|f| f.time_forfeits == 0 && f.crashes() == 0)
+        {
+            return Vec::new();
+        }
+        let mut lines = vec![String::new()];
+        for (name, f) in self.names.iter().zip(figures) {
+            lines.push(format!("Player: {name}"));
+            lines.push(format!("  Timeouts: {}", f.time_forfeits));
+            lines.push(format!("  Crashed: {}", f.crashes()));
+        }
+        lines.push(String::new());
         lines
     }
 
