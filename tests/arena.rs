@@ -1304,9 +1304,13 @@ fn the_engine_log_holds_both_directions_stderr_and_failed_games_point_at_it() {
         let b = l.as_bytes();
         b.len() > 13 && b[2] == b':' && b[5] == b':' && b[8] == b'.' && b[12] == b' '
     }));
-    // The built-in engine logs nothing; the mock crashed in both games, and the reasons say
-    // where to look.
-    assert!(!text.contains(" good "), "{text}");
+    // The built-in engine's requests and answers in UCI words; the mock crashed in both games,
+    // and the reasons say where to look.
+    for game in [1, 2] {
+        assert!(has(&format!("game {game} good > go nodes 300")), "{text}");
+        assert!(has(&format!("game {game} good < info depth ")), "{text}");
+        assert!(has(&format!("game {game} good < bestmove ")), "{text}");
+    }
     for row in csv_maps(&dir.join("games.csv")) {
         let pointer = format!(
             "; see engine log {}, game {}",

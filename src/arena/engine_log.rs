@@ -11,6 +11,9 @@
 //! every engine goes through before the games. Writing is best-effort: a failing disk does not
 //! stop the games, whose results are written elsewhere.
 
+use super::player::{EngineReply, GoRequest, Player, PlayerError};
+use super::uci_player::UciPlayer;
+use crate::score::Score;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -121,6 +124,70 @@ impl LogSink {
     pub fn stderr(&self, line: &str) {
         self.log
             .write(self.game.load(Ordering::Relaxed), &self.name, '!', line);
+    }
+}
+
+/// An in-process player whose requests and answers go to the engine log in UCI words (`go`,
+/// one `info` line, `bestmove`), so a log reads the same whichever kind of engine played.
+/// Only built when a log is configured: without one the player is used bare.
+pub struct LoggedPlayer {
+    inner: Box<dyn Player>,
+    log: LogSink,
+}
+
+impl LoggedPlayer {
+    /// Wraps `inner`, logging under `log`.
+    pub fn new(inner: Box<dyn Player>, log: LogSink) -> LoggedPlayer {
+        LoggedPlayer { inner, log }
+    }
+}
+
+impl Player for LoggedPlayer {
+    fn id_name(&self) -> &str {
+        self.inner.id_name()
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.log.sent("ucinewgame");
+        self.inner.new_game()
+    }
+
+    fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
+        self.log.sent(&UciPlayer::go_command(request));
+        let reply = self.inner.go(request);
+        match &reply {
+            Ok(r) => {
+                let mut info = "info".to_string();
+                if let Some(d) = r.depth {
+                    info.push_str(&format!(" depth {d}"));
+                }
+                match r.score {
+                    Some(Score::Cp(cp)) => info.push_str(&format!(" score cp {cp}")),
+                    Some(Score::Mate(n)) => info.push_str(&format!(" score mate {n}")),
+                    None => {}
+                }
+                if let Some(n) = r.nodes {
+                    info.push_str(&format!(" nodes {n}"));
+                }
+                self.log.received(&info);
+                self.log.received(&format!("bestmove {}", r.bestmove));
+            }
+            Err(e) => self.log.stderr(&format!("no answer: {e}")),
+        }
+        reply
+    }
+
+    fn option_value(&self, name: &str) -> Option<String> {
+        self.inner.option_value(name)
+    }
+
+    fn undeclared_options(&self) -> Vec<String> {
+        self.inner.undeclared_options()
+    }
+
+    fn set_log_game(&mut self, game_id: u64) {
+        self.log.set_game(game_id);
+        self.inner.set_log_game(game_id);
     }
 }
 

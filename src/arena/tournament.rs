@@ -4,7 +4,7 @@
 //! reports progress and stops the run when the SPRT decides.
 
 use super::config::{EngineKind, MatchConfig};
-use super::engine_log::{EngineLog, LogSink};
+use super::engine_log::{EngineLog, LogSink, LoggedPlayer};
 use super::events::Event;
 use super::game::{play_game, GameSetup};
 use super::lock::{LockError, OutputLock};
@@ -174,7 +174,7 @@ impl EngineFactory {
     }
 
     /// Starts a player whose engine traffic goes to the engine log when `log` is given (the
-    /// built-in engine logs nothing).
+    /// built-in engine's requests and answers in UCI words).
     pub fn start_logged(
         &self,
         timeout: std::time::Duration,
@@ -182,7 +182,11 @@ impl EngineFactory {
     ) -> Result<Box<dyn Player>, PlayerError> {
         match self {
             EngineFactory::Builtin { params, hash_mb } => {
-                Ok(Box::new(BuiltinPlayer::new(params.clone(), *hash_mb)?))
+                let player = Box::new(BuiltinPlayer::new(params.clone(), *hash_mb)?);
+                Ok(match log {
+                    Some(log) => Box::new(LoggedPlayer::new(player, log.fresh())),
+                    None => player,
+                })
             }
             EngineFactory::Uci(command) => Ok(Box::new(UciPlayer::start_logged(
                 command,

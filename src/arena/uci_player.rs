@@ -575,7 +575,7 @@ impl UciPlayer {
         text
     }
 
-    fn go_command(request: &GoRequest<'_>) -> String {
+    pub(crate) fn go_command(request: &GoRequest<'_>) -> String {
         let limits = request.limits;
         let mut text = "go".to_string();
         if let Some(n) = limits.nodes {
