@@ -1,5 +1,7 @@
 //! The match runner end to end: determinism across concurrency, misbehaving engines, resuming a
-//! killed run, start-up failures, configuration errors and SPRT stopping.
+//! killed run, start-up failures, configuration errors, SPRT stopping, and what a run reports:
+//! the results heading and ranking table, ranking.csv with per-engine figures, the engine log,
+//! declared-option checks and per-engine time controls.
 
 use sparring::arena::{
     run_tournament, ArenaError, EngineKind, Event, MatchConfig, RunOptions, StartPosition,
