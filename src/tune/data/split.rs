@@ -30,6 +30,7 @@ impl Dataset {
                     Vec::new()
                 },
                 resolve: false,
+                dedupe: None,
             };
             for &i in indices {
                 let mut e = self.entries[i as usize];
