@@ -1345,3 +1345,74 @@ fn bullet_lines_are_exact_and_read_back() {
     assert_eq!(output.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&output.stderr).contains("matches no file"));
 }
+
+#[test]
+fn the_in_place_split_holds_out_the_same_positions_and_keeps_load_order() {
+    let dir = scratch("split-in-place");
+    let path = dir.join("p.epd");
+    // Lines with pair ids, so the split goes by whole pairs, and scores, which must follow.
+    let lines: Vec<String> = data_lines(&positions()[..2000], 0, 0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| format!("{l} id \"{}.{}.{i}\";", 1 + i / 40, 1 + i / 20))
+        .collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
+    let (data, _) = Dataset::load_files_with(&[&path], &selection, &no_dedupe(1 << 20)).unwrap();
+    let (shuffled_training, validation) = data.clone().split(0.2, 9);
+    let (training, in_place_validation) = data.clone().split_in_place(0.2, 9);
+    assert_eq!(in_place_validation.entries(), validation.entries());
+    assert_eq!(in_place_validation.coeffs(), validation.coeffs());
+    assert_eq!(training.len(), shuffled_training.len());
+    assert_eq!(training.len() + validation.len(), data.len());
+    // Training is every other position, in load order, with its own coefficients and score.
+    let position = |d: &Dataset, i: usize| {
+        let mut e = d.entries()[i];
+        e.offset = 0;
+        (e, d.coefficients(i).to_vec())
+    };
+    let all: Vec<_> = (0..data.len()).map(|i| position(&data, i)).collect();
+    let held_out: Vec<_> = (0..validation.len())
+        .map(|i| position(&validation, i))
+        .collect();
+    let mut next = 0;
+    for i in 0..training.len() {
+        let p = position(&training, i);
+        while held_out.contains(&all[next]) && all[next] != p {
+            next += 1;
+        }
+        assert_eq!(p, all[next], "training position {i}");
+        next += 1;
+    }
+    let mut shuffled: Vec<_> = (0..training.len())
+        .map(|i| position(&shuffled_training, i))
+        .collect();
+    let mut ordered: Vec<_> = (0..training.len())
+        .map(|i| position(&training, i))
+        .collect();
+    let key = |p: &(tune::Entry, Vec<tune::Coef>)| {
+        (
+            p.0.label_units,
+            p.0.frozen,
+            p.1.iter().map(|c| (c.index, c.count)).collect::<Vec<_>>(),
+        )
+    };
+    shuffled.sort_by_key(key);
+    ordered.sort_by_key(key);
+    assert_eq!(
+        ordered, shuffled,
+        "the same training positions as the copying split"
+    );
+    // The scores moved with their positions: blending sees the same multiset.
+    let blended = |mut d: Dataset| {
+        let seen = std::cell::RefCell::new(Vec::new());
+        d.blend_scores(1.0, |cp| {
+            seen.borrow_mut().push(cp as i64);
+            0.5
+        });
+        let mut seen = seen.into_inner();
+        seen.sort_unstable();
+        seen
+    };
+    assert_eq!(blended(training), blended(shuffled_training));
+}
