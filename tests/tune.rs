@@ -975,3 +975,444 @@ fn a_validation_fraction_that_leaves_no_training_data_is_an_error() {
     config.data.validation_fraction = 0.5;
     tune::run(&config, &mut |_| {}).unwrap();
 }
+
+// ---- Data at scale: many files and globs, streaming, dedupe, bullet's text format ----
+
+use sparring::record::bullet::{write_bullet_lines, BulletPosition, BulletReport};
+use sparring::tune::data::{expand_data_files, DataError, LoadOptions};
+
+/// One zurichess line per position: `ce` (side to move's view) and result follow the position's
+/// index in the whole set (`first` for `positions[0]`), results shifted by `shift`.
+fn data_lines(positions: &[Position], first: usize, shift: usize) -> Vec<String> {
+    let results = ["1-0", "1/2-1/2", "0-1"];
+    positions
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let i = first + i;
+            let fen = p.to_fen();
+            let epd: Vec<&str> = fen.split(' ').take(4).collect();
+            format!(
+                "{} ce {}; c9 \"{}\";",
+                epd.join(" "),
+                (i as i32 % 41) * 7 - 140,
+                results[(i + shift) % 3]
+            )
+        })
+        .collect()
+}
+
+/// Positions that never repeat a Zobrist key among themselves (random playouts can transpose).
+fn distinct_positions(count: usize) -> Vec<Position> {
+    let mut seen = std::collections::HashSet::new();
+    positions()
+        .iter()
+        .filter(|p| seen.insert(p.key()))
+        .take(count)
+        .cloned()
+        .collect()
+}
+
+fn no_dedupe(read_block: usize) -> LoadOptions {
+    LoadOptions {
+        dedupe: false,
+        read_block,
+        ..LoadOptions::default()
+    }
+}
+
+#[test]
+fn globs_expand_to_sorted_files_each_read_once() {
+    let dir = scratch("globs");
+    for shard in ["s1", "s2", "s10"] {
+        std::fs::create_dir_all(dir.join(shard)).unwrap();
+        std::fs::write(dir.join(shard).join("positions.epd"), "").unwrap();
+    }
+    std::fs::create_dir_all(dir.join("s3.epd")).unwrap(); // a directory: never a data file
+    std::fs::write(dir.join("extra.epd"), "").unwrap();
+    let files = expand_data_files(&[
+        dir.join("extra.epd"),
+        dir.join("s*/positions.epd"),
+        dir.join("s2/positions.epd"), // named again: read once, where it first appears
+        dir.join("*.epd"),
+    ])
+    .unwrap();
+    let names: Vec<String> = files
+        .iter()
+        .map(|f| f.strip_prefix(&dir).unwrap().display().to_string())
+        .collect();
+    assert_eq!(
+        names,
+        vec![
+            "extra.epd",
+            "s1/positions.epd",
+            "s10/positions.epd",
+            "s2/positions.epd"
+        ]
+    );
+    // A plain path is taken as given (a missing one fails when it is opened).
+    assert_eq!(
+        expand_data_files(&[dir.join("absent.epd")]).unwrap(),
+        vec![dir.join("absent.epd")]
+    );
+    let none = dir.join("shards-*/positions.epd");
+    let err = expand_data_files(std::slice::from_ref(&none)).unwrap_err();
+    assert!(matches!(err, DataError::NoMatch { .. }), "{err:?}");
+    assert_eq!(
+        err.to_string(),
+        format!("data file pattern `{}` matches no file", none.display())
+    );
+    let bad = expand_data_files(&[PathBuf::from("data/[z-a.epd")]).unwrap_err();
+    assert!(
+        bad.to_string()
+            .starts_with("data file pattern `data/[z-a.epd`, column "),
+        "{bad}"
+    );
+    // Both are the user's input to fix: a run reports them as bad input.
+    assert!(tune::TuneError::from(err).is_bad_input());
+}
+
+#[test]
+fn streaming_load_of_many_files_equals_the_whole_file_load() {
+    let dir = scratch("streaming");
+    let sample = &positions()[..3000];
+    let mut lines = data_lines(sample, 0, 0);
+    // Blank lines, comments and a CRLF line do not shift anything.
+    lines.insert(10, String::new());
+    lines.insert(500, "# shard boundary".to_string());
+    lines[700].push('\r');
+    let shards: Vec<&[String]> = vec![&lines[..1000], &lines[1000..2200], &lines[2200..]];
+    for (i, shard) in shards.iter().enumerate() {
+        std::fs::write(dir.join(format!("part-{i}.epd")), shard.join("\n") + "\n").unwrap();
+    }
+    let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
+
+    // The previous way: each file's whole text in memory, parsed, then packed in one go.
+    let mut whole_positions = Vec::new();
+    let mut whole_labels = Vec::new();
+    for i in 0..3 {
+        let text = std::fs::read_to_string(dir.join(format!("part-{i}.epd"))).unwrap();
+        for line in text.lines() {
+            if let Some(p) = sparring::record::TrainingPosition::parse(line).unwrap() {
+                whole_positions.push(p.position().unwrap());
+                whole_labels.push(p.result.white_score());
+            }
+        }
+    }
+    let whole = Dataset::from_positions(&whole_positions, &whole_labels, &selection);
+    assert_eq!(whole.len(), 3000);
+
+    let files = expand_data_files(&[dir.join("part-*.epd")]).unwrap();
+    assert_eq!(files.len(), 3);
+    // Blocks far smaller than a file (a few lines each) and the default 16 MiB.
+    for block in [300, 4096, tune::data::READ_BLOCK] {
+        let (streamed, report) =
+            Dataset::load_files_with(&files, &selection, &no_dedupe(block)).unwrap();
+        assert_eq!(streamed.entries(), whole.entries(), "block {block}");
+        assert_eq!(streamed.coeffs(), whole.coeffs(), "block {block}");
+        assert_eq!(report.skipped, 0);
+        let per_file: Vec<usize> = report.files.iter().map(|f| f.positions).collect();
+        assert_eq!(per_file, vec![998, 1200, 802], "block {block}");
+    }
+}
+
+#[test]
+fn dedupe_merges_positions_repeated_across_shards() {
+    let dir = scratch("dedupe");
+    let unique = distinct_positions(150);
+    let a = data_lines(&unique[..100], 0, 0);
+    let b = data_lines(&unique[50..150], 50, 0); // the lines of a[50..100], then 50 new
+    let c = data_lines(&unique[..12], 0, 1); // the first 12 again, each with another result
+    assert_eq!(a[50..], b[..50]);
+    for (name, lines) in [("a", &a), ("b", &b), ("c", &c)] {
+        std::fs::write(
+            dir.join(format!("shard-{name}.epd")),
+            lines.join("\n") + "\n",
+        )
+        .unwrap();
+    }
+    let files = expand_data_files(&[dir.join("shard-?.epd")]).unwrap();
+    let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
+    for block in [200, tune::data::READ_BLOCK] {
+        let options = LoadOptions {
+            read_block: block,
+            ..LoadOptions::default()
+        };
+        let (data, report) = Dataset::load_files_with(&files, &selection, &options).unwrap();
+        assert_eq!((data.len(), report.positions), (150, 150));
+        assert_eq!(report.duplicates, 50 + 12);
+        let per_file: Vec<(usize, usize)> = report
+            .files
+            .iter()
+            .map(|f| (f.positions, f.duplicates))
+            .collect();
+        assert_eq!(per_file, vec![(100, 0), (50, 50), (0, 12)]);
+        // Shard c shifts every result by one: all 12 disagree with the first copy.
+        assert_eq!(report.duplicates_with_other_label, 12);
+
+        // Kept in first-seen order with their own coefficients; each of the 12 positions seen
+        // twice is labelled with the mean of its two copies.
+        let white = |result: usize| [1.0, 0.5, 0.0][result % 3];
+        let labels: Vec<f32> = (0..150)
+            .map(|i| {
+                if i < 12 {
+                    (white(i) + white(i + 1)) / 2.0
+                } else {
+                    white(i)
+                }
+            })
+            .collect();
+        let expected = Dataset::from_positions(&unique, &labels, &selection);
+        assert_eq!(data.entries(), expected.entries(), "block {block}");
+        assert_eq!(data.coeffs(), expected.coeffs(), "block {block}");
+    }
+    // Without dedupe every copy stays.
+    let (all, report) = Dataset::load_files_with(&files, &selection, &no_dedupe(1 << 20)).unwrap();
+    assert_eq!((all.len(), report.duplicates), (212, 0));
+}
+
+#[test]
+fn merged_scores_are_the_mean_of_the_copies_that_have_one() {
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -";
+    let text =
+        format!("{fen} ce 100; c9 \"1-0\";\n{fen} 0 1 c9 \"1-0\";\n{fen} ce 50; c9 \"0-1\";\n");
+    let selection = ParamSelection::groups(EvalParams::default(), &[ParamGroup::Material]);
+    let mut data = Dataset::new(&selection);
+    data.deduplicate(true);
+    let mut report = LoadReport::default();
+    data.load_reader(text.as_bytes(), "t", &selection, &mut report)
+        .unwrap();
+    data.finish_loading();
+    assert_eq!((data.len(), report.duplicates), (1, 2));
+    assert_eq!(report.duplicates_with_other_label, 1);
+    assert_eq!(data.entries()[0].label(), 2.0 / 3.0);
+    // Black to move: ce 100 and 50 are -100 and -50 for White, mean -75; blending at weight 1
+    // takes the label from the score alone.
+    let seen = std::cell::RefCell::new(Vec::new());
+    data.blend_scores(1.0, |cp| {
+        seen.borrow_mut().push(cp);
+        0.25
+    });
+    assert_eq!(seen.into_inner(), vec![-75.0]);
+    assert_eq!(data.entries()[0].label(), 0.25);
+}
+
+#[test]
+fn a_bad_line_in_the_third_file_is_named_by_file_and_line() {
+    let dir = scratch("third-file");
+    let sample = distinct_positions(30);
+    let mut names = Vec::new();
+    for i in 0..3 {
+        let mut lines = data_lines(&sample[i * 10..i * 10 + 10], i * 10, 0);
+        if i == 2 {
+            lines[3] = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 12; c9 \"2-0\";"
+                .to_string();
+        }
+        let path = dir.join(format!("shard-{i}.epd"));
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        names.push(path);
+    }
+    let selection = ParamSelection::groups(EvalParams::default(), &[ParamGroup::Material]);
+    let files = expand_data_files(&[dir.join("shard-*.epd")]).unwrap();
+    let (data, report) =
+        Dataset::load_files_with(&files, &selection, &LoadOptions::default()).unwrap();
+    assert_eq!((data.len(), report.skipped), (29, 1));
+    let third = names[2].display().to_string();
+    assert_eq!(
+        report.errors[0].to_string(),
+        format!(
+            "{third}:4: bad result label `2-0`: expected 1-0, 0-1, 1/2-1/2 or a number from 0 to 1"
+        )
+    );
+
+    // The command line names it too, reads the glob given with --data and reports duplicates.
+    let config = dir.join("tune.toml");
+    write_material_config(&config, Path::new("unused.epd"), &dir.join("out"));
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args([
+            "tune",
+            config.to_str().unwrap(),
+            "--epochs",
+            "2",
+            "--threads",
+            "1",
+        ])
+        .args(["--data", dir.join("shard-*.epd").to_str().unwrap()])
+        .args(["--data", names[0].to_str().unwrap()])
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(
+        stderr.contains(&format!("skipped {third}:4: bad result label `2-0`")),
+        "{stderr}"
+    );
+    assert!(stdout.contains("loading 3 data file(s)"), "{stdout}");
+    assert!(
+        stdout.contains("loaded 29 positions") && stdout.contains("0 duplicates dropped"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bullet_lines_are_exact_and_read_back() {
+    use sparring::board::GameResult;
+    use sparring::record::{PositionId, TrainingPosition};
+    let after_e4 =
+        Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
+    let endgame = Position::from_fen("8/8/8/4k3/8/8/4K3/7Q w - - 12 80").unwrap();
+    let cases = [
+        (
+            TrainingPosition::new(&Position::startpos(), Some(17), GameResult::WhiteWins, None),
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 | 17 | 1.0",
+        ),
+        (
+            TrainingPosition::new(
+                &after_e4,
+                Some(-250),
+                GameResult::BlackWins,
+                Some(PositionId {
+                    pair: 7,
+                    game: 14,
+                    ply: 1,
+                }),
+            ),
+            // Black to move and -250 for Black: +250 for White.
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 250 | 0.0",
+        ),
+        (
+            TrainingPosition::new(&endgame, Some(32000), GameResult::Draw, None),
+            // EPD's four fields: the clocks are not kept in training lines.
+            "8/8/8/4k3/8/8/4K3/7Q w - - 0 1 | 32000 | 0.5",
+        ),
+    ];
+    for (training, expected) in &cases {
+        let bullet = BulletPosition::from_training(training).unwrap();
+        assert_eq!(bullet.to_string(), *expected);
+        assert_eq!(BulletPosition::parse(expected).unwrap(), bullet);
+    }
+
+    // Streaming a file: unconvertible lines are named and skipped, the rest written in order.
+    let mut input: String = cases.iter().map(|(t, _)| format!("{t}\n")).collect();
+    input.push_str("# comment\n");
+    input.push_str("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1-0\";\n");
+    input.push_str("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - ce 3; c9 \"0.25\";\n");
+    let mut out = Vec::new();
+    let mut report = BulletReport::default();
+    write_bullet_lines(input.as_bytes(), "in.epd", &mut out, "out.txt", &mut report).unwrap();
+    let expected: String = cases.iter().map(|(_, b)| format!("{b}\n")).collect();
+    assert_eq!(String::from_utf8(out).unwrap(), expected);
+    assert_eq!((report.written, report.skipped), (3, 2));
+    assert_eq!(
+        report.errors[0].to_string(),
+        "in.epd:5: no search score (`ce`): bullet's format needs one for every position"
+    );
+    assert_eq!(
+        report.errors[1].to_string(),
+        "in.epd:6: label 0.25 is not a game result: bullet's format takes 1.0, 0.5 or 0.0"
+    );
+
+    // The command: several inputs (a glob), one output.
+    let dir = scratch("bullet");
+    std::fs::write(dir.join("b.epd"), format!("{}\n", cases[2].0)).unwrap();
+    std::fs::write(
+        dir.join("a.epd"),
+        format!("{}\n{}\n", cases[0].0, cases[1].0),
+    )
+    .unwrap();
+    let out = dir.join("train.txt");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["tune", "convert", "--to", "bullet"])
+        .arg(dir.join("*.epd"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), expected);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["tune", "convert", "--to", "bullet"])
+        .arg(dir.join("nothing-*.epd"))
+        .arg("-o")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("matches no file"));
+}
+
+#[test]
+fn the_in_place_split_holds_out_the_same_positions_and_keeps_load_order() {
+    let dir = scratch("split-in-place");
+    let path = dir.join("p.epd");
+    // Lines with pair ids, so the split goes by whole pairs, and scores, which must follow.
+    let lines: Vec<String> = data_lines(&positions()[..2000], 0, 0)
+        .into_iter()
+        .enumerate()
+        .map(|(i, l)| format!("{l} id \"{}.{}.{i}\";", 1 + i / 40, 1 + i / 20))
+        .collect();
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
+    let (data, _) = Dataset::load_files_with(&[&path], &selection, &no_dedupe(1 << 20)).unwrap();
+    let (shuffled_training, validation) = data.clone().split(0.2, 9);
+    let (training, in_place_validation) = data.clone().split_in_place(0.2, 9);
+    assert_eq!(in_place_validation.entries(), validation.entries());
+    assert_eq!(in_place_validation.coeffs(), validation.coeffs());
+    assert_eq!(training.len(), shuffled_training.len());
+    assert_eq!(training.len() + validation.len(), data.len());
+    // Training is every other position, in load order, with its own coefficients and score.
+    let position = |d: &Dataset, i: usize| {
+        let mut e = d.entries()[i];
+        e.offset = 0;
+        (e, d.coefficients(i).to_vec())
+    };
+    let all: Vec<_> = (0..data.len()).map(|i| position(&data, i)).collect();
+    let held_out: Vec<_> = (0..validation.len())
+        .map(|i| position(&validation, i))
+        .collect();
+    let mut next = 0;
+    for i in 0..training.len() {
+        let p = position(&training, i);
+        while held_out.contains(&all[next]) && all[next] != p {
+            next += 1;
+        }
+        assert_eq!(p, all[next], "training position {i}");
+        next += 1;
+    }
+    let mut shuffled: Vec<_> = (0..training.len())
+        .map(|i| position(&shuffled_training, i))
+        .collect();
+    let mut ordered: Vec<_> = (0..training.len())
+        .map(|i| position(&training, i))
+        .collect();
+    let key = |p: &(tune::Entry, Vec<tune::Coef>)| {
+        (
+            p.0.label_units,
+            p.0.frozen,
+            p.1.iter().map(|c| (c.index, c.count)).collect::<Vec<_>>(),
+        )
+    };
+    shuffled.sort_by_key(key);
+    ordered.sort_by_key(key);
+    assert_eq!(
+        ordered, shuffled,
+        "the same training positions as the copying split"
+    );
+    // The scores moved with their positions: blending sees the same multiset.
+    let blended = |mut d: Dataset| {
+        let seen = std::cell::RefCell::new(Vec::new());
+        d.blend_scores(1.0, |cp| {
+            seen.borrow_mut().push(cp as i64);
+            0.5
+        });
+        let mut seen = seen.into_inner();
+        seen.sort_unstable();
+        seen
+    };
+    assert_eq!(blended(training), blended(shuffled_training));
+}

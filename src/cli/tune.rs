@@ -1,28 +1,72 @@
-//! `sparring tune CONFIG.toml` (the Texel tuner, with progress on the terminal) and
+//! `sparring tune CONFIG.toml` (the Texel tuner, with progress on the terminal),
+//! `sparring tune convert --to bullet IN... -o OUT` (training positions for NNUE trainers) and
 //! `sparring bench tune` (loading and epoch throughput on synthetic data).
 
-use clap::Args;
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::board::Position;
 use sparring::eval::{EvalParams, ParamGroup};
+use sparring::record::bullet::{self, BulletReport};
 use sparring::tune::{
     self, data::LoadReport, synthetic, with_threads, Dataset, Event, ParamSelection, TuneConfig,
+    TuneError,
 };
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::time::Instant;
 
-/// Arguments of `sparring tune`: the configuration and its command-line overrides.
+/// Arguments of `sparring tune`: the configuration and its command-line overrides, or a
+/// subcommand.
 #[derive(Args, Clone, Debug)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct TuneArgs {
     /// The configuration (see configs/tune.toml).
-    pub config: PathBuf,
+    #[arg(required = true)]
+    pub config: Option<PathBuf>,
     /// Override `optimizer.epochs`.
     #[arg(long)]
     pub epochs: Option<usize>,
     /// Override `optimizer.threads` (0 = one per core; at most the available parallelism).
     #[arg(long, value_parser = super::parse_thread_count)]
     pub threads: Option<usize>,
+    /// Data files or quoted glob patterns (`'shards/*/positions.epd'`) read instead of
+    /// `data.files`; repeat for several.
+    #[arg(long = "data", value_name = "FILE_OR_GLOB")]
+    pub data: Vec<PathBuf>,
+    /// A tool instead of a tuning run.
+    #[command(subcommand)]
+    pub command: Option<TuneCommand>,
+}
+
+/// `sparring tune <COMMAND>`.
+#[derive(Subcommand, Clone, Debug)]
+pub enum TuneCommand {
+    /// Write training positions (the runner's positions.epd lines) in another trainer's text
+    /// format. Lines without a search score or with a fractional label are skipped and counted.
+    Convert(ConvertArgs),
+}
+
+/// Arguments of `sparring tune convert`.
+#[derive(Args, Clone, Debug)]
+pub struct ConvertArgs {
+    /// The format to write: `bullet` is `<FEN> | <score> | <result>`, score in centipawns and
+    /// result 1.0/0.5/0.0, both from White's side (what bullet's text converter reads).
+    #[arg(long, value_enum)]
+    pub to: ConvertFormat,
+    /// Input files or quoted glob patterns, read in order.
+    #[arg(required = true, value_name = "IN")]
+    pub inputs: Vec<PathBuf>,
+    /// The file to write (replaced if it exists).
+    #[arg(short, long, value_name = "OUT")]
+    pub output: PathBuf,
+}
+
+/// Formats `sparring tune convert` writes.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvertFormat {
+    /// bullet's text format.
+    Bullet,
 }
 
 /// Bad lines printed one by one before the rest are only counted.
@@ -35,6 +79,48 @@ fn print_load_report(report: &LoadReport) {
     if report.skipped > SHOWN_ERRORS {
         eprintln!("... and {} more bad lines", report.skipped - SHOWN_ERRORS);
     }
+}
+
+/// `sparring tune convert`: streams every input into the output file, then says what it did.
+pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
+    let ConvertFormat::Bullet = args.to;
+    // Pattern errors are bad input (status 2), as they are for the tuner.
+    let inputs = tune::data::expand_data_files(&args.inputs).map_err(TuneError::from)?;
+    let out_name = args.output.display().to_string();
+    let file = std::fs::File::create(&args.output)
+        .with_context(|| format!("{out_name}: cannot create"))?;
+    let mut output = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut report = BulletReport::default();
+    for input in &inputs {
+        let name = input.display().to_string();
+        let before = (report.written, report.skipped);
+        let file = std::fs::File::open(input).with_context(|| format!("{name}: cannot read"))?;
+        bullet::write_bullet_lines(file, &name, &mut output, &out_name, &mut report)?;
+        println!(
+            "  {name}: {} positions written, {} lines skipped",
+            report.written - before.0,
+            report.skipped - before.1
+        );
+    }
+    output
+        .flush()
+        .with_context(|| format!("{out_name}: cannot write"))?;
+    for e in report.errors.iter().take(SHOWN_ERRORS) {
+        eprintln!("skipped {e}");
+    }
+    if report.skipped > SHOWN_ERRORS {
+        eprintln!(
+            "... and {} more lines skipped",
+            report.skipped - SHOWN_ERRORS
+        );
+    }
+    println!(
+        "wrote {} positions in bullet's text format to {out_name} from {} file(s); {} lines skipped",
+        report.written,
+        inputs.len(),
+        report.skipped
+    );
+    Ok(())
 }
 
 /// Whether to draw the epoch bar on standard error: only when both outputs are terminals (with
@@ -64,7 +150,17 @@ fn epoch_message(s: &tune::EpochStats) -> String {
 
 /// `sparring tune`: runs the configuration and prints what it did.
 pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
-    let mut config = TuneConfig::load(&args.config)?;
+    if let Some(TuneCommand::Convert(convert)) = &args.command {
+        return run_convert(convert);
+    }
+    let config_path = args
+        .config
+        .as_ref()
+        .ok_or_else(|| super::UsageError("sparring tune needs a configuration file".into()))?;
+    let mut config = TuneConfig::load(config_path)?;
+    if !args.data.is_empty() {
+        config.data.files.clone_from(&args.data);
+    }
     if let Some(epochs) = args.epochs {
         config.optimizer.epochs = epochs;
     }
@@ -86,16 +182,27 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
             average_coefficients,
         } => {
             print_load_report(report);
-            for (file, n) in &report.files {
-                println!("  {file}: {n} positions");
+            for f in &report.files {
+                if f.duplicates > 0 {
+                    println!(
+                        "  {}: {} positions, {} duplicates",
+                        f.file, f.positions, f.duplicates
+                    );
+                } else {
+                    println!("  {}: {} positions", f.file, f.positions);
+                }
             }
+            let read = report.positions + report.duplicates;
             println!(
-                "loaded {} positions in {seconds:.2}s ({:.0} positions/s), {} lines skipped; \
+                "loaded {} positions in {seconds:.2}s ({:.0} positions/s), {} lines skipped, \
+                 {} duplicates dropped ({} with another result; merged with the mean label); \
                  {average_coefficients:.1} tuned coefficients and {bytes_per_position:.0} bytes \
                  per position",
                 report.positions,
-                report.positions as f64 / seconds.max(1e-9),
-                report.skipped
+                read as f64 / seconds.max(1e-9),
+                report.skipped,
+                report.duplicates,
+                report.duplicates_with_other_label
             );
         }
         Event::Split {

@@ -1,6 +1,7 @@
 //! Finished games and how they are written: PGN, CSV rows and tuning positions, plus reading a
 //! run's output back for `--resume`.
 
+pub mod bullet;
 mod csv;
 mod pgn;
 mod positions;

@@ -21,7 +21,9 @@ pub enum KSetting {
 /// `[data]`: where the labelled positions are and how to hold some out.
 #[derive(Clone, Debug, PartialEq)]
 pub struct DataConfig {
-    /// EPD files, read in order (paths relative to the working directory).
+    /// EPD files and glob patterns (`shards/*/positions.epd`), read in order, each pattern's
+    /// matches sorted by path (paths relative to the working directory); see
+    /// `data::expand_data_files`.
     pub files: Vec<PathBuf>,
     /// The share of positions held out to watch for overfitting, in [0, 1).
     pub validation_fraction: f64,
@@ -31,6 +33,9 @@ pub struct DataConfig {
     pub score_weight: f64,
     /// Resolve each position to the end of its quiescence principal variation when loading.
     pub resolve: bool,
+    /// `data.dedupe` (default true): merge repeats of a position (same Zobrist key) across all
+    /// files into one, labelled with their mean result; see `Dataset::deduplicate`.
+    pub dedupe: bool,
 }
 
 /// `[model]`: the starting weights and what to tune.
@@ -122,6 +127,7 @@ struct DataFile {
     seed: Option<u64>,
     score_weight: Option<f64>,
     resolve: Option<ResolveFile>,
+    dedupe: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -210,6 +216,7 @@ impl TuneConfig {
                 |f| (0.0..=1.0).contains(&f),
             )?,
             resolve: matches!(d.resolve, Some(ResolveFile::Quiescence)),
+            dedupe: d.dedupe.unwrap_or(true),
         };
 
         let m = f.model;
@@ -368,6 +375,7 @@ mod tests {
         let c = TuneConfig::from_toml_str("[data]\nfiles = [\"a.epd\"]\n", "t.toml").unwrap();
         assert_eq!(c.data.files, vec![PathBuf::from("a.epd")]);
         assert_eq!(c.data.validation_fraction, 0.1);
+        assert!(c.data.dedupe);
         assert_eq!(c.model.tune, ParamGroup::ALL.to_vec());
         assert_eq!(c.model.weights, None);
         assert_eq!(c.optimizer.k, KSetting::Auto);

@@ -293,12 +293,18 @@ fn run_here(
         });
     }
 
+    let data_files = data::expand_data_files(&config.data.files)?;
     on_event(Event::Loading {
-        files: config.data.files.len(),
+        files: data_files.len(),
         threads: rayon::current_num_threads(),
     });
     let started = Instant::now();
-    let (all, report) = Dataset::load_files(&config.data.files, &selection, config.data.resolve)?;
+    let options = data::LoadOptions {
+        resolve: config.data.resolve,
+        dedupe: config.data.dedupe,
+        ..data::LoadOptions::default()
+    };
+    let (all, report) = Dataset::load_files_with(&data_files, &selection, &options)?;
     on_event(Event::Loaded {
         report: &report,
         seconds: started.elapsed().as_secs_f64(),
@@ -319,8 +325,12 @@ fn run_here(
         });
     }
     let positions = all.len();
-    let (mut training, mut validation) =
-        all.split(config.data.validation_fraction, config.data.seed);
+    // Full batch: the training set is compacted in place (half the peak memory of a copy).
+    let (mut training, mut validation) = if config.optimizer.batch_size == 0 {
+        all.split_in_place(config.data.validation_fraction, config.data.seed)
+    } else {
+        all.split(config.data.validation_fraction, config.data.seed)
+    };
     if training.is_empty() {
         return Err(TuneError::NoTrainingData {
             value: config.data.validation_fraction,

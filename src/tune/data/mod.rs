@@ -2,19 +2,78 @@
 //! form (one flat coefficient buffer for the tuned parameters, a small fixed-size entry per
 //! position), so every epoch is a streaming pass over memory rather than a re-evaluation.
 //!
-//! `read` reads files block by block, `pack` turns lines into packed positions, `split` divides
-//! a set into training and validation sets; the packed types themselves are in `tune::packed`.
+//! `files` expands a data list (paths and glob patterns), `read` reads files block by block,
+//! `pack` turns lines into packed positions, `split` divides a set into training and validation
+//! sets; the packed types themselves are in `tune::packed`.
+//!
+//! Memory: a packed position costs `size_of::<Entry>()` (16) bytes plus 4 per nonzero tuned
+//! coefficient (about 34 with every group tuned, so about 150 bytes), plus 6 bytes (pair and
+//! score) until the split and, with dedupe, about 17–34 bytes of key table until loading ends.
+//! The text is read in blocks and never held whole. docs/tuning-at-scale.md has the measurements.
 
+mod files;
 mod pack;
 mod read;
 mod split;
 
-pub use read::{DataError, LineError, LineErrorKind, LoadReport, MAX_KEPT_ERRORS};
+pub use files::{expand_data_files, is_pattern};
+pub use read::{
+    DataError, FileReport, LineError, LineErrorKind, LoadOptions, LoadReport, MAX_KEPT_ERRORS,
+    READ_BLOCK,
+};
 
 use crate::board::Position;
 use crate::tune::packed::{Coef, Entry};
 use crate::tune::selection::{Packer, ParamSelection};
 use pack::{Packed, NO_PAIR, NO_SCORE};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Zobrist keys are already uniformly random: the table hashes them by taking them as they are.
+#[derive(Clone, Copy, Debug, Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `write_u64` is used (the keys are u64); anything else is folded in all the same.
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ b as u64;
+        }
+    }
+
+    fn write_u64(&mut self, key: u64) {
+        self.0 = key;
+    }
+}
+
+/// The running sums of a position that absorbed repeats: its label becomes their mean.
+#[derive(Clone, Copy, Debug)]
+struct Merged {
+    first_label: u8,
+    label_sum: f64,
+    labels: u32,
+    score_sum: i64,
+    scores: u32,
+}
+
+/// While loading with dedupe: where each position key was first stored, and the sums of the
+/// positions that absorbed repeats. Dropped when loading ends.
+#[derive(Clone, Debug, Default)]
+struct Dedupe {
+    first: HashMap<u64, u32, BuildHasherDefault<KeyHasher>>,
+    merged: HashMap<u32, Merged>,
+}
+
+/// How many positions of a pack were repeats, and how many of those had another label.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct MergeCounts {
+    pub duplicates: usize,
+    pub with_other_label: usize,
+}
 
 /// Labelled positions in packed form. The coefficient indices are compact indices into the
 /// `ParamSelection` used to build the set (all of them below `num_params`).
@@ -32,6 +91,8 @@ pub struct Dataset {
     scores: Vec<i16>,
     /// Replace each position read by the end of its quiescence principal variation.
     resolve: bool,
+    /// Merge repeated positions while loading (`None`: keep every copy).
+    dedupe: Option<Box<Dedupe>>,
 }
 
 impl Dataset {
@@ -44,7 +105,26 @@ impl Dataset {
             pairs: Vec::new(),
             scores: Vec::new(),
             resolve: false,
+            dedupe: None,
         }
+    }
+
+    /// From now on, a position whose Zobrist key (after any resolution) was read before is not
+    /// stored again: it is merged into the first copy, whose label becomes the mean label of
+    /// all copies and whose score the mean of their scores (those that have one). For the loss,
+    /// k copies with labels y₁…y_k pull σ toward their mean ȳ exactly as one copy labelled ȳ
+    /// does (Σ(σ − yᵢ)² = k(σ − ȳ)² + const): the mean keeps what the data says about the
+    /// position and stops a position repeated across shards (or an opening position reached
+    /// in many games) from weighing k times. The first copy keeps its pair of games, so the
+    /// result is the same for any thread count and depends only on the order of the files.
+    pub fn deduplicate(&mut self, on: bool) {
+        self.dedupe = on.then(Box::default);
+    }
+
+    /// Ends loading: frees the dedupe table and any spare capacity.
+    pub fn finish_loading(&mut self) {
+        self.dedupe = None;
+        self.shrink_to_fit();
     }
 
     /// From now on, every position read is first resolved to the end of its quiescence principal
@@ -73,22 +153,66 @@ impl Dataset {
         data
     }
 
-    /// Moves a pack's positions in, fixing up offsets.
-    fn append(&mut self, pack: Packed, source: &str) -> Result<(), DataError> {
+    /// Moves a pack's positions in, fixing up offsets (and merging repeats when deduplicating).
+    fn append(&mut self, pack: Packed, source: &str) -> Result<MergeCounts, DataError> {
         let base = self.coeffs.len();
         if base + pack.coeffs.len() > u32::MAX as usize {
             return Err(DataError::TooLarge {
                 file: source.to_string(),
             });
         }
-        self.coeffs.extend_from_slice(&pack.coeffs);
-        self.pairs.extend_from_slice(&pack.pairs);
-        self.scores.extend_from_slice(&pack.scores);
-        self.entries.extend(pack.entries.into_iter().map(|mut e| {
-            e.offset += base as u32;
-            e
-        }));
-        Ok(())
+        let Some(dedupe) = self.dedupe.as_deref_mut() else {
+            self.coeffs.extend_from_slice(&pack.coeffs);
+            self.pairs.extend_from_slice(&pack.pairs);
+            self.scores.extend_from_slice(&pack.scores);
+            self.entries.extend(pack.entries.into_iter().map(|mut e| {
+                e.offset += base as u32;
+                e
+            }));
+            return Ok(MergeCounts::default());
+        };
+        let mut counts = MergeCounts::default();
+        for (i, mut e) in pack.entries.into_iter().enumerate() {
+            let (score, key) = (pack.scores[i], pack.keys[i]);
+            let index = self.entries.len() as u32;
+            let first = *dedupe.first.entry(key).or_insert(index);
+            if first == index {
+                let start = e.offset as usize;
+                e.offset = self.coeffs.len() as u32;
+                self.coeffs
+                    .extend_from_slice(&pack.coeffs[start..start + e.len as usize]);
+                self.entries.push(e);
+                self.pairs.push(pack.pairs[i]);
+                self.scores.push(score);
+                continue;
+            }
+            counts.duplicates += 1;
+            let kept = &mut self.entries[first as usize];
+            let kept_score = &mut self.scores[first as usize];
+            let sums = dedupe.merged.entry(first).or_insert_with(|| Merged {
+                first_label: kept.label_units,
+                label_sum: kept.label() as f64,
+                labels: 1,
+                score_sum: if *kept_score == NO_SCORE {
+                    0
+                } else {
+                    *kept_score as i64
+                },
+                scores: u32::from(*kept_score != NO_SCORE),
+            });
+            if e.label_units != sums.first_label {
+                counts.with_other_label += 1;
+            }
+            sums.label_sum += e.label() as f64;
+            sums.labels += 1;
+            kept.label_units = Entry::label_to_units((sums.label_sum / sums.labels as f64) as f32);
+            if score != NO_SCORE {
+                sums.score_sum += score as i64;
+                sums.scores += 1;
+                *kept_score = (sums.score_sum as f64 / sums.scores as f64).round() as i16;
+            }
+        }
+        Ok(counts)
     }
 
     fn shrink_to_fit(&mut self) {

@@ -24,6 +24,8 @@ pub(super) struct Packed {
     pub pairs: Vec<u32>,
     /// The recorded score of each position, White's view (`NO_SCORE` if none).
     pub scores: Vec<i16>,
+    /// The Zobrist key of each position as packed (for dedupe).
+    pub keys: Vec<u64>,
     pub errors: Vec<LineError>,
     pub skipped: usize,
 }
@@ -33,6 +35,7 @@ impl Packed {
     pub fn push(&mut self, pos: &Position, label: f32, pair: u32, score: i16, packer: &mut Packer) {
         self.pairs.push(pair);
         self.scores.push(score);
+        self.keys.push(pos.key());
         let offset = self.coeffs.len();
         let (frozen, len, phase) = packer.pack(pos, &mut self.coeffs);
         self.entries.push(Entry {

@@ -36,6 +36,22 @@ pub enum DataError {
         /// The operating system's reason.
         error: std::io::Error,
     },
+    /// A data-list entry that is not a valid glob pattern.
+    #[error("data file pattern `{pattern}`, column {column}: {message}")]
+    BadPattern {
+        /// The pattern, as given.
+        pattern: String,
+        /// 1-based column of the fault in the pattern.
+        column: usize,
+        /// The glob crate's reason.
+        message: String,
+    },
+    /// A data-list pattern that matches no file.
+    #[error("data file pattern `{pattern}` matches no file")]
+    NoMatch {
+        /// The pattern, as given.
+        pattern: String,
+    },
     /// More coefficients than the packed form's 32-bit offsets can address.
     #[error(
         "{file}: too many coefficients for one data set (more than 2^32); use fewer positions"
@@ -46,17 +62,58 @@ pub enum DataError {
     },
 }
 
-/// The outcome of loading: counts per file and the skipped lines.
+/// What one file contributed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileReport {
+    /// The file, as given.
+    pub file: String,
+    /// Positions read from it and kept (new positions).
+    pub positions: usize,
+    /// Positions read from it that repeat one read before (merged into that one).
+    pub duplicates: usize,
+}
+
+/// The outcome of loading: counts per file, the duplicates merged and the skipped lines.
 #[derive(Clone, Debug, Default)]
 pub struct LoadReport {
-    /// (file, positions loaded from it) in load order.
-    pub files: Vec<(String, usize)>,
-    /// Positions loaded from all files.
+    /// One report per file, in load order.
+    pub files: Vec<FileReport>,
+    /// Distinct positions kept from all files.
     pub positions: usize,
+    /// Positions dropped because the same position (Zobrist key) was read before; each one's
+    /// label and score were averaged into the first copy (see `LoadOptions::dedupe`).
+    pub duplicates: usize,
+    /// Of those, how many had a different result label than the first copy.
+    pub duplicates_with_other_label: usize,
     /// Every skipped line is counted here ...
     pub skipped: usize,
     /// ... but only the first `MAX_KEPT_ERRORS` are kept, so a wrong file cannot fill memory.
     pub errors: Vec<LineError>,
+}
+
+/// How files are loaded.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// Resolve each position through its quiescence line (see `Dataset::resolve_quiescence`).
+    pub resolve: bool,
+    /// Keep one entry per position (Zobrist key, after resolution) across all files: a repeat
+    /// is merged into the first copy, whose label becomes the mean of all copies' labels and
+    /// whose score the mean of their scores (see `Dataset::deduplicate`).
+    pub dedupe: bool,
+    /// Bytes read from a file per block; lines are parsed a block at a time, so memory while
+    /// loading is bounded by this, not by the file's size.
+    pub read_block: usize,
+}
+
+/// What `sparring tune` does: positions as they are, duplicates merged, 16 MiB blocks.
+impl Default for LoadOptions {
+    fn default() -> LoadOptions {
+        LoadOptions {
+            resolve: false,
+            dedupe: true,
+            read_block: READ_BLOCK,
+        }
+    }
 }
 
 /// How many bad lines a `LoadReport` keeps verbatim.
@@ -68,18 +125,34 @@ const LOAD_CHUNK_LINES: usize = 2048;
 
 /// Bytes read from a file per block; lines are processed in parallel a block at a time, so a huge
 /// file never has to be in memory at once.
-const READ_BLOCK: usize = 16 << 20;
+pub const READ_BLOCK: usize = 16 << 20;
 
 impl Dataset {
-    /// Reads and packs every file in order, skipping bad lines (counted and kept in the report).
-    /// With `resolve`, see `resolve_quiescence`.
+    /// Reads and packs every file in order, skipping bad lines (counted and kept in the report),
+    /// keeping every copy of a repeated position. With `resolve`, see `resolve_quiescence`.
     pub fn load_files(
         files: &[impl AsRef<Path>],
         selection: &ParamSelection,
         resolve: bool,
     ) -> Result<(Dataset, LoadReport), DataError> {
+        let options = LoadOptions {
+            resolve,
+            dedupe: false,
+            ..LoadOptions::default()
+        };
+        Dataset::load_files_with(files, selection, &options)
+    }
+
+    /// Reads and packs every file in order, a block at a time, as `options` say; bad lines are
+    /// skipped (counted and kept in the report).
+    pub fn load_files_with(
+        files: &[impl AsRef<Path>],
+        selection: &ParamSelection,
+        options: &LoadOptions,
+    ) -> Result<(Dataset, LoadReport), DataError> {
         let mut data = Dataset::new(selection);
-        data.resolve_quiescence(resolve);
+        data.resolve_quiescence(options.resolve);
+        data.deduplicate(options.dedupe);
         let mut report = LoadReport::default();
         for path in files {
             let path = path.as_ref();
@@ -88,8 +161,15 @@ impl Dataset {
                 file: name.clone(),
                 error,
             })?;
-            data.load_reader(file, &name, selection, &mut report)?;
+            data.load_blocks(
+                file,
+                &name,
+                selection,
+                &mut report,
+                options.read_block.max(1),
+            )?;
         }
+        data.finish_loading();
         Ok((data, report))
     }
 
@@ -120,6 +200,7 @@ impl Dataset {
             error,
         };
         let before = self.entries.len();
+        let mut duplicates = 0;
         let mut buf: Vec<u8> = Vec::with_capacity(block + 4096);
         let mut first_line = 1;
         let mut eof = false;
@@ -163,15 +244,22 @@ impl Dataset {
                 report.skipped += pack.skipped;
                 let room = MAX_KEPT_ERRORS.saturating_sub(report.errors.len());
                 report.errors.extend(pack.errors.iter().take(room).cloned());
-                self.append(pack, source)?;
+                let merged = self.append(pack, source)?;
+                duplicates += merged.duplicates;
+                report.duplicates_with_other_label += merged.with_other_label;
             }
             first_line += line_count;
             buf.drain(..end);
         }
         self.shrink_to_fit();
         let loaded = self.entries.len() - before;
-        report.files.push((source.to_string(), loaded));
+        report.files.push(FileReport {
+            file: source.to_string(),
+            positions: loaded,
+            duplicates,
+        });
         report.positions += loaded;
+        report.duplicates += duplicates;
         Ok(())
     }
 }
