@@ -378,7 +378,7 @@ fn prepare_outputs(
 ) -> Result<(Outputs, Vec<FinishedGame>), ArenaError> {
     let dir = config.output.dir.clone();
     let csv_path = dir.join("games.csv");
-    let pgn_path = dir.join("games.pgn");
+    let pgn_path = dir.join(&config.output.pgn_name);
     let positions_path = dir.join("positions.epd");
     let finished = if resume {
         let (finished, kept_pgn) = resume_games(&dir, total_games)?;
