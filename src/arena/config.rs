@@ -944,7 +944,7 @@ impl MatchConfig {
                     u.insert("command".into(), text(command));
                     u.insert(
                         "args".into(),
-                        Value::Array(args.iter().map(|a| text(a)).collect()),
+                        Value::Array(args.iter().map(text).collect()),
                     );
                     let options: Table = options
                         .iter()
