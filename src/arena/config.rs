@@ -942,10 +942,7 @@ impl MatchConfig {
                 } => {
                     let mut u = Table::new();
                     u.insert("command".into(), text(command));
-                    u.insert(
-                        "args".into(),
-                        Value::Array(args.iter().map(text).collect()),
-                    );
+                    u.insert("args".into(), Value::Array(args.iter().map(text).collect()));
                     let options: Table = options
                         .iter()
                         .map(|(name, value)| (name.clone(), text(value)))

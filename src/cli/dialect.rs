@@ -1691,4 +1691,135 @@ mod tests {
         let names: Vec<_> = c.engines.iter().map(|e| e.name.as_str()).collect();
         assert_eq!(names, ["sparring", "sparring_2", "sparring_3"]);
     }
+
+    #[test]
+    fn quick_is_fastchess_preset() {
+        let c = config("-quick cmd=./a cmd=./b book=openings.epd");
+        assert_eq!(c.rounds, 25_000);
+        assert_eq!(c.time_control, TimeControl::parse_clock("10+0.1").unwrap());
+        assert_eq!(c.output.format, ResultsFormat::Cutechess);
+        assert_eq!(
+            c.adjudication.draw.as_ref().map(|d| d.move_number),
+            Some(30)
+        );
+        let o = c.openings.unwrap();
+        assert_eq!(o.order, OpeningOrder::Random);
+        assert_eq!(o.format.as_deref(), Some("epd"));
+        assert!(error("-quick cmd=./a book=x.epd").contains("two cmd="));
+    }
+
+    #[test]
+    fn output_options_map_to_the_output_table() {
+        let c = config(&format!(
+            "{TWO} -pgnout file=some/dir/run.pgn append=false nodes=true -log file=e.log level=info engine=true -report penta=false -ratinginterval 0 -output format=fastchess"
+        ));
+        assert_eq!(c.output.dir, Path::new("some/dir/run.pgn.sparring"));
+        assert_eq!(c.output.pgn_name, "../run.pgn");
+        assert_eq!(c.output.engine_log.as_deref(), Some(Path::new("e.log")));
+        assert!(!c.output.report_penta);
+        assert_eq!(c.output.rating_interval, 1_000_000);
+        // cutechess-cli names the PGN without a key.
+        let Request::Match(m) = parse(
+            &args(&format!("{TWO} -games 2 -pgnout games.pgn fi")),
+            Flavor::Cutechess,
+        )
+        .unwrap() else {
+            panic!()
+        };
+        assert_eq!(m.config.output.pgn_name, "../games.pgn");
+        assert_eq!(m.config.output.dir, Path::new("./games.pgn.sparring"));
+        assert!(error(&format!("{TWO} -log level=info")).contains("file= is needed"));
+        assert!(error(&format!("{TWO} -pgnout file=x.pgn min=true")).contains("min=true"));
+    }
+
+    #[test]
+    fn match_options_map_to_their_tables() {
+        let line = format!(
+            "{TWO} -srand 7 -tournament gauntlet -draw movenumber=34 movecount=8 score=20 \
+             -resign movecount=3 score=600 twosided=true -maxmoves 200 -strict -event A B \
+             -sprt elo0=0 elo1=5 model=bayesian -openings file=b.pgn format=pgn order=random plies=8 start=3 policy=round"
+        );
+        let c = config(&line);
+        assert_eq!(c.seed, 7);
+        assert_eq!(c.kind, TournamentKind::Gauntlet);
+        assert_eq!(
+            c.adjudication.draw,
+            Some(DrawAdjudication {
+                move_number: 34,
+                move_count: 8,
+                score_cp: 20
+            })
+        );
+        assert_eq!(
+            c.adjudication.resign,
+            Some(ResignAdjudication {
+                move_count: 3,
+                score_cp: 600,
+                two_sided: true
+            })
+        );
+        assert_eq!(c.adjudication.max_moves, Some(200));
+        assert!(c.strict_options);
+        assert_eq!(c.event, "AB");
+        assert_eq!(c.sprt.unwrap().model(), SprtModel::BayesElo);
+        let o = c.openings.unwrap();
+        assert_eq!(
+            (o.plies, o.start, o.order),
+            (Some(8), 3, OpeningOrder::Random)
+        );
+        assert!(error(&format!("{TWO} -resign movecount=3")).contains("score= is needed"));
+        assert!(
+            error(&format!("{TWO} -openings file=b.pgn policy=encounter"))
+                .contains("policy=encounter")
+        );
+        assert!(error(&format!(
+            "{TWO} -engine builtin nodes=1 -config file=m.toml"
+        ))
+        .contains("-config"));
+        assert!(error("-config file=m.json").contains("config.json is not read"));
+    }
+
+    #[test]
+    fn engine_keys_build_the_uci_engine() {
+        let mut line =
+            args("-engine dir=/opt/engines cmd=./dev name=dev tc=inf depth=7 timemargin=250");
+        line.push("args=--threads 1".to_string());
+        line.extend(args("-engine cmd=/usr/bin/base st=0.5 timemargin=250"));
+        let Ok(Request::Match(m)) = parse(&line, Flavor::Fastchess) else {
+            panic!("parses")
+        };
+        let c = m.config;
+        let EngineKind::Uci {
+            command,
+            args,
+            working_dir,
+            ..
+        } = &c.engines[0].kind
+        else {
+            panic!()
+        };
+        assert_eq!(command, "/opt/engines/dev");
+        assert_eq!(args, &vec!["--threads".to_string(), "1".to_string()]);
+        assert_eq!(working_dir.as_deref(), Some(Path::new("/opt/engines")));
+        assert_eq!(c.engines[1].name, "base");
+        assert_eq!(c.margin, Duration::from_millis(250));
+        assert_eq!(c.engines[0].time_control, Some(TimeControl::Depth(7)));
+        assert_eq!(
+            c.engines[1].time_control,
+            Some(TimeControl::MoveTime(Duration::from_millis(500)))
+        );
+        assert!(
+            error("-engine cmd=a nodes=1 timemargin=5 -engine cmd=b nodes=1 timemargin=6")
+                .contains("same margin")
+        );
+        assert!(
+            error("-engine cmd=a nodes=1 proto=xboard -engine cmd=b nodes=1")
+                .contains("proto=xboard")
+        );
+        assert!(error("-engine cmd=a nodes=1 hash=4 -engine cmd=b nodes=1").contains("hash=4"));
+        assert!(
+            error("-engine cmd=a tc=10+0.1 nodes=5 -engine cmd=b nodes=1")
+                .contains("one limit per engine")
+        );
+    }
 }
