@@ -455,3 +455,42 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
     assert!(notes[0].contains("-show-latency") && notes[1].contains("-use-affinity"));
     assert!(dir.join("notes.pgn").exists());
 }
+
+/// fishtest's command line from the cutechess-cli era (worker/games.py before 11daff5b), run
+/// through a `cutechess-cli` symlink: `-games N` is the number of games of the encounter.
+#[test]
+fn cutechess_era_fishtest_command_line_plays_its_games() {
+    let dir = scratch("cutechess");
+    let cutechess = runner(&dir, "cutechess-cli");
+    let book = format!("{FIXTURES}/UHO_4060_v4-head.epd");
+    let mut args = words(
+        "-recover -repeat -games 4 -tournament gauntlet -pgnout results-old.pgn \
+         -site https://tests.stockfishchess.org/tests/view/5f0a",
+    );
+    args.extend(["-event".to_string(), "Batch 3: patch vs master".to_string()]);
+    args.extend(words(&format!(
+        "-srand 123456789 -resign movecount=3 score=400 -draw movenumber=34 movecount=8 score=20 \
+         -variant standard -concurrency 1 \
+         -openings file={book} format=epd order=random plies=16 start=1 \
+         -engine name=New-abc tc=inf nodes=2000 cmd=builtin dir=. option.Hash=16 \
+         -engine name=Base-def tc=inf nodes=2000 cmd={SPARRING} args=uci dir=. option.Hash=16 \
+         -each proto=uci option.Threads=1"
+    )));
+    let out = run(&cutechess, &args, &dir);
+    assert_eq!(
+        out.code, 0,
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout, out.stderr
+    );
+    let finished =
+        Regex::new(r"^Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2) \{").unwrap();
+    let games: Vec<u64> = out
+        .stdout
+        .lines()
+        .filter_map(|l| finished.captures(l).map(|c| c[1].parse().unwrap()))
+        .collect();
+    assert_eq!(games.len(), 4, "{}", out.stdout);
+    assert!(out.stdout.contains("Finished match"));
+    let pgn = std::fs::read_to_string(dir.join("results-old.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+}

@@ -1822,4 +1822,28 @@ mod tests {
                 .contains("one limit per engine")
         );
     }
+
+    proptest::proptest! {
+        /// Any sequence of the dialect's words parses or is refused; nothing panics.
+        #[test]
+        fn arbitrary_token_sequences_never_panic(
+            tokens in proptest::collection::vec(proptest::sample::select(vec![
+                "-engine", "-each", "builtin", "cmd=x", "cmd=builtin", "name=a", "name=", "tc=10+0.1",
+                "tc=inf", "tc=1:x", "st=0", "st=0.5", "nodes=5", "nodes=-1", "depth=300", "plies=3",
+                "option.Hash=8", "option.=1", "dir=.", "args='a", "-rounds", "-games", "3", "0", "-1",
+                "-repeat", "-concurrency", "-srand", "99999999999999999999", "-draw", "movecount=0",
+                "-resign", "score=5", "-sprt", "elo0=1", "elo1=0", "-openings", "file=x.epd",
+                "-pgnout", "file=", "append=maybe", "-event", "-log", "-config", "file=a.toml",
+                "-quick", "book=b.epd", "-variant", "standard", "-tb", "--dump-config", "=", "-",
+                "-version", "--resume", "-output", "format=cutechess", "-report", "penta=false",
+            ]), 0..24)
+        ) {
+            let tokens: Vec<String> = tokens.into_iter().map(str::to_string).collect();
+            for flavor in [Flavor::Fastchess, Flavor::Cutechess] {
+                if let Err(e) = parse(&tokens, flavor) {
+                    proptest::prop_assert!(!e.0.is_empty());
+                }
+            }
+        }
+    }
 }
