@@ -77,6 +77,8 @@ pub struct DialectMatch {
     pub dump_config: Option<PathBuf>,
     /// `--resume`: continue the run in the output directory.
     pub resume: bool,
+    /// `--progress lines|bar|auto` (default lines, as fastchess prints).
+    pub progress: ProgressStyle,
 }
 
 /// Parses, then prints the version or help, writes the TOML form, or plays the match.
@@ -105,7 +107,7 @@ pub fn run(args: &[OsString], flavor: Flavor) -> anyhow::Result<()> {
                 super::write_config_dump(&m.config, path)?;
                 return Ok(());
             }
-            play(&m.config, m.resume, ProgressStyle::Lines)?;
+            play(&m.config, m.resume, m.progress)?;
         }
     }
     Ok(())
@@ -346,6 +348,7 @@ struct Settings {
     notes: Vec<String>,
     dump_config: Option<PathBuf>,
     resume: bool,
+    progress: Option<ProgressStyle>,
 }
 
 /// Parses the dialect's arguments (without the program name).
@@ -357,7 +360,10 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
     let mut match_options = 0usize;
     for g in groups(args)? {
         let option = g.option.as_str();
-        if !matches!(option, "--dump-config" | "--resume" | "-config") {
+        if !matches!(
+            option,
+            "--dump-config" | "--resume" | "--progress" | "-config"
+        ) {
             match_options += 1;
         }
         match option {
@@ -367,6 +373,18 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
             "--resume" => {
                 g.none()?;
                 s.resume = true;
+            }
+            "--progress" => {
+                s.progress = Some(match g.one()? {
+                    "lines" => ProgressStyle::Lines,
+                    "bar" => ProgressStyle::Bar,
+                    "auto" => ProgressStyle::Auto,
+                    other => {
+                        return Err(usage_error(format!(
+                            "--progress {other}: expected lines, bar or auto"
+                        )))
+                    }
+                })
             }
             "-engine" => {
                 let mut spec = EngineSpec::default();
@@ -540,6 +558,7 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
             notes: s.notes,
             dump_config: s.dump_config,
             resume: s.resume,
+            progress: s.progress.unwrap_or(ProgressStyle::Lines),
         })));
     }
     let config = build(&mut s, flavor)?;
@@ -548,6 +567,7 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
         notes: s.notes,
         dump_config: s.dump_config,
         resume: s.resume,
+        progress: s.progress.unwrap_or(ProgressStyle::Lines),
     })))
 }
 
@@ -1466,7 +1486,8 @@ Output:
   -ratinginterval N   -report penta=true|false   -output format=fastchess|cutechess
   -log file=F [engine=true]   every engine's traffic and standard error
 
-sparring's own: --dump-config FILE.toml (write the TOML form and stop), --resume.
+sparring's own: --dump-config FILE.toml (write the TOML form and stop), --resume,
+  --progress lines|bar|auto (default lines).
 Accepted with a note: -testEnv -crc32 -check-mate-pvs -use-affinity -show-latency
   -scoreinterval -autosaveinterval. Refused by name: -epdout -tb -noswap -reverse and other
   options sparring does not implement. Details: docs/command-line-dialect.md
