@@ -20,6 +20,11 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The workers' concurrency, bounded by this machine (sparring refuses more, as fastchess does).
+fn concurrency() -> usize {
+    sparring::available_cores().min(2)
+}
+
 /// A symlink named `name` to the sparring binary inside `dir`, as a worker would install it.
 fn runner(dir: &Path, name: &str) -> PathBuf {
     let link = dir.join(name);
@@ -148,6 +153,7 @@ fn fishtest_command_line_runs_and_its_parser_reads_every_figure() {
     let new = format!("New-{}", "a1".repeat(20));
     let base = format!("Base-{}", "b2".repeat(20));
     let games_to_play = 4u64;
+    let concurrency = concurrency();
     let mut args = words(&format!(
         "-testEnv -recover -repeat -games 2 -rounds {} \
          -ratinginterval 1 -scoreinterval 1 -autosaveinterval 0 -report penta=true \
@@ -160,7 +166,7 @@ fn fishtest_command_line_runs_and_its_parser_reads_every_figure() {
     args.extend(words(&format!(
         "-srand 5549552095228975195 \
          -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
-         -variant standard -concurrency 2 \
+         -variant standard -concurrency {concurrency} \
          -openings file={book} format=epd order=random plies=16 start=3 \
          -check-mate-pvs \
          -engine name={new} tc=inf nodes=3000 cmd=builtin dir=. option.Hash=16 \
@@ -266,8 +272,9 @@ fn openbench_command_line_runs_and_its_parser_reads_every_game() {
     assert!(!fishtest_check.is_match(version.stdout.trim()));
 
     let rounds = 2;
+    let concurrency = concurrency();
     let mut args = words(&format!(
-        "-recover -variant standard -testEnv -concurrency 2 -rounds {rounds} -games 2 \
+        "-recover -variant standard -testEnv -concurrency {concurrency} -rounds {rounds} -games 2 \
          -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10 \
          -engine dir=Engines/ cmd=./Sparring-1A2B3C4D proto=uci tc=inf nodes=2500 option.Threads=1 option.Hash=8 name=Sparring-dev \
          -engine cmd=builtin proto=uci tc=inf nodes=2500 option.Threads=1 option.Hash=8 name=Sparring-base \
