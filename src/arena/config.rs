@@ -380,7 +380,7 @@ enum KindFile {
     RoundRobin,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TimeControlFile {
     nodes: Option<u64>,
@@ -589,13 +589,7 @@ impl MatchConfig {
                 "a [time_control] table (or a time_control for every engine)",
             ));
         }
-        let tc = f.time_control.unwrap_or(TimeControlFile {
-            nodes: None,
-            depth: None,
-            movetime_ms: None,
-            clock: None,
-            margin_ms: None,
-        });
+        let tc = f.time_control.unwrap_or_default();
         let match_limit = EngineTimeControlFile {
             nodes: tc.nodes,
             depth: tc.depth,
