@@ -3,6 +3,7 @@
 mod cli;
 
 use clap::{Parser, Subcommand};
+use std::ffi::OsString;
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -20,8 +21,9 @@ struct Cli {
 enum Command {
     /// Count the leaves of the legal move tree.
     Perft(cli::perft::PerftArgs),
-    /// Play a tournament (gauntlet or round-robin) from a TOML configuration.
-    Match(cli::matches::MatchArgs),
+    /// Play a tournament (gauntlet or round-robin) from a TOML configuration, or from a
+    /// fastchess/cutechess-cli command line (`sparring match -engine ... -engine ...`).
+    Match(MatchCommand),
     /// Elo, error bars, LOS and SPRT figures from result counts.
     Stats(cli::stats::StatsArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
@@ -35,15 +37,41 @@ enum Command {
     Openings(cli::openings::OpeningsArgs),
 }
 
+/// `sparring match CONFIG [...]`, plus `--dump-config`.
+#[derive(clap::Args)]
+struct MatchCommand {
+    #[command(flatten)]
+    args: cli::matches::MatchArgs,
+    /// Write the configuration (with the command-line overrides) as TOML to this file and stop.
+    #[arg(long, value_name = "FILE.toml")]
+    dump_config: Option<std::path::PathBuf>,
+}
+
+/// The fastchess/cutechess-cli command line, if this is one: the program runs under a runner's
+/// name (a `fastchess` symlink), or `sparring match` is followed by a single-dash option.
+fn dialect_arguments(args: &[OsString]) -> Option<(cli::dialect::Flavor, &[OsString])> {
+    if let Some(flavor) = args
+        .first()
+        .and_then(|a| cli::dialect::flavor_of_program(a))
+    {
+        return Some((flavor, &args[1..]));
+    }
+    match args {
+        [_, command, first, ..]
+            if command == "match" && cli::dialect::is_dialect_argument(first) =>
+        {
+            Some((cli::dialect::Flavor::Fastchess, &args[2..]))
+        }
+        _ => None,
+    }
+}
+
 fn main() -> ExitCode {
-    let result = match Cli::parse().command {
-        Command::Perft(args) => cli::perft::run(&args),
-        Command::Match(args) => cli::matches::run(&args),
-        Command::Stats(args) => cli::stats::run(&args),
-        Command::Uci(args) => cli::uci::run(&args),
-        Command::Bench(args) => cli::bench::run(&args),
-        Command::Tune(args) => cli::tune::run(&args),
-        Command::Openings(args) => cli::openings::run(&args),
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    let result = if let Some((flavor, rest)) = dialect_arguments(&argv) {
+        cli::dialect::run(rest, flavor)
+    } else {
+        run_subcommand(Cli::parse().command)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -51,5 +79,21 @@ fn main() -> ExitCode {
             eprintln!("error: {}", cli::error_chain(&err));
             cli::failure_kind(&err).exit_code()
         }
+    }
+}
+
+fn run_subcommand(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Perft(args) => cli::perft::run(&args),
+        Command::Match(MatchCommand {
+            args,
+            dump_config: Some(path),
+        }) => cli::write_config_dump(&cli::matches::load_config(&args)?, &path),
+        Command::Match(MatchCommand { args, .. }) => cli::matches::run(&args),
+        Command::Stats(args) => cli::stats::run(&args),
+        Command::Uci(args) => cli::uci::run(&args),
+        Command::Bench(args) => cli::bench::run(&args),
+        Command::Tune(args) => cli::tune::run(&args),
+        Command::Openings(args) => cli::openings::run(&args),
     }
 }

@@ -421,3 +421,98 @@ fn mutated_files_give_positioned_errors_and_never_panic() {
         "{cases} cases, {errors} errors"
     );
 }
+
+/// The TOML form of what the fastchess command line has: `[each]` defaults under every engine's
+/// own values, per-engine time controls (the match-wide table may then be left out), the PGN
+/// name, engine log, results format, pentanomial switch, site, strict options and 64-bit seeds.
+#[test]
+fn each_table_and_per_engine_limits_fill_the_engines() {
+    use sparring::arena::{ResultsFormat, TimeControl};
+    use std::time::Duration;
+    let text =
+        "[tournament]\nseed = \"18446744073709551615\"\nsite = \"lab\"\nstrict_options = true\n\
+                [each]\ntime_control = { clock = \"40/12.5+0.125\" }\n\
+                uci = { options = { Hash = 8, Threads = 1 }, working_dir = \"engines\" }\n\
+                builtin = { hash_mb = 4 }\n\
+                [output]\ndir = \"target/configs-test-out\"\npgn_name = \"run.pgn\"\n\
+                engine_log = \"engines.log\"\nformat = \"cutechess\"\nreport_penta = false\n\
+                [[engine]]\nname = \"a\"\nbuiltin = {}\n\
+                [[engine]]\nname = \"b\"\ntime_control = { nodes = 500 }\n\
+                uci = { command = \"x\", options = { Hash = 64 } }\n";
+    let c = MatchConfig::parse(text, "my.toml").unwrap();
+    let clock = TimeControl::Clock {
+        moves: Some(40),
+        base: Duration::from_millis(12_500),
+        increment: Duration::from_millis(125),
+    };
+    // No [time_control]: the first engine's limit stands for the match.
+    assert_eq!(c.time_control, clock);
+    assert_eq!(c.engines[0].time_control, Some(clock));
+    assert_eq!(c.engines[1].time_control, Some(TimeControl::Nodes(500)));
+    assert_eq!(
+        c.engines[0].kind,
+        EngineKind::Builtin {
+            weights: None,
+            hash_mb: 4
+        }
+    );
+    let EngineKind::Uci {
+        options,
+        working_dir,
+        ..
+    } = &c.engines[1].kind
+    else {
+        panic!("a UCI engine")
+    };
+    assert_eq!(
+        options,
+        &vec![
+            ("Hash".to_string(), "64".to_string()),
+            ("Threads".to_string(), "1".to_string())
+        ]
+    );
+    assert_eq!(
+        working_dir.as_deref(),
+        Some(std::path::Path::new("engines"))
+    );
+    assert_eq!(c.seed, u64::MAX);
+    assert_eq!(c.site, "lab");
+    assert!(c.strict_options);
+    assert_eq!(c.output.pgn_name, "run.pgn");
+    assert_eq!(
+        c.output.engine_log.as_deref(),
+        Some(std::path::Path::new("engines.log"))
+    );
+    assert_eq!(c.output.format, ResultsFormat::Cutechess);
+    assert!(!c.output.report_penta);
+    // The dump reads back as the same configuration.
+    let mut again = MatchConfig::parse(&c.to_toml(), "again.toml").unwrap();
+    again.source = c.source.clone();
+    assert_eq!(again, c);
+}
+
+#[test]
+fn each_and_per_engine_limit_errors_name_their_key() {
+    let engines = "[output]\ndir = \"target/configs-test-out\"\n\
+                   [[engine]]\nname = \"a\"\nbuiltin = {}\n\
+                   [[engine]]\nname = \"b\"\nbuiltin = {}\n";
+    let err = match_error(&format!(
+        "[tournament]\n[each]\ntime_control = {{ nodes = 0 }}\n{engines}"
+    ));
+    assert!(err.contains("`each.time_control.nodes`"), "{err}");
+    let err = match_error(&format!(
+        "[tournament]\n[time_control]\nnodes = 5\n[each]\ntime_control = {{ nodes = 1, depth = 2 }}\n{engines}"
+    ));
+    assert!(
+        err.contains("`each.time_control`") && err.contains("exactly one"),
+        "{err}"
+    );
+    // Without [time_control] every engine needs a limit of its own.
+    let err = match_error(&format!("[tournament]\n{engines}"));
+    assert!(err.contains("`time_control`"), "{err}");
+    let err = match_error(&match_config("seed = \"-3\"", ""));
+    assert!(err.contains("`tournament.seed`"), "{err}");
+    let err =
+        match_error(&match_config("", "").replace("[output]\n", "[output]\nformat = \"xml\"\n"));
+    assert!(err.contains("output.format"), "{err}");
+}

@@ -80,13 +80,7 @@ impl TimeControl {
             Some((b, i)) => (b, i),
             None => (rest, "0"),
         };
-        let seconds = |s: &str| {
-            s.trim()
-                .parse::<f64>()
-                .ok()
-                .filter(|v| v.is_finite() && *v >= 0.0)
-                .map(Duration::from_secs_f64)
-        };
+        let seconds = |s: &str| parse_seconds(s.trim());
         let base = seconds(base)?;
         if base.is_zero() {
             return None;
@@ -97,6 +91,45 @@ impl TimeControl {
             increment: seconds(increment)?,
         })
     }
+}
+
+/// Parses a non-negative decimal number of seconds (`12`, `0.125`, `8.50`) exactly, to the
+/// nanosecond, so a time control written back as text reads in as the same duration.
+pub fn parse_seconds(text: &str) -> Option<Duration> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    let secs: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    // Digits past the nanosecond must be zeros: a duration holds nothing finer.
+    if fraction.len() > 9 && fraction[9..].bytes().any(|b| b != b'0') {
+        return None;
+    }
+    let mut nanos = 0u32;
+    for i in 0..9 {
+        nanos = nanos * 10
+            + fraction
+                .as_bytes()
+                .get(i)
+                .map_or(0, |b| u32::from(b - b'0'));
+    }
+    Some(Duration::new(secs, nanos))
+}
+
+/// A duration as the shortest exact decimal number of seconds (`12.5`, `0.09`, `10`): the
+/// inverse of `parse_seconds`.
+pub fn seconds_text(duration: Duration) -> String {
+    let nanos = duration.subsec_nanos();
+    if nanos == 0 {
+        return duration.as_secs().to_string();
+    }
+    let fraction = format!("{nanos:09}");
+    format!("{}.{}", duration.as_secs(), fraction.trim_end_matches('0'))
 }
 
 /// How the rounds walk through the opening suite: `openings.order`.
@@ -223,7 +256,8 @@ pub struct OutputConfig {
     pub positions_per_game: usize,
     /// Print the results block every this many finished game pairs.
     pub rating_interval: u32,
-    /// The PGN file's name inside `dir` (default `games.pgn`).
+    /// `output.pgn_name`: the PGN file, a path relative to `dir` (default `games.pgn`; the
+    /// fastchess command line gives `../<name>.pgn`, see docs/command-line-dialect.md).
     pub pgn_name: String,
     /// Every line sent to and received from each engine, and each engine's standard error, is
     /// written to this file with a timestamp; None: no engine log.
@@ -234,22 +268,28 @@ pub struct OutputConfig {
     pub report_penta: bool,
 }
 
-/// A checked match configuration, as read by `sparring match`.
-#[derive(Clone, Debug)]
+/// A checked match configuration, as read by `sparring match` from a TOML file or built from
+/// the fastchess/cutechess command line.
+#[derive(Clone, Debug, PartialEq)]
 pub struct MatchConfig {
     /// Where the configuration came from, for messages.
     pub source: String,
     /// `tournament.event`: the PGN `Event` tag (default "sparring match").
     pub event: String,
+    /// `tournament.site`: the PGN `Site` tag (default "?").
+    pub site: String,
     /// `tournament.kind`: gauntlet (default) or round-robin.
     pub kind: TournamentKind,
     /// `tournament.rounds` (default 1): each round plays every pairing twice, colours reversed.
     pub rounds: u32,
     /// `tournament.concurrency` (default 1): games played at once; at most the machine's threads.
     pub concurrency: usize,
-    /// `tournament.seed` (default 1): seeds the opening order and the random opening moves.
+    /// `tournament.seed` (default 1): seeds the opening order and the random opening moves. A
+    /// seed above 2^63 - 1 is written as a string in TOML (`seed = "18446744073709551615"`).
     pub seed: u64,
-    /// The `[time_control]` table: exactly one of `nodes`, `depth`, `movetime_ms`, `clock`.
+    /// The `[time_control]` table: exactly one of `nodes`, `depth`, `movetime_ms`, `clock`. An
+    /// engine with a `time_control` of its own (its table or `[each]`) plays that instead; the
+    /// table may be left out when every engine has one, and then holds the first engine's.
     pub time_control: TimeControl,
     /// Extra time a clock may run over before the move is a time forfeit.
     pub margin: Duration,
@@ -269,7 +309,8 @@ pub struct MatchConfig {
     /// start or restart before the run stops with an error, instead of forfeiting every
     /// remaining game.
     pub max_restarts: u32,
-    /// An option an engine did not declare stops the run instead of giving a warning.
+    /// `tournament.strict_options`: an option an engine did not declare stops the run instead of
+    /// giving a warning.
     pub strict_options: bool,
 }
 
@@ -279,6 +320,7 @@ pub struct MatchConfig {
 #[serde(deny_unknown_fields)]
 struct MatchFile {
     tournament: Option<TournamentFile>,
+    each: Option<EachFile>,
     time_control: Option<TimeControlFile>,
     openings: Option<OpeningsFile>,
     adjudication: Option<AdjudicationFile>,
@@ -293,10 +335,41 @@ struct TournamentFile {
     kind: Option<KindFile>,
     rounds: Option<u32>,
     concurrency: Option<usize>,
-    seed: Option<u64>,
+    /// An integer, or a string for seeds above 2^63 - 1 (TOML integers are signed 64-bit).
+    seed: Option<toml::Value>,
     event: Option<String>,
+    site: Option<String>,
     timeout_ms: Option<u64>,
     max_restarts: Option<u32>,
+    strict_options: Option<bool>,
+}
+
+/// `[each]`: defaults for every `[[engine]]` (fastchess's `-each`); an engine's own value wins.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EachFile {
+    time_control: Option<EngineTimeControlFile>,
+    /// Applies to the `uci` engines only.
+    uci: Option<EachUciFile>,
+    /// Applies to the `builtin` engines only.
+    builtin: Option<BuiltinFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EachUciFile {
+    options: Option<BTreeMap<String, toml::Value>>,
+    working_dir: Option<String>,
+}
+
+/// An engine's own limit: the `[time_control]` keys without the match-wide margin.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineTimeControlFile {
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    clock: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -307,7 +380,7 @@ enum KindFile {
     RoundRobin,
 }
 
-#[derive(Deserialize)]
+#[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct TimeControlFile {
     nodes: Option<u64>,
@@ -385,12 +458,24 @@ struct OutputFile {
     positions: Option<bool>,
     positions_per_game: Option<usize>,
     rating_interval: Option<u32>,
+    pgn_name: Option<String>,
+    engine_log: Option<String>,
+    format: Option<ResultsFormatFile>,
+    report_penta: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ResultsFormatFile {
+    Fastchess,
+    Cutechess,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct EngineFile {
     name: Option<String>,
+    time_control: Option<EngineTimeControlFile>,
     builtin: Option<BuiltinFile>,
     uci: Option<UciFile>,
 }
@@ -452,13 +537,29 @@ impl MatchConfig {
             ));
         }
         let concurrency = doc.in_range("tournament.concurrency", concurrency, 1, None)?;
-        let seed = doc.in_range(
-            "tournament.seed",
-            t.seed.unwrap_or(1),
-            0,
-            Some(i64::MAX as u64),
-        )?;
+        let seed = match t.seed {
+            None => 1,
+            Some(toml::Value::Integer(i)) => doc.in_range("tournament.seed", i, 0, None)? as u64,
+            Some(toml::Value::String(text)) => text.parse::<u64>().map_err(|_| {
+                doc.invalid_value(
+                    "tournament.seed",
+                    "an integer from 0 to 18446744073709551615",
+                )
+            })?,
+            Some(_) => {
+                return Err(doc.invalid_value(
+                    "tournament.seed",
+                    "a non-negative integer (or a string of digits above 2^63 - 1)",
+                ))
+            }
+        };
         let event = t.event.unwrap_or_else(|| "sparring match".to_string());
+        let site = t.site.unwrap_or_else(|| "?".to_string());
+        for (key, text) in [("tournament.event", &event), ("tournament.site", &site)] {
+            if has_control(text) {
+                return Err(doc.invalid_value(key, "a text without control characters"));
+            }
+        }
         let timeout_ms = doc.in_range(
             "tournament.timeout_ms",
             t.timeout_ms.unwrap_or(30_000),
@@ -472,40 +573,38 @@ impl MatchConfig {
             Some(1000),
         )?;
 
-        let tc = f
-            .time_control
-            .ok_or_else(|| doc.missing("time_control", "a [time_control] table"))?;
-        let given = [
-            tc.nodes.is_some(),
-            tc.depth.is_some(),
-            tc.movetime_ms.is_some(),
-            tc.clock.is_some(),
-        ]
-        .iter()
-        .filter(|&&b| b)
-        .count();
-        if given != 1 {
-            return Err(doc.invalid(
+        let each_limit = f
+            .each
+            .as_ref()
+            .and_then(|e| e.time_control.as_ref())
+            .map(|tc| limit(&doc, "each.time_control", tc))
+            .transpose()?;
+        let own_limits = f.engine.as_ref().is_some_and(|list| {
+            each_limit.is_some()
+                || (!list.is_empty() && list.iter().all(|e| e.time_control.is_some()))
+        });
+        if f.time_control.is_none() && !own_limits {
+            return Err(doc.missing(
                 "time_control",
-                "exactly one of nodes, depth, movetime_ms, clock",
-                format!("a table with {given} of them"),
+                "a [time_control] table (or a time_control for every engine)",
             ));
         }
-        let time_control = if let Some(n) = tc.nodes {
-            TimeControl::Nodes(doc.in_range("time_control.nodes", n, 1, Some(i64::MAX as u64))?)
-        } else if let Some(d) = tc.depth {
-            TimeControl::Depth(doc.in_range("time_control.depth", d, 1, Some(127))?)
-        } else if let Some(ms) = tc.movetime_ms {
-            let ms = doc.in_range("time_control.movetime_ms", ms, 1, Some(86_400_000))?;
-            TimeControl::MoveTime(Duration::from_millis(ms))
+        let tc = f.time_control.unwrap_or_default();
+        let match_limit = EngineTimeControlFile {
+            nodes: tc.nodes,
+            depth: tc.depth,
+            movetime_ms: tc.movetime_ms,
+            clock: tc.clock,
+        };
+        let given = match_limit.nodes.is_some()
+            || match_limit.depth.is_some()
+            || match_limit.movetime_ms.is_some()
+            || match_limit.clock.is_some();
+        // Without a match-wide limit every engine has its own; the first one's stands in.
+        let time_control = if given || !own_limits {
+            Some(limit(&doc, "time_control", &match_limit)?)
         } else {
-            let text = tc.clock.expect("one limit is given");
-            TimeControl::parse_clock(&text).ok_or_else(|| {
-                doc.invalid_value(
-                    "time_control.clock",
-                    "\"base+increment\" or \"moves/base+increment\" in seconds, e.g. \"10+0.1\" or \"40/60+0.6\"",
-                )
-            })?
+            None
         };
         let margin_ms = doc.in_range(
             "time_control.margin_ms",
@@ -626,17 +725,42 @@ impl MatchConfig {
                 1,
                 Some(1_000_000),
             )?,
-            pgn_name: "games.pgn".to_string(),
-            engine_log: None,
-            format: ResultsFormat::Fastchess,
-            report_penta: true,
+            pgn_name: match out.pgn_name {
+                None => "games.pgn".to_string(),
+                Some(name) if name.trim().is_empty() || has_control(&name) => {
+                    return Err(doc.invalid_value(
+                        "output.pgn_name",
+                        "a file name (or a path relative to output.dir)",
+                    ))
+                }
+                Some(name) => name,
+            },
+            engine_log: match out.engine_log {
+                Some(path) if path.is_empty() => {
+                    return Err(doc.invalid_value("output.engine_log", "a non-empty path"))
+                }
+                path => path.map(PathBuf::from),
+            },
+            format: match out.format {
+                None | Some(ResultsFormatFile::Fastchess) => ResultsFormat::Fastchess,
+                Some(ResultsFormatFile::Cutechess) => ResultsFormat::Cutechess,
+            },
+            report_penta: out.report_penta.unwrap_or(true),
         };
 
-        let engines = engines(&doc, f.engine)?;
+        let engines = engines(&doc, f.engine, f.each, each_limit)?;
+        let time_control = match time_control {
+            Some(tc) => tc,
+            None => match engines.iter().find_map(|e| e.time_control.clone()) {
+                Some(tc) => tc,
+                None => return Err(doc.missing("time_control", "a [time_control] table")),
+            },
+        };
 
         Ok(MatchConfig {
             source: file.to_string(),
             event,
+            site,
             kind,
             rounds,
             concurrency,
@@ -650,8 +774,204 @@ impl MatchConfig {
             output,
             engines,
             max_restarts,
-            strict_options: false,
+            strict_options: t.strict_options.unwrap_or(false),
         })
+    }
+}
+
+impl MatchConfig {
+    /// The TOML file that `MatchConfig::parse` reads back as this configuration (apart from
+    /// `source`): what `--dump-config` writes.
+    pub fn to_toml(&self) -> String {
+        use toml::{Table, Value};
+        fn text(s: impl Into<String>) -> Value {
+            Value::String(s.into())
+        }
+        fn int(n: impl TryInto<i64>) -> Value {
+            Value::Integer(n.try_into().unwrap_or(i64::MAX))
+        }
+        fn path(p: &Path) -> Value {
+            text(p.to_string_lossy().into_owned())
+        }
+        fn limit_table(tc: &TimeControl) -> Table {
+            let mut t = Table::new();
+            match tc {
+                TimeControl::Nodes(n) => t.insert("nodes".into(), int(*n)),
+                TimeControl::Depth(d) => t.insert("depth".into(), int(*d)),
+                TimeControl::MoveTime(d) => t.insert("movetime_ms".into(), int(d.as_millis())),
+                TimeControl::Clock {
+                    moves,
+                    base,
+                    increment,
+                } => {
+                    let moves = moves.map(|m| format!("{m}/")).unwrap_or_default();
+                    let clock = format!(
+                        "{moves}{}+{}",
+                        seconds_text(*base),
+                        seconds_text(*increment)
+                    );
+                    t.insert("clock".into(), text(clock))
+                }
+            };
+            t
+        }
+
+        let mut doc = Table::new();
+        let mut t = Table::new();
+        let kind = match self.kind {
+            TournamentKind::Gauntlet => "gauntlet",
+            TournamentKind::RoundRobin => "round-robin",
+        };
+        t.insert("kind".into(), text(kind));
+        t.insert("rounds".into(), int(self.rounds));
+        t.insert("concurrency".into(), int(self.concurrency));
+        let seed = match i64::try_from(self.seed) {
+            Ok(s) => Value::Integer(s),
+            Err(_) => text(self.seed.to_string()),
+        };
+        t.insert("seed".into(), seed);
+        t.insert("event".into(), text(&self.event));
+        t.insert("site".into(), text(&self.site));
+        t.insert("timeout_ms".into(), int(self.timeout.as_millis()));
+        t.insert("max_restarts".into(), int(self.max_restarts));
+        t.insert("strict_options".into(), Value::Boolean(self.strict_options));
+        doc.insert("tournament".into(), Value::Table(t));
+
+        let mut t = limit_table(&self.time_control);
+        t.insert("margin_ms".into(), int(self.margin.as_millis()));
+        doc.insert("time_control".into(), Value::Table(t));
+
+        if let Some(o) = &self.openings {
+            let mut t = Table::new();
+            t.insert("file".into(), path(&o.file));
+            if let Some(f) = &o.format {
+                t.insert("format".into(), text(f));
+            }
+            let order = match o.order {
+                OpeningOrder::Random => "random",
+                OpeningOrder::Sequential => "sequential",
+            };
+            t.insert("order".into(), text(order));
+            if let Some(p) = o.plies {
+                t.insert("plies".into(), int(p));
+            }
+            t.insert("start".into(), int(o.start));
+            t.insert("per_game".into(), Value::Boolean(o.per_game));
+            t.insert("random_plies".into(), int(o.random_plies));
+            doc.insert("openings".into(), Value::Table(t));
+        }
+
+        let adj = &self.adjudication;
+        if adj.draw.is_some() || adj.resign.is_some() || adj.max_moves.is_some() {
+            let mut t = Table::new();
+            if let Some(d) = &adj.draw {
+                let mut draw = Table::new();
+                draw.insert("move_number".into(), int(d.move_number));
+                draw.insert("move_count".into(), int(d.move_count));
+                draw.insert("score_cp".into(), int(d.score_cp));
+                t.insert("draw".into(), Value::Table(draw));
+            }
+            if let Some(r) = &adj.resign {
+                let mut resign = Table::new();
+                resign.insert("move_count".into(), int(r.move_count));
+                resign.insert("score_cp".into(), int(r.score_cp));
+                resign.insert("two_sided".into(), Value::Boolean(r.two_sided));
+                t.insert("resign".into(), Value::Table(resign));
+            }
+            if let Some(m) = adj.max_moves {
+                t.insert("max_moves".into(), int(m));
+            }
+            doc.insert("adjudication".into(), Value::Table(t));
+        }
+
+        if let Some(sprt) = &self.sprt {
+            let mut t = Table::new();
+            t.insert("elo0".into(), Value::Float(sprt.elo0()));
+            t.insert("elo1".into(), Value::Float(sprt.elo1()));
+            t.insert("alpha".into(), Value::Float(sprt.alpha()));
+            t.insert("beta".into(), Value::Float(sprt.beta()));
+            t.insert("model".into(), text(sprt.model().to_string()));
+            doc.insert("sprt".into(), Value::Table(t));
+        }
+
+        let out = &self.output;
+        let mut t = Table::new();
+        t.insert("dir".into(), path(&out.dir));
+        t.insert("positions".into(), Value::Boolean(out.positions));
+        t.insert("positions_per_game".into(), int(out.positions_per_game));
+        t.insert("rating_interval".into(), int(out.rating_interval));
+        t.insert("pgn_name".into(), text(&out.pgn_name));
+        if let Some(log) = &out.engine_log {
+            t.insert("engine_log".into(), path(log));
+        }
+        let format = match out.format {
+            ResultsFormat::Fastchess => "fastchess",
+            ResultsFormat::Cutechess => "cutechess",
+        };
+        t.insert("format".into(), text(format));
+        t.insert("report_penta".into(), Value::Boolean(out.report_penta));
+        doc.insert("output".into(), Value::Table(t));
+
+        let mut engines = Vec::new();
+        for e in &self.engines {
+            let mut t = Table::new();
+            t.insert("name".into(), text(&e.name));
+            if let Some(tc) = &e.time_control {
+                t.insert("time_control".into(), Value::Table(limit_table(tc)));
+            }
+            match &e.kind {
+                EngineKind::Builtin { weights, hash_mb } => {
+                    let mut b = Table::new();
+                    if let Some(w) = weights {
+                        b.insert("weights".into(), path(w));
+                    }
+                    b.insert("hash_mb".into(), int(*hash_mb));
+                    t.insert("builtin".into(), Value::Table(b));
+                }
+                EngineKind::Uci {
+                    command,
+                    args,
+                    options,
+                    working_dir,
+                } => {
+                    let mut u = Table::new();
+                    u.insert("command".into(), text(command));
+                    u.insert("args".into(), Value::Array(args.iter().map(text).collect()));
+                    let options: Table = options
+                        .iter()
+                        .map(|(name, value)| (name.clone(), text(value)))
+                        .collect();
+                    u.insert("options".into(), Value::Table(options));
+                    if let Some(dir) = working_dir {
+                        u.insert("working_dir".into(), path(dir));
+                    }
+                    t.insert("uci".into(), Value::Table(u));
+                }
+            }
+            engines.push(Value::Table(t));
+        }
+        doc.insert("engine".into(), Value::Array(engines));
+        // One section at a time, in the order a person writes the file (a table sorts its keys).
+        let order = [
+            "tournament",
+            "time_control",
+            "openings",
+            "adjudication",
+            "sprt",
+            "output",
+            "engine",
+        ];
+        let mut text = String::new();
+        for key in order {
+            if let Some((key, value)) = doc.remove_entry(key) {
+                let section: Table = std::iter::once((key, value)).collect();
+                if !text.is_empty() {
+                    text.push('\n');
+                }
+                text.push_str(&toml::to_string(&section).unwrap_or_default());
+            }
+        }
+        text
     }
 }
 
@@ -689,11 +1009,105 @@ fn sprt_params(doc: &Document<'_>, s: SprtFile) -> Result<SprtParams, ConfigErro
     SprtParams::new(elo0, elo1, alpha, beta, model).map_err(|e| doc.other("sprt", e))
 }
 
+/// One limit from a `time_control` table at `key`: exactly one of nodes, depth, movetime_ms,
+/// clock.
+fn limit(
+    doc: &Document<'_>,
+    key: &str,
+    tc: &EngineTimeControlFile,
+) -> Result<TimeControl, ConfigError> {
+    let given = [
+        tc.nodes.is_some(),
+        tc.depth.is_some(),
+        tc.movetime_ms.is_some(),
+        tc.clock.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count();
+    if given != 1 {
+        return Err(doc.invalid(
+            key,
+            "exactly one of nodes, depth, movetime_ms, clock",
+            format!("a table with {given} of them"),
+        ));
+    }
+    let sub = |name: &str| format!("{key}.{name}");
+    Ok(if let Some(n) = tc.nodes {
+        TimeControl::Nodes(doc.in_range(&sub("nodes"), n, 1, Some(i64::MAX as u64))?)
+    } else if let Some(d) = tc.depth {
+        TimeControl::Depth(doc.in_range(&sub("depth"), d, 1, Some(127))?)
+    } else if let Some(ms) = tc.movetime_ms {
+        let ms = doc.in_range(&sub("movetime_ms"), ms, 1, Some(86_400_000))?;
+        TimeControl::MoveTime(Duration::from_millis(ms))
+    } else {
+        let text = tc.clock.as_deref().expect("one limit is given");
+        TimeControl::parse_clock(text).ok_or_else(|| {
+            doc.invalid_value(
+                &sub("clock"),
+                "\"base+increment\" or \"moves/base+increment\" in seconds, e.g. \"10+0.1\" or \"40/60+0.6\"",
+            )
+        })?
+    })
+}
+
+/// A `uci.options` table as the name/value texts sent to the engine, checked under `key`.
+fn option_texts(
+    doc: &Document<'_>,
+    key: &str,
+    table: BTreeMap<String, toml::Value>,
+) -> Result<BTreeMap<String, String>, ConfigError> {
+    let mut options = BTreeMap::new();
+    for (name, value) in table {
+        let option_key = format!("{key}.{name}");
+        let value = match value {
+            toml::Value::String(s) => s,
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            _ => return Err(doc.invalid_value(&option_key, "a string, number or boolean")),
+        };
+        if name.trim().is_empty() || has_control(&name) {
+            return Err(doc.invalid(
+                &option_key,
+                "an option name without control characters (it is sent to the engine)",
+                format!("the name {name:?}"),
+            ));
+        }
+        if has_control(&value) {
+            return Err(doc.invalid(
+                &option_key,
+                "a value without control characters (it is sent to the engine)",
+                format!("the string {value:?}"),
+            ));
+        }
+        options.insert(name, value);
+    }
+    Ok(options)
+}
+
 fn engines(
     doc: &Document<'_>,
     list: Option<Vec<EngineFile>>,
+    each: Option<EachFile>,
+    each_limit: Option<TimeControl>,
 ) -> Result<Vec<EngineConfig>, ConfigError> {
     let list = list.ok_or_else(|| doc.missing("engine", "at least two [[engine]] tables"))?;
+    let (each_uci, each_builtin) = match each {
+        Some(e) => (e.uci, e.builtin),
+        None => (None, None),
+    };
+    let each_options = match each_uci.as_ref().and_then(|u| u.options.clone()) {
+        Some(table) => option_texts(doc, "each.uci.options", table)?,
+        None => BTreeMap::new(),
+    };
+    let each_working_dir = each_uci.and_then(|u| u.working_dir);
+    let each_hash_mb = each_builtin
+        .as_ref()
+        .and_then(|b| b.hash_mb)
+        .map(|mb| doc.in_range("each.builtin.hash_mb", mb, 1, Some(65_536)))
+        .transpose()?;
+    let each_weights = each_builtin.and_then(|b| b.weights);
     let mut engines: Vec<EngineConfig> = Vec::new();
     for (i, e) in list.into_iter().enumerate() {
         let key = |name: &str| format!("engine[{i}].{name}");
@@ -708,55 +1122,39 @@ fn engines(
         if engines.iter().any(|x| x.name == name) {
             return Err(doc.invalid_value(&key("name"), "a name no other engine has"));
         }
+        let time_control = match &e.time_control {
+            Some(tc) => Some(limit(doc, &key("time_control"), tc)?),
+            None => each_limit.clone(),
+        };
         let kind = match (e.builtin, e.uci) {
             (Some(b), None) => EngineKind::Builtin {
-                weights: b.weights.map(PathBuf::from),
-                hash_mb: doc.in_range(
-                    &key("builtin.hash_mb"),
-                    b.hash_mb.unwrap_or(16),
-                    1,
-                    Some(65_536),
-                )?,
+                weights: b
+                    .weights
+                    .or_else(|| each_weights.clone())
+                    .map(PathBuf::from),
+                hash_mb: match b.hash_mb {
+                    Some(mb) => doc.in_range(&key("builtin.hash_mb"), mb, 1, Some(65_536))?,
+                    None => each_hash_mb.unwrap_or(16),
+                },
             },
             (None, Some(u)) => {
                 let command = u
                     .command
                     .ok_or_else(|| doc.missing(&key("uci.command"), "the engine's executable"))?;
-                let mut options = Vec::new();
-                for (name, value) in u.options.unwrap_or_default() {
-                    let option_key = key(&format!("uci.options.{name}"));
-                    let value = match value {
-                        toml::Value::String(s) => s,
-                        toml::Value::Integer(i) => i.to_string(),
-                        toml::Value::Float(f) => f.to_string(),
-                        toml::Value::Boolean(b) => b.to_string(),
-                        _ => {
-                            return Err(
-                                doc.invalid_value(&option_key, "a string, number or boolean")
-                            )
-                        }
-                    };
-                    if name.trim().is_empty() || has_control(&name) {
-                        return Err(doc.invalid(
-                            &option_key,
-                            "an option name without control characters (it is sent to the engine)",
-                            format!("the name {name:?}"),
-                        ));
-                    }
-                    if has_control(&value) {
-                        return Err(doc.invalid(
-                            &option_key,
-                            "a value without control characters (it is sent to the engine)",
-                            format!("the string {value:?}"),
-                        ));
-                    }
-                    options.push((name, value));
-                }
+                let mut options = each_options.clone();
+                options.extend(option_texts(
+                    doc,
+                    &key("uci.options"),
+                    u.options.unwrap_or_default(),
+                )?);
                 EngineKind::Uci {
                     command,
                     args: u.args.unwrap_or_default(),
-                    options,
-                    working_dir: u.working_dir.map(PathBuf::from),
+                    options: options.into_iter().collect(),
+                    working_dir: u
+                        .working_dir
+                        .or_else(|| each_working_dir.clone())
+                        .map(PathBuf::from),
                 }
             }
             _ => {
@@ -770,7 +1168,7 @@ fn engines(
         engines.push(EngineConfig {
             name,
             kind,
-            time_control: None,
+            time_control,
         });
     }
     if engines.len() < 2 {

@@ -2,6 +2,7 @@
 //! subcommand, and the single place that turns an error into an exit status.
 
 pub mod bench;
+pub mod dialect;
 pub mod matches;
 pub mod openings;
 pub mod perft;
@@ -109,6 +110,25 @@ fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
         });
     }
     None
+}
+
+/// `--dump-config FILE`: writes the TOML form of a match configuration (what `sparring match
+/// FILE` reads back as the same configuration).
+pub fn write_config_dump(
+    config: &sparring::arena::MatchConfig,
+    path: &std::path::Path,
+) -> anyhow::Result<()> {
+    if path.is_dir() {
+        return Err(UsageError(format!(
+            "--dump-config {}: is a directory, expected a file",
+            path.display()
+        ))
+        .into());
+    }
+    std::fs::write(path, config.to_toml())
+        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
 }
 
 /// Parses a thread or concurrency count: at most the machine's available parallelism (0 stays

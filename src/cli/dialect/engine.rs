@@ -1,0 +1,407 @@
+//! One `-engine` / `-each` group: its keys, its limit, and the `EngineConfig` it becomes.
+
+use super::{bounded, pair, usage_error};
+use crate::cli::UsageError;
+use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, TimeControl};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The keys an `-engine` or `-each` group may hold (besides `option.X`).
+const ENGINE_KEYS: &[&str] = &[
+    "cmd",
+    "name",
+    "dir",
+    "args",
+    "proto",
+    "tc",
+    "st",
+    "nodes",
+    "plies",
+    "depth",
+    "timemargin",
+    "restart",
+    "weights",
+    "hash",
+];
+
+/// cutechess-cli engine keys with no counterpart in sparring.
+const ENGINE_KEYS_NOT_IMPLEMENTED: &[&str] = &[
+    "conf",
+    "stderr",
+    "arg",
+    "initstr",
+    "trust",
+    "book",
+    "bookdepth",
+    "whitepov",
+    "ponder",
+    "tscale",
+    "debug",
+];
+
+/// One `-engine` (or the merged `-each`) as written.
+#[derive(Clone, Debug, Default)]
+pub(super) struct EngineSpec {
+    /// `-engine builtin ...` (or `cmd=builtin`).
+    builtin: bool,
+    pub(super) keys: BTreeMap<String, String>,
+    /// `option.X=V` in order; a later value for the same name wins.
+    options: Vec<(String, String)>,
+}
+
+impl EngineSpec {
+    pub(super) fn add(&mut self, option: &str, token: &str) -> Result<(), UsageError> {
+        if token == "builtin" {
+            self.builtin = true;
+            return Ok(());
+        }
+        let (key, value) = pair(option, token)?;
+        if let Some(name) = key.strip_prefix("option.") {
+            if name.is_empty() {
+                return Err(usage_error(format!(
+                    "{option} {token}: the option name is empty"
+                )));
+            }
+            self.options.push((name.to_string(), value));
+        } else if ENGINE_KEYS.contains(&key.as_str()) {
+            self.keys.insert(key, value);
+        } else if ENGINE_KEYS_NOT_IMPLEMENTED.contains(&key.as_str()) {
+            return Err(usage_error(format!(
+                "{option} {token}: the cutechess-cli engine key `{key}` is not implemented by sparring"
+            )));
+        } else {
+            return Err(usage_error(format!(
+                "{option} {token}: unknown engine key `{key}` (known: {}, option.NAME)",
+                ENGINE_KEYS.join(", ")
+            )));
+        }
+        Ok(())
+    }
+
+    /// fastchess applies `-each` after the whole line: its keys override the engine's own.
+    pub(super) fn merge_each(&mut self, each: &EngineSpec) {
+        self.builtin |= each.builtin;
+        for (k, v) in &each.keys {
+            self.keys.insert(k.clone(), v.clone());
+        }
+        self.options.extend(each.options.iter().cloned());
+    }
+}
+
+/// One engine's limit and margin, checked; `label` names the engine in messages.
+fn engine_limit(
+    spec: &EngineSpec,
+    label: &str,
+) -> Result<(TimeControl, Option<Duration>), UsageError> {
+    let get = |k: &str| spec.keys.get(k).map(String::as_str);
+    let err = |k: &str, v: &str, expected: &str| {
+        usage_error(format!("{label}: {k}={v}: expected {expected}"))
+    };
+    let clock = match get("tc") {
+        Some(v) => parse_tc(v).map_err(|e| err("tc", v, &e))?,
+        None => None,
+    };
+    let movetime = match get("st") {
+        Some(v) => {
+            let d = parse_seconds(v)
+                .filter(|d| *d >= Duration::from_millis(1) && *d <= Duration::from_secs(86_400))
+                .ok_or_else(|| err("st", v, "seconds per move, from 0.001 to 86400"))?;
+            // Rounded to the millisecond: `go movetime` takes milliseconds.
+            let ms = (d.as_nanos() + 500_000) / 1_000_000;
+            Some(TimeControl::MoveTime(Duration::from_millis(ms as u64)))
+        }
+        None => None,
+    };
+    let nodes = match get("nodes") {
+        Some(v) => Some(TimeControl::Nodes(
+            v.parse::<u64>()
+                .ok()
+                .filter(|n| (1..=i64::MAX as u64).contains(n))
+                .ok_or_else(|| err("nodes", v, "a positive number of nodes"))?,
+        )),
+        None => None,
+    };
+    let depth_key = if get("depth").is_some() {
+        "depth"
+    } else {
+        "plies"
+    };
+    let depth = match get(depth_key) {
+        Some(v) => Some(TimeControl::Depth(
+            v.parse::<u32>()
+                .ok()
+                .filter(|d| (1..=127).contains(d))
+                .ok_or_else(|| err(depth_key, v, "a depth from 1 to 127 plies"))?,
+        )),
+        None => None,
+    };
+    if clock.is_some() && movetime.is_some() {
+        return Err(usage_error(format!(
+            "{label}: tc= and st= cannot be used together"
+        )));
+    }
+    let given: Vec<(&str, TimeControl)> = [
+        ("tc", clock),
+        ("st", movetime),
+        ("nodes", nodes),
+        (depth_key, depth),
+    ]
+    .into_iter()
+    .filter_map(|(k, tc)| tc.map(|tc| (k, tc)))
+    .collect();
+    let limit = match given.as_slice() {
+        [] => {
+            return Err(usage_error(format!(
+                "{label}: no time control: give tc=, st=, nodes= or depth="
+            )))
+        }
+        [(_, tc)] => tc.clone(),
+        [(a, _), (b, _), ..] => {
+            return Err(usage_error(format!(
+                "{label}: {a}= and {b}= together: sparring plays one limit per engine (use tc=inf with nodes= or depth=)"
+            )))
+        }
+    };
+    let margin = match get("timemargin") {
+        Some(v) => Some(Duration::from_millis(
+            bounded(label, "timemargin", v, 0, 3_600_000)? as u64,
+        )),
+        None => None,
+    };
+    Ok((limit, margin))
+}
+
+/// A fastchess `tc`: `[moves/]time[+inc]` in seconds, time may be `min:sec`, numbers may end in
+/// `s`; `inf` is no clock (None).
+pub(super) fn parse_tc(text: &str) -> Result<Option<TimeControl>, String> {
+    const EXPECTED: &str = "[moves/]seconds[+increment], e.g. 10+0.1, 40/60+0.6, 1:30+1, or inf";
+    if text == "inf" || text == "infinite" {
+        return Ok(None);
+    }
+    if text.contains("hg") {
+        return Err("a clock without hourglass (hg is not implemented by sparring)".into());
+    }
+    let (moves, rest) = match text.split_once('/') {
+        Some(("inf", rest)) => (None, rest),
+        Some((m, rest)) => (
+            Some(m.parse::<u32>().ok().filter(|&m| m > 0).ok_or(EXPECTED)?),
+            rest,
+        ),
+        None => (None, text),
+    };
+    let (base, increment) = rest.split_once('+').unwrap_or((rest, "0"));
+    let seconds = |t: &str| -> Option<Duration> {
+        let t = t.strip_suffix('s').unwrap_or(t);
+        match t.split_once(':') {
+            Some((min, sec)) => {
+                let min: u64 = min.parse().ok()?;
+                Some(Duration::from_secs(min.checked_mul(60)?) + parse_seconds(sec)?)
+            }
+            None => parse_seconds(t),
+        }
+    };
+    let base = seconds(base).ok_or(EXPECTED)?;
+    let increment = seconds(increment).ok_or(EXPECTED)?;
+    if base.is_zero() {
+        return Err(format!("{EXPECTED} (with more than 0 seconds)"));
+    }
+    Ok(Some(TimeControl::Clock {
+        moves,
+        base,
+        increment,
+    }))
+}
+
+/// The executable fastchess runs: `dir/cmd` (an absolute `cmd` stays), made absolute because
+/// the engine then starts inside `dir`.
+fn resolve_command(cmd: &str, dir: Option<&str>) -> Result<String, UsageError> {
+    let Some(dir) = dir else {
+        return Ok(cmd.to_string());
+    };
+    let joined = Path::new(dir).join(cmd);
+    let absolute = std::path::absolute(&joined)
+        .map_err(|e| usage_error(format!("dir={dir} cmd={cmd}: cannot resolve the path: {e}")))?;
+    Ok(absolute.to_string_lossy().into_owned())
+}
+
+/// Splits `args="a 'b c'"` the way a POSIX shell splits words (quotes and backslashes).
+pub(super) fn shell_words(text: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err("an unclosed ' quote".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\' | '$' | '`')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err("an unclosed \" quote".into()),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err("an unclosed \" quote".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                match chars.next() {
+                    Some(c) => word.push(c),
+                    None => return Err("a backslash at the end".into()),
+                }
+            }
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    Ok(words)
+}
+
+/// One engine of the line, checked; `index` is 1-based.
+pub(super) fn engine_config(
+    spec: &EngineSpec,
+    index: usize,
+) -> Result<(EngineConfig, Option<Duration>), UsageError> {
+    let get = |k: &str| spec.keys.get(k).map(String::as_str);
+    let label = match get("name") {
+        Some(name) => format!("-engine #{index} (name={name})"),
+        None => format!("-engine #{index}"),
+    };
+    let (limit, margin) = engine_limit(spec, &label)?;
+    if let Some(proto) = get("proto") {
+        if proto != "uci" {
+            return Err(usage_error(format!(
+                "{label}: proto={proto}: sparring speaks UCI only (proto=uci)"
+            )));
+        }
+    }
+    if let Some(restart) = get("restart") {
+        if restart != "off" {
+            return Err(usage_error(format!(
+                "{label}: restart={restart}: a new engine process for every game is not implemented by sparring (restart=off)"
+            )));
+        }
+    }
+    let mut options: BTreeMap<String, String> = BTreeMap::new();
+    for (name, value) in &spec.options {
+        if name.chars().any(char::is_control) || value.chars().any(char::is_control) {
+            return Err(usage_error(format!(
+                "{label}: option.{name}={value:?}: control characters are not allowed"
+            )));
+        }
+        options.insert(name.clone(), value.clone());
+    }
+    let builtin = spec.builtin || get("cmd") == Some("builtin");
+    let (kind, default_name) = if builtin {
+        if let Some(v) = get("args") {
+            return Err(usage_error(format!(
+                "{label}: args={v}: the built-in engine takes no arguments (run `sparring uci` as cmd= for that)"
+            )));
+        }
+        let mut hash_mb = 16usize;
+        let mut weights = None;
+        for (name, value) in &options {
+            match name.as_str() {
+                "Hash" => hash_mb = bounded(&label, "option.Hash", value, 1, 65_536)? as usize,
+                "Threads" if value == "1" => {}
+                "Threads" => {
+                    return Err(usage_error(format!(
+                        "{label}: option.Threads={value}: the built-in engine searches with one thread"
+                    )))
+                }
+                "Weights" => weights = Some(value.clone()),
+                _ => {
+                    return Err(usage_error(format!(
+                        "{label}: option.{name}={value}: the built-in engine takes Hash, Threads=1 and Weights here (run `sparring uci` as cmd= for other options)"
+                    )))
+                }
+            }
+        }
+        if let Some(h) = get("hash") {
+            hash_mb = bounded(&label, "hash", h, 1, 65_536)? as usize;
+        }
+        if let Some(w) = get("weights") {
+            weights = Some(w.to_string());
+        }
+        let weights = weights.map(|w| match get("dir") {
+            Some(dir) => Path::new(dir).join(w),
+            None => PathBuf::from(w),
+        });
+        (
+            EngineKind::Builtin { weights, hash_mb },
+            "sparring".to_string(),
+        )
+    } else {
+        for key in ["weights", "hash"] {
+            if let Some(v) = get(key) {
+                return Err(usage_error(format!(
+                    "{label}: {key}={v}: only the built-in engine takes {key}= (use option.{} for a UCI engine)",
+                    if key == "hash" { "Hash" } else { "EvalFile" }
+                )));
+            }
+        }
+        let cmd = get("cmd").ok_or_else(|| usage_error(format!("{label}: cmd= is needed")))?;
+        let args = match get("args") {
+            Some(a) => {
+                shell_words(a).map_err(|e| usage_error(format!("{label}: args={a}: {e}")))?
+            }
+            None => Vec::new(),
+        };
+        let default_name = Path::new(cmd)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| cmd.to_string());
+        (
+            EngineKind::Uci {
+                command: resolve_command(cmd, get("dir"))?,
+                args,
+                options: options.into_iter().collect(),
+                working_dir: get("dir").map(PathBuf::from),
+            },
+            default_name,
+        )
+    };
+    let name = get("name").map_or(default_name, str::to_string);
+    if name.trim().is_empty() || name.chars().any(char::is_control) {
+        return Err(usage_error(format!(
+            "{label}: name={name:?}: expected a non-blank name without control characters"
+        )));
+    }
+    Ok((
+        EngineConfig {
+            name,
+            kind,
+            time_control: Some(limit),
+        },
+        margin,
+    ))
+}

@@ -1,0 +1,371 @@
+//! The dialect's parser, option by option.
+
+use super::engine::{parse_tc, shell_words};
+use super::*;
+use sparring::arena::config::{EngineKind, TimeControl};
+
+fn args(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+fn config(line: &str) -> MatchConfig {
+    match parse(&args(line), Flavor::Fastchess).expect("parses") {
+        Request::Match(m) => m.config,
+        other => panic!("expected a match, got {other:?}"),
+    }
+}
+
+fn error(line: &str) -> String {
+    parse(&args(line), Flavor::Fastchess).unwrap_err().0
+}
+
+const TWO: &str = "-engine builtin name=a nodes=100 -engine builtin name=b nodes=100";
+
+#[test]
+fn negative_numbers_are_values_and_dashed_words_are_options() {
+    assert!(is_option("-engine"));
+    assert!(is_option("--dump-config"));
+    assert!(!is_option("-2"));
+    assert!(!is_option("-0.5"));
+    assert!(!is_option("-"));
+    let c = config(&format!("{TWO} -concurrency -100"));
+    assert_eq!(c.concurrency, 1);
+}
+
+#[test]
+fn time_controls_follow_fastchess_syntax() {
+    let clock = |m: Option<u32>, b: u64, i: u64| TimeControl::Clock {
+        moves: m,
+        base: Duration::from_millis(b),
+        increment: Duration::from_millis(i),
+    };
+    assert_eq!(parse_tc("10+0.1"), Ok(Some(clock(None, 10_000, 100))));
+    assert_eq!(parse_tc("12.500+0.125"), Ok(Some(clock(None, 12_500, 125))));
+    assert_eq!(
+        parse_tc("40/60+0.6"),
+        Ok(Some(clock(Some(40), 60_000, 600)))
+    );
+    assert_eq!(parse_tc("1:30+1s"), Ok(Some(clock(None, 90_000, 1000))));
+    assert_eq!(parse_tc("inf/8.5+0.09"), Ok(Some(clock(None, 8_500, 90))));
+    assert_eq!(parse_tc("inf"), Ok(None));
+    assert!(parse_tc("0+1").is_err());
+    assert!(parse_tc("abc").is_err());
+    assert!(parse_tc("hg10").unwrap_err().contains("hourglass"));
+}
+
+#[test]
+fn shell_words_split_like_a_shell() {
+    assert_eq!(
+        shell_words(r#"uci --x "a b" 'c d' e\ f"#).unwrap(),
+        vec!["uci", "--x", "a b", "c d", "e f"]
+    );
+    assert!(shell_words("\"open").is_err());
+    assert_eq!(shell_words("").unwrap(), Vec::<String>::new());
+}
+
+#[test]
+fn each_overrides_the_engines_own_keys_as_in_fastchess() {
+    let c = config(
+        "-each tc=5+0.05 option.Hash=32 -engine cmd=a tc=1+0.01 option.Hash=8 option.X=1 -engine cmd=b",
+    );
+    assert_eq!(c.time_control, TimeControl::parse_clock("5+0.05").unwrap());
+    for e in &c.engines {
+        assert_eq!(e.time_control, None);
+        let EngineKind::Uci { options, .. } = &e.kind else {
+            panic!("a UCI engine")
+        };
+        assert!(options.contains(&("Hash".to_string(), "32".to_string())));
+    }
+    let EngineKind::Uci { options, .. } = &c.engines[0].kind else {
+        panic!()
+    };
+    assert_eq!(
+        options,
+        &vec![("Hash".into(), "32".into()), ("X".into(), "1".into())]
+    );
+}
+
+#[test]
+fn different_limits_stay_with_their_engines() {
+    let c = config("-engine builtin name=a nodes=100 -engine builtin name=b depth=3");
+    assert_eq!(c.time_control, TimeControl::Nodes(100));
+    assert_eq!(c.engines[0].time_control, Some(TimeControl::Nodes(100)));
+    assert_eq!(c.engines[1].time_control, Some(TimeControl::Depth(3)));
+}
+
+#[test]
+fn games_and_rounds_follow_fastchess() {
+    assert_eq!(config(TWO).rounds, 2);
+    assert_eq!(config(&format!("{TWO} -rounds 7 -games 2")).rounds, 7);
+    assert_eq!(config(&format!("{TWO} -repeat -rounds 7")).rounds, 7);
+    // -games 100 alone: 100 rounds of 2 games.
+    assert_eq!(config(&format!("{TWO} -games 100")).rounds, 100);
+    let c = config(&format!("{TWO} -games 1 -rounds 6 -openings file=x.epd"));
+    assert_eq!(c.rounds, 3);
+    assert!(c.openings.unwrap().per_game);
+    assert!(error(&format!("{TWO} -games 1 -rounds 5")).contains("-rounds must be even"));
+    assert!(error(&format!("{TWO} -games 3 -rounds 3")).contains("at most 2 games"));
+    assert!(error(&format!("{TWO} -rounds 0")).contains("-rounds 0"));
+}
+
+#[test]
+fn cutechess_counts_games_per_encounter() {
+    let c = match parse(
+        &args(&format!("{TWO} -games 10 -repeat")),
+        Flavor::Cutechess,
+    ) {
+        Ok(Request::Match(m)) => m.config,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(c.rounds, 5);
+    assert_eq!(c.output.format, ResultsFormat::Cutechess);
+    assert!(!c.output.report_penta);
+}
+
+#[test]
+fn unknown_and_unimplemented_options_are_refused_by_name() {
+    assert!(error(&format!("{TWO} -frobnicate 3")).contains("-frobnicate: unknown option"));
+    assert!(error(&format!("{TWO} -epdout file=x.epd")).contains("-epdout"));
+    assert!(error(&format!("{TWO} -tb /syzygy")).contains("not implemented"));
+    assert!(
+        error("-engine builtin nodes=1 frob=2 -engine builtin nodes=1")
+            .contains("unknown engine key `frob`")
+    );
+    assert!(
+        error("-engine cmd=x nodes=1 stderr=e.log -engine cmd=y nodes=1")
+            .contains("`stderr` is not implemented")
+    );
+    assert!(error(&format!("{TWO} -variant fischerandom")).contains("issue 13"));
+    assert!(error(&format!("{TWO} -draw movecount=abc")).contains("movecount=abc"));
+    assert!(error("stray -engine builtin nodes=1").contains("`stray`"));
+    assert!(error("-engine builtin name=a -engine builtin nodes=1").contains("no time control"));
+    assert!(
+        error("-engine builtin tc=10+0.1 st=1 -engine builtin nodes=1").contains("tc= and st=")
+    );
+    assert!(
+        error("-engine cmd=x nodes=1 option.Hash= -engine cmd=y nodes=1").contains("option.Hash=")
+    );
+    assert!(error("-engine builtin nodes=1").contains("two -engine"));
+}
+
+#[test]
+fn irrelevant_options_are_accepted_with_a_note() {
+    let line = format!(
+        "{TWO} -testEnv -check-mate-pvs -use-affinity -show-latency -crc32 pgn=true -scoreinterval 1 -autosaveinterval 0"
+    );
+    let Request::Match(m) = parse(&args(&line), Flavor::Fastchess).unwrap() else {
+        panic!()
+    };
+    assert_eq!(m.notes.len(), 7);
+    for note in &m.notes {
+        // fishtest counts lines holding these words as crashes or time losses.
+        for word in ["stall", "disconnect", "on time", "timeout", "Warning;"] {
+            assert!(!note.contains(word), "{note}");
+        }
+    }
+}
+
+#[test]
+fn the_version_line_satisfies_openbench_and_names_sparring() {
+    let first = VERSION_LINE
+        .split(|c: char| !c.is_ascii_digit() && c != '.')
+        .find(|t| t.contains('.'))
+        .unwrap();
+    assert_eq!(first, "1.8.1");
+    assert!(VERSION_LINE.contains("sparring"));
+    assert!(matches!(
+        parse(&args("-version"), Flavor::Fastchess),
+        Ok(Request::Version)
+    ));
+    assert!(matches!(parse(&[], Flavor::Fastchess), Ok(Request::Help)));
+}
+
+#[test]
+fn builtin_engines_take_hash_weights_and_one_thread() {
+    let c = config(
+        "-engine builtin name=a hash=8 nodes=10 -engine cmd=builtin option.Hash=4 option.Threads=1 nodes=10",
+    );
+    assert_eq!(
+        c.engines[0].kind,
+        EngineKind::Builtin {
+            weights: None,
+            hash_mb: 8
+        }
+    );
+    assert_eq!(
+        c.engines[1].kind,
+        EngineKind::Builtin {
+            weights: None,
+            hash_mb: 4
+        }
+    );
+    assert_eq!(c.engines[1].name, "sparring");
+    assert!(
+        error("-engine builtin nodes=1 option.Threads=4 -engine builtin nodes=1")
+            .contains("Threads=4")
+    );
+    assert!(
+        error("-engine builtin nodes=1 option.Contempt=4 -engine builtin nodes=1")
+            .contains("option.Contempt=4")
+    );
+}
+
+#[test]
+fn same_names_are_numbered() {
+    let c = config("-engine builtin nodes=1 -engine builtin nodes=1 -engine builtin nodes=1");
+    let names: Vec<_> = c.engines.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["sparring", "sparring_2", "sparring_3"]);
+}
+
+#[test]
+fn quick_is_fastchess_preset() {
+    let c = config("-quick cmd=./a cmd=./b book=openings.epd");
+    assert_eq!(c.rounds, 25_000);
+    assert_eq!(c.time_control, TimeControl::parse_clock("10+0.1").unwrap());
+    assert_eq!(c.output.format, ResultsFormat::Cutechess);
+    assert_eq!(
+        c.adjudication.draw.as_ref().map(|d| d.move_number),
+        Some(30)
+    );
+    let o = c.openings.unwrap();
+    assert_eq!(o.order, OpeningOrder::Random);
+    assert_eq!(o.format.as_deref(), Some("epd"));
+    assert!(error("-quick cmd=./a book=x.epd").contains("two cmd="));
+}
+
+#[test]
+fn output_options_map_to_the_output_table() {
+    let c = config(&format!(
+        "{TWO} -pgnout file=some/dir/run.pgn append=false nodes=true -log file=e.log level=info engine=true -report penta=false -ratinginterval 0 -output format=fastchess"
+    ));
+    assert_eq!(c.output.dir, Path::new("some/dir/run.pgn.sparring"));
+    assert_eq!(c.output.pgn_name, "../run.pgn");
+    assert_eq!(c.output.engine_log.as_deref(), Some(Path::new("e.log")));
+    assert!(!c.output.report_penta);
+    assert_eq!(c.output.rating_interval, 1_000_000);
+    // cutechess-cli names the PGN without a key.
+    let Request::Match(m) = parse(
+        &args(&format!("{TWO} -games 2 -pgnout games.pgn fi")),
+        Flavor::Cutechess,
+    )
+    .unwrap() else {
+        panic!()
+    };
+    assert_eq!(m.config.output.pgn_name, "../games.pgn");
+    assert_eq!(m.config.output.dir, Path::new("./games.pgn.sparring"));
+    assert!(error(&format!("{TWO} -log level=info")).contains("file= is needed"));
+    assert!(error(&format!("{TWO} -pgnout file=x.pgn min=true")).contains("min=true"));
+}
+
+#[test]
+fn match_options_map_to_their_tables() {
+    let line = format!(
+        "{TWO} -srand 7 -tournament gauntlet -draw movenumber=34 movecount=8 score=20 \
+         -resign movecount=3 score=600 twosided=true -maxmoves 200 -strict -event A B \
+         -sprt elo0=0 elo1=5 model=bayesian -openings file=b.pgn format=pgn order=random plies=8 start=3 policy=round"
+    );
+    let c = config(&line);
+    assert_eq!(c.seed, 7);
+    assert_eq!(c.kind, TournamentKind::Gauntlet);
+    assert_eq!(
+        c.adjudication.draw,
+        Some(DrawAdjudication {
+            move_number: 34,
+            move_count: 8,
+            score_cp: 20
+        })
+    );
+    assert_eq!(
+        c.adjudication.resign,
+        Some(ResignAdjudication {
+            move_count: 3,
+            score_cp: 600,
+            two_sided: true
+        })
+    );
+    assert_eq!(c.adjudication.max_moves, Some(200));
+    assert!(c.strict_options);
+    assert_eq!(c.event, "AB");
+    assert_eq!(c.sprt.unwrap().model(), SprtModel::BayesElo);
+    let o = c.openings.unwrap();
+    assert_eq!(
+        (o.plies, o.start, o.order),
+        (Some(8), 3, OpeningOrder::Random)
+    );
+    assert!(error(&format!("{TWO} -resign movecount=3")).contains("score= is needed"));
+    assert!(
+        error(&format!("{TWO} -openings file=b.pgn policy=encounter")).contains("policy=encounter")
+    );
+    assert!(error(&format!(
+        "{TWO} -engine builtin nodes=1 -config file=m.toml"
+    ))
+    .contains("-config"));
+    assert!(error("-config file=m.json").contains("config.json is not read"));
+}
+
+#[test]
+fn engine_keys_build_the_uci_engine() {
+    let mut line =
+        args("-engine dir=/opt/engines cmd=./dev name=dev tc=inf depth=7 timemargin=250");
+    line.push("args=--threads 1".to_string());
+    line.extend(args("-engine cmd=/usr/bin/base st=0.5 timemargin=250"));
+    let Ok(Request::Match(m)) = parse(&line, Flavor::Fastchess) else {
+        panic!("parses")
+    };
+    let c = m.config;
+    let EngineKind::Uci {
+        command,
+        args,
+        working_dir,
+        ..
+    } = &c.engines[0].kind
+    else {
+        panic!()
+    };
+    assert_eq!(command, "/opt/engines/dev");
+    assert_eq!(args, &vec!["--threads".to_string(), "1".to_string()]);
+    assert_eq!(working_dir.as_deref(), Some(Path::new("/opt/engines")));
+    assert_eq!(c.engines[1].name, "base");
+    assert_eq!(c.margin, Duration::from_millis(250));
+    assert_eq!(c.engines[0].time_control, Some(TimeControl::Depth(7)));
+    assert_eq!(
+        c.engines[1].time_control,
+        Some(TimeControl::MoveTime(Duration::from_millis(500)))
+    );
+    assert!(
+        error("-engine cmd=a nodes=1 timemargin=5 -engine cmd=b nodes=1 timemargin=6")
+            .contains("same margin")
+    );
+    assert!(
+        error("-engine cmd=a nodes=1 proto=xboard -engine cmd=b nodes=1").contains("proto=xboard")
+    );
+    assert!(error("-engine cmd=a nodes=1 hash=4 -engine cmd=b nodes=1").contains("hash=4"));
+    assert!(
+        error("-engine cmd=a tc=10+0.1 nodes=5 -engine cmd=b nodes=1")
+            .contains("one limit per engine")
+    );
+}
+
+proptest::proptest! {
+    /// Any sequence of the dialect's words parses or is refused; nothing panics.
+    #[test]
+    fn arbitrary_token_sequences_never_panic(
+        tokens in proptest::collection::vec(proptest::sample::select(vec![
+            "-engine", "-each", "builtin", "cmd=x", "cmd=builtin", "name=a", "name=", "tc=10+0.1",
+            "tc=inf", "tc=1:x", "st=0", "st=0.5", "nodes=5", "nodes=-1", "depth=300", "plies=3",
+            "option.Hash=8", "option.=1", "dir=.", "args='a", "-rounds", "-games", "3", "0", "-1",
+            "-repeat", "-concurrency", "-srand", "99999999999999999999", "-draw", "movecount=0",
+            "-resign", "score=5", "-sprt", "elo0=1", "elo1=0", "-openings", "file=x.epd",
+            "-pgnout", "file=", "append=maybe", "-event", "-log", "-config", "file=a.toml",
+            "-quick", "book=b.epd", "-variant", "standard", "-tb", "--dump-config", "=", "-",
+            "-version", "--resume", "-output", "format=cutechess", "-report", "penta=false",
+        ]), 0..24)
+    ) {
+        let tokens: Vec<String> = tokens.into_iter().map(str::to_string).collect();
+        for flavor in [Flavor::Fastchess, Flavor::Cutechess] {
+            if let Err(e) = parse(&tokens, flavor) {
+                proptest::prop_assert!(!e.0.is_empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! The fastchess / cutechess-cli command line: the exact argument lists the fishtest and
+//! OpenBench workers build (docs/research/worker-command-lines.md), replayed through a
+//! `fastchess` symlink to sparring and read with those workers' own regular expressions; option
+//! refusals; and `--dump-config`, whose TOML reads back as the same configuration.
+
+use regex::Regex;
+use sparring::arena::MatchConfig;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
+const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/openings");
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("dialect-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The workers' concurrency, bounded by this machine (sparring refuses more, as fastchess does).
+fn concurrency() -> usize {
+    sparring::available_cores().min(2)
+}
+
+/// A symlink named `name` to the sparring binary inside `dir`, as a worker would install it.
+fn runner(dir: &Path, name: &str) -> PathBuf {
+    let link = dir.join(name);
+    std::os::unix::fs::symlink(SPARRING, &link).unwrap();
+    link
+}
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn run(program: &Path, args: &[String], cwd: &Path) -> Run {
+    let out = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn words(line: &str) -> Vec<String> {
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+/// What fishtest's `parse_fastchess_output` takes from the lines (worker/games.py), with its
+/// assertions: totals from the `Games:`/`Ptnml` blocks, crash and time-loss counts by substring,
+/// the fatal `Warning;` patterns, and `Finished match` only once every game is counted.
+fn fishtest_parse(lines: &[&str], games_to_play: u64, batch_size: u64) -> (u64, [u64; 5]) {
+    let hash_pattern = Regex::new(r"(Base|New)-[a-f0-9]+").unwrap();
+    let pattern_wld = Regex::new(
+        r"Games: ([0-9]+), Wins: ([0-9]+), Losses: ([0-9]+), Draws: ([0-9]+), Points: ([0-9.]+) \(",
+    )
+    .unwrap();
+    let pattern_ptnml =
+        Regex::new(r"Ptnml\(0-2\): \[([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+), ([0-9]+)\]").unwrap();
+    let fatal: Vec<Regex> = [
+        r"Warning;.*doesn't have option",
+        r"Warning; Invalid value for option",
+        r"Warning; Failed to set.*option",
+        r"Warning; No info line available to extract score from engine",
+        r"Warning; Illegal move",
+        r"Warning; Could not extract score from engine",
+        r"Warning; Illegal PV move",
+        r"Warning; Move does not match uci move format",
+        r"Warning; PV continues after checkmate",
+        r"Warning; PV continues after stalemate",
+        r"Warning; PV continues after threefold",
+        r"Warning; PV continues after fifty-move rule",
+        r"Warning; Incomplete mating PV",
+        r"Warning; Too long mating PV",
+        r"Warning; Mating PV does not end with checkmate",
+        r"Warning; Bestmove does not match beginning of last PV",
+        r"Warning; Sign mismatch in mate scores",
+    ]
+    .iter()
+    .map(|p| Regex::new(p).unwrap())
+    .collect();
+    let (mut crashes, mut time_losses) = (0, 0);
+    let mut num_games_updated = 0u64;
+    let mut wld: Option<[u64; 3]> = None;
+    let mut ptnml: Option<[u64; 5]> = None;
+    let mut totals = [0u64; 5];
+    let mut finished = false;
+    for raw in lines {
+        let line = hash_pattern.replace_all(raw.trim(), |c: &regex::Captures<'_>| {
+            let whole = &c[0];
+            whole[..whole.len().min(c[1].len() + 11)].to_string()
+        });
+        let line = line.as_ref();
+        if line.contains("Finished match") {
+            assert_eq!(
+                num_games_updated, games_to_play,
+                "Finished match uncleanly: {num_games_updated} of {games_to_play} games counted"
+            );
+            finished = true;
+        }
+        for p in &fatal {
+            assert!(!p.is_match(line), "fastchess says: '{line}'");
+        }
+        if line.contains("disconnect") || line.contains("stall") {
+            crashes += 1;
+        }
+        if line.contains("on time") || line.contains("timeout") {
+            time_losses += 1;
+        }
+        if let Some(c) = pattern_wld.captures(line) {
+            wld = Some([2, 3, 4].map(|i| c[i].parse().unwrap()));
+            let games: u64 = c[1].parse().unwrap();
+            assert_eq!(games, wld.unwrap().iter().sum::<u64>());
+        }
+        if let Some(c) = pattern_ptnml.captures(line) {
+            ptnml = Some([1, 2, 3, 4, 5].map(|i| c[i].parse().unwrap()));
+        }
+        if let (Some(w), Some(p)) = (wld, ptnml) {
+            let games: u64 = w.iter().sum();
+            assert_eq!(2 * p.iter().sum::<u64>(), games, "Games == 2 * sum(ptnml)");
+            assert!(games <= num_games_updated + batch_size, "{line}");
+            assert!(games <= games_to_play);
+            if games == num_games_updated + batch_size || games == games_to_play {
+                num_games_updated = games;
+                totals = p;
+            }
+            wld = None;
+            ptnml = None;
+        }
+    }
+    assert!(finished, "no `Finished match` line");
+    assert_eq!((crashes, time_losses), (0, 0), "crashes and time losses");
+    (num_games_updated, totals)
+}
+
+/// fishtest's task (docs/research/worker-command-lines.md §1.3), with the engines replaced: New
+/// is the built-in engine, Base is `sparring uci`; node limits instead of the scaled clock so
+/// the games are quick and repeatable.
+#[test]
+fn fishtest_command_line_runs_and_its_parser_reads_every_figure() {
+    let dir = scratch("fishtest");
+    let fastchess = runner(&dir, "fastchess");
+    let book = format!("{FIXTURES}/UHO_4060_v4-head.epd");
+    let new = format!("New-{}", "a1".repeat(20));
+    let base = format!("Base-{}", "b2".repeat(20));
+    let games_to_play = 4u64;
+    let concurrency = concurrency();
+    let mut args = words(&format!(
+        "-testEnv -recover -repeat -games 2 -rounds {} \
+         -ratinginterval 1 -scoreinterval 1 -autosaveinterval 0 -report penta=true \
+         -pgnout file=results-6650f0a1b2c3d4e5f6a7b8c9-17.pgn append=false -crc32 pgn=true \
+         -site https://tests.stockfishchess.org/tests/view/6650f0a1b2c3d4e5f6a7b8c9",
+        games_to_play / 2
+    ));
+    args.push("-event".into());
+    args.push("Batch 17: patch vs master".into());
+    args.extend(words(&format!(
+        "-srand 5549552095228975195 \
+         -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
+         -variant standard -concurrency {concurrency} \
+         -openings file={book} format=epd order=random plies=16 start=3 \
+         -check-mate-pvs \
+         -engine name={new} tc=inf nodes=3000 cmd=builtin dir=. option.Hash=16 \
+         -engine name={base} tc=inf nodes=3000 cmd={SPARRING} args=uci dir=. option.Hash=16 \
+         -each proto=uci option.Threads=1"
+    )));
+    let out = run(&fastchess, &args, &dir);
+    assert_eq!(
+        out.code, 0,
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout, out.stderr
+    );
+    // fishtest reads standard output and standard error through one queue.
+    let lines: Vec<&str> = out.stdout.lines().chain(out.stderr.lines()).collect();
+    let (games, ptnml) = fishtest_parse(&lines, games_to_play, 2);
+    assert_eq!(games, games_to_play);
+    assert_eq!(2 * ptnml.iter().sum::<u64>(), games_to_play);
+    // The PGN is where the worker looks for it, with the Event it passed.
+    let pgn = std::fs::read_to_string(dir.join("results-6650f0a1b2c3d4e5f6a7b8c9-17.pgn")).unwrap();
+    assert_eq!(
+        pgn.matches("[Event \"Batch 17: patch vs master\"]").count(),
+        4
+    );
+}
+
+/// What OpenBench's `run_and_parse_runner` takes from standard output (Client/worker.py): it
+/// stops at the first blank line, reads `Finished game N (A vs B): R {reason}` by tokens, pairs
+/// games 2k-1 and 2k, and counts crashes, time losses and illegal moves in the reason.
+fn openbench_parse(stdout: &str) -> ([u64; 5], [u64; 3]) {
+    let mut results: HashMap<u64, String> = HashMap::new();
+    let mut penta = [0u64; 5];
+    let (mut crashes, mut timelosses, mut illegals) = (0, 0, 0);
+    for raw in stdout.lines() {
+        assert!(raw.is_ascii(), "OpenBench decodes ASCII: {raw}");
+        let line = raw.trim();
+        if line.is_empty() {
+            break;
+        }
+        if !line.contains("Finished game") {
+            continue;
+        }
+        let reason = line.split(':').nth(1).unwrap();
+        crashes += u64::from(reason.contains("disconnect") || reason.contains("stalls"));
+        timelosses += u64::from(reason.contains("on time"));
+        illegals += u64::from(reason.contains("illegal"));
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let game: u64 = tokens[2].parse().unwrap();
+        results.insert(game, tokens[6].to_string());
+        let partner = if game % 2 == 1 { game + 1 } else { game - 1 };
+        if let Some(other) = results.get(&partner) {
+            let lookup = |r: &str| match r {
+                "0-1" => 0usize,
+                "1/2-1/2" => 1,
+                "1-0" => 2,
+                other => panic!("OpenBench cannot read the result {other}"),
+            };
+            let (odd, even) = if game % 2 == 1 {
+                (&results[&game], other)
+            } else {
+                (other, &results[&game])
+            };
+            penta[lookup(odd) + 2 - lookup(even)] += 1;
+        }
+    }
+    (penta, [crashes, timelosses, illegals])
+}
+
+/// OpenBench's runner command (§3.2), its engines in `Engines/` started with cwd = dir: dev is
+/// `sparring uci` through a binary named as OpenBench names them, base the built-in engine. Its
+/// `N=` preset is exactly `tc=inf nodes=N`.
+#[test]
+fn openbench_command_line_runs_and_its_parser_reads_every_game() {
+    let dir = scratch("openbench");
+    let fastchess_ob = runner(&dir, "fastchess-ob");
+    for sub in ["Engines", "Books", "PGNs"] {
+        std::fs::create_dir_all(dir.join(sub)).unwrap();
+    }
+    std::fs::copy(
+        format!("{FIXTURES}/8mvs_+90_+99-head.epd"),
+        dir.join("Books/book.epd"),
+    )
+    .unwrap();
+    // `sparring uci` under the dev binary's name: a wrapper script, since the engine needs `uci`.
+    let dev = dir.join("Engines/Sparring-1A2B3C4D");
+    std::fs::write(&dev, format!("#!/bin/sh\nexec {SPARRING} uci \"$@\"\n")).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&dev, std::fs::Permissions::from_mode(0o755)).unwrap();
+
+    // OpenBench's get_version: the first N.N[.N] of `--version` must be at least 1.8.1.
+    let version = run(&fastchess_ob, &["--version".to_string()], &dir);
+    assert_eq!(version.code, 0);
+    let found = Regex::new(r"\d+\.\d+(\.\d+)?")
+        .unwrap()
+        .find(&version.stdout)
+        .unwrap()
+        .as_str()
+        .to_string();
+    let parts: Vec<u32> = found.split('.').map(|p| p.parse().unwrap()).collect();
+    assert!(parts >= vec![1, 8, 1], "{found}");
+    // fishtest pins a fastchess build by its sha; sparring does not pretend to be one.
+    let fishtest_check =
+        Regex::new(r"fastchess alpha [0-9]*.[0-9]*.[0-9]* [0-9]*-([0-9a-f-]*)$").unwrap();
+    assert!(!fishtest_check.is_match(version.stdout.trim()));
+
+    let rounds = 2;
+    let concurrency = concurrency();
+    let mut args = words(&format!(
+        "-recover -variant standard -testEnv -concurrency {concurrency} -rounds {rounds} -games 2 \
+         -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10 \
+         -engine dir=Engines/ cmd=./Sparring-1A2B3C4D proto=uci tc=inf nodes=2500 option.Threads=1 option.Hash=8 name=Sparring-dev \
+         -engine cmd=builtin proto=uci tc=inf nodes=2500 option.Threads=1 option.Hash=8 name=Sparring-base \
+         -openings file=Books/book.epd format=epd order=random start=5 -srand 4242 \
+         -pgnout file=PGNs/4242.98765.1767225600.0.pgn seldepth=true nodes=true"
+    ));
+    // shlex.split turns match_line='^info string pgncomment .*' into one argument.
+    args.push("match_line=^info string pgncomment .*".to_string());
+    let out = run(&fastchess_ob, &args, &dir);
+    assert_eq!(
+        out.code, 0,
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout, out.stderr
+    );
+    let (penta, [crashes, timelosses, illegals]) = openbench_parse(&out.stdout);
+    assert_eq!(
+        penta.iter().sum::<u64>(),
+        rounds,
+        "pairs read:\n{}",
+        out.stdout
+    );
+    assert_eq!((crashes, timelosses, illegals), (0, 0, 0));
+    // The PGN exists where OpenBench reads it, one blank line between headers and moves and
+    // between games, and no game is abandoned, stalled or illegal.
+    let pgn = std::fs::read_to_string(dir.join("PGNs/4242.98765.1767225600.0.pgn")).unwrap();
+    let blocks: Vec<&str> = pgn.split("\n\n").filter(|b| !b.trim().is_empty()).collect();
+    assert_eq!(blocks.len(), 2 * 2 * rounds as usize, "{pgn}");
+    for header in blocks.iter().step_by(2) {
+        assert!(header.starts_with("[Event "));
+        for word in ["abandoned", "stalled", "illegal"] {
+            assert!(!header.contains(word), "{header}");
+        }
+    }
+}
+
+fn dialect_config(args: &[String], cwd: &Path) -> MatchConfig {
+    let dump = cwd.join("dump.toml");
+    let mut all = vec!["match".to_string()];
+    all.extend_from_slice(args);
+    all.push("--dump-config".into());
+    all.push(dump.display().to_string());
+    let out = run(Path::new(SPARRING), &all, cwd);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    MatchConfig::load(&dump).unwrap()
+}
+
+/// `--dump-config` writes a TOML file that reads back as the configuration, and that file's own
+/// dump is the same text.
+#[test]
+fn dump_config_round_trips() {
+    let dir = scratch("dump");
+    let mut args = words(&format!(
+        "-engine builtin name=a hash=8 tc=40/12.5+0.125 -engine cmd={SPARRING} args=uci name=b \
+         depth=5 option.Hash=4 -each timemargin=250 -rounds 6 -concurrency 1 \
+         -srand 18446744073709551615 -draw movenumber=34 movecount=8 score=20 \
+         -resign movecount=3 score=600 twosided=true -maxmoves 150 \
+         -sprt elo0=0 elo1=2.5 alpha=0.05 beta=0.1 model=logistic \
+         -openings file={FIXTURES}/suite.epd format=epd order=random start=2 \
+         -pgnout file=out/run.pgn -ratinginterval 3 -log file=engines.log engine=true -strict \
+         -tournament gauntlet -output format=cutechess"
+    ));
+    args.extend(["-site".to_string(), "my lab".to_string()]);
+    let config = dialect_config(&args, &dir);
+    assert_eq!(config.seed, u64::MAX);
+    assert_eq!(config.site, "my lab");
+    assert_eq!(config.output.pgn_name, "../run.pgn");
+    assert_eq!(config.output.dir, Path::new("out/run.pgn.sparring"));
+    assert!(config.strict_options);
+    assert!(config.engines.iter().all(|e| e.time_control.is_some()));
+    // Dumping what was loaded gives the same text, and reading it gives the same config.
+    let text = std::fs::read_to_string(dir.join("dump.toml")).unwrap();
+    let again = MatchConfig::parse(&config.to_toml(), "again").unwrap();
+    assert_eq!(config.to_toml(), text);
+    let mut config = config;
+    config.source = again.source.clone();
+    assert_eq!(config, again);
+
+    // `sparring match FILE --dump-config` writes the same file with the overrides applied.
+    let toml_dump = dir.join("second.toml");
+    let out = run(
+        Path::new(SPARRING),
+        &words(&format!(
+            "match {} --rounds 9 --dump-config {}",
+            dir.join("dump.toml").display(),
+            toml_dump.display()
+        )),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let second = MatchConfig::load(&toml_dump).unwrap();
+    assert_eq!(second.rounds, 9);
+    assert_eq!(second.engines, again.engines);
+}
+
+/// Refusals exit 2 and name the option and its value; accepted-but-unused options say so on
+/// standard error; `-help` prints the usage.
+#[test]
+fn unknown_options_are_refused_by_name_with_status_2() {
+    let dir = scratch("refusals");
+    let fastchess = runner(&dir, "fastchess");
+    let two = "-engine builtin nodes=100 -engine builtin nodes=100";
+    for (extra, expected) in [
+        ("-frobnicate 1", "-frobnicate: unknown option"),
+        (
+            "-epdout file=x.epd",
+            "-epdout: this fastchess/cutechess-cli option is not implemented",
+        ),
+        ("-variant fischerandom", "Chess960 arrives with issue 13"),
+        (
+            "-openings file=x.epd order=shuffled",
+            "-openings order=shuffled",
+        ),
+        ("-concurrency 100000", "-concurrency 100000"),
+        ("-sprt elo0=5 elo1=0", "-sprt elo0=5 elo1=0"),
+        ("-pgnout file=x.pgn notation=lan", "notation=lan"),
+    ] {
+        let out = run(&fastchess, &words(&format!("{two} {extra}")), &dir);
+        assert_eq!(out.code, 2, "{extra}: {}", out.stderr);
+        assert!(out.stderr.contains(expected), "{extra}: {}", out.stderr);
+    }
+    // The same through `sparring match -...`.
+    let out = run(
+        Path::new(SPARRING),
+        &words(&format!("match {two} -tb /syzygy")),
+        &dir,
+    );
+    assert_eq!(out.code, 2);
+    assert!(out.stderr.contains("-tb: this fastchess"), "{}", out.stderr);
+
+    let help = run(&fastchess, &["-help".to_string()], &dir);
+    assert_eq!(help.code, 0);
+    assert!(help.stdout.contains("-engine cmd=PATH"));
+    let cutechess = runner(&dir, "cutechess-cli");
+    let help = run(&cutechess, &[], &dir);
+    assert!(help.stdout.contains("cutechess-cli"));
+}
+
+/// `-each` applies after the whole line, overriding the engines' keys, and a match played from
+/// the dialect notes the options it accepts without using them.
+#[test]
+fn each_merges_into_every_engine_and_notes_are_one_line_each() {
+    let dir = scratch("each");
+    let config = dialect_config(
+        &words(&format!(
+            "-each tc=inf nodes=700 option.Hash=2 -engine cmd={SPARRING} args=uci name=x nodes=5 \
+             option.Hash=64 option.Threads=1 -engine builtin name=y -pgnout file=each.pgn"
+        )),
+        &dir,
+    );
+    assert_eq!(
+        config.time_control,
+        sparring::arena::TimeControl::Nodes(700)
+    );
+    match &config.engines[0].kind {
+        sparring::arena::EngineKind::Uci { options, .. } => assert_eq!(
+            options,
+            &vec![
+                ("Hash".to_string(), "2".to_string()),
+                ("Threads".to_string(), "1".to_string())
+            ]
+        ),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        config.engines[1].kind,
+        sparring::arena::EngineKind::Builtin {
+            weights: None,
+            hash_mb: 2
+        }
+    );
+
+    let fastchess = runner(&dir, "fastchess");
+    let out = run(
+        &fastchess,
+        &words("-engine builtin name=p nodes=300 -engine builtin name=q nodes=300 -rounds 1 -show-latency -use-affinity 0,1 -pgnout file=notes.pgn"),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let notes: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("note: "))
+        .collect();
+    assert_eq!(notes.len(), 2, "{}", out.stderr);
+    assert!(notes[0].contains("-show-latency") && notes[1].contains("-use-affinity"));
+    assert!(dir.join("notes.pgn").exists());
+}
+
+/// fishtest's command line from the cutechess-cli era (worker/games.py before 11daff5b), run
+/// through a `cutechess-cli` symlink: `-games N` is the number of games of the encounter.
+#[test]
+fn cutechess_era_fishtest_command_line_plays_its_games() {
+    let dir = scratch("cutechess");
+    let cutechess = runner(&dir, "cutechess-cli");
+    let book = format!("{FIXTURES}/UHO_4060_v4-head.epd");
+    let mut args = words(
+        "-recover -repeat -games 4 -tournament gauntlet -pgnout results-old.pgn \
+         -site https://tests.stockfishchess.org/tests/view/5f0a",
+    );
+    args.extend(["-event".to_string(), "Batch 3: patch vs master".to_string()]);
+    args.extend(words(&format!(
+        "-srand 123456789 -resign movecount=3 score=400 -draw movenumber=34 movecount=8 score=20 \
+         -variant standard -concurrency 1 \
+         -openings file={book} format=epd order=random plies=16 start=1 \
+         -engine name=New-abc tc=inf nodes=2000 cmd=builtin dir=. option.Hash=16 \
+         -engine name=Base-def tc=inf nodes=2000 cmd={SPARRING} args=uci dir=. option.Hash=16 \
+         -each proto=uci option.Threads=1"
+    )));
+    let out = run(&cutechess, &args, &dir);
+    assert_eq!(
+        out.code, 0,
+        "stdout:\n{}\nstderr:\n{}",
+        out.stdout, out.stderr
+    );
+    let finished =
+        Regex::new(r"^Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2) \{").unwrap();
+    let games: Vec<u64> = out
+        .stdout
+        .lines()
+        .filter_map(|l| finished.captures(l).map(|c| c[1].parse().unwrap()))
+        .collect();
+    assert_eq!(games.len(), 4, "{}", out.stdout);
+    assert!(out.stdout.contains("Finished match"));
+    let pgn = std::fs::read_to_string(dir.join("results-old.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 4);
+}
