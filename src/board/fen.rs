@@ -424,43 +424,41 @@ fn parse_castling(pos: &Position, field: &str) -> Result<(CastlingRights, [Squar
             return Err(mismatch(format!("the {color} king on rank {rank}")));
         }
         let back_rooks = pos.colored(color, PieceKind::Rook) & Bitboard::rank(rank);
-        let (king_side, rook) = match named_file {
-            Some(file) => {
-                let rook = Square::new(file, rank);
-                if !back_rooks.has(rook) {
-                    return Err(mismatch(format!("a {color} rook on {rook}")));
+        let (king_side, rook) =
+            match named_file {
+                Some(file) => {
+                    let rook = Square::new(file, rank);
+                    if !back_rooks.has(rook) {
+                        return Err(mismatch(format!("a {color} rook on {rook}")));
+                    }
+                    if file == king.file() {
+                        return Err(bad());
+                    }
+                    (file > king.file(), rook)
                 }
-                if file == king.file() {
-                    return Err(bad());
-                }
-                (file > king.file(), rook)
-            }
-            None => {
-                let king_side = ch.eq_ignore_ascii_case(&'k');
-                let beyond =
-                    back_rooks.into_iter().filter(
-                        |&sq| {
-                            if king_side {
-                                sq > king
-                            } else {
-                                sq < king
-                            }
-                        },
-                    );
-                let outermost = if king_side {
-                    beyond.max()
-                } else {
-                    beyond.min()
-                };
-                let side = if king_side { "king" } else { "queen" };
-                let rook = outermost.ok_or_else(|| {
-                    mismatch(format!(
+                None => {
+                    let king_side = ch.eq_ignore_ascii_case(&'k');
+                    let beyond = back_rooks.into_iter().filter(|&sq| {
+                        if king_side {
+                            sq > king
+                        } else {
+                            sq < king
+                        }
+                    });
+                    let outermost = if king_side {
+                        beyond.max()
+                    } else {
+                        beyond.min()
+                    };
+                    let side = if king_side { "king" } else { "queen" };
+                    let rook = outermost.ok_or_else(|| {
+                        mismatch(format!(
                         "a {color} rook on rank {rank} on the {side} side of the king on {king}"
                     ))
-                })?;
-                (king_side, rook)
-            }
-        };
+                    })?;
+                    (king_side, rook)
+                }
+            };
         let i = CastlingRights::index(color, king_side);
         if rights.0 & (1 << i) != 0 {
             return Err(bad());
