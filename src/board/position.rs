@@ -162,11 +162,18 @@ impl Position {
     }
 
     /// The move's UCI text. With `chess960` castling is written king takes own rook (`e1h1`,
-    /// `b1a1`, `g1h1` for a king that stays), as `UCI_Chess960` asks; otherwise as `Display`
-    /// writes it (`e1g1`). `mv` must be a move of this position.
+    /// `b1a1`, `g1h1` for a king that stays), as `UCI_Chess960` asks. Without it standard
+    /// castling is the king's step (`e1g1`, as `Display` writes it) and any other castling is
+    /// still king takes rook, the only unambiguous text (python-chess does the same). `mv` must
+    /// be a move of this position.
     pub fn uci(&self, mv: Move, chess960: bool) -> String {
-        if chess960 && mv.is_castle() {
-            format!("{}{}", mv.from(), self.castle_rook_from(self.side, mv))
+        if !mv.is_castle() {
+            return mv.to_string();
+        }
+        let rook = self.castle_rook_from(self.side, mv);
+        let standard = mv.from().file() == File::E && matches!(rook.file(), File::A | File::H);
+        if chess960 || !standard {
+            format!("{}{rook}", mv.from())
         } else {
             mv.to_string()
         }
