@@ -511,3 +511,51 @@ fn random_960_games_keep_keys_fens_and_unmake_consistent() {
     // Standard positions keep their Polyglot key (the wiki's start-position key).
     assert_eq!(Position::startpos().key(), 0x463b_9618_1691_fc9c);
 }
+
+fn perft_cli(args: &[&str]) -> String {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .arg("perft")
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout).unwrap()
+}
+
+/// `sparring perft --chess960 --fen FEN --depth N [--divide]`: Chess960 FENs are counted, and
+/// `--divide` names castling king takes rook with the flag, the king's step without it.
+#[test]
+fn perft_command_counts_960_positions_and_divides_in_either_notation() {
+    let fen = "b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9";
+    let out = perft_cli(&["--chess960", "--fen", fen, "--depth", "3"]);
+    assert_eq!(out.trim(), "nodes 10471");
+    let standard = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    let with_flag = perft_cli(&["--chess960", "--fen", standard, "--depth", "1", "--divide"]);
+    assert!(
+        with_flag.contains("e1h1: 1\n") && with_flag.contains("e1a1: 1\n"),
+        "{with_flag}"
+    );
+    let without = perft_cli(&["--fen", standard, "--depth", "1", "--divide"]);
+    assert!(
+        without.contains("e1g1: 1\n") && without.contains("e1c1: 1\n"),
+        "{without}"
+    );
+    assert!(without.ends_with("nodes 26\n") && with_flag.ends_with("nodes 26\n"));
+    // The king may reach g1 both ways: the plain move and castling are separate lines.
+    let both = perft_cli(&[
+        "--chess960",
+        "--fen",
+        "4k3/8/8/8/8/8/8/5K1R w H - 0 1",
+        "--depth",
+        "1",
+        "--divide",
+    ]);
+    assert!(
+        both.contains("f1g1: 1\n") && both.contains("f1h1: 1\n"),
+        "{both}"
+    );
+}
