@@ -559,3 +559,99 @@ fn perft_command_counts_960_positions_and_divides_in_either_notation() {
         "{both}"
     );
 }
+
+/// `openings generate --variant chess960|dfrc` in the library: every candidate starts from a
+/// Chess960 (or DFRC) start, plays its plies, and the window applies to the final position;
+/// the same seed gives the same suite.
+#[test]
+fn generated_960_and_dfrc_suites_start_from_960_positions_and_keep_the_window() {
+    use sparring::openings::generate::{generate_from, GenerateOptions, StartVariant};
+    let options = GenerateOptions {
+        plies: 4,
+        count: 8,
+        max_eval: 40,
+        min_eval: None,
+        nodes: 1500,
+        seed: 960,
+        margin: 40,
+        sample_depth: 1,
+        max_candidates: 5_000,
+        weights: None,
+    };
+    for variant in [StartVariant::Chess960, StartVariant::Dfrc] {
+        let suite = generate_from(&options, variant, |_| {}).unwrap();
+        assert_eq!(suite, generate_from(&options, variant, |_| {}).unwrap());
+        assert_eq!(suite.len(), 8);
+        let mut asymmetric = 0;
+        for o in &suite {
+            assert!(o.score.abs() <= 40, "{}", o.score);
+            assert_eq!(o.moves.len(), 4);
+            let replayed = o.moves.iter().fold(o.start.clone(), |p, &m| p.after(m));
+            assert_eq!(replayed, o.position);
+            let fen = o.start.to_fen();
+            let ranks: Vec<&str> = fen.split(['/', ' ']).collect();
+            let (black, white) = (ranks[0], ranks[7]);
+            assert!(fen.ends_with(" w KQkq - 0 1"), "{fen}");
+            assert_eq!(Position::from_fen(&fen).unwrap(), o.start);
+            if black.to_ascii_uppercase() != white {
+                asymmetric += 1;
+            }
+            assert_eq!(
+                Position::from_fen(&o.position.to_fen()).unwrap(),
+                o.position
+            );
+        }
+        match variant {
+            StartVariant::Chess960 => assert_eq!(asymmetric, 0),
+            _ => assert!(asymmetric > 0, "DFRC back ranks are drawn independently"),
+        }
+    }
+}
+
+/// The shipped suites (openings/README.md has the commands): 500 distinct X-FEN positions each,
+/// read by the EPD reader with bad lines refused, playable, White to move after 4 plies, and
+/// (sampled) scored inside the ±40 cp window by the search that made them.
+#[test]
+fn shipped_frc_and_dfrc_suites() {
+    use sparring::openings::{BadLinePolicy, BookOptions, OpeningBook};
+    use sparring::rng::Rng;
+    use sparring::search::{SearchLimits, Searcher};
+    use std::sync::Arc;
+    for name in ["frc-balanced.epd", "dfrc-balanced.epd"] {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("openings")
+            .join(name);
+        let options = BookOptions {
+            policy: BadLinePolicy::Refuse,
+            ..BookOptions::default()
+        };
+        let book = OpeningBook::open(&path, None, options).unwrap();
+        assert_eq!(book.len(), Some(500), "{name}");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut rng = Rng::new(1);
+        let mut keys = std::collections::HashSet::new();
+        // The generator's own setting (1 MB table, cleared per position) reproduces its scores.
+        let mut searcher = Searcher::new(Arc::new(Default::default()), 1);
+        for (i, line) in text.lines().enumerate() {
+            let pos = book.opening(i, &mut rng).final_position();
+            // The suite's store gives back exactly the line's position (castling files included).
+            assert_eq!(pos.to_fen(), line, "{name} line {}", i + 1);
+            assert!(keys.insert(pos.key()), "{name} line {} repeats", i + 1);
+            assert!(!pos.in_check() && pos.has_legal_moves());
+            assert_eq!(pos.side_to_move(), sparring::board::Color::White, "{line}");
+            assert_eq!(pos.fullmove_number(), 3, "{line}");
+            if i % 25 == 0 {
+                searcher.clear();
+                let score = searcher
+                    .search(&pos, &[], &SearchLimits::nodes(10_000), |_| {})
+                    .score
+                    .as_cp();
+                assert!(
+                    (-40..=40).contains(&score),
+                    "{name} line {}: {score}",
+                    i + 1
+                );
+            }
+        }
+    }
+}
