@@ -655,3 +655,36 @@ fn shipped_frc_and_dfrc_suites() {
         }
     }
 }
+
+/// Repetition works on Chess960 keys: knights out and back three times is a threefold
+/// repetition, and the same placement after castling rights were lost is a different position.
+#[test]
+fn repetition_and_lost_rights_in_chess960() {
+    use sparring::board::{Game, GameEnd};
+    let start = start_position(3).unwrap(); // BQNNRKRB
+    let mut game = Game::new(start.clone());
+    let shuffle = ["d1e3", "d8e6", "e3d1", "e6d8"];
+    for _ in 0..2 {
+        for text in shuffle {
+            let mv = game.position().parse_uci_move(text).unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+    assert_eq!(game.repetition_count(), 3);
+    assert_eq!(game.claimable_draw(), Some(GameEnd::ThreefoldRepetition));
+    assert!(start.has_chess960_castling());
+    assert!(!Position::startpos().has_chess960_castling());
+    assert!(!start_position(518).unwrap().has_chess960_castling());
+
+    // The king steps off f1 and back: White's rights are gone, Black's stay.
+    let mut game = Game::new(start.clone());
+    for text in ["f2f3", "c7c6", "f1f2", "c6c5", "f2f1", "c5c4"] {
+        let mv = game.position().parse_uci_move(text).unwrap();
+        game.play(mv).unwrap();
+    }
+    let pos = game.position();
+    assert_eq!(pos.castling_field(false), "kq");
+    assert_eq!(pos.castling_field(true), "ge");
+    assert_eq!(pos.castling_rook(sparring::board::Color::White, true), None);
+    assert_eq!(pos.key(), pos.compute_key());
+}
