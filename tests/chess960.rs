@@ -688,3 +688,77 @@ fn repetition_and_lost_rights_in_chess960() {
     assert_eq!(pos.castling_rook(sparring::board::Color::White, true), None);
     assert_eq!(pos.key(), pos.compute_key());
 }
+
+/// Move generation and notation checked against python-chess on random Chess960 and DFRC games
+/// (python-chess as a tool; skipped with a reason without it): the legal moves in `UCI_Chess960`
+/// text and the depth-2 count of every position along the games, read from Shredder-FEN.
+#[test]
+fn moves_agree_with_python_chess_along_random_960_games() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import chess"])
+        .status();
+    if !matches!(probe, Ok(s) if s.success()) {
+        println!("skipped: python3 with the chess package is not installed");
+        return;
+    }
+    let script = r#"
+import random, chess
+rng = random.Random(9600)
+for game in range(24):
+    white = rng.randrange(960)
+    black = white if game % 2 == 0 else rng.randrange(960)
+    w = chess.Board.from_chess960_pos(white).board_fen().split("/")[-1]
+    b = chess.Board.from_chess960_pos(black).board_fen().split("/")[0]
+    board = chess.Board(b + "/pppppppp/8/8/8/8/PPPPPPPP/" + w + " w KQkq - 0 1", chess960=True)
+    for ply in range(60):
+        moves = list(board.legal_moves)
+        if not moves:
+            break
+        texts = sorted(board.uci(m, chess960=True) for m in moves)
+        perft2 = 0
+        for m in moves:
+            board.push(m)
+            perft2 += board.legal_moves.count()
+            board.pop()
+        print(board.shredder_fen() + "|" + " ".join(texts) + "|" + str(perft2))
+        castles = [m for m in moves if board.is_castling(m)]
+        board.push(rng.choice(castles) if castles and rng.random() < 0.5 else rng.choice(moves))
+"#;
+    let output = std::process::Command::new("python3")
+        .args(["-c", script])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let text = String::from_utf8(output.stdout).unwrap();
+    let mut positions = 0;
+    let mut castling_positions = 0;
+    for line in text.lines() {
+        let mut fields = line.split('|');
+        let (fen, moves, count) = (
+            fields.next().unwrap(),
+            fields.next().unwrap(),
+            fields.next().unwrap(),
+        );
+        let mut pos = Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        assert_eq!(pos.to_shredder_fen(), fen);
+        let mut ours: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|&m| pos.uci(m, true))
+            .collect();
+        ours.sort();
+        assert_eq!(ours.join(" "), moves, "{fen}");
+        assert_eq!(perft::perft(&mut pos, 2).to_string(), count, "{fen}");
+        positions += 1;
+        castling_positions += pos.legal_moves().iter().any(|m| m.is_castle()) as usize;
+    }
+    assert!(positions > 1000, "{positions} positions");
+    assert!(
+        castling_positions > 50,
+        "{castling_positions} positions with castling"
+    );
+}
