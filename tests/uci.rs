@@ -598,3 +598,104 @@ fn random_command_scripts_answer_every_go_once() {
         );
     }
 }
+
+/// `UCI_Chess960`: declared in the handshake; with it on castling is read and written king takes
+/// own rook, with it off standard castling is the king's step; both forms are read either way.
+#[test]
+fn uci_chess960_option_switches_castling_text() {
+    let out = session("uci\nquit\n");
+    assert!(
+        out.iter()
+            .any(|l| l == "option name UCI_Chess960 type check default false"),
+        "{out:?}"
+    );
+    let castle_fen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+    let castled = "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/R4RK1 w - - 2 2";
+    // Only castling legal, king stays on g1: g1h1 in both modes.
+    let forced = "4k3/8/b7/8/8/7p/r6P/6KR w H - 0 1";
+    for (chess960, short, long_text) in [(true, "e1h1", "e8a8"), (false, "e1g1", "e8c8")] {
+        let script = format!(
+            "setoption name UCI_Chess960 value {chess960}\n\
+             position fen {castle_fen} moves {short} {long_text}\nd\n\
+             position fen {castle_fen} moves e1g1 e8a8\nd\n\
+             position fen {castle_fen}\ngo depth 1 searchmoves e1h1\n\
+             position fen {forced}\ngo depth 2\nquit\n"
+        );
+        let out = session(&script);
+        let fens: Vec<&String> = out
+            .iter()
+            .filter(|l| l.starts_with("info string fen"))
+            .collect();
+        assert_eq!(fens.len(), 2, "{out:?}");
+        for line in fens {
+            assert!(line.contains(castled), "{line}");
+        }
+        let expected_castle = if chess960 { "e1h1" } else { "e1g1" };
+        assert_eq!(bestmoves(&out), [expected_castle, "g1h1"], "{out:?}");
+        // The principal variations use the same form.
+        assert!(
+            out.iter().any(
+                |l| l.starts_with("info depth") && l.contains(&format!("pv {expected_castle}"))
+            ),
+            "{out:?}"
+        );
+    }
+    let out = session("setoption name UCI_Chess960 value maybe\nquit\n");
+    assert!(
+        out.iter().any(|l| l.contains("bad UCI_Chess960 value")),
+        "{out:?}"
+    );
+}
+
+/// python-chess plays Chess960 and DFRC games against the binary: it turns `UCI_Chess960` on
+/// itself (the engine declares it), sends Shredder-FEN positions and king-takes-rook castling,
+/// and checks every engine move is legal. The python side castles whenever it can.
+#[test]
+fn python_chess_plays_chess960_games_against_the_engine() {
+    let probe = std::process::Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .status();
+    if !matches!(probe, Ok(s) if s.success()) {
+        println!("skipped: python3 with the chess package is not installed");
+        return;
+    }
+    let script = r#"
+import sys, random, chess, chess.engine
+rng = random.Random(960)
+engine = chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"])
+assert "UCI_Chess960" in engine.options, engine.options
+starts = [chess.Board.from_chess960_pos(n) for n in (3, 518, 959, 402)]
+# A DFRC start: White SP 12, Black SP 825 (OpenBench DFRC.epd line 12345).
+starts.append(chess.Board("rknbbqrn/pppppppp/8/8/8/8/PPPPPPPP/QBNNRKBR w KQkq - 0 1", chess960=True))
+castles = {"python": 0, "engine": 0}
+for start in starts:
+    board = start.copy()
+    board.chess960 = True
+    engine_color = rng.choice([chess.WHITE, chess.BLACK])
+    while not board.is_game_over(claim_draw=True) and board.ply() < 160:
+        if board.turn == engine_color:
+            result = engine.play(board, chess.engine.Limit(nodes=1500))
+            assert result.move in board.legal_moves, (board.fen(), result.move)
+            who = "engine"
+            move = result.move
+        else:
+            legal = list(board.legal_moves)
+            castling = [m for m in legal if board.is_castling(m)]
+            move = castling[0] if castling else rng.choice(legal)
+            who = "python"
+        if board.is_castling(move):
+            castles[who] += 1
+        board.push(move)
+    print(start.fen(), board.result(claim_draw=True), board.ply(), "plies")
+engine.quit()
+assert castles["python"] >= 3, castles
+print("chess960 games ok", castles)
+"#;
+    let output = std::process::Command::new("python3")
+        .args(["-c", script, env!("CARGO_BIN_EXE_sparring")])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "python-chess failed: {stderr}");
+    println!("{}", String::from_utf8_lossy(&output.stdout));
+}

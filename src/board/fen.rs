@@ -103,25 +103,24 @@ pub enum FenError {
         /// How many pieces give check.
         checkers: u32,
     },
-    /// The castling field is not `-` or a set of distinct letters from `KQkq`.
-    #[error("field 3 (castling): '{found}' is not '-' or a set of the letters KQkq")]
+    /// The castling field is not `-` or a set of letters from `KQkq` (X-FEN) and the file letters
+    /// `A`-`H`/`a`-`h` (Shredder-FEN), at most one right per side of each king.
+    #[error("field 3 (castling): '{found}' is not '-' or a set of the letters KQkq or castling rook files (A-H, a-h), at most one per side of each king")]
     BadCastling {
         /// The field as written.
         found: String,
     },
-    /// A castling right is given but the king or the rook is not on its start square.
-    #[error(
-        "field 3 (castling): right '{right}' needs the {color} king on {king} and a rook on {rook}"
-    )]
+    /// A castling right is given but no king and rook stand where it needs them: the king on its
+    /// back rank and a rook of its colour on the named file (or, for `K`/`Q`, anywhere on that
+    /// side of the king) on the same rank.
+    #[error("field 3 (castling): right '{right}' needs {needs}")]
     CastlingMismatch {
-        /// The right's letter (`K`, `Q`, `k` or `q`).
+        /// The right's letter (`K`, `Q`, `k`, `q` or a file letter).
         right: char,
         /// The side the right belongs to.
         color: Color,
-        /// Where that side's king must stand (e1 or e8).
-        king: Square,
-        /// Where the rook must stand (a1, h1, a8 or h8).
-        rook: Square,
+        /// What is missing, in words (e.g. "the white king on rank 1").
+        needs: String,
     },
     /// The en-passant field is not `-` or a square name.
     #[error("field 4 (en passant): '{found}' is not '-' or a square")]
@@ -186,7 +185,8 @@ impl Position {
                 })
             }
         };
-        pos.castling = parse_castling(&pos, fields[2])?;
+        let (rights, rooks) = parse_castling(&pos, fields[2])?;
+        pos.set_castling(rights, rooks);
         let ep = parse_en_passant(&pos, fields[3])?;
 
         // Clocks are plain digits: Rust's integer parsing would also take a leading '+'.
@@ -227,8 +227,57 @@ impl Position {
     }
 
     /// The position as a six-field FEN. The en-passant square is written only when the capture is
-    /// legal, as python-chess and most engines do.
+    /// legal, as python-chess and most engines do. The castling field is X-FEN: `KQkq` when each
+    /// castling rook is the outermost rook on its side of the king (always so in standard chess
+    /// and at every Chess960 start), the rook's file letter otherwise.
     pub fn to_fen(&self) -> String {
+        self.to_fen_with(false)
+    }
+
+    /// The position as FEN with a Shredder-FEN castling field: the file letter of every castling
+    /// rook (upper case for White), White's king side first (`HAha` in standard chess), as
+    /// python-chess's `shredder_fen` writes it and GUIs send to engines in Chess960.
+    pub fn to_shredder_fen(&self) -> String {
+        self.to_fen_with(true)
+    }
+
+    /// The castling field alone, X-FEN (`shredder` false) or Shredder-FEN.
+    pub fn castling_field(&self, shredder: bool) -> String {
+        if self.castling.0 == 0 {
+            return "-".to_string();
+        }
+        let mut field = String::with_capacity(4);
+        for color in Color::ALL {
+            for king_side in [true, false] {
+                let Some(rook) = self.castling_rook(color, king_side) else {
+                    continue;
+                };
+                let outermost = if shredder {
+                    false
+                } else {
+                    let rank = Bitboard::rank(color.back_rank());
+                    let rooks = self.colored(color, PieceKind::Rook) & rank;
+                    let beyond =
+                        rooks
+                            .into_iter()
+                            .any(|sq| if king_side { sq > rook } else { sq < rook });
+                    !beyond
+                };
+                let letter = match (outermost, king_side) {
+                    (true, true) => 'K',
+                    (true, false) => 'Q',
+                    (false, _) => rook.file().char().to_ascii_uppercase(),
+                };
+                field.push(match color {
+                    Color::White => letter,
+                    Color::Black => letter.to_ascii_lowercase(),
+                });
+            }
+        }
+        field
+    }
+
+    fn to_fen_with(&self, shredder: bool) -> String {
         let mut fen = String::with_capacity(90);
         for rank in Rank::ALL.iter().rev() {
             let mut empty = 0;
@@ -257,7 +306,9 @@ impl Position {
             .map_or_else(|| "-".to_string(), |s| s.to_string());
         fen.push_str(&format!(
             " {side} {} {ep} {} {}",
-            self.castling, self.halfmove_clock, self.fullmove_number
+            self.castling_field(shredder),
+            self.halfmove_clock,
+            self.fullmove_number
         ));
         fen
     }
@@ -332,41 +383,90 @@ fn check_material(pos: &Position, mode: FenMode) -> Result<(), FenError> {
     Ok(())
 }
 
-fn parse_castling(pos: &Position, field: &str) -> Result<CastlingRights, FenError> {
+/// Reads an X-FEN or Shredder-FEN castling field, in any order: `K`/`Q` (lower case for Black)
+/// name the outermost rook on that side of the king, a file letter names the rook on that file.
+/// Returns the rights and the rook square of each (standard corners for rights not held).
+fn parse_castling(pos: &Position, field: &str) -> Result<(CastlingRights, [Square; 4]), FenError> {
     let bad = || FenError::BadCastling {
         found: field.to_string(),
     };
+    let mut rooks = [
+        Square::new(File::H, Rank::First),
+        Square::new(File::A, Rank::First),
+        Square::new(File::H, Rank::Eighth),
+        Square::new(File::A, Rank::Eighth),
+    ];
     if field == "-" {
-        return Ok(CastlingRights::NONE);
+        return Ok((CastlingRights::NONE, rooks));
     }
     let mut rights = CastlingRights::NONE;
     for ch in field.chars() {
-        let (color, king_side) = match ch {
-            'K' => (Color::White, true),
-            'Q' => (Color::White, false),
-            'k' => (Color::Black, true),
-            'q' => (Color::Black, false),
-            _ => return Err(bad()),
-        };
-        let bit = CastlingRights::bit(color, king_side);
-        if rights.0 & bit != 0 {
+        if !ch.is_ascii_alphabetic() {
             return Err(bad());
         }
-        rights.0 |= bit;
+        let color = if ch.is_ascii_uppercase() {
+            Color::White
+        } else {
+            Color::Black
+        };
         let rank = color.back_rank();
-        let king = Square::new(File::E, rank);
-        let rook = Square::new(if king_side { File::H } else { File::A }, rank);
-        let has = |sq, kind| pos.piece_on(sq) == Some(Piece::new(color, kind));
-        if !has(king, PieceKind::King) || !has(rook, PieceKind::Rook) {
-            return Err(FenError::CastlingMismatch {
-                right: ch,
-                color,
-                king,
-                rook,
-            });
+        let mismatch = |needs: String| FenError::CastlingMismatch {
+            right: ch,
+            color,
+            needs,
+        };
+        let named_file = match ch.to_ascii_lowercase() {
+            'k' | 'q' => None,
+            c => Some(File::from_char(c).ok_or_else(bad)?),
+        };
+        let king = pos.king_square(color);
+        if king.rank() != rank {
+            return Err(mismatch(format!("the {color} king on rank {rank}")));
         }
+        let back_rooks = pos.colored(color, PieceKind::Rook) & Bitboard::rank(rank);
+        let (king_side, rook) =
+            match named_file {
+                Some(file) => {
+                    let rook = Square::new(file, rank);
+                    if !back_rooks.has(rook) {
+                        return Err(mismatch(format!("a {color} rook on {rook}")));
+                    }
+                    if file == king.file() {
+                        return Err(bad());
+                    }
+                    (file > king.file(), rook)
+                }
+                None => {
+                    let king_side = ch.eq_ignore_ascii_case(&'k');
+                    let beyond = back_rooks.into_iter().filter(|&sq| {
+                        if king_side {
+                            sq > king
+                        } else {
+                            sq < king
+                        }
+                    });
+                    let outermost = if king_side {
+                        beyond.max()
+                    } else {
+                        beyond.min()
+                    };
+                    let side = if king_side { "king" } else { "queen" };
+                    let rook = outermost.ok_or_else(|| {
+                        mismatch(format!(
+                        "a {color} rook on rank {rank} on the {side} side of the king on {king}"
+                    ))
+                    })?;
+                    (king_side, rook)
+                }
+            };
+        let i = CastlingRights::index(color, king_side);
+        if rights.0 & (1 << i) != 0 {
+            return Err(bad());
+        }
+        rights.0 |= 1 << i;
+        rooks[i] = rook;
     }
-    Ok(rights)
+    Ok((rights, rooks))
 }
 
 /// The en-passant square as written; whether a capture is possible is decided later.

@@ -3,6 +3,7 @@
 
 pub mod attacks;
 mod bitboard;
+pub mod chess960;
 mod fen;
 mod game;
 mod movegen;

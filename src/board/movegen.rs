@@ -19,8 +19,9 @@ pub struct PieceMoves {
     pub kind: PieceKind,
     /// The square the piece moves from.
     pub from: Square,
-    /// The legal destinations; for castling the king's destination (g1, c1, g8 or c8), for en
-    /// passant the empty square the pawn moves to.
+    /// The legal destinations; for castling the castling rook's square (so that castling and a
+    /// plain king move to the king's castling square stay apart in Chess960; `push_piece_moves`
+    /// turns it into the castling `Move`), for en passant the empty square the pawn moves to.
     pub to: Bitboard,
 }
 
@@ -180,28 +181,35 @@ impl Position {
         }
     }
 
-    /// The castling destinations (g1/c1 or g8/c8) open to the king: the right is held, the squares
-    /// between king and rook are empty, and the king neither is in check (checked by the caller)
-    /// nor crosses or lands on an attacked square.
+    /// The castling rooks' squares (king takes own rook) of the castling moves open to the king:
+    /// the right is held, every square the king and the rook pass or land on is empty apart from
+    /// the two of them, and no square the king passes or lands on is attacked once king and rook
+    /// have moved (so a rook that shielded its king along the back rank cannot castle away). The
+    /// caller has checked the king is not in check. Standard and Chess960 castling alike.
     #[inline(always)]
     fn castling_targets(&self, us: Color, king: Square, occupied: Bitboard) -> Bitboard {
         let mut targets = Bitboard::EMPTY;
-        let rank = us.back_rank();
-        for (king_side, rook_file, king_file, cross_file) in [
-            (true, File::H, File::G, File::F),
-            (false, File::A, File::C, File::D),
-        ] {
-            if !self.castling.has(us, king_side) {
+        let first = 2 * us.index();
+        for i in first..first + 2 {
+            if self.castling.0 & (1 << i) == 0 {
                 continue;
             }
-            let rook = Square::new(rook_file, rank);
-            let land = Square::new(king_file, rank);
-            let cross = Square::new(cross_file, rank);
-            if (between(king, rook) & occupied).is_empty()
-                && !self.is_attacked(cross, !us, occupied)
-                && !self.is_attacked(land, !us, occupied)
+            let rook = self.castling_rooks[i];
+            let others = occupied.without(king).without(rook);
+            if (self.castling_paths[i] & others).is_nonempty() {
+                continue;
+            }
+            let rook_to = if i % 2 == 0 {
+                Square::new(File::F, us.back_rank())
+            } else {
+                Square::new(File::D, us.back_rank())
+            };
+            let after = others.with(rook_to);
+            if self.castling_king_paths[i]
+                .into_iter()
+                .all(|sq| !self.is_attacked(sq, !us, after))
             {
-                targets = targets.with(land);
+                targets = targets.with(rook);
             }
         }
         targets
@@ -232,13 +240,22 @@ impl Position {
                 }
             }
             PieceKind::King => {
+                let ours = self.color(self.side);
                 for to in pm.to {
+                    // A destination holding an own rook is castling with that rook; the move
+                    // names the king's castling square (g or c file).
+                    if ours.has(to) {
+                        let (flags, king_file) = if to > pm.from {
+                            (Move::KING_CASTLE, File::G)
+                        } else {
+                            (Move::QUEEN_CASTLE, File::C)
+                        };
+                        let king_to = Square::new(king_file, pm.from.rank());
+                        list.push(Move::new(pm.from, king_to, flags));
+                        continue;
+                    }
                     let flags = if theirs.has(to) {
                         Move::CAPTURE
-                    } else if to.index() == pm.from.index() + 2 {
-                        Move::KING_CASTLE
-                    } else if to.index() + 2 == pm.from.index() {
-                        Move::QUEEN_CASTLE
                     } else {
                         Move::QUIET
                     };
@@ -303,8 +320,9 @@ impl Position {
             return false;
         }
         let mut found = false;
+        // Castling is listed under its rook's square, so a king's moves are always expanded.
         self.generate_piece_moves::<true, true>(|pm| {
-            if pm.from == mv.from() && pm.to.has(mv.to()) {
+            if pm.from == mv.from() && (pm.to.has(mv.to()) || mv.is_castle()) {
                 let mut list = MoveList::new();
                 self.push_piece_moves(pm, &mut list);
                 found |= list.contains(mv);

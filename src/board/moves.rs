@@ -4,7 +4,11 @@ use super::types::{PieceKind, Square};
 use std::fmt;
 
 /// A move packed in 16 bits: from square (bits 0-5), to square (6-11), kind flags (12-15).
-/// Castling is encoded as the king's two-square step (e1g1), as UCI writes it.
+/// Castling is encoded as the king's move to its castling square (e1g1, e1c1) with a flag for the
+/// side, as UCI writes standard castling; the rook is the position's castling rook of that side
+/// (`Position::castling_rook`). In Chess960 that keeps castling apart from a plain king move to
+/// the same square (flags differ), and a king that does not move castles as g1g1 with the flag.
+/// `Position::uci` writes the Chess960 king-takes-rook form.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Default)]
 pub struct Move(u16);
 
@@ -13,9 +17,9 @@ impl Move {
     pub const QUIET: u16 = 0;
     /// Flags of a pawn's two-square advance from its start rank.
     pub const DOUBLE_PUSH: u16 = 1;
-    /// Flags of king-side castling (e1g1 / e8g8).
+    /// Flags of king-side castling (`O-O`: king to g1/g8, rook to f1/f8).
     pub const KING_CASTLE: u16 = 2;
-    /// Flags of queen-side castling (e1c1 / e8c8).
+    /// Flags of queen-side castling (`O-O-O`: king to c1/c8, rook to d1/d8).
     pub const QUEEN_CASTLE: u16 = 3;
     /// Flags of an ordinary capture; its bit (4) is also set in en-passant and capturing
     /// promotion flags.
@@ -46,7 +50,7 @@ impl Move {
         Square::from_index((self.0 & 63) as usize)
     }
 
-    /// The square the moving piece lands on (g1/c1/g8/c8 for castling).
+    /// The square the moving piece lands on (g1/c1/g8/c8 for castling: the king's square).
     #[inline(always)]
     pub const fn to(self) -> Square {
         Square::from_index((self.0 >> 6 & 63) as usize)
@@ -107,6 +111,20 @@ impl Move {
         matches!(self.flags(), Move::KING_CASTLE | Move::QUEEN_CASTLE)
     }
 
+    /// Where the rook lands if this is castling: f1/f8 on the king side, d1/d8 on the queen side.
+    #[inline(always)]
+    pub const fn castle_rook_to(self) -> Square {
+        let rank_base = self.from().index() & !7;
+        Square::from_index(
+            rank_base
+                + if self.flags() == Move::KING_CASTLE {
+                    5
+                } else {
+                    3
+                },
+        )
+    }
+
     /// Whether the move is a pawn's two-square advance.
     #[inline(always)]
     pub const fn is_double_push(self) -> bool {
@@ -126,6 +144,8 @@ impl Move {
 
 impl fmt::Display for Move {
     /// UCI long algebraic notation: `e2e4`, `e7e8q`, `e1g1`, and `0000` for the null move.
+    /// Castling is written as the king's move, right for standard chess; Chess960 castling needs
+    /// the position (`Position::uci`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_null() {
             return f.write_str("0000");

@@ -59,8 +59,9 @@ pub enum SanError {
 
 impl Position {
     /// Parses a UCI long-algebraic move (`e2e4`, `e7e8q`, `e1g1`) and returns the legal move it
-    /// names. The king-takes-rook form of standard castling (`e1h1`, `e8a8`), which Polyglot books
-    /// and Chess960-aware GUIs send, is accepted too.
+    /// names. Castling is accepted in both forms, in standard chess and Chess960 alike: king takes
+    /// own rook (`e1h1`, `b1a1`; what Polyglot books and `UCI_Chess960` GUIs send), and the king's
+    /// move to its castling square (`e1g1`) when no plain king move has that text.
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
         let text = text.trim();
         let malformed = || MoveParseError::Malformed {
@@ -82,33 +83,32 @@ impl Position {
             None => None,
             Some(c) => Some(promotion_kind(c).ok_or_else(malformed)?),
         };
-        let to = self.castling_king_destination(from, to);
         let legal = self.legal_moves();
-        legal
-            .iter()
-            .copied()
-            .find(|m| m.from() == from && m.to() == to && m.promotion() == promotion)
-            .ok_or_else(|| illegal(self.why_illegal(&legal, from, to, promotion)))
-    }
-
-    /// Maps the king-takes-own-rook form of castling (e1h1, e1a1, e8h8, e8a8) to the king's
-    /// two-square step that `Move` uses; any other pair of squares is returned unchanged.
-    fn castling_king_destination(&self, from: Square, to: Square) -> Square {
         let us = self.side_to_move();
-        let rank = us.back_rank();
-        let own_rook = self.colored(us, PieceKind::Rook).has(to);
-        if from == Square::new(File::E, rank)
-            && self.colored(us, PieceKind::King).has(from)
-            && to.rank() == rank
-            && own_rook
-        {
-            match to.file() {
-                File::H => return Square::new(File::G, rank),
-                File::A => return Square::new(File::C, rank),
-                _ => {}
-            }
-        }
-        to
+        let king_takes_rook = self.colored(us, PieceKind::King).has(from)
+            && self.colored(us, PieceKind::Rook).has(to)
+            && promotion.is_none();
+        let found = if king_takes_rook {
+            legal
+                .iter()
+                .copied()
+                .find(|m| m.is_castle() && m.from() == from && self.castle_rook_from(us, *m) == to)
+        } else {
+            // A plain move first: in Chess960 a king may reach its castling square both ways
+            // (`f1g1`), and then the text means the plain move. The king's-square form of
+            // castling (`e1g1`) is accepted whenever the king moves.
+            let exact = |castle: bool| {
+                legal.iter().copied().find(|m| {
+                    m.from() == from
+                        && m.to() == to
+                        && m.promotion() == promotion
+                        && m.is_castle() == castle
+                        && (!castle || from != to)
+                })
+            };
+            exact(false).or_else(|| exact(true))
+        };
+        found.ok_or_else(|| illegal(self.why_illegal(&legal, from, to, promotion)))
     }
 
     /// A short explanation of why no legal move goes from `from` to `to` with this promotion.
@@ -128,14 +128,18 @@ impl Position {
             };
         }
         let kind = self.kind_on(from).expect("occupied square");
-        if promotion.is_none() && legal.iter().any(|m| m.from() == from && m.to() == to) {
+        if promotion.is_none()
+            && legal
+                .iter()
+                .any(|m| m.from() == from && m.to() == to && !m.is_castle())
+        {
             return "a pawn reaching the last rank must name its promotion piece (q, r, b or n)";
         }
         if kind == PieceKind::King
             && from.rank() == us.back_rank()
-            && from.file() == File::E
             && to.rank() == from.rank()
-            && matches!(to.file(), File::C | File::G)
+            && ((from.file() == File::E && matches!(to.file(), File::C | File::G))
+                || self.colored(us, PieceKind::Rook).has(to))
         {
             return "castling is not possible here (right lost, path blocked, or king in or through check)";
         }
@@ -365,7 +369,11 @@ impl Position {
                 && from_rank.map_or(true, |r| m.from().rank() == r)
                 && (promotion.is_none() || m.promotion() == promotion)
         };
-        let candidates: Vec<Move> = legal.iter().filter(fits).copied().collect();
+        let mut candidates: Vec<Move> = legal.iter().filter(fits).copied().collect();
+        // In Chess960 `Kg1` may be a plain king move and castling at once: the plain move wins.
+        if candidates.iter().any(|m| !m.is_castle()) {
+            candidates.retain(|m| !m.is_castle());
+        }
         match candidates[..] {
             [mv] => Ok(mv),
             [] => {

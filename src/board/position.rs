@@ -9,15 +9,30 @@ use super::moves::Move;
 use super::types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};
 use super::zobrist;
 
-/// A chess position. Equality compares every field, the key included, so a test can check that
-/// make followed by unmake restores the position bit for bit.
-#[derive(Clone, PartialEq, Eq, Debug)]
+/// A chess position, standard or Chess960. Equality compares every field that describes the
+/// position, the key included, so a test can check that make followed by unmake restores the
+/// position bit for bit (the castling tables derived from the rook squares are not compared).
+#[derive(Clone, Debug)]
 pub struct Position {
     pub(super) pieces: [Bitboard; 6],
     pub(super) colors: [Bitboard; 2],
     pub(super) mailbox: [Option<PieceKind>; 64],
     pub(super) side: Color,
     pub(super) castling: CastlingRights,
+    /// The castling rook's square of each right (index `CastlingRights::index`); a right not held
+    /// keeps the standard corner. Kings and castling rooks never move while a right is held, so
+    /// these and the three tables below stay fixed for a whole game.
+    pub(super) castling_rooks: [Square; 4],
+    /// Squares that must be empty (apart from the castling king and rook) for each right.
+    pub(super) castling_paths: [Bitboard; 4],
+    /// Squares the king passes and lands on for each right: none may be attacked.
+    pub(super) castling_king_paths: [Bitboard; 4],
+    /// The rights that survive a move touching each square (a king or castling rook leaving, or
+    /// a castling rook being captured): the standard table in standard chess.
+    pub(super) castling_keep: [u8; 64],
+    /// Zobrist key of every set of rights: Polyglot's keys, plus one key per right whose rook is
+    /// not in the standard corner (`zobrist::castling_file_key`).
+    pub(super) castling_keys: [u64; 16],
     /// Set only when an en-passant capture is legal, so the key and repetition checks see it only
     /// when it changes the position's possibilities.
     pub(super) ep_square: Option<Square>,
@@ -37,26 +52,43 @@ pub struct Undo {
     key: u64,
 }
 
-/// Castling rights that survive a move touching each square (a rook or king leaving or being captured).
-const CASTLING_KEEP: [u8; 64] = {
-    let mut keep = [15u8; 64];
-    keep[0] = 15 & !CastlingRights::WHITE_QUEEN_SIDE;
-    keep[7] = 15 & !CastlingRights::WHITE_KING_SIDE;
-    keep[4] = 15 & !(CastlingRights::WHITE_KING_SIDE | CastlingRights::WHITE_QUEEN_SIDE);
-    keep[56] = 15 & !CastlingRights::BLACK_QUEEN_SIDE;
-    keep[63] = 15 & !CastlingRights::BLACK_KING_SIDE;
-    keep[60] = 15 & !(CastlingRights::BLACK_KING_SIDE | CastlingRights::BLACK_QUEEN_SIDE);
-    keep
-};
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        let held_rooks_equal = (0..4).all(|i| {
+            self.castling.0 & (1 << i) == 0 || self.castling_rooks[i] == other.castling_rooks[i]
+        });
+        self.pieces == other.pieces
+            && self.colors == other.colors
+            && self.mailbox == other.mailbox
+            && self.side == other.side
+            && self.castling == other.castling
+            && held_rooks_equal
+            && self.ep_square == other.ep_square
+            && self.halfmove_clock == other.halfmove_clock
+            && self.fullmove_number == other.fullmove_number
+            && self.key == other.key
+    }
+}
 
-/// The rook's (from, to) squares for a castling move, given the king's destination.
+impl Eq for Position {}
+
+/// The standard corners: the rook square of each right (WK h1, WQ a1, BK h8, BQ a8).
+const STANDARD_CASTLING_ROOKS: [Square; 4] = [
+    Square::new(File::H, Rank::First),
+    Square::new(File::A, Rank::First),
+    Square::new(File::H, Rank::Eighth),
+    Square::new(File::A, Rank::Eighth),
+];
+
+/// Where the king and the rook of a castling right stand afterwards: g and f on the king side,
+/// c and d on the queen side, on `color`'s back rank, wherever they started (Chess960 rules).
 #[inline(always)]
-pub(super) fn castling_rook_squares(king_to: Square) -> (Square, Square) {
-    let rank = king_to.rank();
-    if king_to.file() == File::G {
-        (Square::new(File::H, rank), Square::new(File::F, rank))
+pub(super) const fn castling_destinations(color: Color, king_side: bool) -> (Square, Square) {
+    let rank = color.back_rank();
+    if king_side {
+        (Square::new(File::G, rank), Square::new(File::F, rank))
     } else {
-        (Square::new(File::A, rank), Square::new(File::D, rank))
+        (Square::new(File::C, rank), Square::new(File::D, rank))
     }
 }
 
@@ -77,6 +109,11 @@ impl Position {
             mailbox: [None; 64],
             side: Color::White,
             castling: CastlingRights::NONE,
+            castling_rooks: STANDARD_CASTLING_ROOKS,
+            castling_paths: [Bitboard::EMPTY; 4],
+            castling_king_paths: [Bitboard::EMPTY; 4],
+            castling_keep: [15; 64],
+            castling_keys: zobrist::CASTLING_KEYS,
             ep_square: None,
             halfmove_clock: 0,
             fullmove_number: 1,
@@ -94,6 +131,93 @@ impl Position {
     #[inline(always)]
     pub fn castling_rights(&self) -> CastlingRights {
         self.castling
+    }
+
+    /// The square of the rook `color` may castle with on the king side (`king_side`, the h-file
+    /// side, `O-O`) or the queen side (`O-O-O`); `None` if that right is lost. In standard chess
+    /// this is a corner; in Chess960 any back-rank square on that side of the king.
+    #[inline]
+    pub fn castling_rook(&self, color: Color, king_side: bool) -> Option<Square> {
+        let i = CastlingRights::index(color, king_side);
+        (self.castling.0 & (1 << i) != 0).then_some(self.castling_rooks[i])
+    }
+
+    /// Whether some castling right held needs Chess960 rules to describe: a king off the e-file
+    /// or a castling rook off its corner. A standard position never does.
+    pub fn has_chess960_castling(&self) -> bool {
+        (0..4).any(|i| {
+            self.castling.0 & (1 << i) != 0
+                && (self.castling_rooks[i] != STANDARD_CASTLING_ROOKS[i]
+                    || self
+                        .king_square(if i < 2 { Color::White } else { Color::Black })
+                        .file()
+                        != File::E)
+        })
+    }
+
+    /// The square the rook of castling move `mv` by `us` starts on (the castling right's rook).
+    #[inline(always)]
+    pub(super) fn castle_rook_from(&self, us: Color, mv: Move) -> Square {
+        self.castling_rooks[CastlingRights::index(us, mv.flags() == Move::KING_CASTLE)]
+    }
+
+    /// The move's UCI text. With `chess960` castling is written king takes own rook (`e1h1`,
+    /// `b1a1`, `g1h1` for a king that stays), as `UCI_Chess960` asks. Without it standard
+    /// castling is the king's step (`e1g1`, as `Display` writes it) and any other castling is
+    /// still king takes rook, the only unambiguous text (python-chess does the same). `mv` must
+    /// be a move of this position.
+    pub fn uci(&self, mv: Move, chess960: bool) -> String {
+        if !mv.is_castle() {
+            return mv.to_string();
+        }
+        let rook = self.castle_rook_from(self.side, mv);
+        let standard = mv.from().file() == File::E && matches!(rook.file(), File::A | File::H);
+        if chess960 || !standard {
+            format!("{}{rook}", mv.from())
+        } else {
+            mv.to_string()
+        }
+    }
+
+    /// Sets the castling rights and their rook squares (one per right, ignored for rights not
+    /// held) and derives the generation paths, the keep table and the castling keys. The kings
+    /// and rooks must already stand on the board; the key is not updated.
+    pub(super) fn set_castling(&mut self, rights: CastlingRights, rooks: [Square; 4]) {
+        self.castling = rights;
+        self.castling_keep = [15; 64];
+        self.castling_paths = [Bitboard::EMPTY; 4];
+        self.castling_king_paths = [Bitboard::EMPTY; 4];
+        let mut extra = [0u64; 4];
+        for (i, &held_rook) in rooks.iter().enumerate() {
+            let color = if i < 2 { Color::White } else { Color::Black };
+            let king_side = i % 2 == 0;
+            if rights.0 & (1 << i) == 0 {
+                self.castling_rooks[i] = STANDARD_CASTLING_ROOKS[i];
+                continue;
+            }
+            let rook = held_rook;
+            self.castling_rooks[i] = rook;
+            let king = self.king_square(color);
+            let (king_to, rook_to) = castling_destinations(color, king_side);
+            let king_path = between(king, king_to).with(king_to);
+            let rook_path = between(rook, rook_to).with(rook_to);
+            self.castling_king_paths[i] = king_path;
+            self.castling_paths[i] = (between(king, rook) | king_path | rook_path)
+                .without(king)
+                .without(rook);
+            self.castling_keep[rook.index()] &= !(1 << i);
+            self.castling_keep[king.index()] &= !(1 << i);
+            extra[i] = zobrist::castling_file_key(i, rook.file());
+        }
+        for mask in 0..16 {
+            let mut key = zobrist::CASTLING_KEYS[mask];
+            for (i, e) in extra.iter().enumerate() {
+                if mask & (1 << i) != 0 {
+                    key ^= e;
+                }
+            }
+            self.castling_keys[mask] = key;
+        }
     }
 
     /// The en-passant target square, present only when an en-passant capture is legal.
@@ -283,7 +407,7 @@ impl Position {
         for sq in self.occupied() {
             key ^= zobrist::piece_key(self.piece_on(sq).expect("occupied"), sq);
         }
-        key ^= zobrist::castling_key(self.castling);
+        key ^= self.castling_keys[self.castling.0 as usize];
         if let Some(ep) = self.ep_square {
             key ^= zobrist::en_passant_key(ep.file());
         }
@@ -314,48 +438,64 @@ impl Position {
         }
         self.halfmove_clock = self.halfmove_clock.saturating_add(1);
 
-        if mv.is_capture() {
-            let (victim_sq, victim) = if mv.is_en_passant() {
-                (Square::from_index(to.index() ^ 8), PieceKind::Pawn)
-            } else {
-                (
-                    to,
-                    self.mailbox[to.index()].expect("capture of an empty square"),
-                )
-            };
-            self.toggle(them, victim, victim_sq);
-            self.mailbox[victim_sq.index()] = None;
-            key ^= zobrist::piece_key(Piece::new(them, victim), victim_sq);
-            undo.captured = Some(victim);
-            self.halfmove_clock = 0;
-        }
-
-        let placed = mv.promotion().unwrap_or(kind);
-        self.toggle(us, kind, from);
-        self.toggle(us, placed, to);
-        self.mailbox[from.index()] = None;
-        self.mailbox[to.index()] = Some(placed);
-        key ^= zobrist::piece_key(Piece::new(us, kind), from)
-            ^ zobrist::piece_key(Piece::new(us, placed), to);
-
-        if kind == PieceKind::Pawn {
-            self.halfmove_clock = 0;
-        } else if mv.is_castle() {
-            let (rook_from, rook_to) = castling_rook_squares(to);
+        if mv.is_castle() {
+            // Lift both, then place both: in Chess960 either destination may be the other's
+            // start square, and the king may not move at all.
+            let (king_to, rook_from, rook_to) =
+                (to, self.castle_rook_from(us, mv), mv.castle_rook_to());
+            self.toggle(us, PieceKind::King, from);
             self.toggle(us, PieceKind::Rook, rook_from);
-            self.toggle(us, PieceKind::Rook, rook_to);
+            self.mailbox[from.index()] = None;
             self.mailbox[rook_from.index()] = None;
+            self.toggle(us, PieceKind::King, king_to);
+            self.toggle(us, PieceKind::Rook, rook_to);
+            self.mailbox[king_to.index()] = Some(PieceKind::King);
             self.mailbox[rook_to.index()] = Some(PieceKind::Rook);
-            let rook = Piece::new(us, PieceKind::Rook);
-            key ^= zobrist::piece_key(rook, rook_from) ^ zobrist::piece_key(rook, rook_to);
+            let (king, rook) = (
+                Piece::new(us, PieceKind::King),
+                Piece::new(us, PieceKind::Rook),
+            );
+            key ^= zobrist::piece_key(king, from)
+                ^ zobrist::piece_key(king, king_to)
+                ^ zobrist::piece_key(rook, rook_from)
+                ^ zobrist::piece_key(rook, rook_to);
+        } else {
+            if mv.is_capture() {
+                let (victim_sq, victim) = if mv.is_en_passant() {
+                    (Square::from_index(to.index() ^ 8), PieceKind::Pawn)
+                } else {
+                    (
+                        to,
+                        self.mailbox[to.index()].expect("capture of an empty square"),
+                    )
+                };
+                self.toggle(them, victim, victim_sq);
+                self.mailbox[victim_sq.index()] = None;
+                key ^= zobrist::piece_key(Piece::new(them, victim), victim_sq);
+                undo.captured = Some(victim);
+                self.halfmove_clock = 0;
+            }
+
+            let placed = mv.promotion().unwrap_or(kind);
+            self.toggle(us, kind, from);
+            self.toggle(us, placed, to);
+            self.mailbox[from.index()] = None;
+            self.mailbox[to.index()] = Some(placed);
+            key ^= zobrist::piece_key(Piece::new(us, kind), from)
+                ^ zobrist::piece_key(Piece::new(us, placed), to);
+
+            if kind == PieceKind::Pawn {
+                self.halfmove_clock = 0;
+            }
         }
 
         // Most positions have no rights left to lose; skip the table work then.
         if self.castling.0 != 0 {
             let kept = CastlingRights(
-                self.castling.0 & CASTLING_KEEP[from.index()] & CASTLING_KEEP[to.index()],
+                self.castling.0 & self.castling_keep[from.index()] & self.castling_keep[to.index()],
             );
-            key ^= zobrist::castling_key(self.castling) ^ zobrist::castling_key(kept);
+            key ^=
+                self.castling_keys[self.castling.0 as usize] ^ self.castling_keys[kept.0 as usize];
             self.castling = kept;
         }
         self.side = them;
@@ -387,32 +527,37 @@ impl Position {
             self.fullmove_number -= 1;
         }
         let (from, to) = (mv.from(), mv.to());
-        let placed = self.mailbox[to.index()].expect("unmake_move: no piece on the to square");
-        let kind = if mv.is_promotion() {
-            PieceKind::Pawn
-        } else {
-            placed
-        };
-        self.toggle(us, placed, to);
-        self.toggle(us, kind, from);
-        self.mailbox[to.index()] = None;
-        self.mailbox[from.index()] = Some(kind);
-
         if mv.is_castle() {
-            let (rook_from, rook_to) = castling_rook_squares(to);
-            self.toggle(us, PieceKind::Rook, rook_from);
+            let (king_to, rook_from, rook_to) =
+                (to, self.castle_rook_from(us, mv), mv.castle_rook_to());
+            self.toggle(us, PieceKind::King, king_to);
             self.toggle(us, PieceKind::Rook, rook_to);
+            self.mailbox[king_to.index()] = None;
             self.mailbox[rook_to.index()] = None;
+            self.toggle(us, PieceKind::King, from);
+            self.toggle(us, PieceKind::Rook, rook_from);
+            self.mailbox[from.index()] = Some(PieceKind::King);
             self.mailbox[rook_from.index()] = Some(PieceKind::Rook);
-        }
-        if let Some(victim) = undo.captured {
-            let victim_sq = if mv.is_en_passant() {
-                Square::from_index(to.index() ^ 8)
+        } else {
+            let placed = self.mailbox[to.index()].expect("unmake_move: no piece on the to square");
+            let kind = if mv.is_promotion() {
+                PieceKind::Pawn
             } else {
-                to
+                placed
             };
-            self.toggle(them, victim, victim_sq);
-            self.mailbox[victim_sq.index()] = Some(victim);
+            self.toggle(us, placed, to);
+            self.toggle(us, kind, from);
+            self.mailbox[to.index()] = None;
+            self.mailbox[from.index()] = Some(kind);
+            if let Some(victim) = undo.captured {
+                let victim_sq = if mv.is_en_passant() {
+                    Square::from_index(to.index() ^ 8)
+                } else {
+                    to
+                };
+                self.toggle(them, victim, victim_sq);
+                self.mailbox[victim_sq.index()] = Some(victim);
+            }
         }
         self.castling = undo.castling;
         self.ep_square = undo.ep_square;

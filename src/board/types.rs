@@ -315,7 +315,10 @@ impl fmt::Display for Square {
     }
 }
 
-/// Castling rights as four bits: white king side, white queen side, black king side, black queen side.
+/// Castling rights as four bits: white king side, white queen side, black king side, black queen
+/// side. The king side is the h-file side of the king (`O-O`), the queen side the a-file side
+/// (`O-O-O`); in Chess960 the rook of each right is kept by the `Position`
+/// (`Position::castling_rook`), so these bits alone do not say which rook may castle.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub struct CastlingRights(pub u8);
 
@@ -344,6 +347,12 @@ impl CastlingRights {
         }
     }
 
+    /// The bit number (0..4) of one side's king-side or queen-side right: `bit` is `1 << index`.
+    #[inline(always)]
+    pub const fn index(color: Color, king_side: bool) -> usize {
+        2 * color.index() + if king_side { 0 } else { 1 }
+    }
+
     /// Whether `color` may still castle on the king side (`king_side`) or the queen side.
     #[inline(always)]
     pub const fn has(self, color: Color, king_side: bool) -> bool {
@@ -352,6 +361,8 @@ impl CastlingRights {
 }
 
 impl fmt::Display for CastlingRights {
+    /// The bits as `KQkq` letters (`-` for none): the FEN field when every castling rook is the
+    /// outermost rook on its side, which `Position::to_fen` checks (X-FEN).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0 == 0 {
             return f.write_str("-");

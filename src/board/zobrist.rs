@@ -14,10 +14,46 @@ pub fn piece_key(piece: Piece, sq: Square) -> u64 {
     RANDOM64[64 * kind + sq.index()]
 }
 
-/// Combined key of a set of castling rights.
+/// Combined key of a set of castling rights with their rooks in the standard corners (Polyglot's
+/// keys). A position adds `castling_file_key` for each right whose rook stands elsewhere.
 #[inline(always)]
 pub fn castling_key(rights: CastlingRights) -> u64 {
     CASTLING_KEYS[rights.0 as usize]
+}
+
+/// The extra key of castling right `right` (`CastlingRights::index`: 0 white king side, 1 white
+/// queen side, 2 black king side, 3 black queen side) held with its rook on `rook_file`. It is 0
+/// for the standard corner (h for the king side, a for the queen side), so standard positions
+/// keep their Polyglot keys; Chess960 positions differing only in which rook may castle get
+/// different keys. The other values are SplitMix64 outputs of the seed `0x960 + 8 * right + file`.
+#[inline]
+pub fn castling_file_key(right: usize, rook_file: File) -> u64 {
+    CASTLING_FILE_KEYS[right][rook_file.index()]
+}
+
+const CASTLING_FILE_KEYS: [[u64; 8]; 4] = {
+    let mut keys = [[0u64; 8]; 4];
+    let mut right = 0;
+    while right < 4 {
+        let corner = if right % 2 == 0 { 7 } else { 0 };
+        let mut file = 0;
+        while file < 8 {
+            if file != corner {
+                keys[right][file] = splitmix64((0x960 + 8 * right + file) as u64);
+            }
+            file += 1;
+        }
+        right += 1;
+    }
+    keys
+};
+
+/// One SplitMix64 step: a well-mixed 64-bit value from `seed`.
+const fn splitmix64(seed: u64) -> u64 {
+    let mut z = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 /// Key of an en-passant capture being possible on `file`.
@@ -29,7 +65,8 @@ pub fn en_passant_key(file: File) -> u64 {
 /// XORed in when White is to move.
 pub const WHITE_TO_MOVE_KEY: u64 = RANDOM64[780];
 
-const CASTLING_KEYS: [u64; 16] = {
+/// Polyglot's combined castling keys for each set of the four rights.
+pub(super) const CASTLING_KEYS: [u64; 16] = {
     let mut keys = [0u64; 16];
     let mut rights = 0;
     while rights < 16 {

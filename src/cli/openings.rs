@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::board::{Position, Square};
 use sparring::eval::EvalParams;
-use sparring::openings::generate::{generate, GenerateOptions, Progress};
+use sparring::openings::generate::{generate_from, GenerateOptions, Progress, StartVariant};
 use sparring::openings::{
     polyglot_key, BookOptions, OpeningBook, OpeningFormat, OpeningsError, PolyglotBook,
     PolyglotFormatError,
@@ -193,9 +193,35 @@ pub struct GenerateArgs {
     /// Evaluation weights that play and score the lines (default: the built-in defaults).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Where the lines start: the standard position, a random Chess960 start (`chess960`), or
+    /// independent Chess960 back ranks for White and Black (`dfrc`). Positions are written in
+    /// X-FEN (castling `KQkq` unless an inner rook keeps the right).
+    #[arg(long, value_enum, default_value_t = VariantArg::Standard)]
+    pub variant: VariantArg,
     /// The EPD file to write (replaced only once the suite is complete).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The start positions `openings generate --variant` draws from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum VariantArg {
+    /// The standard start position.
+    Standard,
+    /// Chess960 (Fischer Random) start positions.
+    Chess960,
+    /// Double Fischer Random start positions.
+    Dfrc,
+}
+
+impl VariantArg {
+    fn start_variant(self) -> StartVariant {
+        match self {
+            VariantArg::Standard => StartVariant::Standard,
+            VariantArg::Chess960 => StartVariant::Chess960,
+            VariantArg::Dfrc => StartVariant::Dfrc,
+        }
+    }
 }
 
 impl GenerateArgs {
@@ -346,11 +372,11 @@ pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     let pending = PendingOutput::create(&args.out)?;
     let (min, max) = opts.window();
     eprintln!(
-        "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}",
-        opts.count, opts.plies, opts.nodes, opts.seed
+        "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}, variant {:?}",
+        opts.count, opts.plies, opts.nodes, opts.seed, args.variant
     );
     let mut progress = GenerateProgress::new(opts.count);
-    let generated = generate(&opts, |p| progress.update(&p));
+    let generated = generate_from(&opts, args.variant.start_variant(), |p| progress.update(&p));
     progress.finish();
     let openings = generated?;
     let mut text = String::with_capacity(openings.len() * 80);

@@ -12,9 +12,13 @@ pub struct PerftArgs {
     /// Plies to count (0 counts the position itself: 1).
     #[arg(long, short)]
     pub depth: u32,
-    /// Start position (default: the standard start position).
+    /// Start position (default: the standard start position). X-FEN and Shredder-FEN castling
+    /// fields are read in any case, so Chess960 positions need no flag to be counted.
     #[arg(long)]
     pub fen: Option<String>,
+    /// Chess960 notation: `--divide` writes castling king takes own rook (`e1h1`).
+    #[arg(long)]
+    pub chess960: bool,
     /// One `move: count` line per root move.
     #[arg(long)]
     pub divide: bool,
@@ -35,7 +39,7 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let nodes = if args.divide && args.depth > 0 {
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, args.depth) {
-            writeln!(out, "{mv}: {n}")?;
+            writeln!(out, "{}: {n}", pos.uci(mv, args.chess960))?;
             total += n;
         }
         total

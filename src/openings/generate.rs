@@ -3,6 +3,7 @@
 //! final position inside a window. Candidate `i` depends only on `(seed, i)`, and candidates are
 //! accepted in index order, so the suite is the same for a seed whatever the thread count.
 
+use crate::board::chess960;
 use crate::board::{Move, Position};
 use crate::eval::EvalParams;
 use crate::rng::Rng;
@@ -49,12 +50,27 @@ impl GenerateOptions {
     }
 }
 
+/// Where the random lines start.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StartVariant {
+    /// The standard start position.
+    #[default]
+    Standard,
+    /// A Chess960 start position (same back rank for both sides), drawn uniformly from the 960.
+    Chess960,
+    /// A Double Fischer Random start: White's and Black's back ranks drawn independently.
+    Dfrc,
+}
+
 /// A generated opening: the final position, the line that led to it and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedOpening {
+    /// The position where the line started: the standard start, or the Chess960 / DFRC start it
+    /// was drawn from.
+    pub start: Position,
     /// The position after the line, where games will start.
     pub position: Position,
-    /// The random line played from the standard start position.
+    /// The random line played from `start`.
     pub moves: Vec<Move>,
     /// Centipawns from the side to move's point of view.
     pub score: i32,
@@ -105,9 +121,20 @@ const PREFILTER_SLACK: i32 = 100;
 /// Candidates scored in parallel per batch.
 const BATCH: u64 = 64;
 
-/// Generates the suite, calling `progress` after each batch.
+/// Generates the suite from the standard start position, calling `progress` after each batch.
 pub fn generate(
     options: &GenerateOptions,
+    progress: impl FnMut(Progress),
+) -> Result<Vec<GeneratedOpening>, GenerateError> {
+    generate_from(options, StartVariant::Standard, progress)
+}
+
+/// Generates the suite with lines starting from `variant`'s start positions (each candidate
+/// draws its Chess960 number, or DFRC pair, from its own seeded stream, then plays its random
+/// plies; the balance window applies to the final position), calling `progress` after each batch.
+pub fn generate_from(
+    options: &GenerateOptions,
+    variant: StartVariant,
     mut progress: impl FnMut(Progress),
 ) -> Result<Vec<GeneratedOpening>, GenerateError> {
     let (min, max) = options.window();
@@ -138,7 +165,7 @@ pub fn generate(
             .into_par_iter()
             .map_init(
                 || Searcher::new(params.clone(), 1),
-                |searcher, i| candidate(searcher, options, i),
+                |searcher, i| candidate(searcher, options, variant, i),
             )
             .collect();
         for opening in batch.into_iter().flatten() {
@@ -170,11 +197,22 @@ pub fn generate(
 fn candidate(
     searcher: &mut Searcher,
     options: &GenerateOptions,
+    variant: StartVariant,
     index: u64,
 ) -> Option<GeneratedOpening> {
     searcher.clear();
     let mut rng = Rng::derive(options.seed, index);
-    let mut pos = Position::startpos();
+    let mut draw_number = || rng.below(u64::from(chess960::COUNT)) as u16;
+    let start = match variant {
+        StartVariant::Standard => Ok(Position::startpos()),
+        StartVariant::Chess960 => chess960::start_position(draw_number()),
+        StartVariant::Dfrc => {
+            let white = draw_number();
+            chess960::dfrc_start_position(white, draw_number())
+        }
+    }
+    .expect("numbers drawn below 960 are valid");
+    let mut pos = start.clone();
     let mut keys = vec![pos.key()];
     let mut moves = Vec::with_capacity(options.plies);
     let shallow = SearchLimits::depth(options.sample_depth.max(1));
@@ -235,6 +273,7 @@ fn candidate(
     searcher.clear();
     let r = searcher.search(&pos, previous, &SearchLimits::nodes(options.nodes), |_| {});
     Some(GeneratedOpening {
+        start,
         position: pos,
         moves,
         score: r.score.as_cp(),

@@ -154,6 +154,8 @@ pub struct UciEngine {
     max_hash_mb: usize,
     move_overhead: Duration,
     multipv: usize,
+    /// `UCI_Chess960`: castling is read and written king takes own rook (`e1h1`).
+    chess960: bool,
 }
 
 impl UciEngine {
@@ -176,6 +178,7 @@ impl UciEngine {
             max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
+            chess960: false,
         }
     }
 
@@ -284,6 +287,8 @@ impl UciEngine {
         self.out
             .line("option name Weights type string default <builtin>");
         self.out.line("option name Clear Hash type button");
+        self.out
+            .line("option name UCI_Chess960 type check default false");
         self.out.line("uciok");
     }
 
@@ -373,6 +378,13 @@ impl UciEngine {
                     s.clear();
                 }
             }
+            "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.chess960 = true,
+                "false" => self.chess960 = false,
+                _ => self.out.line(&format!(
+                    "info string bad UCI_Chess960 value '{value}': expected true or false"
+                )),
+            },
             _ => self
                 .out
                 .line(&format!("info string unknown option '{name}'")),
@@ -456,11 +468,15 @@ impl UciEngine {
         ponder_flag.store(ponder, Ordering::Relaxed);
         let started = Instant::now();
         let announcer = self.out.clone();
+        let chess960 = self.chess960;
+        let root_position = position.clone();
         searcher.set_root_move_listener(Some(Box::new(move |root: &RootMove| {
             if started.elapsed() >= CURRMOVE_AFTER {
                 announcer.line(&format!(
                     "info depth {} currmove {} currmovenumber {}",
-                    root.depth, root.mv, root.number
+                    root.depth,
+                    root_position.uci(root.mv, chess960),
+                    root.number
                 ));
             }
         })));
@@ -475,9 +491,14 @@ impl UciEngine {
                 && limits.clock.is_none());
         let handle = std::thread::spawn(move || {
             let result = searcher.search(&position, &keys, &limits, |info| {
-                out.line(&info_line(info, show_multipv));
+                out.line(&info_line_in(info, show_multipv, &position, chess960));
             });
-            out.line(&bestmove_line(result.best_move, result.ponder));
+            out.line(&bestmove_line_in(
+                result.best_move,
+                result.ponder,
+                &position,
+                chess960,
+            ));
             searcher
         });
         self.running = Some(RunningSearch {
@@ -634,10 +655,21 @@ fn parse_whole(text: &str) -> Option<(i128, bool)> {
 /// An `info` line for a completed iteration (with `multipv k` when several lines are shown), or
 /// `info depth 0 score ...` for a root without moves.
 pub fn info_line(info: &SearchInfo, show_multipv: bool) -> String {
+    info_line_in(info, show_multipv, &Position::startpos(), false)
+}
+
+/// `info_line` for a search from `root`, with castling in the `UCI_Chess960` form when
+/// `chess960` is on (the principal variation is replayed to find each castling rook).
+pub fn info_line_in(
+    info: &SearchInfo,
+    show_multipv: bool,
+    root: &Position,
+    chess960: bool,
+) -> String {
     if info.depth == 0 {
         return format!("info depth 0 score {}", info.score);
     }
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+    let pv = line_text(root, &info.pv, chess960);
     let multipv = if show_multipv {
         format!(" multipv {}", info.multipv)
     } else {
@@ -654,6 +686,36 @@ pub fn info_line(info: &SearchInfo, show_multipv: bool) -> String {
         info.time.as_millis(),
         pv.join(" ")
     )
+}
+
+/// The UCI texts of a line of moves from `root` (replayed: a castling text names its rook).
+fn line_text(root: &Position, line: &[Move], chess960: bool) -> Vec<String> {
+    let mut pos = root.clone();
+    let mut texts = Vec::with_capacity(line.len());
+    for &mv in line {
+        // A line from the search is legal; stop at anything else rather than corrupt `pos`.
+        if !pos.is_legal(mv) {
+            break;
+        }
+        texts.push(pos.uci(mv, chess960));
+        pos.make_move(mv);
+    }
+    texts
+}
+
+/// `bestmove_line` from `root`, with castling in the `UCI_Chess960` form when `chess960` is on.
+fn bestmove_line_in(best: Move, ponder: Option<Move>, root: &Position, chess960: bool) -> String {
+    if best.is_null() {
+        return bestmove_line(best, ponder);
+    }
+    let mut line = vec![best];
+    line.extend(ponder);
+    let texts = line_text(root, &line, chess960);
+    match &texts[..] {
+        [best, ponder] => format!("bestmove {best} ponder {ponder}"),
+        [best] => format!("bestmove {best}"),
+        _ => bestmove_line(best, ponder),
+    }
 }
 
 /// `bestmove <move> [ponder <move>]`; `bestmove 0000` when the root has no move.
