@@ -107,7 +107,18 @@ fn pack_position(pos: &Position, out: &mut Vec<u8>) {
         out.push(low);
     }
     let side = (pos.side_to_move() == Color::Black) as u8;
-    out.push(side | pos.castling_rights().0 << 1);
+    // Bit 5 says the rights' rook files follow, one byte each: only a Chess960 right needs them.
+    let chess960 = pos.has_chess960_castling();
+    out.push(side | pos.castling_rights().0 << 1 | u8::from(chess960) << 5);
+    if chess960 {
+        for color in Color::ALL {
+            for king_side in [true, false] {
+                if let Some(rook) = pos.castling_rook(color, king_side) {
+                    out.push(rook.file().index() as u8);
+                }
+            }
+        }
+    }
     out.push(pos.en_passant_square().map_or(255, |sq| sq.index() as u8));
     out.extend_from_slice(&pos.halfmove_clock().to_le_bytes());
     out.extend_from_slice(&pos.fullmove_number().to_le_bytes());
@@ -154,7 +165,24 @@ fn unpack_position(bytes: &[u8]) -> (Position, &[u8]) {
         }
     }
     let side = if tail[0] & 1 == 0 { "w" } else { "b" };
-    let castling = crate::board::CastlingRights(tail[0] >> 1);
+    let rights = crate::board::CastlingRights((tail[0] >> 1) & 15);
+    let (castling, tail) = if tail[0] & 32 == 0 {
+        (rights.to_string(), tail)
+    } else {
+        // Shredder-FEN letters: the rook's file, upper case for White.
+        let held = rights.0.count_ones() as usize;
+        let mut field = String::with_capacity(held);
+        for (i, &file) in tail[1..1 + held].iter().enumerate() {
+            let letter = char::from(b'a' + file);
+            let white = i < (rights.0 & 3).count_ones() as usize;
+            field.push(if white {
+                letter.to_ascii_uppercase()
+            } else {
+                letter
+            });
+        }
+        (field, &tail[held..])
+    };
     let ep = match tail[1] {
         255 => "-".to_string(),
         i => Square::from_index(i as usize).to_string(),
@@ -182,6 +210,9 @@ mod tests {
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
             "8/8/8/8/8/8/8/K6k b - - 99 300",
+            // Chess960 rights with an inner rook: the files must survive, not just the sides.
+            "1r2kr1r/pppppppp/8/8/8/8/PPPPPPPP/RR2K2R w BHbf - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "QQQQQQQQ/QQQQQQQQ/QQQQQQQQ/8/8/8/8/K6k b - - 0 1",
         ];
         let mut expected = Vec::new();
