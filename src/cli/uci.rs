@@ -1,6 +1,7 @@
 //! `sparring uci`: the UCI loop on standard input and output.
 
 use clap::Args;
+use sparring::search::SearchParams;
 use sparring::uci::UciEngine;
 use std::path::PathBuf;
 
@@ -10,6 +11,10 @@ pub struct UciArgs {
     /// Evaluation weights to start with (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Search parameters to start with, e.g. configs/search/default.toml (default: the built-in
+    /// values).
+    #[arg(long)]
+    pub search: Option<PathBuf>,
 }
 
 /// Runs the engine until `quit` or the end of standard input.
@@ -20,6 +25,10 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
         Some(path) => UciEngine::with_weights(out, path)?,
         None => UciEngine::new(out),
     };
+    if let Some(path) = &args.search {
+        // A bad search file is bad input: the ConfigError in the chain gives the exit status.
+        engine.set_search_params(SearchParams::load(path)?);
+    }
     engine.run(std::io::stdin().lock())?;
     Ok(())
 }

@@ -13,6 +13,8 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod tunable;
+
 /// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the sparring developers";
 
