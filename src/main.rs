@@ -33,6 +33,8 @@ enum Command {
     Tune(cli::tune::TuneArgs),
     /// Opening suites and books: check a file, probe a Polyglot book, generate a suite.
     Openings(cli::openings::OpeningsArgs),
+    /// SPSA-tune engine parameters (search constants, weights, UCI options) through games.
+    Spsa(cli::spsa::SpsaArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Openings(args) => cli::openings::run(&args),
+        Command::Spsa(args) => cli::spsa::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

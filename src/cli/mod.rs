@@ -5,6 +5,7 @@ pub mod bench;
 pub mod matches;
 pub mod openings;
 pub mod perft;
+pub mod spsa;
 pub mod stats;
 pub mod tune;
 pub mod uci;

@@ -32,6 +32,7 @@ impl ParamKind {
 }
 
 /// One search parameter: its key in the file, its kind, range, default and how to reach it.
+#[derive(Debug)]
 pub struct SearchParamSpec {
     /// The dotted key in the search file, e.g. `lmr.base`.
     pub key: &'static str,
