@@ -578,3 +578,127 @@ fn the_spsa_command_runs_resumes_and_refuses_a_used_directory() {
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("iterations changed"), "{stderr}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// The engine as an external SPSA target: `sparring uci --tunable`
+
+/// Runs `sparring uci` with `args`, feeding it `input`; each `go` is answered before `quit`.
+fn uci_session(args: &[&str], input: &str) -> String {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .arg("uci")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let searches = input.lines().filter(|l| l.starts_with("go")).count();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut output = String::new();
+    let mut answered = 0;
+    while answered < searches {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        answered += usize::from(line.starts_with("bestmove"));
+        output.push_str(&line);
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut rest).unwrap();
+    child.wait().unwrap();
+    output + &rest
+}
+
+/// The node count of the last `info depth` line.
+fn last_nodes(output: &str) -> u64 {
+    let line = output
+        .lines()
+        .filter(|l| l.starts_with("info depth"))
+        .last()
+        .unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "nodes").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn tunable_uci_options_set_the_search_constants() {
+    let session = "uci\nsetoption name search.nmp.base value 5\n\
+                   setoption name search.lmr.base value 1.1\nposition startpos\ngo depth 7\n";
+    let tunable = uci_session(&["--tunable"], session);
+    assert!(tunable.contains("option name search.nmp.base type spin default 3 min 0 max 32\n"));
+    assert!(tunable.contains("option name search.lmr.base type string default 0.75\n"));
+    // The same search as a searcher with those constants.
+    let mut params = SearchParams::default();
+    params.set("nmp.base", 5.0).unwrap();
+    params.set("lmr.base", 1.1).unwrap();
+    let mut searcher = sparring::search::Searcher::with_search_params(
+        Arc::new(sparring::eval::EvalParams::default()),
+        params,
+        16,
+    )
+    .unwrap();
+    let limits = sparring::search::SearchLimits::depth(7);
+    let expected = searcher
+        .search(&sparring::board::Position::startpos(), &[], &limits, |_| {})
+        .nodes;
+    assert_eq!(last_nodes(&tunable), expected);
+    // Without --tunable the options are neither declared nor accepted.
+    let plain = uci_session(&[], session);
+    assert!(!plain.contains("option name search."));
+    assert!(plain.contains("info string unknown option 'search.nmp.base'"));
+    let default = uci_session(&[], "position startpos\ngo depth 7\n");
+    assert_eq!(last_nodes(&plain), last_nodes(&default));
+    assert_ne!(last_nodes(&plain), expected);
+    // A value out of range or not an integer is refused and said.
+    let bad = uci_session(&["--tunable"], "setoption name search.nmp.base value 2.5\n");
+    assert!(
+        bad.contains("info string bad search.nmp.base value '2.5'"),
+        "{bad}"
+    );
+}
+
+#[test]
+fn the_printed_openbench_lines_parse_and_tune_an_external_engine() {
+    let (code, lines, _) = sparring(&["uci", "--spsa-inputs"]);
+    assert_eq!(code, 0);
+    assert_eq!(lines.lines().count(), sparring::search::SEARCH_PARAMS.len());
+    for line in lines.lines() {
+        let parsed = sparring::tune::spsa::parse_param_line(line).unwrap();
+        let spec = SearchParams::spec(parsed.name.strip_prefix("search.").unwrap()).unwrap();
+        assert_eq!(parsed.value, spec.default, "{line}");
+    }
+    // Two of them, pasted into a configuration for `sparring uci --tunable` run externally.
+    let picked: Vec<&str> = lines
+        .lines()
+        .filter(|l| l.starts_with("search.nmp.base,") || l.starts_with("search.lmr.base,"))
+        .collect();
+    let dir = scratch("external");
+    let config = dir.join("external.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[spsa]\niterations = 1\npairs_per_iteration = 1\nlines = \"\"\"\n{}\n\"\"\"\n\
+             [engine.uci]\ncommand = {:?}\nargs = [\"uci\", \"--tunable\"]\n\
+             options = {{ Hash = 1 }}\n\
+             [time_control]\nnodes = 200\n[adjudication]\nmax_moves = 20\n[output]\ndir = {:?}\n",
+            picked.join("\n"),
+            env!("CARGO_BIN_EXE_sparring"),
+            dir.join("run").display().to_string()
+        ),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = sparring(&["spsa", config.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("1 of 1 iterations done"), "{stdout}");
+    let tuned = read(&dir.join("run/tuned.toml"));
+    assert!(tuned.contains("\"search.nmp.base\" = "), "{tuned}");
+    assert!(tuned.contains("\"search.lmr.base\" = 0."), "{tuned}");
+}

@@ -14,6 +14,7 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 mod tunable;
+pub use tunable::openbench_lines;
 
 /// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the sparring developers";
@@ -156,6 +157,8 @@ pub struct UciEngine {
     max_hash_mb: usize,
     move_overhead: Duration,
     multipv: usize,
+    /// Whether the search constants are UCI options (`sparring uci --tunable`).
+    tunable: bool,
 }
 
 impl UciEngine {
@@ -178,6 +181,7 @@ impl UciEngine {
             max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
+            tunable: false,
         }
     }
 
@@ -286,6 +290,7 @@ impl UciEngine {
         self.out
             .line("option name Weights type string default <builtin>");
         self.out.line("option name Clear Hash type button");
+        self.declare_tunable();
         self.out.line("uciok");
     }
 
@@ -375,6 +380,7 @@ impl UciEngine {
                     s.clear();
                 }
             }
+            other if self.set_tunable_option(other, &value) => {}
             _ => self
                 .out
                 .line(&format!("info string unknown option '{name}'")),
