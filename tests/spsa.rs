@@ -620,8 +620,7 @@ fn uci_session(args: &[&str], input: &str) -> String {
 fn last_nodes(output: &str) -> u64 {
     let line = output
         .lines()
-        .filter(|l| l.starts_with("info depth"))
-        .last()
+        .rfind(|l| l.starts_with("info depth"))
         .unwrap();
     let words: Vec<&str> = line.split_whitespace().collect();
     let at = words.iter().position(|&w| w == "nodes").unwrap();
