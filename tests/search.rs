@@ -411,3 +411,27 @@ fn search_file_errors_name_file_line_column_and_key() {
     expected.set("lmr.divisor", 3.0).unwrap();
     assert_eq!(partial, expected);
 }
+
+#[test]
+fn extreme_search_parameters_neither_overflow_nor_break_the_limits() {
+    // Every constant at its smallest, then at its largest (overflow checks are on in tests),
+    // and the history at its sharpest: the smallest divisor with the largest updates.
+    let mut lowest = SearchParams::default();
+    let mut highest = SearchParams::default();
+    for spec in SEARCH_PARAMS {
+        lowest.set(spec.key, spec.min).unwrap();
+        highest.set(spec.key, spec.max).unwrap();
+    }
+    let mut sharp = highest.clone();
+    sharp.set("history.divisor", 1024.0).unwrap();
+    for params in [lowest, highest, sharp] {
+        for fen in [Position::START_FEN, MIDDLEGAME, QUEENS_UP] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+            searcher.set_search_params(params.clone());
+            let result = searcher.search(&pos, &[], &SearchLimits::nodes(20_000), |_| {});
+            assert!(pos.is_legal(result.best_move), "{fen}");
+            assert!(result.nodes <= 20_000);
+        }
+    }
+}

@@ -813,19 +813,23 @@ impl Searcher {
         }
         let tuning = &self.tuning;
         let depth_squared = depth.saturating_mul(depth);
+        // An update no larger than the divisor keeps every entry within about the divisor, and
+        // the parameter ranges keep entry * update within 32 bits.
+        let divisor = tuning.history_divisor;
         let bonus = tuning
             .history_bonus_scale
             .saturating_mul(depth_squared)
-            .min(tuning.history_bonus_max);
+            .min(tuning.history_bonus_max)
+            .min(divisor);
         let malus = tuning
             .history_malus_scale
             .saturating_mul(depth_squared)
-            .min(tuning.history_malus_max);
-        let divisor = tuning.history_divisor;
+            .min(tuning.history_malus_max)
+            .min(divisor);
         let table = &mut self.history[side];
         let mut update = |m: Move, delta: i32| {
             let entry = &mut table[m.from().index()][m.to().index()];
-            *entry += delta - (*entry as i64 * delta.abs() as i64 / divisor as i64) as i32;
+            *entry += delta - *entry * delta.abs() / divisor;
         };
         update(mv, bonus);
         for &m in tried.iter() {

@@ -215,14 +215,14 @@ search_params! {
 
     history_bonus_scale: i32 = 16, "history.bonus_scale", [0, 10000],
         "History bonus of a quiet move that causes a cutoff: scale * depth^2 ...";
-    history_bonus_max: i32 = 1600, "history.bonus_max", [0, 65536],
+    history_bonus_max: i32 = 1600, "history.bonus_max", [0, 16384],
         "... at most this.";
     history_malus_scale: i32 = 16, "history.malus_scale", [0, 10000],
         "History malus of each quiet move tried before the cutoff: scale * depth^2 ...";
-    history_malus_max: i32 = 1600, "history.malus_max", [0, 65536],
+    history_malus_max: i32 = 1600, "history.malus_max", [0, 16384],
         "... at most this.";
-    history_divisor: i32 = 16384, "history.divisor", [1024, 1000000],
-        "History gravity: each update pulls an entry toward zero by entry * |update| / divisor,\nwhich bounds the entries by this value.";
+    history_divisor: i32 = 16384, "history.divisor", [1024, 65536],
+        "History gravity: each update pulls an entry toward zero by entry * |update| / divisor,\nwhich bounds the entries by this value (the ranges keep the product within 32 bits).";
 
     qsearch_delta_margin: i32 = 200, "qsearch.delta_margin", [0, 5000],
         "Quiescence delta pruning: a capture is skipped when the stand-pat score plus the victim's\nvalue plus this margin cannot reach alpha.";
