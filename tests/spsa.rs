@@ -701,3 +701,23 @@ fn the_printed_openbench_lines_parse_and_tune_an_external_engine() {
     assert!(tuned.contains("\"search.nmp.base\" = "), "{tuned}");
     assert!(tuned.contains("\"search.lmr.base\" = 0."), "{tuned}");
 }
+
+#[test]
+fn an_engine_that_cannot_start_fails_the_run_and_keeps_the_directory() {
+    let dir = scratch("no-engine");
+    let config = dir.join("missing.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[spsa]\niterations = 2\nlines = \"Opt, int, 3, 1, 6, 0.5, 0.002\"\n\
+             [engine.uci]\ncommand = \"/nonexistent/engine\"\n[output]\ndir = {:?}\n",
+            dir.join("run").display().to_string()
+        ),
+    )
+    .unwrap();
+    let (code, _, stderr) = sparring(&["spsa", config.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("/nonexistent/engine"), "{stderr}");
+    // Nothing was applied: the state still says iteration 0, and --resume starts from there.
+    assert!(read(&dir.join("run/state.toml")).contains("iteration = 0"));
+}
