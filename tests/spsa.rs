@@ -721,3 +721,29 @@ fn an_engine_that_cannot_start_fails_the_run_and_keeps_the_directory() {
     // Nothing was applied: the state still says iteration 0, and --resume starts from there.
     assert!(read(&dir.join("run/state.toml")).contains("iteration = 0"));
 }
+
+#[test]
+fn the_shipped_spsa_configuration_parses() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Its weights and search files are relative to the repository root.
+    let text = read(&root.join("configs/spsa.toml"));
+    let text = text
+        .replace("\"configs/", &format!("\"{}/configs/", root.display()))
+        .replace("\"openings/", &format!("\"{}/openings/", root.display()));
+    let config = SpsaConfig::parse(&text, "configs/spsa.toml").unwrap();
+    let names: Vec<&str> = config.plan.params.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "search.lmr.base",
+            "search.lmr.divisor",
+            "search.rfp.margin",
+            "search.nmp.base",
+            "search.futility.per_depth"
+        ]
+    );
+    assert!(matches!(
+        config.time_control,
+        sparring::arena::TimeControl::Nodes(2000)
+    ));
+}
