@@ -63,6 +63,12 @@ impl SearchParamSpec {
         params.refresh_tables();
     }
 
+    /// As `set_unchecked` without recomputing the derived tables: for setting many values at
+    /// once, followed by one `refresh_tables`.
+    pub(crate) fn set_deferred(&self, params: &mut SearchParams, value: f64) {
+        (self.set)(params, value);
+    }
+
     /// The group, the key's first component (`lmr` of `lmr.base`).
     pub fn group(&self) -> &'static str {
         self.key.split_once('.').map_or(self.key, |(g, _)| g)

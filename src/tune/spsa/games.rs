@@ -168,9 +168,7 @@ impl BuiltinObjective {
 /// `base` with each target set to its value.
 pub fn with_values(base: &EngineParams, targets: &[Target], values: &[f64]) -> EngineParams {
     let mut params = base.clone();
-    for (target, &value) in targets.iter().zip(values) {
-        params.set(target, value);
-    }
+    params.set_all(targets, values);
     params
 }
 

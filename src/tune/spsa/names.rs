@@ -101,10 +101,24 @@ impl EngineParams {
     /// Sets `target` to `value`, clamped to the engine's limits and rounded to the nearest
     /// integer for integer parameters (callers round stochastically beforehand if they wish).
     pub fn set(&mut self, target: &Target, value: f64) {
+        self.set_deferred(target, value);
+        self.search.refresh_tables();
+    }
+
+    /// Sets every target to its value, as `set` does one (the search's derived tables are
+    /// recomputed once).
+    pub fn set_all(&mut self, targets: &[Target], values: &[f64]) {
+        for (target, &value) in targets.iter().zip(values) {
+            self.set_deferred(target, value);
+        }
+        self.search.refresh_tables();
+    }
+
+    fn set_deferred(&mut self, target: &Target, value: f64) {
         let (lo, hi) = target.limits();
         let value = value.clamp(lo, hi);
         match *target {
-            Target::Search(spec) => spec.set_unchecked(&mut self.search, value),
+            Target::Search(spec) => spec.set_deferred(&mut self.search, value),
             Target::Weight { index, phase } => {
                 let (mut mg, mut eg) = self.eval.get(index);
                 let v = value.round() as i32;
@@ -254,5 +268,15 @@ mod tests {
         let nmp = resolve("search.nmp.base").unwrap()[0].target;
         params.set(&nmp, 99.0);
         assert_eq!(params.search.nmp_base, 32);
+        // Setting several at once is setting each in turn (tables included).
+        let targets = [base, knight, nmp];
+        let mut together = EngineParams::default();
+        together.set_all(&targets, &[2.0, 300.0, 4.0]);
+        let mut one_by_one = EngineParams::default();
+        for (t, v) in targets.iter().zip([2.0, 300.0, 4.0]) {
+            one_by_one.set(t, v);
+        }
+        assert_eq!(together, one_by_one);
+        assert_ne!(together.search, SearchParams::default());
     }
 }
