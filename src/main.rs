@@ -35,6 +35,8 @@ enum Command {
     Tune(cli::tune::TuneArgs),
     /// Opening suites and books: check a file, probe a Polyglot book, generate a suite.
     Openings(cli::openings::OpeningsArgs),
+    /// SPSA-tune engine parameters (search constants, weights, UCI options) through games.
+    Spsa(cli::spsa::SpsaArgs),
 }
 
 /// `sparring match CONFIG [...]`, plus `--dump-config`.
@@ -95,5 +97,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Openings(args) => cli::openings::run(&args),
+        Command::Spsa(args) => cli::spsa::run(&args),
     }
 }

@@ -9,7 +9,10 @@ fn shipped_match_configurations_parse() {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.extension().is_some_and(|e| e == "toml") && name != "tune.toml" {
+        if path.extension().is_some_and(|e| e == "toml")
+            && name != "tune.toml"
+            && name != "spsa.toml"
+        {
             MatchConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             parsed += 1;
         }

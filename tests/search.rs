@@ -297,3 +297,141 @@ fn hash_tables_are_allocated_fallibly() {
     let result = searcher.search(&Position::startpos(), &[], &SearchLimits::depth(4), |_| {});
     assert!(!result.best_move.is_null());
 }
+
+// ---------------------------------------------------------------------------------------------
+// Search parameters (issue 14)
+
+use sparring::search::bench_positions::{search_bench_with, DEFAULT_BENCH_DEPTH};
+use sparring::search::{SearchParams, SEARCH_PARAMS};
+
+/// The shipped search file, from the crate root.
+fn shipped_search_file() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("configs/search/default.toml")
+}
+
+#[test]
+fn the_shipped_search_file_holds_the_defaults() {
+    let shipped = SearchParams::load(shipped_search_file()).unwrap();
+    assert_eq!(shipped, SearchParams::default());
+    // Every parameter is written out, none left to the defaults.
+    let text = std::fs::read_to_string(shipped_search_file()).unwrap();
+    for spec in SEARCH_PARAMS {
+        let (group, key) = spec.key.split_once('.').unwrap();
+        assert!(text.contains(&format!("[{group}]")), "{}", spec.key);
+        assert!(text.contains(&format!("\n{key} = ")), "{}", spec.key);
+    }
+}
+
+#[test]
+fn the_shipped_search_file_keeps_the_bench_signature() {
+    let shipped = SearchParams::load(shipped_search_file()).unwrap();
+    let bench = search_bench_with(
+        DEFAULT_BENCH_DEPTH,
+        EvalParams::default(),
+        &shipped,
+        |_, _| {},
+    );
+    assert_eq!(bench.nodes, 3_470_948);
+}
+
+/// Nodes of fixed-depth searches of three positions with `search`.
+fn node_total(search: &SearchParams) -> u64 {
+    let fens = [
+        Position::START_FEN,
+        MIDDLEGAME,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    ];
+    fens.iter()
+        .map(|fen| {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 8);
+            searcher.set_search_params(search.clone());
+            searcher
+                .search(&pos, &[], &SearchLimits::depth(9), |_| {})
+                .nodes
+        })
+        .sum()
+}
+
+#[test]
+fn every_search_parameter_changes_the_search() {
+    let base = node_total(&SearchParams::default());
+    for spec in SEARCH_PARAMS {
+        // A value that changes the tree shows up at one of the range's ends, or near the default.
+        let near = (spec.default * 2.0).max(spec.default + 1.0).min(spec.max);
+        let candidates = [spec.min, spec.max, near];
+        let changes = candidates.iter().any(|&value| {
+            let mut params = SearchParams::default();
+            params.set(spec.key, value).unwrap();
+            node_total(&params) != base
+        });
+        assert!(changes, "{} changes nothing at {candidates:?}", spec.key);
+    }
+}
+
+fn search_file_error(text: &str) -> String {
+    SearchParams::from_toml_str(text, "s.toml")
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn search_file_errors_name_file_line_column_and_key() {
+    assert_eq!(
+        search_file_error("[lmr]\nbase = 0.5\nbsae = 1\n"),
+        "s.toml:3:1: unknown key `lmr.bsae` (expected one of `lmr.base`, `lmr.divisor`, \
+         `lmr.min_depth`, `lmr.min_moves`, `lmr.pv`, `lmr.not_improving`, `lmr.killer`, \
+         `lmr.history_divisor`)"
+    );
+    let unknown_group = search_file_error("[lmrr]\nbase = 1\n");
+    assert!(
+        unknown_group.starts_with("s.toml:1:2: unknown key `lmrr`"),
+        "{unknown_group}"
+    );
+    assert_eq!(
+        search_file_error("[nmp]\nbase = 40\n"),
+        "s.toml:2:8: `nmp.base` is the integer 40, expected an integer from 0 to 32"
+    );
+    assert_eq!(
+        search_file_error("[nmp]\nbase = 2.5\n"),
+        "s.toml:2:8: `nmp.base` is the float 2.5, expected an integer from 0 to 32"
+    );
+    assert_eq!(
+        search_file_error("\n[lmr]\ndivisor = \"two\"\n"),
+        "s.toml:3:11: `lmr.divisor` is the string \"two\", expected a number from 0.5 to 16"
+    );
+    assert_eq!(
+        search_file_error("[lmr]\ndivisor = 0.25\n"),
+        "s.toml:2:11: `lmr.divisor` is the float 0.25, expected a number from 0.5 to 16"
+    );
+    assert!(search_file_error("[lmr\n").starts_with("s.toml:1:"));
+    // A partial file keeps the other defaults; integers are accepted for real parameters.
+    let partial = SearchParams::from_toml_str("[lmr]\ndivisor = 3\n", "s.toml").unwrap();
+    let mut expected = SearchParams::default();
+    expected.set("lmr.divisor", 3.0).unwrap();
+    assert_eq!(partial, expected);
+}
+
+#[test]
+fn extreme_search_parameters_neither_overflow_nor_break_the_limits() {
+    // Every constant at its smallest, then at its largest (overflow checks are on in tests),
+    // and the history at its sharpest: the smallest divisor with the largest updates.
+    let mut lowest = SearchParams::default();
+    let mut highest = SearchParams::default();
+    for spec in SEARCH_PARAMS {
+        lowest.set(spec.key, spec.min).unwrap();
+        highest.set(spec.key, spec.max).unwrap();
+    }
+    let mut sharp = highest.clone();
+    sharp.set("history.divisor", 1024.0).unwrap();
+    for params in [lowest, highest, sharp] {
+        for fen in [Position::START_FEN, MIDDLEGAME, QUEENS_UP] {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+            searcher.set_search_params(params.clone());
+            let result = searcher.search(&pos, &[], &SearchLimits::nodes(20_000), |_| {});
+            assert!(pos.is_legal(result.best_move), "{fen}");
+            assert!(result.nodes <= 20_000);
+        }
+    }
+}

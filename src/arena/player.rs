@@ -237,6 +237,17 @@ impl BuiltinPlayer {
             }
         }
     }
+
+    /// A player with its own searcher of `hash_mb` megabytes and the search constants `search`
+    /// (the SPSA tuner plays perturbed constants in process).
+    pub fn with_search_params(
+        params: Arc<EvalParams>,
+        search: crate::search::SearchParams,
+        hash_mb: usize,
+    ) -> Result<BuiltinPlayer, PlayerError> {
+        let searcher = Searcher::with_search_params(params, search, hash_mb)?;
+        Ok(BuiltinPlayer::with_backend(Box::new(searcher)))
+    }
 }
 
 /// How long clearing the tables for a new game may take.

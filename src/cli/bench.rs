@@ -4,7 +4,8 @@
 use clap::{Args, Subcommand};
 use sparring::board::perft_suite::perft_suite;
 use sparring::eval::EvalParams;
-use sparring::search::bench_positions::{search_bench, BENCH_FENS, DEFAULT_BENCH_DEPTH};
+use sparring::search::bench_positions::{search_bench_with, BENCH_FENS, DEFAULT_BENCH_DEPTH};
+use sparring::search::SearchParams;
 use std::path::PathBuf;
 
 /// Arguments of `sparring bench`.
@@ -18,6 +19,9 @@ pub struct BenchArgs {
     /// Evaluation weights (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Search parameters, e.g. configs/search/default.toml (default: the built-in values).
+    #[arg(long)]
+    pub search: Option<PathBuf>,
 }
 
 /// The benchmarks other than the search signature.
@@ -72,7 +76,11 @@ fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
         Some(path) => EvalParams::load(path)?,
         None => EvalParams::default(),
     };
-    let bench = search_bench(args.depth, params, |fen, nodes| {
+    let search = match &args.search {
+        Some(path) => SearchParams::load(path)?,
+        None => SearchParams::default(),
+    };
+    let bench = search_bench_with(args.depth, params, &search, |fen, nodes| {
         println!("{nodes:>12}  {fen}");
     });
     println!("positions {}", BENCH_FENS.len());

@@ -6,6 +6,7 @@ pub mod dialect;
 pub mod matches;
 pub mod openings;
 pub mod perft;
+pub mod spsa;
 pub mod stats;
 pub mod tune;
 pub mod uci;

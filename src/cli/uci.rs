@@ -1,7 +1,8 @@
 //! `sparring uci`: the UCI loop on standard input and output.
 
 use clap::Args;
-use sparring::uci::UciEngine;
+use sparring::search::SearchParams;
+use sparring::uci::{openbench_lines, UciEngine};
 use std::path::PathBuf;
 
 /// Arguments of `sparring uci`.
@@ -10,16 +11,41 @@ pub struct UciArgs {
     /// Evaluation weights to start with (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Search parameters to start with, e.g. configs/search/default.toml (default: the built-in
+    /// values).
+    #[arg(long)]
+    pub search: Option<PathBuf>,
+    /// Declare the search constants as UCI options (`search.lmr.base`, ...) for SPSA tuners.
+    #[arg(long)]
+    pub tunable: bool,
+    /// Print OpenBench's SPSA input lines for the search constants and exit.
+    #[arg(long)]
+    pub spsa_inputs: bool,
 }
 
 /// Runs the engine until `quit` or the end of standard input.
 pub fn run(args: &UciArgs) -> anyhow::Result<()> {
+    let search = match &args.search {
+        // A bad search file is bad input: the ConfigError in the chain gives the exit status.
+        Some(path) => Some(SearchParams::load(path)?),
+        None => None,
+    };
+    if args.spsa_inputs {
+        for line in openbench_lines(search.as_ref().unwrap_or(&SearchParams::default())) {
+            println!("{line}");
+        }
+        return Ok(());
+    }
     let out = Box::new(std::io::stdout());
     let mut engine = match &args.weights {
         // A bad weights file is bad input: the chain carries the WeightsError for the exit status.
         Some(path) => UciEngine::with_weights(out, path)?,
         None => UciEngine::new(out),
     };
+    if let Some(search) = search {
+        engine.set_search_params(search);
+    }
+    engine.set_tunable(args.tunable);
     engine.run(std::io::stdin().lock())?;
     Ok(())
 }

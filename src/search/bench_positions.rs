@@ -1,7 +1,7 @@
 //! The built-in bench positions and the fixed-depth search over them whose node total is the
 //! engine's determinism signature (`sparring bench`, `benches/search.rs`).
 
-use super::{SearchLimits, Searcher};
+use super::{SearchLimits, SearchParams, Searcher};
 use crate::board::perft_suite::KIWIPETE;
 use crate::board::Position;
 use crate::eval::EvalParams;
@@ -76,9 +76,15 @@ impl SearchBench {
 
 /// Searches every bench position to `depth` with a fresh 16 MB table, calling `each` with the
 /// position and its node count; the node total changes only when the search or evaluation does.
-pub fn search_bench(
+pub fn search_bench(depth: u32, params: EvalParams, each: impl FnMut(&str, u64)) -> SearchBench {
+    search_bench_with(depth, params, &SearchParams::default(), each)
+}
+
+/// As [`search_bench`], with the search constants `search`.
+pub fn search_bench_with(
     depth: u32,
     params: EvalParams,
+    search: &SearchParams,
     mut each: impl FnMut(&str, u64),
 ) -> SearchBench {
     let params = Arc::new(params);
@@ -87,6 +93,7 @@ pub fn search_bench(
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("the bench FENs are valid");
         let mut searcher = Searcher::new(params.clone(), 16);
+        searcher.set_search_params(search.clone());
         let result = searcher.search(&pos, &[], &SearchLimits::depth(depth), |_| {});
         each(fen, result.nodes);
         nodes += result.nodes;

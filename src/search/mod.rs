@@ -5,11 +5,13 @@
 
 pub mod bench_positions;
 mod limits;
+pub mod params;
 mod tt;
 
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
 pub use crate::score::{Score, MATE, MATE_BOUND};
 pub use limits::{Clock, SearchLimits, TimeBudget};
+pub use params::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
 pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 
 use crate::board::see::{see_ge, SEE_VALUES};
@@ -102,17 +104,6 @@ pub struct SearchResult {
     pub pv: Vec<Move>,
 }
 
-/// Late-move reduction amounts by depth and move number.
-fn lmr_table() -> Box<[[i32; 64]; 64]> {
-    let mut table = Box::new([[0; 64]; 64]);
-    for (depth, row) in table.iter_mut().enumerate().skip(1) {
-        for (number, r) in row.iter_mut().enumerate().skip(1) {
-            *r = (0.75 + (depth as f64).ln() * (number as f64).ln() / 2.25) as i32;
-        }
-    }
-    table
-}
-
 /// A searcher owns its transposition table and move-ordering state; one per game or UCI session.
 pub struct Searcher {
     params: Arc<EvalParams>,
@@ -135,7 +126,8 @@ pub struct Searcher {
     root_listener: Option<RootMoveListener>,
     history: Box<[[[i32; 64]; 64]; 2]>,
     killers: [[Move; 2]; MAX_PLY + 2],
-    lmr: Box<[[i32; 64]; 64]>,
+    /// The tuned constants, with their derived tables (late-move reductions, pruning counts).
+    tuning: SearchParams,
     pv: Box<[[Move; MAX_PLY + 1]; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 1],
     static_evals: [i32; MAX_PLY + 2],
@@ -182,7 +174,7 @@ impl Searcher {
             root_listener: None,
             history: Box::new([[[0; 64]; 64]; 2]),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
-            lmr: lmr_table(),
+            tuning: SearchParams::default(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
             pv_len: [0; MAX_PLY + 1],
             static_evals: [0; MAX_PLY + 2],
@@ -224,6 +216,27 @@ impl Searcher {
     /// The evaluation weights in use.
     pub fn params(&self) -> &EvalParams {
         &self.params
+    }
+
+    /// A searcher with the search constants `search` instead of the defaults.
+    pub fn with_search_params(
+        params: Arc<EvalParams>,
+        search: SearchParams,
+        hash_mb: usize,
+    ) -> Result<Searcher, TableAllocError> {
+        let mut searcher = Searcher::try_new(params, hash_mb)?;
+        searcher.set_search_params(search);
+        Ok(searcher)
+    }
+
+    /// Replaces the search constants for later searches.
+    pub fn set_search_params(&mut self, search: SearchParams) {
+        self.tuning = search;
+    }
+
+    /// The search constants in use.
+    pub fn search_params(&self) -> &SearchParams {
+        &self.tuning
     }
 
     /// Replaces the table by one of `hash_mb`; on failure the old table stays.
@@ -444,12 +457,15 @@ impl Searcher {
 
     /// One iteration, first with a narrow window around the last score, widening on failure.
     fn aspiration(&mut self, pos: &mut Position, depth: i32, previous: i32) -> i32 {
-        let mut delta = 25;
-        let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < MATE_BOUND {
-            (previous - delta, previous + delta)
-        } else {
-            (-INFINITY, INFINITY)
-        };
+        let tuning = &self.tuning;
+        let (growth, max_window) = (tuning.aspiration_growth, tuning.aspiration_max_window);
+        let mut delta = tuning.aspiration_window;
+        let (mut alpha, mut beta) =
+            if depth >= tuning.aspiration_min_depth && previous.abs() < MATE_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
         loop {
             let score = self.negamax(pos, depth, alpha, beta, 0, false);
             if self.aborted {
@@ -467,8 +483,8 @@ impl Searcher {
             } else {
                 return score;
             }
-            delta *= 2;
-            if delta > 1000 {
+            delta = delta.saturating_mul(growth);
+            if delta > max_window {
                 alpha = -INFINITY;
                 beta = INFINITY;
             }
@@ -538,7 +554,7 @@ impl Searcher {
         self.pv_len[ply] = ply;
         let in_check = pos.in_check();
         if in_check {
-            depth += 1; // Check extension: look one ply further when in check.
+            depth += self.tuning.check_extension; // Look further when in check.
         }
         if depth <= 0 {
             return self.quiescence(pos, alpha, beta, ply);
@@ -595,14 +611,21 @@ impl Searcher {
         let improving = !in_check && ply >= 2 && static_eval > self.static_evals[ply - 2];
         self.killers[ply + 1] = [Move::NULL; 2];
 
+        let tuning = &self.tuning;
         if !pv_node && !in_check {
             // Reverse futility: far above beta at low depth, assume a move holds it.
-            let margin = 80 * depth - if improving { 40 } else { 0 };
-            if depth <= 7 && static_eval - margin >= beta && beta.abs() < MATE_BOUND {
+            let margin =
+                tuning.rfp_margin * depth - if improving { tuning.rfp_improving } else { 0 };
+            if depth <= tuning.rfp_max_depth
+                && static_eval - margin >= beta
+                && beta.abs() < MATE_BOUND
+            {
                 return static_eval;
             }
             // Razoring: far below alpha near the leaves, ask quiescence whether anything helps.
-            if depth <= 3 && static_eval + 200 + 150 * depth <= alpha {
+            if depth <= tuning.razor_max_depth
+                && static_eval + tuning.razor_base + tuning.razor_per_depth * depth <= alpha
+            {
                 let score = self.quiescence(pos, alpha, alpha + 1, ply);
                 if score <= alpha {
                     return score;
@@ -610,12 +633,15 @@ impl Searcher {
             }
             // Null move: if passing still beats beta, a real move will too (not in pawn
             // endings, where zugzwang makes passing an advantage).
+            let tuning = &self.tuning;
             if !after_null
-                && depth >= 3
+                && depth >= tuning.nmp_min_depth
                 && static_eval >= beta
                 && pos.has_non_pawn_material(pos.side_to_move())
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = tuning.nmp_base
+                    + depth / tuning.nmp_depth_divisor
+                    + ((static_eval - beta) / tuning.nmp_eval_divisor).min(tuning.nmp_eval_max);
                 let undo = pos.make_null_move();
                 self.keys.push(key);
                 let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
@@ -631,7 +657,7 @@ impl Searcher {
         }
 
         // Without a table move, a PV node searches one ply less first (internal reduction).
-        if pv_node && tt_move.is_null() && depth >= 6 {
+        if pv_node && tt_move.is_null() && depth >= self.tuning.iir_min_depth {
             depth -= 1;
         }
 
@@ -648,7 +674,8 @@ impl Searcher {
         let mut best_move = Move::NULL;
         let mut quiets_tried = MoveList::new();
         let mut searched = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let lmp_limit = self.tuning.tables.lmp[improving as usize]
+            [(depth.max(0) as usize).min(params::LMP_SIZE - 1)];
 
         for index in 0..moves.len() {
             let mv = pick_next(moves.as_mut_slice(), &mut scores, index);
@@ -658,16 +685,22 @@ impl Searcher {
             let quiet = mv.is_quiet();
             let gives_check = pos.gives_check(mv);
             if !root && !in_check && !gives_check && best_score > -MATE_BOUND {
+                let tuning = &self.tuning;
                 if quiet {
                     // Late-move pruning and futility: quiet moves late in the list or far below
                     // alpha at low depth rarely matter.
-                    if depth <= 5 && quiets_tried.len() >= lmp_limit {
+                    if depth <= tuning.lmp_max_depth && quiets_tried.len() >= lmp_limit {
                         continue;
                     }
-                    if depth <= 6 && static_eval + 100 + 90 * depth <= alpha {
+                    if depth <= tuning.futility_max_depth
+                        && static_eval + tuning.futility_base + tuning.futility_per_depth * depth
+                            <= alpha
+                    {
                         continue;
                     }
-                } else if depth <= 5 && !see_ge(pos, mv, -90 * depth) {
+                } else if depth <= tuning.see_max_depth
+                    && !see_ge(pos, mv, -tuning.see_capture_margin * depth)
+                {
                     continue; // Captures that lose material at low depth.
                 }
             }
@@ -691,15 +724,26 @@ impl Searcher {
                 score = -self.negamax(pos, new_depth, -beta, -alpha, ply + 1, false);
             } else {
                 let mut reduction = 0;
-                if depth >= 3 && searched > 2 && quiet && !gives_check {
-                    reduction = self.lmr[depth.min(63) as usize][searched.min(63)];
-                    reduction -= pv_node as i32;
-                    reduction += !improving as i32;
-                    if self.killers[ply].contains(&mv) {
-                        reduction -= 1;
+                let tuning = &self.tuning;
+                if depth >= tuning.lmr_min_depth
+                    && searched > tuning.lmr_min_moves as usize
+                    && quiet
+                    && !gives_check
+                {
+                    let last = params::LMR_SIZE - 1;
+                    reduction = tuning.tables.lmr[(depth as usize).min(last)][searched.min(last)];
+                    if pv_node {
+                        reduction -= tuning.lmr_pv;
                     }
-                    reduction -= self.history[side][mv.from().index()][mv.to().index()] / 6000;
-                    reduction = reduction.clamp(0, new_depth - 1);
+                    if !improving {
+                        reduction += tuning.lmr_not_improving;
+                    }
+                    if self.killers[ply].contains(&mv) {
+                        reduction -= tuning.lmr_killer;
+                    }
+                    reduction -= self.history[side][mv.from().index()][mv.to().index()]
+                        / tuning.lmr_history_divisor;
+                    reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
                     pos,
@@ -767,15 +811,29 @@ impl Searcher {
             self.killers[ply][1] = self.killers[ply][0];
             self.killers[ply][0] = mv;
         }
-        let bonus = (16 * depth * depth).min(1600);
+        let tuning = &self.tuning;
+        let depth_squared = depth.saturating_mul(depth);
+        // An update no larger than the divisor keeps every entry within about the divisor, and
+        // the parameter ranges keep entry * update within 32 bits.
+        let divisor = tuning.history_divisor;
+        let bonus = tuning
+            .history_bonus_scale
+            .saturating_mul(depth_squared)
+            .min(tuning.history_bonus_max)
+            .min(divisor);
+        let malus = tuning
+            .history_malus_scale
+            .saturating_mul(depth_squared)
+            .min(tuning.history_malus_max)
+            .min(divisor);
         let table = &mut self.history[side];
         let mut update = |m: Move, delta: i32| {
             let entry = &mut table[m.from().index()][m.to().index()];
-            *entry += delta - *entry * delta.abs() / 16_384;
+            *entry += delta - *entry * delta.abs() / divisor;
         };
         update(mv, bonus);
         for &m in tried.iter() {
-            update(m, -bonus);
+            update(m, -malus);
         }
     }
 
@@ -872,11 +930,11 @@ impl Searcher {
                 if !mv.is_promotion() {
                     // Delta pruning: even winning the victim cannot reach alpha.
                     let victim = pos.kind_on(mv.to()).map_or(100, |k| SEE_VALUES[k.index()]);
-                    if stand_pat + victim + 200 <= alpha {
+                    if stand_pat + victim + self.tuning.qsearch_delta_margin <= alpha {
                         continue;
                     }
                 }
-                if !see_ge(pos, mv, 0) {
+                if !see_ge(pos, mv, -self.tuning.qsearch_see_margin) {
                     continue;
                 }
             }

@@ -11,6 +11,7 @@ pub mod data;
 pub mod model;
 pub mod packed;
 pub mod selection;
+pub mod spsa;
 pub mod svg;
 pub mod synthetic;
 pub mod train;

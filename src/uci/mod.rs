@@ -13,6 +13,9 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
+mod tunable;
+pub use tunable::openbench_lines;
+
 /// The author the engine gives in `id author`.
 pub const ENGINE_AUTHOR: &str = "the sparring developers";
 
@@ -156,6 +159,8 @@ pub struct UciEngine {
     multipv: usize,
     /// `UCI_Chess960`: castling is read and written king takes own rook (`e1h1`).
     chess960: bool,
+    /// Whether the search constants are UCI options (`sparring uci --tunable`).
+    tunable: bool,
 }
 
 impl UciEngine {
@@ -179,6 +184,7 @@ impl UciEngine {
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             chess960: false,
+            tunable: false,
         }
     }
 
@@ -289,6 +295,7 @@ impl UciEngine {
         self.out.line("option name Clear Hash type button");
         self.out
             .line("option name UCI_Chess960 type check default false");
+        self.declare_tunable();
         self.out.line("uciok");
     }
 
@@ -385,6 +392,7 @@ impl UciEngine {
                     "info string bad UCI_Chess960 value '{value}': expected true or false"
                 )),
             },
+            other if self.set_tunable_option(other, &value) => {}
             _ => self
                 .out
                 .line(&format!("info string unknown option '{name}'")),

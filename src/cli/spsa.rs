@@ -1,0 +1,315 @@
+//! `sparring spsa`: SPSA tuning through games, as a TOML configuration says.
+
+use super::UsageError;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sparring::search::ParamKind;
+use sparring::tune::spsa::{
+    run_spsa, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig, SpsaEngine,
+    SpsaError, SpsaEvent, UciObjective,
+};
+use std::path::PathBuf;
+
+/// Arguments of `sparring spsa`.
+#[derive(Debug, clap::Args)]
+pub struct SpsaArgs {
+    /// The configuration, e.g. configs/spsa.toml.
+    pub config: PathBuf,
+    /// Iterations (overrides `spsa.iterations`; the gains depend on it).
+    #[arg(long)]
+    pub iterations: Option<u64>,
+    /// Games played at once (at most the machine's available parallelism).
+    #[arg(long, value_parser = super::parse_thread_count)]
+    pub concurrency: Option<usize>,
+    /// Output directory (overrides `output.dir`).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Seed of the perturbations, the rounding and the openings (overrides `spsa.seed`).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Continue the run in the output directory where it stopped.
+    #[arg(long)]
+    pub resume: bool,
+}
+
+/// An SPSA error with its exit status: bad input (2) or a failed run (1).
+fn classified(e: SpsaError) -> anyhow::Error {
+    if e.is_bad_input() {
+        UsageError(e.to_string()).into()
+    } else {
+        e.into()
+    }
+}
+
+/// A value for the console: integers plainly, reals with three decimals.
+fn show(kind: ParamKind, v: f64) -> String {
+    match kind {
+        ParamKind::Int => format!("{v:.1}"),
+        ParamKind::Float => format!("{v:.3}"),
+    }
+}
+
+/// Runs the tuning.
+pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
+    let mut config = SpsaConfig::load(&args.config).map_err(|e| UsageError(e.to_string()))?;
+    if let Some(n) = args.iterations {
+        if n == 0 {
+            return Err(UsageError("--iterations must be at least 1".to_string()).into());
+        }
+        config.plan.schedule.iterations = n;
+    }
+    if let Some(c) = args.concurrency {
+        if c == 0 {
+            return Err(UsageError("--concurrency must be at least 1".to_string()).into());
+        }
+        config.concurrency = c;
+    }
+    if let Some(seed) = args.seed {
+        config.plan.seed = seed;
+    }
+    if let Some(out) = &args.out {
+        config.output_dir = out.clone();
+    }
+    let objective: Box<dyn Objective> = match &config.engine {
+        SpsaEngine::Uci { .. } => {
+            interrupt::install();
+            Box::new(UciObjective::new(&config).map_err(classified)?)
+        }
+        SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config).map_err(classified)?),
+    };
+    let options = RunOptions {
+        concurrency: config.concurrency,
+        resume: args.resume,
+        stop: None,
+        description: config.description(),
+    };
+    let plan = config.plan.clone();
+    let total_games = plan.schedule.iterations * plan.pairs_per_iteration * 2;
+    let bar = ProgressBar::with_draw_target(Some(total_games), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{bar:24}] {pos}/{len} games  {rate}  ETA {eta_precise}\n{msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .with_key(
+            "rate",
+            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = write!(w, "{:.1} games/s", state.per_sec());
+            },
+        ),
+    );
+    let games_per_iteration = plan.pairs_per_iteration * 2;
+    let tuned = |theta: &[f64]| tuned_files(&config, theta);
+    let dir = config.output_dir.clone();
+    println!(
+        "spsa: {} parameters, {} iterations of {} pairs at {}, {} at once, output {}",
+        plan.params.len(),
+        plan.schedule.iterations,
+        plan.pairs_per_iteration,
+        config.time_control,
+        config.concurrency,
+        dir.display()
+    );
+    let summary = run_spsa(
+        &plan,
+        objective.as_ref(),
+        &dir,
+        &options,
+        &tuned,
+        &mut |event| match event {
+            SpsaEvent::Started {
+                done,
+                pending_pairs,
+                ..
+            } => {
+                bar.set_position(done * games_per_iteration + 2 * pending_pairs);
+                bar.reset_eta();
+                if done > 0 || pending_pairs > 0 {
+                    bar.println(format!(
+                        "resuming after iteration {done} ({pending_pairs} pairs of the next \
+                         already played)"
+                    ));
+                }
+            }
+            SpsaEvent::GameFinished { .. } => bar.inc(2),
+            SpsaEvent::IterationFinished {
+                done, total, theta, ..
+            } => {
+                let values: Vec<String> = plan
+                    .params
+                    .iter()
+                    .zip(theta)
+                    .take(8)
+                    .map(|(p, &v)| format!("{} {}", p.name, show(p.kind, v)))
+                    .collect();
+                let more = if plan.params.len() > 8 { ", ..." } else { "" };
+                bar.set_message(format!(
+                    "iteration {done}/{total}: {}{more}",
+                    values.join(", ")
+                ));
+            }
+        },
+    )
+    .map_err(classified)?;
+    bar.finish_and_clear();
+    let games = summary.plus_wins + summary.draws + summary.minus_wins;
+    println!(
+        "spsa: {} of {} iterations done, {} games this run ({} in all: +{} ={} -{} for θ+)",
+        summary.done,
+        plan.schedule.iterations,
+        summary.games_this_run,
+        games,
+        summary.plus_wins,
+        summary.draws,
+        summary.minus_wins
+    );
+    for (p, v) in plan.params.iter().zip(&summary.theta) {
+        println!(
+            "  {:<32} {:>12} (start {})",
+            p.name,
+            show(p.kind, *v),
+            show(p.kind, p.start)
+        );
+    }
+    let files: Vec<String> = tuned(&summary.theta)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    println!(
+        "tuned values: {} (trajectory.csv, trajectory.svg)",
+        files
+            .iter()
+            .map(|f| dir.join(f).display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    if let SpsaEngine::Builtin {
+        weights, search, ..
+    } = &config.engine
+    {
+        let verify = dir.join("verify.toml");
+        let text = verify_config(&config, &files, weights, search);
+        std::fs::write(&verify, text)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", verify.display()))?;
+        println!(
+            "verify the tuned values against the start with an SPRT [0, 5] (edit the openings \
+             and time control to taste): sparring match {}",
+            verify.display()
+        );
+    } else {
+        println!(
+            "verify with a gauntlet (sparring match) of the engine with the options of \
+             tuned.toml against its start options, e.g. with an SPRT [0, 5]"
+        );
+    }
+    Ok(())
+}
+
+/// A match configuration playing the tuned files against the start, both as `sparring uci`
+/// (the built-in match engine has no search file), under an SPRT [0, 5].
+fn verify_config(
+    config: &SpsaConfig,
+    files: &[String],
+    weights: &Option<PathBuf>,
+    search: &Option<PathBuf>,
+) -> String {
+    let exe = std::env::current_exe()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|_| "sparring".to_string());
+    let dir = &config.output_dir;
+    let mut tuned_args = vec!["uci".to_string()];
+    for f in files {
+        let flag = if f.contains("weights") || (!f.contains("search") && is_weights(config)) {
+            "--weights"
+        } else {
+            "--search"
+        };
+        tuned_args.push(flag.to_string());
+        tuned_args.push(dir.join(f).display().to_string());
+    }
+    let mut start_args = vec!["uci".to_string()];
+    for (flag, path) in [("--weights", weights), ("--search", search)] {
+        if let Some(p) = path {
+            start_args.push(flag.to_string());
+            start_args.push(p.display().to_string());
+        }
+    }
+    // The tuned side keeps the start's other file.
+    for (flag, path) in [("--weights", weights), ("--search", search)] {
+        if let (Some(p), false) = (path, tuned_args.iter().any(|a| a == flag)) {
+            tuned_args.push(flag.to_string());
+            tuned_args.push(p.display().to_string());
+        }
+    }
+    let list = |args: &[String]| {
+        args.iter()
+            .map(|a| format!("{a:?}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let time_control = match &config.time_control {
+        sparring::arena::TimeControl::Nodes(n) => format!("nodes = {}", n.max(&20_000)),
+        sparring::arena::TimeControl::Depth(d) => format!("depth = {d}"),
+        sparring::arena::TimeControl::MoveTime(t) => format!("movetime_ms = {}", t.as_millis()),
+        clock => format!("clock = \"{clock}\""),
+    };
+    let openings = match &config.openings {
+        Some(o) => format!(
+            "[openings]\nfile = {:?}\norder = \"random\"\n\n",
+            o.file.display().to_string()
+        ),
+        None => String::new(),
+    };
+    format!(
+        "# Written by `sparring spsa {source}`: the tuned values against the start.\n\n\
+         [tournament]\nkind = \"gauntlet\"\nrounds = 5000\nconcurrency = {concurrency}\nseed = 2027\n\n\
+         [time_control]\n{time_control}\n\n{openings}\
+         [adjudication]\ndraw = {{ move_number = 40, move_count = 8, score_cp = 10 }}\n\
+         resign = {{ move_count = 3, score_cp = 600 }}\nmax_moves = 200\n\n\
+         [sprt]\nelo0 = 0.0\nelo1 = 5.0\nalpha = 0.05\nbeta = 0.05\n\n\
+         [output]\ndir = {verify_dir:?}\n\n\
+         [[engine]]\nname = \"tuned\"\nuci = {{ command = {exe:?}, args = [{tuned}] }}\n\n\
+         [[engine]]\nname = \"start\"\nuci = {{ command = {exe:?}, args = [{start}] }}\n",
+        source = config.source,
+        concurrency = config.concurrency,
+        verify_dir = dir.join("verify").display().to_string(),
+        tuned = list(&tuned_args),
+        start = list(&start_args),
+    )
+}
+
+/// Whether only evaluation weights are tuned (then `tuned.toml` is a weights file).
+fn is_weights(config: &SpsaConfig) -> bool {
+    match &config.engine {
+        SpsaEngine::Builtin { targets, .. } => targets
+            .iter()
+            .all(|t| matches!(t, sparring::tune::spsa::Target::Weight { .. })),
+        SpsaEngine::Uci { .. } => false,
+    }
+}
+
+/// Ctrl-C and termination while external engines run: they sit in process groups of their own
+/// (the terminal's signal does not reach them), so end those groups before exiting. The state
+/// on disk is always consistent: `--resume` continues. (The same handler as `sparring match`'s,
+/// which is private to cli::matches.)
+mod interrupt {
+    #[cfg(unix)]
+    extern "C" fn on_signal(signal: libc::c_int) {
+        sparring::arena::uci_player::kill_all_engine_groups();
+        // SAFETY: _exit is async-signal-safe; 128 + signal is the shell's convention.
+        unsafe { libc::_exit(128 + signal) };
+    }
+
+    /// Installs the handler for SIGINT, SIGTERM and SIGHUP.
+    pub fn install() {
+        #[cfg(unix)]
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: the handler only does async-signal-safe work (killpg, _exit).
+            unsafe {
+                libc::signal(
+                    signal,
+                    on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+                );
+            }
+        }
+    }
+}

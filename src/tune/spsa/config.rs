@@ -1,0 +1,770 @@
+//! The SPSA configuration file (`sparring spsa CONFIG.toml`, e.g. `configs/spsa.toml`): the
+//! engine, the parameters (as `[[param]]` tables or OpenBench/fishtest lines pasted into
+//! `spsa.lines`), the schedule, the games (time control, openings, adjudication) and the output
+//! directory. Read like the other configuration files: unknown keys refused, every error with
+//! file, line, column and dotted key.
+
+use super::gains::{check_param, parse_param_line, GainSchedule};
+use super::names::{resolve, EngineParams, NamedTarget, Target};
+use super::plan::{SpsaParam, SpsaPlan};
+use crate::arena::config::{Adjudication, DrawAdjudication, ResignAdjudication, TimeControl};
+use crate::eval::EvalParams;
+use crate::search::{ParamKind, SearchParams};
+use crate::toml_config::{read_text, ConfigError, Document};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// The engine whose parameters are tuned.
+#[derive(Clone, Debug)]
+pub enum SpsaEngine {
+    /// The built-in engine, in process.
+    Builtin {
+        /// `engine.weights`: the evaluation weights file it starts from (None: built in).
+        weights: Option<PathBuf>,
+        /// `engine.search`: the search file it starts from (None: built in).
+        search: Option<PathBuf>,
+        /// The values it starts from (both files loaded).
+        base: Box<EngineParams>,
+        /// `engine.hash_mb` (default 16).
+        hash_mb: usize,
+        /// What each parameter is, in plan order.
+        targets: Vec<Target>,
+    },
+    /// An external engine; parameters are its UCI options.
+    Uci {
+        /// `engine.uci.command`.
+        command: String,
+        /// `engine.uci.args`.
+        args: Vec<String>,
+        /// `engine.uci.options`: fixed options, sent before the tuned ones.
+        options: Vec<(String, String)>,
+        /// `engine.uci.working_dir`.
+        working_dir: Option<PathBuf>,
+    },
+}
+
+/// Where the games start.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpsaOpenings {
+    /// `openings.file`: an EPD suite, PGN file or Polyglot book.
+    pub file: PathBuf,
+    /// `openings.format`: epd, pgn or polyglot (None: from the extension).
+    pub format: Option<String>,
+    /// `openings.plies`: PGN games cut and Polyglot lines drawn to this many plies.
+    pub plies: Option<usize>,
+    /// `openings.random_plies`: random legal moves after the book line (per pair).
+    pub random_plies: usize,
+}
+
+/// A checked SPSA configuration.
+#[derive(Clone, Debug)]
+pub struct SpsaConfig {
+    /// Where it came from, for messages.
+    pub source: String,
+    /// The chain: parameters, schedule, pairs per iteration, seed.
+    pub plan: SpsaPlan,
+    /// `spsa.concurrency` (default 1).
+    pub concurrency: usize,
+    /// The engine.
+    pub engine: SpsaEngine,
+    /// `[time_control]` (default: 5000 nodes).
+    pub time_control: TimeControl,
+    /// `time_control.margin_ms` (default 100).
+    pub margin: Duration,
+    /// `time_control.timeout_ms` (default 30000): how long an engine may stay silent.
+    pub timeout: Duration,
+    /// `[openings]`; None: the start position.
+    pub openings: Option<SpsaOpenings>,
+    /// `[adjudication]`.
+    pub adjudication: Adjudication,
+    /// `output.dir` (default `results/spsa`).
+    pub output_dir: PathBuf,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpsaFile {
+    spsa: Option<SpsaTable>,
+    engine: Option<EngineTable>,
+    time_control: Option<TimeControlTable>,
+    openings: Option<OpeningsTable>,
+    adjudication: Option<AdjudicationTable>,
+    output: Option<OutputTable>,
+    param: Option<Vec<ParamTable>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpsaTable {
+    iterations: Option<u64>,
+    pairs_per_iteration: Option<u64>,
+    seed: Option<u64>,
+    concurrency: Option<usize>,
+    a_ratio: Option<f64>,
+    alpha: Option<f64>,
+    gamma: Option<f64>,
+    lines: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineTable {
+    weights: Option<String>,
+    search: Option<String>,
+    hash_mb: Option<usize>,
+    uci: Option<UciTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct UciTable {
+    command: Option<String>,
+    args: Option<Vec<String>>,
+    options: Option<BTreeMap<String, toml::Value>>,
+    working_dir: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TimeControlTable {
+    nodes: Option<u64>,
+    depth: Option<u32>,
+    movetime_ms: Option<u64>,
+    clock: Option<String>,
+    margin_ms: Option<u64>,
+    timeout_ms: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OpeningsTable {
+    file: Option<String>,
+    format: Option<String>,
+    plies: Option<usize>,
+    random_plies: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AdjudicationTable {
+    draw: Option<DrawTable>,
+    resign: Option<ResignTable>,
+    max_moves: Option<u32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DrawTable {
+    move_number: Option<u32>,
+    move_count: Option<u32>,
+    score_cp: Option<i32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResignTable {
+    move_count: Option<u32>,
+    score_cp: Option<i32>,
+    two_sided: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutputTable {
+    dir: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ParamTable {
+    name: Option<String>,
+    kind: Option<String>,
+    start: Option<f64>,
+    min: Option<f64>,
+    max: Option<f64>,
+    c_end: Option<f64>,
+    r_end: Option<f64>,
+}
+
+/// Stockfish's default relative apply factor at the end.
+const DEFAULT_R_END: f64 = 0.002;
+
+/// A parameter entry before its name is resolved.
+struct Entry {
+    /// The dotted key errors point at (`param[2].name`, `spsa.lines`).
+    key: String,
+    /// Where the entry came from in words, for messages (`line 3 of spsa.lines`).
+    origin: Option<String>,
+    name: String,
+    kind: Option<ParamKind>,
+    start: Option<f64>,
+    min: Option<f64>,
+    max: Option<f64>,
+    c_end: Option<f64>,
+    r_end: Option<f64>,
+}
+
+fn option_text(value: &toml::Value) -> String {
+    match value {
+        toml::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+impl SpsaConfig {
+    /// Reads and checks a configuration file (and the weights and search files it names,
+    /// relative to the working directory).
+    pub fn load(path: &Path) -> Result<SpsaConfig, ConfigError> {
+        let text = read_text(path)?;
+        SpsaConfig::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses configuration text; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<SpsaConfig, ConfigError> {
+        let doc = Document::parse(text, file)?;
+        let f: SpsaFile = doc.deserialize()?;
+        let s = f.spsa.unwrap_or(SpsaTable {
+            iterations: None,
+            pairs_per_iteration: None,
+            seed: None,
+            concurrency: None,
+            a_ratio: None,
+            alpha: None,
+            gamma: None,
+            lines: None,
+        });
+        let iterations = doc.in_range(
+            "spsa.iterations",
+            s.iterations.unwrap_or(1000),
+            1,
+            Some(100_000_000),
+        )?;
+        let pairs_per_iteration = doc.in_range(
+            "spsa.pairs_per_iteration",
+            s.pairs_per_iteration.unwrap_or(1),
+            1,
+            Some(100_000),
+        )?;
+        let concurrency = doc.in_range(
+            "spsa.concurrency",
+            s.concurrency.unwrap_or(1),
+            1,
+            Some(crate::available_cores()),
+        )?;
+        let mut schedule = GainSchedule::new(iterations);
+        if let Some(v) = s.a_ratio {
+            schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number >= 0", |v| v >= 0.0)?;
+        }
+        if let Some(v) = s.alpha {
+            schedule.alpha = doc.number("spsa.alpha", v, "a number from 0 to 2", |v| {
+                (0.0..=2.0).contains(&v)
+            })?;
+        }
+        if let Some(v) = s.gamma {
+            schedule.gamma = doc.number("spsa.gamma", v, "a number from 0 to 2", |v| {
+                (0.0..=2.0).contains(&v)
+            })?;
+        }
+
+        let engine_table = f.engine.unwrap_or(EngineTable {
+            weights: None,
+            search: None,
+            hash_mb: None,
+            uci: None,
+        });
+        let mut entries = Vec::new();
+        if let Some(lines) = &s.lines {
+            for (n, line) in lines.lines().enumerate() {
+                let trimmed = line.trim();
+                if trimmed.is_empty() || trimmed.starts_with('#') {
+                    continue;
+                }
+                let origin = format!("line {} of `spsa.lines` (`{trimmed}`)", n + 1);
+                let parsed = parse_param_line(trimmed)
+                    .map_err(|e| doc.other("spsa.lines", format!("{origin}: {e}")))?;
+                entries.push(Entry {
+                    key: "spsa.lines".to_string(),
+                    origin: Some(origin),
+                    name: parsed.name,
+                    kind: Some(parsed.kind),
+                    start: Some(parsed.value),
+                    min: Some(parsed.min),
+                    max: Some(parsed.max),
+                    c_end: Some(parsed.c_end),
+                    r_end: Some(parsed.r_end),
+                });
+            }
+        }
+        for (i, p) in f.param.unwrap_or_default().into_iter().enumerate() {
+            let key = format!("param[{i}]");
+            let name = p
+                .name
+                .ok_or_else(|| doc.missing(&format!("{key}.name"), "a parameter name"))?;
+            let kind = match p.kind.as_deref() {
+                None => None,
+                Some("int") => Some(ParamKind::Int),
+                Some("float") => Some(ParamKind::Float),
+                Some(_) => {
+                    return Err(doc.invalid_value(&format!("{key}.kind"), "\"int\" or \"float\""))
+                }
+            };
+            for (field, value) in [
+                ("start", p.start),
+                ("min", p.min),
+                ("max", p.max),
+                ("c_end", p.c_end),
+                ("r_end", p.r_end),
+            ] {
+                if let Some(v) = value {
+                    doc.number(&format!("{key}.{field}"), v, "a finite number", |_| true)?;
+                }
+            }
+            entries.push(Entry {
+                key: format!("{key}.name"),
+                origin: None,
+                name,
+                kind,
+                start: p.start,
+                min: p.min,
+                max: p.max,
+                c_end: p.c_end,
+                r_end: p.r_end,
+            });
+        }
+        if entries.is_empty() {
+            return Err(doc.missing(
+                "param",
+                "at least one `[[param]]` table or a line in `spsa.lines`",
+            ));
+        }
+
+        let (engine, params) = match engine_table.uci {
+            Some(uci) => {
+                for key in ["weights", "search", "hash_mb"] {
+                    let present = match key {
+                        "weights" => engine_table.weights.is_some(),
+                        "search" => engine_table.search.is_some(),
+                        _ => engine_table.hash_mb.is_some(),
+                    };
+                    if present {
+                        return Err(doc.other(
+                            &format!("engine.{key}"),
+                            "belongs to the built-in engine; an `[engine.uci]` engine takes \
+                             its settings as `engine.uci.options`",
+                        ));
+                    }
+                }
+                let command = uci
+                    .command
+                    .filter(|c| !c.trim().is_empty())
+                    .ok_or_else(|| doc.missing("engine.uci.command", "the engine's program"))?;
+                let options: Vec<(String, String)> = uci
+                    .options
+                    .unwrap_or_default()
+                    .iter()
+                    .map(|(k, v)| (k.clone(), option_text(v)))
+                    .collect();
+                let params = entries
+                    .into_iter()
+                    .map(|e| uci_param(&doc, e))
+                    .collect::<Result<Vec<_>, _>>()?;
+                (
+                    SpsaEngine::Uci {
+                        command,
+                        args: uci.args.unwrap_or_default(),
+                        options,
+                        working_dir: uci.working_dir.map(PathBuf::from),
+                    },
+                    params,
+                )
+            }
+            None => {
+                let weights = engine_table.weights.map(PathBuf::from);
+                let search = engine_table.search.map(PathBuf::from);
+                let eval = match &weights {
+                    Some(path) => EvalParams::load(path)
+                        .map_err(|e| doc.other("engine.weights", e.to_string()))?,
+                    None => EvalParams::default(),
+                };
+                let search_params = match &search {
+                    Some(path) => SearchParams::load(path)
+                        .map_err(|e| doc.other("engine.search", e.to_string()))?,
+                    None => SearchParams::default(),
+                };
+                let base = EngineParams {
+                    eval,
+                    search: search_params,
+                };
+                let hash_mb = doc.in_range(
+                    "engine.hash_mb",
+                    engine_table.hash_mb.unwrap_or(16),
+                    1,
+                    Some(crate::search::max_hash_mb()),
+                )?;
+                let mut params = Vec::new();
+                let mut targets = Vec::new();
+                for entry in entries {
+                    for (param, target) in builtin_params(&doc, &base, entry)? {
+                        if params.iter().any(|p: &SpsaParam| p.name == param.name) {
+                            return Err(
+                                doc.other("param", format!("`{}` is tuned twice", param.name))
+                            );
+                        }
+                        params.push(param);
+                        targets.push(target);
+                    }
+                }
+                (
+                    SpsaEngine::Builtin {
+                        weights,
+                        search,
+                        base: Box::new(base),
+                        hash_mb,
+                        targets,
+                    },
+                    params,
+                )
+            }
+        };
+
+        let (time_control, margin, timeout) = time_control(&doc, f.time_control)?;
+        let openings = match f.openings {
+            None => None,
+            Some(o) => Some(SpsaOpenings {
+                file: o
+                    .file
+                    .map(PathBuf::from)
+                    .ok_or_else(|| doc.missing("openings.file", "the opening suite or book"))?,
+                format: o.format,
+                plies: o.plies,
+                random_plies: doc.in_range(
+                    "openings.random_plies",
+                    o.random_plies.unwrap_or(0),
+                    0,
+                    Some(64),
+                )?,
+            }),
+        };
+        let adjudication = adjudication(&doc, f.adjudication)?;
+        let output_dir = f
+            .output
+            .and_then(|o| o.dir)
+            .map_or_else(|| PathBuf::from("results/spsa"), PathBuf::from);
+        Ok(SpsaConfig {
+            source: file.to_string(),
+            plan: SpsaPlan {
+                params,
+                schedule,
+                pairs_per_iteration,
+                seed: s.seed.unwrap_or(1),
+            },
+            concurrency,
+            engine,
+            time_control,
+            margin,
+            timeout,
+            openings,
+            adjudication,
+            output_dir,
+        })
+    }
+
+    /// Everything that decides the run's games and updates, one `key = value` per line (the
+    /// run directory keeps it; `--resume` refuses a change).
+    pub fn description(&self) -> String {
+        let plan = &self.plan;
+        let mut out = String::new();
+        let mut line = |key: &str, value: String| out.push_str(&format!("{key} = {value}\n"));
+        line("iterations", plan.schedule.iterations.to_string());
+        line("pairs_per_iteration", plan.pairs_per_iteration.to_string());
+        line("seed", plan.seed.to_string());
+        line(
+            "gains",
+            format!(
+                "a_ratio {:?}, alpha {:?}, gamma {:?}",
+                plan.schedule.a_ratio, plan.schedule.alpha, plan.schedule.gamma
+            ),
+        );
+        line("time_control", self.time_control.to_string());
+        line("openings", format!("{:?}", self.openings));
+        line("adjudication", format!("{:?}", self.adjudication));
+        match &self.engine {
+            SpsaEngine::Builtin {
+                weights,
+                search,
+                hash_mb,
+                base,
+                ..
+            } => {
+                line("engine", format!("builtin, hash {hash_mb} MB"));
+                line("engine.weights", format!("{weights:?}"));
+                line("engine.search", format!("{search:?}"));
+                // The start values themselves, so an edited weights or search file shows up.
+                line(
+                    "engine.start",
+                    format!("{:016x}", fingerprint(&base.eval.to_toml_string())),
+                );
+                line(
+                    "engine.search_start",
+                    format!("{:016x}", fingerprint(&base.search.to_toml_string())),
+                );
+            }
+            SpsaEngine::Uci {
+                command,
+                args,
+                options,
+                working_dir,
+            } => {
+                line("engine", format!("uci {command} {args:?}"));
+                line("engine.options", format!("{options:?}"));
+                line("engine.working_dir", format!("{working_dir:?}"));
+            }
+        }
+        for p in &plan.params {
+            line(
+                &format!("param {}", p.name),
+                format!(
+                    "{}, {:?}, {:?}, {:?}, {:?}, {:?}",
+                    p.kind.name(),
+                    p.start,
+                    p.min,
+                    p.max,
+                    p.c_end,
+                    p.r_end
+                ),
+            );
+        }
+        out
+    }
+}
+
+/// FNV-1a of a text: a content hash for the run description (not cryptographic).
+fn fingerprint(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// An external engine's parameter: every field but c_end and r_end must be given.
+fn uci_param(doc: &Document<'_>, e: Entry) -> Result<SpsaParam, ConfigError> {
+    let need = |value: Option<f64>, field: &str| {
+        value.ok_or_else(|| {
+            doc.missing(
+                &e.key.replace(".name", &format!(".{field}")),
+                "a number (an external engine's option has no known value or range)",
+            )
+        })
+    };
+    let (start, min, max) = (
+        need(e.start, "start")?,
+        need(e.min, "min")?,
+        need(e.max, "max")?,
+    );
+    finish_param(
+        doc,
+        &e,
+        e.name.clone(),
+        e.kind.unwrap_or(ParamKind::Int),
+        start,
+        min,
+        max,
+    )
+}
+
+/// Checks and completes one parameter (default c_end = range / 20, r_end = 0.002).
+fn finish_param(
+    doc: &Document<'_>,
+    e: &Entry,
+    name: String,
+    kind: ParamKind,
+    start: f64,
+    min: f64,
+    max: f64,
+) -> Result<SpsaParam, ConfigError> {
+    let c_end = e
+        .c_end
+        .unwrap_or(((max - min) / 20.0).max(f64::MIN_POSITIVE));
+    let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
+    check_param(min, max, start, c_end, r_end).map_err(|message| {
+        let message = match &e.origin {
+            Some(origin) => format!("{origin}: {message}"),
+            None => format!("`{name}`: {message}"),
+        };
+        doc.other(&e.key, message)
+    })?;
+    Ok(SpsaParam {
+        name,
+        kind,
+        start,
+        min,
+        max,
+        c_end,
+        r_end,
+    })
+}
+
+/// A built-in entry: its name resolved (a group gives several parameters), start, range and
+/// kind from the engine unless given.
+fn builtin_params(
+    doc: &Document<'_>,
+    base: &EngineParams,
+    e: Entry,
+) -> Result<Vec<(SpsaParam, Target)>, ConfigError> {
+    let targets: Vec<NamedTarget> = resolve(&e.name).ok_or_else(|| {
+        let message = format!(
+            "`{}` names no parameter of the built-in engine (search constants are \
+             `search.<group>.<key>` as in configs/search/default.toml, evaluation weights \
+             `<term>.<entry>.<mg|eg>` such as `material.knight.mg`, or a group of either)",
+            e.name
+        );
+        match &e.origin {
+            Some(origin) => doc.other(&e.key, format!("{origin}: {message}")),
+            None => doc.other(&e.key, message),
+        }
+    })?;
+    if targets.len() > 1 && e.start.is_some() {
+        return Err(doc.other(
+            &e.key,
+            format!(
+                "`{}` is a group of {} parameters: `start` applies to one parameter only",
+                e.name,
+                targets.len()
+            ),
+        ));
+    }
+    targets
+        .into_iter()
+        .map(|t| {
+            let current = base.get(&t.target);
+            let start = e.start.unwrap_or(current);
+            let (lo, hi) = t.target.natural_range(current);
+            let (limit_lo, limit_hi) = t.target.limits();
+            let min = e.min.unwrap_or(lo).max(limit_lo);
+            let max = e.max.unwrap_or(hi).min(limit_hi);
+            let kind = t.target.kind();
+            if e.kind == Some(ParamKind::Float) && kind == ParamKind::Int {
+                return Err(doc.other(
+                    &e.key,
+                    format!("`{}` is an integer parameter of the engine", t.name),
+                ));
+            }
+            let param = finish_param(doc, &e, t.name, kind, start, min, max)?;
+            Ok((param, t.target))
+        })
+        .collect()
+}
+
+fn time_control(
+    doc: &Document<'_>,
+    table: Option<TimeControlTable>,
+) -> Result<(TimeControl, Duration, Duration), ConfigError> {
+    let Some(t) = table else {
+        return Ok((
+            TimeControl::Nodes(5000),
+            Duration::from_millis(100),
+            Duration::from_secs(30),
+        ));
+    };
+    let given = [
+        t.nodes.is_some(),
+        t.depth.is_some(),
+        t.movetime_ms.is_some(),
+        t.clock.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count();
+    if given > 1 {
+        return Err(doc.other(
+            "time_control",
+            "give exactly one of `nodes`, `depth`, `movetime_ms`, `clock`",
+        ));
+    }
+    let tc = if let Some(n) = t.nodes {
+        TimeControl::Nodes(doc.in_range("time_control.nodes", n, 1, None)?)
+    } else if let Some(d) = t.depth {
+        TimeControl::Depth(doc.in_range("time_control.depth", d, 1, Some(127))?)
+    } else if let Some(ms) = t.movetime_ms {
+        let ms = doc.in_range("time_control.movetime_ms", ms, 1, Some(86_400_000))?;
+        TimeControl::MoveTime(Duration::from_millis(ms))
+    } else if let Some(clock) = &t.clock {
+        TimeControl::parse_clock(clock).ok_or_else(|| {
+            doc.invalid_value(
+                "time_control.clock",
+                "a clock such as \"10+0.1\" or \"40/60\"",
+            )
+        })?
+    } else {
+        TimeControl::Nodes(5000)
+    };
+    let margin = doc.in_range(
+        "time_control.margin_ms",
+        t.margin_ms.unwrap_or(100),
+        0,
+        None,
+    )?;
+    let timeout = doc.in_range(
+        "time_control.timeout_ms",
+        t.timeout_ms.unwrap_or(30_000),
+        1,
+        None,
+    )?;
+    Ok((
+        tc,
+        Duration::from_millis(margin),
+        Duration::from_millis(timeout),
+    ))
+}
+
+fn adjudication(
+    doc: &Document<'_>,
+    table: Option<AdjudicationTable>,
+) -> Result<Adjudication, ConfigError> {
+    let mut adjudication = Adjudication::default();
+    let Some(a) = table else {
+        return Ok(adjudication);
+    };
+    if let Some(d) = a.draw {
+        adjudication.draw = Some(DrawAdjudication {
+            move_number: doc.in_range(
+                "adjudication.draw.move_number",
+                d.move_number.unwrap_or(0),
+                0,
+                Some(10_000),
+            )?,
+            move_count: doc.in_range(
+                "adjudication.draw.move_count",
+                d.move_count.unwrap_or(1),
+                1,
+                Some(10_000),
+            )?,
+            score_cp: doc.in_range(
+                "adjudication.draw.score_cp",
+                d.score_cp.unwrap_or(0),
+                0,
+                Some(100_000),
+            )?,
+        });
+    }
+    if let Some(r) = a.resign {
+        let score_cp = r
+            .score_cp
+            .ok_or_else(|| doc.missing("adjudication.resign.score_cp", "centipawns, at least 1"))?;
+        adjudication.resign = Some(ResignAdjudication {
+            move_count: doc.in_range(
+                "adjudication.resign.move_count",
+                r.move_count.unwrap_or(3),
+                1,
+                Some(10_000),
+            )?,
+            score_cp: doc.in_range("adjudication.resign.score_cp", score_cp, 1, Some(100_000))?,
+            two_sided: r.two_sided.unwrap_or(false),
+        });
+    }
+    if let Some(m) = a.max_moves {
+        adjudication.max_moves = Some(doc.in_range("adjudication.max_moves", m, 1, None)?);
+    }
+    Ok(adjudication)
+}

@@ -1,0 +1,159 @@
+//! SPSA tuning through games (issue 14): any parameter of the built-in engine (evaluation
+//! weights and search constants, by dotted name) or an external engine's UCI options, tuned by
+//! simultaneous perturbation between θ+cΔ and θ−cΔ in colour-reversed pairs.
+//!
+//! - `names`: the dotted names and their values, through `EvalParams` and `SearchParams`.
+//! - `gains`: the gain sequences, OpenBench's c_end/r_end conversion and its input lines.
+//! - `plan`: one iteration's seeded perturbation, the rounding for engines, the update.
+//! - `run`: games in parallel, the run directory and `--resume`; the games are an injectable
+//!   `Objective` (the built-in engine, an external one, or a synthetic one in tests).
+//! - `config`: the TOML configuration; `games`: the objectives that play real games.
+
+pub mod config;
+pub mod gains;
+pub mod games;
+pub mod names;
+pub mod plan;
+pub mod run;
+pub mod svg;
+
+pub use config::{SpsaConfig, SpsaEngine};
+pub use gains::{format_param_line, parse_param_line, GainSchedule, Gains, ParamLine};
+pub use games::{BuiltinObjective, UciObjective};
+pub use names::{resolve, EngineParams, Phase, Target};
+pub use plan::{Perturbation, SpsaParam, SpsaPlan};
+pub use run::{
+    run_spsa, GameJob, GameOutcome, GameWorker, Objective, RunOptions, SpsaEvent, SpsaSummary,
+};
+
+use crate::search::ParamKind;
+use std::path::PathBuf;
+use thiserror::Error;
+
+/// Why an SPSA run failed or refused to start.
+#[derive(Debug, Error)]
+pub enum SpsaError {
+    /// The configuration file (or a weights or search file it names).
+    #[error(transparent)]
+    Config(#[from] crate::toml_config::ConfigError),
+    /// The opening book cannot be used.
+    #[error("{0}")]
+    Openings(String),
+    /// An engine cannot be started or created.
+    #[error("engine: {0}")]
+    Engine(String),
+    /// A file of the run directory cannot be written or read.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// Another process holds the run directory.
+    #[error("{0}")]
+    Lock(String),
+    /// The directory holds a run and `--resume` was not given.
+    #[error("{}: holds an SPSA run; continue it with --resume, or choose another --out", dir.display())]
+    RunExists {
+        /// The run directory.
+        dir: PathBuf,
+    },
+    /// `--resume` on a directory without a run.
+    #[error("{}: no SPSA run to resume (no state.toml)", dir.display())]
+    NothingToResume {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// `--resume` with a configuration that decides the run differently.
+    #[error("{}: the run was started with a different configuration ({keys} changed); resume it with the same one, or choose another --out", dir.display())]
+    Changed {
+        /// The run directory.
+        dir: PathBuf,
+        /// What changed.
+        keys: String,
+    },
+    /// A run file that cannot be read back.
+    #[error("{}: cannot be read back: {message}", path.display())]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The configuration's engine does not suit the objective asked for.
+    #[error("{0}")]
+    Usage(String),
+}
+
+impl SpsaError {
+    /// Whether the user's input is at fault (exit status 2) rather than the run (1).
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            SpsaError::Config(_)
+                | SpsaError::Openings(_)
+                | SpsaError::RunExists { .. }
+                | SpsaError::NothingToResume { .. }
+                | SpsaError::Changed { .. }
+                | SpsaError::Usage(_)
+        )
+    }
+}
+
+/// The tuned values as files loadable by the engine: for the built-in engine, the search file
+/// (`--search`) and/or the weights file (`--weights`), named `tuned.toml` when only one kind is
+/// tuned and `tuned-search.toml` / `tuned-weights.toml` when both are; for an external engine,
+/// `tuned.toml` with the options as `name = value` lines for a match configuration's
+/// `uci.options`. Integers are rounded to the nearest.
+pub fn tuned_files(config: &SpsaConfig, theta: &[f64]) -> Vec<(String, String)> {
+    let header = |what: &str| {
+        format!(
+            "# Tuned by `sparring spsa {}` ({} parameters; {what}).\n#\n",
+            config.source,
+            config.plan.params.len()
+        )
+    };
+    match &config.engine {
+        SpsaEngine::Builtin { base, targets, .. } => {
+            let params = games::with_values(base, targets, theta);
+            let search = targets.iter().any(|t| matches!(t, Target::Search(_)));
+            let weights = targets.iter().any(|t| matches!(t, Target::Weight { .. }));
+            let mut files = Vec::new();
+            if search {
+                let name = if weights {
+                    "tuned-search.toml"
+                } else {
+                    "tuned.toml"
+                };
+                let text = params
+                    .search
+                    .to_toml_string_with_header(&header("load with --search"));
+                files.push((name.to_string(), text));
+            }
+            if weights {
+                let name = if search {
+                    "tuned-weights.toml"
+                } else {
+                    "tuned.toml"
+                };
+                let text = params
+                    .eval
+                    .to_toml_string_with_header(&header("load with --weights"));
+                files.push((name.to_string(), text));
+            }
+            files
+        }
+        SpsaEngine::Uci { .. } => {
+            let mut text = header("the options for a match configuration's `uci.options`");
+            for (p, &v) in config.plan.params.iter().zip(theta) {
+                let value = match p.kind {
+                    ParamKind::Int => format!("{}", v.round() as i64),
+                    ParamKind::Float => format!("{v:?}"),
+                };
+                text.push_str(&format!("{:?} = {value}\n", p.name));
+            }
+            vec![("tuned.toml".to_string(), text)]
+        }
+    }
+}
