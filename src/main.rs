@@ -33,6 +33,8 @@ enum Command {
     Tune(cli::tune::TuneArgs),
     /// Opening suites and books: check a file, probe a Polyglot book, generate a suite.
     Openings(cli::openings::OpeningsArgs),
+    /// Merge the directories of a sharded match (`match --shard I/N`) into one result.
+    Merge(cli::merge::MergeArgs),
 }
 
 fn main() -> ExitCode {
@@ -44,6 +46,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Openings(args) => cli::openings::run(&args),
+        Command::Merge(args) => cli::merge::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

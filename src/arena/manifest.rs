@@ -1,7 +1,9 @@
 //! The run's fingerprint: the settings that decide which games are played and how, written to
 //! `run.toml` in the output directory when a run starts. `--resume` compares the configuration it
 //! is given with it and refuses a change, naming the dotted keys, so one directory never mixes
-//! games of two configurations. Settings that cannot change a game (concurrency, the results
+//! games of two configurations. A shard's directory also records its shard (compared too), and
+//! `run.` keys record what `sparring merge` needs (the version, the SPRT, how the ranking
+//! counts) without being compared. Settings that cannot change a game (concurrency, the results
 //! interval, the output directory, the engine timeout, the SPRT bounds that only decide when to
 //! stop) may change between runs.
 //!
@@ -10,6 +12,7 @@
 //! written, so later resumes are checked; the caller is told with an event.
 
 use super::config::{EngineKind, MatchConfig, OpeningOrder, TournamentKind};
+use super::schedule::{describe_game_ids, Shard};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -17,6 +20,12 @@ use thiserror::Error;
 
 /// The fingerprint file's name inside the output directory.
 pub const MANIFEST_FILE: &str = "run.toml";
+
+/// The recorded version of sparring that wrote the fingerprint (not compared).
+pub const RECORDED_VERSION: &str = "run.sparring_version";
+const SHARD_INDEX: &str = "shard.index";
+const SHARD_COUNT: &str = "shard.count";
+const SHARD_TOTAL_GAMES: &str = "shard.total_games";
 
 /// Dotted configuration key -> the setting's value as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,6 +152,7 @@ impl Fingerprint {
         if let Some(m) = adj.max_moves {
             put("adjudication.max_moves", m.to_string());
         }
+        put("output.pgn_name", config.output.pgn_name.clone());
         put("output.positions", config.output.positions.to_string());
         if config.output.positions {
             put(
@@ -154,6 +164,9 @@ impl Fingerprint {
         for (i, engine) in config.engines.iter().enumerate() {
             let key = |k: &str| format!("engine[{i}].{k}");
             put(&key("name"), engine.name.clone());
+            if let Some(tc) = &engine.time_control {
+                put(&key("time_control"), tc.to_string());
+            }
             match &engine.kind {
                 EngineKind::Builtin { weights, hash_mb } => {
                     let weights_key = key("builtin.weights");
@@ -183,7 +196,85 @@ impl Fingerprint {
                 }
             }
         }
+        // Recorded, not compared (`run.` keys): what `sparring merge` needs to report as the run
+        // would, and the version that played the games.
+        put(RECORDED_VERSION, env!("CARGO_PKG_VERSION").to_string());
+        let by_pairs = config.output.report_penta
+            && config.output.format == super::config::ResultsFormat::Fastchess;
+        put("run.ranking_by_pairs", by_pairs.to_string());
+        if let Some(sprt) = &config.sprt {
+            put("run.sprt.elo0", sprt.elo0().to_string());
+            put("run.sprt.elo1", sprt.elo1().to_string());
+            put("run.sprt.alpha", sprt.alpha().to_string());
+            put("run.sprt.beta", sprt.beta().to_string());
+            put("run.sprt.model", sprt.model().to_string());
+        }
         Fingerprint { entries: e }
+    }
+
+    /// Adds the shard this directory plays: `shard.index`, `shard.count`, `shard.game_ids`
+    /// (1-based, as a range) and `shard.total_games` of the whole schedule. They are compared
+    /// on resume like the settings, so a shard's directory is only ever resumed as that shard.
+    pub fn with_shard(mut self, shard: Shard, total_games: u64) -> Fingerprint {
+        let games = shard.games(total_games);
+        let mut put = |k: &str, v: String| self.entries.insert(k.to_string(), v);
+        put(SHARD_INDEX, shard.index.to_string());
+        put(SHARD_COUNT, shard.count.to_string());
+        put(
+            "shard.game_ids",
+            describe_game_ids(games.start + 1..games.end + 1),
+        );
+        put(SHARD_TOTAL_GAMES, total_games.to_string());
+        self
+    }
+
+    /// The value of a dotted key, if the fingerprint has it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.get(key).map(String::as_str)
+    }
+
+    /// The shard recorded in the fingerprint and the total games of its schedule; `None` for
+    /// an unsharded run.
+    pub fn shard(&self) -> Result<Option<(Shard, u64)>, String> {
+        let (Some(index), Some(count)) = (self.get(SHARD_INDEX), self.get(SHARD_COUNT)) else {
+            return Ok(None);
+        };
+        let number = |key: &str, text: Option<&str>| {
+            text.and_then(|t| t.parse::<u64>().ok())
+                .ok_or_else(|| format!("`{key}` is not a whole number"))
+        };
+        let shard = Shard::new(
+            number(SHARD_INDEX, Some(index))?,
+            number(SHARD_COUNT, Some(count))?,
+        )
+        .map_err(|e| e.to_string())?;
+        let total = number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
+        Ok(Some((shard, total)))
+    }
+
+    /// The fingerprint of the whole run a shard belongs to: without the shard's keys.
+    pub fn without_shard(&self) -> Fingerprint {
+        Fingerprint {
+            entries: self
+                .entries
+                .iter()
+                .filter(|(k, _)| !k.starts_with("shard."))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
+    /// The game-deciding settings only: without the shard and the recorded `run.` keys (what
+    /// all shards of one run share).
+    pub fn configuration(&self) -> Fingerprint {
+        Fingerprint {
+            entries: self
+                .entries
+                .iter()
+                .filter(|(k, _)| !k.starts_with("shard.") && !k.starts_with("run."))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
     }
 
     /// The fingerprint as `run.toml` text (one quoted dotted key per setting).
@@ -240,6 +331,7 @@ impl Fingerprint {
         keys.sort();
         keys.dedup();
         keys.into_iter()
+            .filter(|k| !k.starts_with("run."))
             .filter_map(|k| {
                 let was = self.entries.get(k);
                 let is = now.entries.get(k);

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod matches;
+pub mod merge;
 pub mod openings;
 pub mod perft;
 pub mod stats;
