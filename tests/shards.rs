@@ -519,12 +519,19 @@ fn four_shards_of_self_play_data_merge_into_the_single_run() {
     four_shards_equal_one_run("shards_self_play", SELF_PLAY, true);
 }
 
+/// Extra arguments, environment variables, and what the error must say.
+type EnvCase = (
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
 #[test]
 fn the_shard_from_the_environment_is_checked() {
     let dir = out_dir("shards_env");
     let config = write_config(GAUNTLET, &dir);
     let config = config.to_str().unwrap();
-    let cases: &[(&[&str], &[(&str, &str)], &str)] = &[
+    let cases: &[EnvCase] = &[
         (&["--shard-from-env"], &[], "neither SLURM_ARRAY_TASK_ID"),
         (
             &["--shard-from-env"],
