@@ -620,3 +620,54 @@ fn resume_refuses_a_changed_engine_time_control_or_pgn_name() {
     let summary = run(&config, true).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(summary.games_played, 0);
 }
+
+#[test]
+fn the_merge_evaluates_the_sprt_on_the_merged_pairs() {
+    let with_sprt = format!("{GAUNTLET}\n[sprt]\nelo0 = 0.0\nelo1 = 5.0\n");
+    let dir = four_shards_equal_one_run("shards_sprt", &with_sprt, false);
+    // The SPRT's columns came through run.toml: summary.csv (compared byte for byte above)
+    // has them, and the merge prints the verdict on all 8 pairs.
+    let summary = csv_without(&dir.join("merged/summary.csv"), &[]);
+    let col = |name: &str| summary[0].iter().position(|h| h == name).unwrap();
+    assert_eq!(summary[1][col("pairs")], "8");
+    assert_eq!(
+        summary[1][col("decision")],
+        "continue",
+        "undecided after 8 pairs"
+    );
+    let shards: Vec<String> = (0..4)
+        .map(|i| {
+            dir.join(format!("single/shard-{i}-of-4"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let again = dir.join("merged-again");
+    let mut args = vec![again.to_str().unwrap()];
+    args.extend(shards.iter().map(String::as_str));
+    let out = merge(&args);
+    assert_ok(&out, "merge");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let llr = &summary[1][col("llr")];
+    assert!(
+        stdout.contains(&format!(
+            "SPRT [0, 5] (normalized): LLR {:.2} (-2.94, 2.94): continue (undecided)",
+            llr.parse::<f64>().unwrap()
+        )),
+        "{stdout}"
+    );
+    // Merging again gives the same files.
+    for file in [
+        "games.pgn",
+        "games.csv",
+        "summary.csv",
+        "ranking.csv",
+        "run.toml",
+    ] {
+        assert_eq!(
+            text(&dir.join("merged").join(file)),
+            text(&again.join(file)),
+            "{file}"
+        );
+    }
+}
