@@ -253,6 +253,46 @@ builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
 #[test]
 fn four_shards_of_a_gauntlet_merge_into_the_single_run() {
     let dir = four_shards_equal_one_run("shards_gauntlet", GAUNTLET, false);
+    // A run at concurrency 2 writes in finish order; merged alone (a 1-way split), its files
+    // are in game-id order, as the concurrency-1 run's.
+    let config = dir.join("run-config.toml");
+    let two = dir.join("concurrency-2");
+    assert_ok(
+        &sparring(
+            &[
+                "match",
+                config.to_str().unwrap(),
+                "--concurrency",
+                "2",
+                "--out",
+                two.to_str().unwrap(),
+            ],
+            &[],
+        ),
+        "concurrency 2",
+    );
+    let sorted = dir.join("concurrency-2-merged");
+    assert_ok(
+        &merge(&[sorted.to_str().unwrap(), two.to_str().unwrap()]),
+        "merge of one run",
+    );
+    let merged = dir.join("merged");
+    assert_eq!(
+        pgn_without_clock(&merged.join("games.pgn")),
+        pgn_without_clock(&sorted.join("games.pgn"))
+    );
+    assert_eq!(
+        csv_without(&merged.join("games.csv"), &["duration_ms"]),
+        csv_without(&sorted.join("games.csv"), &["duration_ms"])
+    );
+    assert_eq!(
+        text(&merged.join("summary.csv")),
+        text(&sorted.join("summary.csv"))
+    );
+    // The merge refuses to write into one of its inputs.
+    let out = merge(&[two.to_str().unwrap(), two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("must not be one of the shard"));
     let games = csv_without(&dir.join("merged/games.csv"), &[]);
     assert_eq!(games.len(), 1 + 16);
     // Each shard played only its block of whole pairs: 2 pairs each.

@@ -23,6 +23,9 @@ pub const MANIFEST_FILE: &str = "run.toml";
 
 /// The recorded version of sparring that wrote the fingerprint (not compared).
 pub const RECORDED_VERSION: &str = "run.sparring_version";
+/// Keys added to the fingerprint later, with the value every earlier run had: a directory
+/// without the key resumes when the configuration has that value.
+const ADDED_WITH_DEFAULT: &[(&str, &str)] = &[("output.pgn_name", "games.pgn")];
 const SHARD_INDEX: &str = "shard.index";
 const SHARD_COUNT: &str = "shard.count";
 const SHARD_TOTAL_GAMES: &str = "shard.total_games";
@@ -335,7 +338,11 @@ impl Fingerprint {
             .filter_map(|k| {
                 let was = self.entries.get(k);
                 let is = now.entries.get(k);
-                (was != is).then(|| (k.clone(), was.cloned(), is.cloned()))
+                // A key added after the directory was written matches its old implicit value.
+                let implicit = ADDED_WITH_DEFAULT.iter().any(|(key, default)| {
+                    key == k && was.is_none() && is.is_some_and(|v| v == default)
+                });
+                (was != is && !implicit).then(|| (k.clone(), was.cloned(), is.cloned()))
             })
             .collect()
     }
@@ -351,5 +358,55 @@ impl Fingerprint {
                 changes,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fingerprint(entries: &[(&str, &str)]) -> Fingerprint {
+        Fingerprint {
+            entries: entries
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn recorded_keys_and_later_keys_at_their_old_value_are_no_change() {
+        let old = fingerprint(&[("tournament.seed", "1"), ("run.sparring_version", "0.0.9")]);
+        let now = fingerprint(&[
+            ("tournament.seed", "1"),
+            ("output.pgn_name", "games.pgn"),
+            ("run.sparring_version", "0.1.0"),
+        ]);
+        assert!(old.changes(&now).is_empty());
+        let renamed = fingerprint(&[("tournament.seed", "1"), ("output.pgn_name", "x.pgn")]);
+        assert_eq!(
+            old.changes(&renamed),
+            vec![(
+                "output.pgn_name".to_string(),
+                None,
+                Some("x.pgn".to_string())
+            )]
+        );
+    }
+
+    #[test]
+    fn shard_keys_round_trip_and_stay_out_of_the_configuration() {
+        let fp = fingerprint(&[("tournament.seed", "1")]).with_shard(Shard::new(1, 4).unwrap(), 32);
+        assert_eq!(fp.get("shard.game_ids"), Some("9-16"));
+        assert_eq!(fp.shard().unwrap(), Some((Shard::new(1, 4).unwrap(), 32)));
+        assert_eq!(fp.configuration(), fingerprint(&[("tournament.seed", "1")]));
+        assert_eq!(fp.without_shard().shard().unwrap(), None);
+        let text = fp.to_toml();
+        let dir = std::env::temp_dir().join(format!("sparring-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        fp.write(&dir).unwrap();
+        assert_eq!(Fingerprint::read(&dir).unwrap(), Some(fp));
+        assert!(text.contains("\"shard.index\" = \"1\""));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
