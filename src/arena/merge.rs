@@ -249,7 +249,9 @@ impl MergeError {
     pub fn is_bad_input(&self) -> bool {
         !matches!(
             self,
-            MergeError::Io { .. } | MergeError::Manifest(ManifestError::Io { .. })
+            MergeError::Io { .. }
+                | MergeError::Manifest(ManifestError::Io { .. })
+                | MergeError::GamesCsv(GamesCsvError::Io { .. })
         )
     }
 }
