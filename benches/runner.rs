@@ -181,13 +181,8 @@ fn run_ours(config_text: &str, dir: &Path, book: &Arc<FenBook>) -> Run {
     let cpu = cpu_now();
     let wall = SystemTime::now();
     let start = Instant::now();
-    let summary = run_tournament(
-        &config,
-        book.clone(),
-        &RunOptions { resume: false },
-        &mut |_| {},
-    )
-    .expect("the tournament runs");
+    let summary = run_tournament(&config, book.clone(), &RunOptions::default(), &mut |_| {})
+        .expect("the tournament runs");
     let exit_seconds = start.elapsed().as_secs_f64();
     Run {
         seconds: last_write(&dir.join("games.pgn"), wall, exit_seconds),

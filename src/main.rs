@@ -37,6 +37,8 @@ enum Command {
     Openings(cli::openings::OpeningsArgs),
     /// SPSA-tune engine parameters (search constants, weights, UCI options) through games.
     Spsa(cli::spsa::SpsaArgs),
+    /// Merge the directories of a sharded match (`match --shard I/N`) into one result.
+    Merge(cli::merge::MergeArgs),
 }
 
 /// `sparring match CONFIG [...]`, plus `--dump-config`.
@@ -98,5 +100,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Tune(args) => cli::tune::run(&args),
         Command::Openings(args) => cli::openings::run(&args),
         Command::Spsa(args) => cli::spsa::run(&args),
+        Command::Merge(args) => cli::merge::run(&args),
     }
 }

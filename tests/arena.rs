@@ -51,7 +51,10 @@ fn try_run(config: &MatchConfig, resume: bool) -> Result<TournamentSummary, Aren
     run_tournament(
         config,
         Arc::new(StartPosition),
-        &RunOptions { resume },
+        &RunOptions {
+            resume,
+            ..Default::default()
+        },
         &mut |_| {},
     )
 }
@@ -608,7 +611,10 @@ fn resume_of_a_directory_without_fingerprint_writes_one() {
     run_tournament(
         &config(QUICK_PAIR, &dir),
         Arc::new(StartPosition),
-        &RunOptions { resume: true },
+        &RunOptions {
+            resume: true,
+            ..Default::default()
+        },
         &mut |e| warned |= matches!(e, Event::ResumedWithoutFingerprint { .. }),
     )
     .unwrap();

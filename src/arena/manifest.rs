@@ -1,7 +1,9 @@
 //! The run's fingerprint: the settings that decide which games are played and how, written to
 //! `run.toml` in the output directory when a run starts. `--resume` compares the configuration it
 //! is given with it and refuses a change, naming the dotted keys, so one directory never mixes
-//! games of two configurations. Settings that cannot change a game (concurrency, the results
+//! games of two configurations. A shard's directory also records its shard (compared too), and
+//! `run.` keys record what `sparring merge` needs (the version, the SPRT, how the ranking
+//! counts) without being compared. Settings that cannot change a game (concurrency, the results
 //! interval, the output directory, the engine timeout, the SPRT bounds that only decide when to
 //! stop) may change between runs.
 //!
@@ -10,6 +12,7 @@
 //! written, so later resumes are checked; the caller is told with an event.
 
 use super::config::{EngineKind, MatchConfig, OpeningOrder, TournamentKind};
+use super::schedule::{describe_game_ids, Shard};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -17,6 +20,15 @@ use thiserror::Error;
 
 /// The fingerprint file's name inside the output directory.
 pub const MANIFEST_FILE: &str = "run.toml";
+
+/// The recorded version of sparring that wrote the fingerprint (not compared).
+pub const RECORDED_VERSION: &str = "run.sparring_version";
+/// Keys added to the fingerprint later, with the value every earlier run had: a directory
+/// without the key resumes when the configuration has that value.
+const ADDED_WITH_DEFAULT: &[(&str, &str)] = &[("output.pgn_name", "games.pgn")];
+const SHARD_INDEX: &str = "shard.index";
+const SHARD_COUNT: &str = "shard.count";
+const SHARD_TOTAL_GAMES: &str = "shard.total_games";
 
 /// Dotted configuration key -> the setting's value as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -143,6 +155,7 @@ impl Fingerprint {
         if let Some(m) = adj.max_moves {
             put("adjudication.max_moves", m.to_string());
         }
+        put("output.pgn_name", config.output.pgn_name.clone());
         put("output.positions", config.output.positions.to_string());
         if config.output.positions {
             put(
@@ -154,6 +167,9 @@ impl Fingerprint {
         for (i, engine) in config.engines.iter().enumerate() {
             let key = |k: &str| format!("engine[{i}].{k}");
             put(&key("name"), engine.name.clone());
+            if let Some(tc) = &engine.time_control {
+                put(&key("time_control"), tc.to_string());
+            }
             match &engine.kind {
                 EngineKind::Builtin { weights, hash_mb } => {
                     let weights_key = key("builtin.weights");
@@ -183,7 +199,85 @@ impl Fingerprint {
                 }
             }
         }
+        // Recorded, not compared (`run.` keys): what `sparring merge` needs to report as the run
+        // would, and the version that played the games.
+        put(RECORDED_VERSION, env!("CARGO_PKG_VERSION").to_string());
+        let by_pairs = config.output.report_penta
+            && config.output.format == super::config::ResultsFormat::Fastchess;
+        put("run.ranking_by_pairs", by_pairs.to_string());
+        if let Some(sprt) = &config.sprt {
+            put("run.sprt.elo0", sprt.elo0().to_string());
+            put("run.sprt.elo1", sprt.elo1().to_string());
+            put("run.sprt.alpha", sprt.alpha().to_string());
+            put("run.sprt.beta", sprt.beta().to_string());
+            put("run.sprt.model", sprt.model().to_string());
+        }
         Fingerprint { entries: e }
+    }
+
+    /// Adds the shard this directory plays: `shard.index`, `shard.count`, `shard.game_ids`
+    /// (1-based, as a range) and `shard.total_games` of the whole schedule. They are compared
+    /// on resume like the settings, so a shard's directory is only ever resumed as that shard.
+    pub fn with_shard(mut self, shard: Shard, total_games: u64) -> Fingerprint {
+        let games = shard.games(total_games);
+        let mut put = |k: &str, v: String| self.entries.insert(k.to_string(), v);
+        put(SHARD_INDEX, shard.index.to_string());
+        put(SHARD_COUNT, shard.count.to_string());
+        put(
+            "shard.game_ids",
+            describe_game_ids(games.start + 1..games.end + 1),
+        );
+        put(SHARD_TOTAL_GAMES, total_games.to_string());
+        self
+    }
+
+    /// The value of a dotted key, if the fingerprint has it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.entries.get(key).map(String::as_str)
+    }
+
+    /// The shard recorded in the fingerprint and the total games of its schedule; `None` for
+    /// an unsharded run.
+    pub fn shard(&self) -> Result<Option<(Shard, u64)>, String> {
+        let (Some(index), Some(count)) = (self.get(SHARD_INDEX), self.get(SHARD_COUNT)) else {
+            return Ok(None);
+        };
+        let number = |key: &str, text: Option<&str>| {
+            text.and_then(|t| t.parse::<u64>().ok())
+                .ok_or_else(|| format!("`{key}` is not a whole number"))
+        };
+        let shard = Shard::new(
+            number(SHARD_INDEX, Some(index))?,
+            number(SHARD_COUNT, Some(count))?,
+        )
+        .map_err(|e| e.to_string())?;
+        let total = number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
+        Ok(Some((shard, total)))
+    }
+
+    /// The fingerprint of the whole run a shard belongs to: without the shard's keys.
+    pub fn without_shard(&self) -> Fingerprint {
+        Fingerprint {
+            entries: self
+                .entries
+                .iter()
+                .filter(|(k, _)| !k.starts_with("shard."))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
+    }
+
+    /// The game-deciding settings only: without the shard and the recorded `run.` keys (what
+    /// all shards of one run share).
+    pub fn configuration(&self) -> Fingerprint {
+        Fingerprint {
+            entries: self
+                .entries
+                .iter()
+                .filter(|(k, _)| !k.starts_with("shard.") && !k.starts_with("run."))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        }
     }
 
     /// The fingerprint as `run.toml` text (one quoted dotted key per setting).
@@ -240,10 +334,15 @@ impl Fingerprint {
         keys.sort();
         keys.dedup();
         keys.into_iter()
+            .filter(|k| !k.starts_with("run."))
             .filter_map(|k| {
                 let was = self.entries.get(k);
                 let is = now.entries.get(k);
-                (was != is).then(|| (k.clone(), was.cloned(), is.cloned()))
+                // A key added after the directory was written matches its old implicit value.
+                let implicit = ADDED_WITH_DEFAULT.iter().any(|(key, default)| {
+                    key == k && was.is_none() && is.is_some_and(|v| v == default)
+                });
+                (was != is && !implicit).then(|| (k.clone(), was.cloned(), is.cloned()))
             })
             .collect()
     }
@@ -259,5 +358,55 @@ impl Fingerprint {
                 changes,
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fingerprint(entries: &[(&str, &str)]) -> Fingerprint {
+        Fingerprint {
+            entries: entries
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn recorded_keys_and_later_keys_at_their_old_value_are_no_change() {
+        let old = fingerprint(&[("tournament.seed", "1"), ("run.sparring_version", "0.0.9")]);
+        let now = fingerprint(&[
+            ("tournament.seed", "1"),
+            ("output.pgn_name", "games.pgn"),
+            ("run.sparring_version", "0.1.0"),
+        ]);
+        assert!(old.changes(&now).is_empty());
+        let renamed = fingerprint(&[("tournament.seed", "1"), ("output.pgn_name", "x.pgn")]);
+        assert_eq!(
+            old.changes(&renamed),
+            vec![(
+                "output.pgn_name".to_string(),
+                None,
+                Some("x.pgn".to_string())
+            )]
+        );
+    }
+
+    #[test]
+    fn shard_keys_round_trip_and_stay_out_of_the_configuration() {
+        let fp = fingerprint(&[("tournament.seed", "1")]).with_shard(Shard::new(1, 4).unwrap(), 32);
+        assert_eq!(fp.get("shard.game_ids"), Some("9-16"));
+        assert_eq!(fp.shard().unwrap(), Some((Shard::new(1, 4).unwrap(), 32)));
+        assert_eq!(fp.configuration(), fingerprint(&[("tournament.seed", "1")]));
+        assert_eq!(fp.without_shard().shard().unwrap(), None);
+        let text = fp.to_toml();
+        let dir = std::env::temp_dir().join(format!("sparring-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        fp.write(&dir).unwrap();
+        assert_eq!(Fingerprint::read(&dir).unwrap(), Some(fp));
+        assert!(text.contains("\"shard.index\" = \"1\""));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }

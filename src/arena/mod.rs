@@ -7,6 +7,7 @@ pub mod events;
 mod game;
 pub mod lock;
 pub mod manifest;
+pub mod merge;
 mod pairing;
 pub mod player;
 mod report;
@@ -21,11 +22,12 @@ pub use events::Event;
 pub use game::{play_game, GameSetup};
 pub use lock::{LockError, OutputLock};
 pub use manifest::{Fingerprint, ManifestError};
+pub use merge::{merge_shards, MergeError, MergeOptions, MergeReport, MissingGames};
 pub use pairing::{ranking, EngineFigures, PairingStats, Standing};
 pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
 pub use report::{
     fastchess_time_control, general_format, results_heading, write_ranking, write_summary,
     EngineFacts,
 };
-pub use schedule::{GameSpec, OpeningSource, Schedule, StartPosition};
+pub use schedule::{GameSpec, OpeningSource, Schedule, Shard, ShardError, StartPosition};
 pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};

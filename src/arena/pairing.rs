@@ -98,6 +98,23 @@ impl EngineFigures {
         }
     }
 
+    /// Adds another tally (the same engine's figures from other games).
+    pub fn add(&mut self, other: &EngineFigures) {
+        self.games += other.games;
+        self.moves += other.moves;
+        self.depth_sum += other.depth_sum;
+        self.depth_moves += other.depth_moves;
+        self.nodes += other.nodes;
+        self.nodes_time += other.nodes_time;
+        self.think_time += other.think_time;
+        self.clock_games += other.clock_games;
+        self.time_left += other.time_left;
+        self.time_forfeits += other.time_forfeits;
+        self.disconnects += other.disconnects;
+        self.stalls += other.stalls;
+        self.illegal_moves += other.illegal_moves;
+    }
+
     /// Mean reported depth per move.
     pub fn average_depth(&self) -> Option<f64> {
         (self.depth_moves > 0).then(|| self.depth_sum as f64 / self.depth_moves as f64)

@@ -191,6 +191,102 @@ impl Schedule {
     }
 }
 
+/// One of `count` slices of a schedule, numbered from 0 as Slurm array tasks and Kubernetes
+/// completion indexes are. A shard plays a contiguous block of whole pairs, so its games are one
+/// id range and the block sizes of the shards differ by at most one pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Shard {
+    /// 0-based index, below `count`.
+    pub index: u64,
+    /// How many shards the run is split into (at least 1).
+    pub count: u64,
+}
+
+/// A shard given wrongly.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ShardError {
+    /// Not of the form `I/N`.
+    #[error("`{0}` is not a shard: write it as I/N with 0 <= I < N, e.g. 0/4")]
+    Malformed(String),
+    /// The index is not below the count.
+    #[error("shard index {index} is out of range for {count} shard(s): indexes run from 0 to {}", count.saturating_sub(1))]
+    OutOfRange {
+        /// The index given.
+        index: u64,
+        /// The count given.
+        count: u64,
+    },
+    /// A count of 0.
+    #[error("the shard count must be at least 1")]
+    ZeroCount,
+}
+
+impl Shard {
+    /// Shard `index` of `count`, checked.
+    pub fn new(index: u64, count: u64) -> Result<Shard, ShardError> {
+        if count == 0 {
+            return Err(ShardError::ZeroCount);
+        }
+        if index >= count {
+            return Err(ShardError::OutOfRange { index, count });
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// Parses `I/N`.
+    pub fn parse(text: &str) -> Result<Shard, ShardError> {
+        let malformed = || ShardError::Malformed(text.to_string());
+        let (i, n) = text.trim().split_once('/').ok_or_else(malformed)?;
+        let index = i.trim().parse().map_err(|_| malformed())?;
+        let count = n.trim().parse().map_err(|_| malformed())?;
+        Shard::new(index, count)
+    }
+
+    /// The 0-based game numbers this shard plays out of `total_games` (two per pair): pairs
+    /// `floor(i * P / N)` up to `floor((i + 1) * P / N)`.
+    pub fn games(&self, total_games: u64) -> std::ops::Range<u64> {
+        let pairs = u128::from(total_games / 2);
+        let bound = |i: u64| (pairs * u128::from(i) / u128::from(self.count.max(1))) as u64 * 2;
+        bound(self.index)..bound(self.index + 1)
+    }
+
+    /// The shard's directory name under the configured output directory: `shard-I-of-N`.
+    pub fn dir_name(&self) -> String {
+        format!("shard-{}-of-{}", self.index, self.count)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// 1-based game ids as compact text: `1-8, 11, 13-16` (empty: `none`).
+pub fn describe_game_ids(ids: impl IntoIterator<Item = u64>) -> String {
+    let mut ranges: Vec<(u64, u64)> = Vec::new();
+    for id in ids {
+        match ranges.last_mut() {
+            Some((_, end)) if *end + 1 == id => *end = id,
+            _ => ranges.push((id, id)),
+        }
+    }
+    if ranges.is_empty() {
+        return "none".to_string();
+    }
+    ranges
+        .iter()
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -283,5 +379,51 @@ mod tests {
             (0..3).map(|r| seq.opening_for_round(r)).collect::<Vec<_>>(),
             vec![8, 9, 0]
         );
+    }
+
+    #[test]
+    fn shards_cover_the_schedule_in_whole_pairs_once() {
+        for total in [0u64, 2, 6, 16, 34, 200] {
+            for count in 1..=7 {
+                let mut next = 0;
+                for index in 0..count {
+                    let games = Shard::new(index, count).unwrap().games(total);
+                    assert_eq!(games.start, next, "contiguous");
+                    assert_eq!(games.start % 2, 0, "whole pairs");
+                    assert_eq!(games.end % 2, 0, "whole pairs");
+                    let pairs = (games.end - games.start) / 2;
+                    assert!(pairs.abs_diff(total / 2 / count) <= 1, "balanced");
+                    next = games.end;
+                }
+                assert_eq!(next, total, "nothing missing");
+            }
+        }
+        assert_eq!(Shard::parse("2/4").unwrap().games(32), 16..24);
+    }
+
+    #[test]
+    fn shards_parse_and_refuse_bad_text() {
+        assert_eq!(Shard::parse(" 3/8 ").unwrap(), Shard { index: 3, count: 8 });
+        assert_eq!(Shard::parse("3/8").unwrap().to_string(), "3/8");
+        assert_eq!(Shard::parse("3/8").unwrap().dir_name(), "shard-3-of-8");
+        assert_eq!(
+            Shard::parse("4/4"),
+            Err(ShardError::OutOfRange { index: 4, count: 4 })
+        );
+        assert_eq!(Shard::parse("0/0"), Err(ShardError::ZeroCount));
+        assert!(matches!(
+            Shard::parse("1of4"),
+            Err(ShardError::Malformed(_))
+        ));
+        assert!(matches!(
+            Shard::parse("-1/4"),
+            Err(ShardError::Malformed(_))
+        ));
+    }
+
+    #[test]
+    fn game_ids_are_described_as_ranges() {
+        assert_eq!(describe_game_ids([1, 2, 3, 5, 7, 8]), "1-3, 5, 7-8");
+        assert_eq!(describe_game_ids(Vec::new()), "none");
     }
 }

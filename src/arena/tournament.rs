@@ -9,10 +9,11 @@ use super::events::Event;
 use super::game::{play_game, GameSetup};
 use super::lock::{LockError, OutputLock};
 use super::manifest::{Fingerprint, ManifestError};
+use super::merge::{write_figures_header, write_figures_row, FIGURES_FILE};
 use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::player::{BuiltinPlayer, Player, PlayerError};
 use super::report::EngineFacts;
-use super::schedule::{OpeningSource, Schedule};
+use super::schedule::{OpeningSource, Schedule, Shard};
 use super::uci_player::{check_options, UciCommand, UciPlayer};
 use crate::eval::EvalParams;
 use crate::record::{
@@ -280,6 +281,10 @@ pub struct TournamentSummary {
 pub struct RunOptions {
     /// Continue the run in the output directory instead of refusing to touch it.
     pub resume: bool,
+    /// Play only this shard of the schedule (its games are a contiguous block of whole pairs);
+    /// the directory then also gets `figures.csv` for `sparring merge`, and the SPRT does not
+    /// stop the shard (the merge evaluates it on all shards' pairs).
+    pub shard: Option<Shard>,
 }
 
 /// The output files of a run, appended and flushed after every game.
@@ -288,6 +293,8 @@ struct Outputs {
     pgn_name: String,
     csv: BufWriter<File>,
     positions: Option<BufWriter<File>>,
+    /// A shard's per-game engine figures (`figures.csv`).
+    figures: Option<BufWriter<File>>,
     dir: PathBuf,
 }
 
@@ -324,6 +331,19 @@ impl Outputs {
             }
             out.flush().map_err(io_error(&path))?;
         }
+        if let Some(out) = self.figures.as_mut() {
+            let path = self.dir.join(FIGURES_FILE);
+            for (engine, color) in [
+                (record.white_engine, crate::board::Color::White),
+                (record.black_engine, crate::board::Color::Black),
+            ] {
+                let mut figures = EngineFigures::default();
+                figures.add_game(record, color);
+                write_figures_row(out, record.game_id, engine, &figures)
+                    .map_err(io_error(&path))?;
+            }
+            out.flush().map_err(io_error(&path))?;
+        }
         // The CSV row is written last: it is what marks the game as done for --resume.
         let csv_path = self.dir.join("games.csv");
         record
@@ -339,7 +359,7 @@ impl Outputs {
 fn resume_games(
     dir: &Path,
     pgn_name: &str,
-    total_games: u64,
+    games_range: &std::ops::Range<u64>,
 ) -> Result<(Vec<FinishedGame>, String), ArenaError> {
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join(pgn_name);
@@ -375,11 +395,13 @@ fn resume_games(
         }
     }
     for game in &finished {
-        if game.game_id == 0 || game.game_id > total_games {
+        if game.game_id == 0 || !games_range.contains(&(game.game_id - 1)) {
             return Err(ArenaError::Resume(format!(
-                "{}: game {} is not in this schedule of {total_games} games",
+                "{}: game {} is not in this schedule's games {}-{}",
                 csv_path.display(),
-                game.game_id
+                game.game_id,
+                games_range.start + 1,
+                games_range.end
             )));
         }
     }
@@ -420,14 +442,16 @@ fn resume_games(
 fn prepare_outputs(
     config: &MatchConfig,
     resume: bool,
-    total_games: u64,
+    games_range: &std::ops::Range<u64>,
+    sharded: bool,
 ) -> Result<(Outputs, Vec<FinishedGame>), ArenaError> {
     let dir = config.output.dir.clone();
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join(&config.output.pgn_name);
     let positions_path = dir.join("positions.epd");
+    let figures_path = dir.join(FIGURES_FILE);
     let finished = if resume {
-        let (finished, kept_pgn) = resume_games(&dir, &config.output.pgn_name, total_games)?;
+        let (finished, kept_pgn) = resume_games(&dir, &config.output.pgn_name, games_range)?;
         let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
         replace_file(&pgn_path, kept_pgn.as_bytes())?;
         if let Ok(text) = std::fs::read_to_string(&positions_path) {
@@ -444,6 +468,18 @@ fn prepare_outputs(
                 .collect();
             replace_file(&positions_path, kept.as_bytes())?;
         }
+        if sharded {
+            // Keep the figures of the finished games (a kill may leave rows of an unfinished one).
+            let text = std::fs::read_to_string(&figures_path).unwrap_or_default();
+            let rows = super::merge::read_figures(&text).unwrap_or_default();
+            let mut kept = Vec::new();
+            write_figures_header(&mut kept).map_err(io_error(&figures_path))?;
+            for (game, engine, figures) in rows.iter().filter(|r| done.contains(&r.0)) {
+                write_figures_row(&mut kept, *game, *engine, figures)
+                    .map_err(io_error(&figures_path))?;
+            }
+            replace_file(&figures_path, &kept)?;
+        }
         let mut csv = Vec::new();
         write_games_csv(&mut csv, &finished).map_err(io_error(&csv_path))?;
         replace_file(&csv_path, &csv)?;
@@ -457,6 +493,11 @@ fn prepare_outputs(
         if config.output.positions {
             replace_file(&positions_path, b"")?;
         }
+        if sharded {
+            let mut header = Vec::new();
+            write_figures_header(&mut header).map_err(io_error(&figures_path))?;
+            replace_file(&figures_path, &header)?;
+        }
         Vec::new()
     };
     let outputs = Outputs {
@@ -465,6 +506,11 @@ fn prepare_outputs(
         csv: append(&csv_path)?,
         positions: if config.output.positions {
             Some(append(&positions_path)?)
+        } else {
+            None
+        },
+        figures: if sharded {
+            Some(append(&figures_path)?)
         } else {
             None
         },
@@ -478,6 +524,7 @@ fn prepare_outputs(
 fn claim_output_dir(
     config: &MatchConfig,
     resume: bool,
+    now: Fingerprint,
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<(OutputLock, Fingerprint), ArenaError> {
     let dir = &config.output.dir;
@@ -489,7 +536,6 @@ fn claim_output_dir(
     }
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let lock = OutputLock::acquire(dir)?;
-    let now = Fingerprint::of(config);
     let has_results = dir.join("games.csv").exists() || dir.join(&config.output.pgn_name).exists();
     if resume {
         match Fingerprint::read(dir)? {
@@ -525,8 +571,34 @@ pub fn run_tournament(
 ) -> Result<TournamentSummary, ArenaError> {
     let run_started = Instant::now();
     let factories = EngineFactory::from_config(config)?;
+    let order = config
+        .openings
+        .as_ref()
+        .map_or(super::config::OpeningOrder::Sequential, |o| o.order);
+    // The book applies `openings.start` itself; the schedule counts from its first entry.
+    let schedule = Schedule::new(
+        config.kind,
+        config.engines.len(),
+        config.rounds as u64,
+        openings.count(),
+        order,
+        1,
+        config.seed,
+    )
+    .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game));
+    let schedule_games = schedule.total_games();
+    // The 0-based game numbers this run plays: all, or its shard's block.
+    let games_range = match options.shard {
+        Some(shard) => shard.games(schedule_games),
+        None => 0..schedule_games,
+    };
+    let total = games_range.end - games_range.start;
+    let mut fingerprint = Fingerprint::of(config);
+    if let Some(shard) = options.shard {
+        fingerprint = fingerprint.with_shard(shard, schedule_games);
+    }
     // Held until this function returns, whatever it returns.
-    let (_lock, fingerprint) = claim_output_dir(config, options.resume, on_event)?;
+    let (_lock, fingerprint) = claim_output_dir(config, options.resume, fingerprint, on_event)?;
     let engine_log = match &config.output.engine_log {
         Some(path) => Some(Arc::new(EngineLog::open(path).map_err(io_error(path))?)),
         None => None,
@@ -585,23 +657,12 @@ pub fn run_tournament(
     }
     on_event(Event::EnginesReady { engines: &facts });
 
-    let order = config
-        .openings
-        .as_ref()
-        .map_or(super::config::OpeningOrder::Sequential, |o| o.order);
-    // The book applies `openings.start` itself; the schedule counts from its first entry.
-    let schedule = Schedule::new(
-        config.kind,
-        config.engines.len(),
-        config.rounds as u64,
-        openings.count(),
-        order,
-        1,
-        config.seed,
-    )
-    .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game));
-    let total = schedule.total_games();
-    let (mut outputs, finished) = prepare_outputs(config, options.resume, total)?;
+    let (mut outputs, finished) = prepare_outputs(
+        config,
+        options.resume,
+        &games_range,
+        options.shard.is_some(),
+    )?;
     fingerprint.write(&outputs.dir)?;
 
     let random_plies = config.openings.as_ref().map_or(0, |o| o.random_plies);
@@ -641,7 +702,7 @@ pub fn run_tournament(
         total,
         already_done: done.len() as u64,
     });
-    let next = AtomicU64::new(0);
+    let next = AtomicU64::new(games_range.start);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<WorkerMessage>();
     let workers = config.concurrency.min(total.max(1) as usize);
@@ -662,6 +723,7 @@ pub fn run_tournament(
             let (schedule, factories, names, openings) = (&schedule, &factories, &names, &openings);
             let sinks = &sinks;
             let (next, stop, done) = (&next, &stop, &done);
+            let end = games_range.end;
             scope.spawn(move || {
                 let mut players: Vec<Option<Box<dyn Player>>> =
                     (0..factories.len()).map(|_| None).collect();
@@ -670,7 +732,7 @@ pub fn run_tournament(
                         break;
                     }
                     let n = next.fetch_add(1, Ordering::Relaxed);
-                    if n >= total {
+                    if n >= end {
                         break;
                     }
                     let spec = schedule.game(n);
@@ -772,7 +834,12 @@ pub fn run_tournament(
                         decided => Some(decided),
                     };
                 }
-                if decisions.iter().all(Option::is_some) && !stop.load(Ordering::Relaxed) {
+                // A shard holds a slice of the pairs: the merge decides, so a shard plays all
+                // of its games.
+                if options.shard.is_none()
+                    && decisions.iter().all(Option::is_some)
+                    && !stop.load(Ordering::Relaxed)
+                {
                     stop.store(true, Ordering::Relaxed);
                     on_event(Event::SprtDecided {
                         pairings: &pairings,

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod dialect;
 pub mod matches;
+pub mod merge;
 pub mod openings;
 pub mod perft;
 pub mod spsa;

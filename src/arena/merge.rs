@@ -1,0 +1,739 @@
+//! Merging the directories of a sharded run (`sparring match --shard I/N`) into the files the
+//! unsharded run writes: games.pgn, games.csv, positions.epd, summary.csv and ranking.csv, in
+//! game-id order. The game texts are copied as the shards wrote them; the statistics are
+//! computed again from the merged games, so they are what one run over the same games reports.
+//!
+//! A shard also writes `figures.csv` (what each engine did in each game: moves, depth, nodes,
+//! thinking time), so the merged ranking's per-engine figures cover every game.
+
+use super::config::TournamentKind;
+use super::manifest::{Fingerprint, ManifestError, MANIFEST_FILE, RECORDED_VERSION};
+use super::pairing::{ranking, EngineFigures, PairingStats};
+use super::report::{write_ranking, write_summary};
+use super::schedule::{describe_game_ids, Schedule, Shard};
+use crate::board::GameResult;
+use crate::record::{
+    read_finished_games, split_pgn_games, write_games_csv, FinishedGame, GamesCsvError,
+    TrainingPosition,
+};
+use crate::stats::{SprtDecision, SprtModel, SprtParams};
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use thiserror::Error;
+
+/// The per-game engine figures file of a shard's directory.
+pub const FIGURES_FILE: &str = "figures.csv";
+
+const FIGURES_HEADER: &str = "game_id,engine,games,moves,depth_sum,depth_moves,nodes,\
+nodes_time_ns,think_time_ns,clock_games,time_left_ns,time_forfeits,disconnects,stalls,\
+illegal_moves";
+
+/// Writes the header of `figures.csv`.
+pub(crate) fn write_figures_header(out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "{FIGURES_HEADER}")
+}
+
+/// Appends what engine `engine` (configuration index) did in game `game_id`.
+pub(crate) fn write_figures_row(
+    out: &mut impl Write,
+    game_id: u64,
+    engine: usize,
+    f: &EngineFigures,
+) -> std::io::Result<()> {
+    let ns = |d: Duration| d.as_nanos().min(u128::from(u64::MAX)) as u64;
+    writeln!(
+        out,
+        "{game_id},{engine},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        f.games,
+        f.moves,
+        f.depth_sum,
+        f.depth_moves,
+        f.nodes,
+        ns(f.nodes_time),
+        ns(f.think_time),
+        f.clock_games,
+        ns(f.time_left),
+        f.time_forfeits,
+        f.disconnects,
+        f.stalls,
+        f.illegal_moves
+    )
+}
+
+/// The rows of a `figures.csv`: (game id, engine index, figures). A last line cut short by a
+/// kill is skipped; another bad line is an error naming its line number.
+pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)>, String> {
+    let mut rows = Vec::new();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    for (i, line) in lines.iter().enumerate() {
+        if i == 0 {
+            if line.trim_end() != FIGURES_HEADER {
+                return Err("line 1: not the figures.csv header".to_string());
+            }
+            continue;
+        }
+        let parsed: Option<Vec<u64>> = line
+            .trim_end()
+            .split(',')
+            .map(|f| f.parse::<u64>().ok())
+            .collect();
+        let fields = match parsed {
+            Some(fields) if fields.len() == 15 && line.ends_with('\n') => fields,
+            _ if i + 1 == lines.len() => break,
+            _ => return Err(format!("line {}: not a figures row", i + 1)),
+        };
+        let figures = EngineFigures {
+            games: fields[2],
+            moves: fields[3],
+            depth_sum: fields[4],
+            depth_moves: fields[5],
+            nodes: fields[6],
+            nodes_time: Duration::from_nanos(fields[7]),
+            think_time: Duration::from_nanos(fields[8]),
+            clock_games: fields[9],
+            time_left: Duration::from_nanos(fields[10]),
+            time_forfeits: fields[11],
+            disconnects: fields[12],
+            stalls: fields[13],
+            illegal_moves: fields[14],
+        };
+        rows.push((fields[0], fields[1] as usize, figures));
+    }
+    Ok(rows)
+}
+
+/// Games one shard lacks (1-based ids).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MissingGames {
+    /// The shard that plays them.
+    pub shard: Shard,
+    /// The missing game ids, ascending.
+    pub game_ids: Vec<u64>,
+    /// Whether no directory of this shard was given at all.
+    pub not_given: bool,
+}
+
+impl std::fmt::Display for MissingGames {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ids = describe_game_ids(self.game_ids.iter().copied());
+        if self.not_given {
+            write!(
+                f,
+                "shard {} (games {ids}) was not given; run it with --shard {} (or --resume its directory)",
+                self.shard, self.shard
+            )
+        } else {
+            write!(
+                f,
+                "shard {} is missing games {ids}; rerun with --shard {} --resume",
+                self.shard, self.shard
+            )
+        }
+    }
+}
+
+fn describe_missing(missing: &[MissingGames]) -> String {
+    missing
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Why shards cannot be merged.
+#[derive(Debug, Error)]
+pub enum MergeError {
+    /// No directory given.
+    #[error("no shard directories given")]
+    NoDirectories,
+    /// A directory without `run.toml`.
+    #[error("{}: no {MANIFEST_FILE}: not the output directory of a sparring run", dir.display())]
+    NoManifest {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// `run.toml` unreadable or not what sparring writes.
+    #[error(transparent)]
+    Manifest(#[from] ManifestError),
+    /// `run.toml` lacks or garbles a setting the merge needs.
+    #[error("{}: {message}", dir.join(MANIFEST_FILE).display())]
+    BadManifest {
+        /// The directory.
+        dir: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// Two directories played different configurations.
+    #[error("{} and {} were played with different configurations: {}", first.display(), other.display(), describe_changes(changes))]
+    DifferentConfiguration {
+        /// The first directory given.
+        first: PathBuf,
+        /// The one that differs.
+        other: PathBuf,
+        /// (dotted key, value in `first`, value in `other`).
+        changes: Vec<(String, Option<String>, Option<String>)>,
+    },
+    /// Two directories split the run differently.
+    #[error("{} is shard {} and {} is shard {}: all shards must come from one split (same N)", first.display(), first_shard, other.display(), other_shard)]
+    DifferentSplit {
+        /// The first directory given.
+        first: PathBuf,
+        /// Its shard ("I/N", or "none" for an unsharded run).
+        first_shard: String,
+        /// The one that differs.
+        other: PathBuf,
+        /// Its shard.
+        other_shard: String,
+    },
+    /// One shard given twice.
+    #[error("shard {shard} is given twice: {} and {}", first.display(), second.display())]
+    ShardTwice {
+        /// The shard.
+        shard: Shard,
+        /// One directory.
+        first: PathBuf,
+        /// The other.
+        second: PathBuf,
+    },
+    /// A directory holds a game that is not its shard's.
+    #[error("{}: game {game_id} is not one of shard {shard}'s games ({})", dir.display(), describe_game_ids(range.clone()))]
+    ForeignGame {
+        /// The directory.
+        dir: PathBuf,
+        /// Its shard.
+        shard: Shard,
+        /// The game.
+        game_id: u64,
+        /// The shard's game ids.
+        range: std::ops::Range<u64>,
+    },
+    /// Games are missing (and `--partial` was not given).
+    #[error("{} of {total} games are missing: {}; or merge with --partial to see the statistics of what is there", missing.iter().map(|m| m.game_ids.len()).sum::<usize>(), describe_missing(missing))]
+    Missing {
+        /// What each shard lacks.
+        missing: Vec<MissingGames>,
+        /// The games of the whole run.
+        total: u64,
+    },
+    /// A shard's games.csv cannot be read.
+    #[error(transparent)]
+    GamesCsv(#[from] GamesCsvError),
+    /// A shard's positions.epd or figures.csv is damaged.
+    #[error("{}: {message}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        message: String,
+    },
+    /// The output directory is one of the shards.
+    #[error("{}: the merge output must not be one of the shard directories", dir.display())]
+    OutputIsShard {
+        /// The directory.
+        dir: PathBuf,
+    },
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+}
+
+impl MergeError {
+    /// Whether the user must change the input (exit status 2) rather than the system failing.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(
+            self,
+            MergeError::Io { .. }
+                | MergeError::Manifest(ManifestError::Io { .. })
+                | MergeError::GamesCsv(GamesCsvError::Io { .. })
+        )
+    }
+}
+
+fn describe_changes(changes: &[(String, Option<String>, Option<String>)]) -> String {
+    let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(unset)".to_string());
+    changes
+        .iter()
+        .map(|(key, a, b)| format!("{key} is {} and {}", show(a), show(b)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// How to merge.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// Merge what is there when games are missing (the report names them).
+    pub partial: bool,
+}
+
+/// What a merge wrote and found.
+pub struct MergeReport {
+    /// One entry per pairing, over the merged games.
+    pub pairings: Vec<PairingStats>,
+    /// The SPRT the run was configured with, if any.
+    pub sprt: Option<SprtParams>,
+    /// Per pairing: the SPRT's verdict on the merged pairs (`Some(Continue)` when undecided).
+    pub decisions: Vec<Option<SprtDecision>>,
+    /// Per engine (configuration order): figures over the merged games.
+    pub figures: Vec<EngineFigures>,
+    /// The engines' names.
+    pub names: Vec<String>,
+    /// Games merged.
+    pub games: u64,
+    /// Games of the whole run.
+    pub total_games: u64,
+    /// What is missing (empty unless `partial`).
+    pub missing: Vec<MissingGames>,
+    /// The sparring versions that played the shards, when they differ.
+    pub versions: Vec<String>,
+    /// Whether positions were recorded (positions.epd written).
+    pub positions: bool,
+    /// The PGN file's name.
+    pub pgn_name: String,
+}
+
+/// One shard directory's content.
+struct ShardFiles {
+    games: Vec<FinishedGame>,
+    /// Game id -> its PGN text (ending in a blank line).
+    pgn: BTreeMap<u64, String>,
+    /// Game id -> its positions.epd lines.
+    positions: BTreeMap<u64, String>,
+    /// Game id -> (engine, figures) rows.
+    figures: BTreeMap<u64, Vec<(usize, EngineFigures)>>,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MergeError + '_ {
+    move |source| MergeError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn read_optional(path: &Path) -> Result<Option<String>, MergeError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io(path)(e)),
+    }
+}
+
+/// Reads a shard's finished games: those in games.csv whose PGN game is complete (what a kill
+/// leaves half written counts as missing, as `--resume` would play it again).
+fn read_shard(dir: &Path, pgn_name: &str, positions: bool) -> Result<ShardFiles, MergeError> {
+    let mut games = read_finished_games(&dir.join("games.csv"))?;
+    let pgn_text = read_optional(&dir.join(pgn_name))?.unwrap_or_default();
+    let mut pgn = BTreeMap::new();
+    for game in split_pgn_games(&pgn_text) {
+        if let (Some(id), true) = (game.game_id, game.complete) {
+            pgn.insert(id, format!("{}\n\n", game.text.trim_end()));
+        }
+    }
+    games.retain(|g| pgn.contains_key(&g.game_id));
+    let ids: HashSet<u64> = games.iter().map(|g| g.game_id).collect();
+    pgn.retain(|id, _| ids.contains(id));
+    let mut position_lines: BTreeMap<u64, String> = BTreeMap::new();
+    if positions {
+        let path = dir.join("positions.epd");
+        let text = read_optional(&path)?.unwrap_or_default();
+        for (i, line) in text.lines().enumerate() {
+            let id = TrainingPosition::parse(line)
+                .map_err(|e| MergeError::Damaged {
+                    path: path.clone(),
+                    message: format!("line {}: {e}", i + 1),
+                })?
+                .and_then(|p| p.id);
+            if let Some(id) = id.filter(|id| ids.contains(&id.game)) {
+                let lines = position_lines.entry(id.game).or_default();
+                lines.push_str(line);
+                lines.push('\n');
+            }
+        }
+    }
+    let mut figures: BTreeMap<u64, Vec<(usize, EngineFigures)>> = BTreeMap::new();
+    let path = dir.join(FIGURES_FILE);
+    if let Some(text) = read_optional(&path)? {
+        let rows = read_figures(&text).map_err(|message| MergeError::Damaged {
+            path: path.clone(),
+            message,
+        })?;
+        for (game, engine, f) in rows {
+            if ids.contains(&game) {
+                figures.entry(game).or_default().push((engine, f));
+            }
+        }
+    }
+    Ok(ShardFiles {
+        games,
+        pgn,
+        positions: position_lines,
+        figures,
+    })
+}
+
+fn bad_manifest(dir: &Path, message: String) -> MergeError {
+    MergeError::BadManifest {
+        dir: dir.to_path_buf(),
+        message,
+    }
+}
+
+/// The schedule's pairings and total games, the engine names and the SPRT, as `run.toml` has
+/// them.
+struct RunShape {
+    schedule: Schedule,
+    names: Vec<String>,
+    sprt: Option<SprtParams>,
+    by_pairs: bool,
+    pgn_name: String,
+    positions: bool,
+}
+
+fn run_shape(dir: &Path, fp: &Fingerprint) -> Result<RunShape, MergeError> {
+    let need = |key: &str| {
+        fp.get(key)
+            .ok_or_else(|| bad_manifest(dir, format!("`{key}` is missing")))
+    };
+    let number = |key: &str| -> Result<u64, MergeError> {
+        need(key)?
+            .parse()
+            .map_err(|_| bad_manifest(dir, format!("`{key}` is not a whole number")))
+    };
+    let kind = match need("tournament.kind")? {
+        "gauntlet" => TournamentKind::Gauntlet,
+        "round-robin" => TournamentKind::RoundRobin,
+        other => {
+            return Err(bad_manifest(
+                dir,
+                format!("unknown tournament.kind `{other}`"),
+            ))
+        }
+    };
+    let engines = number("engines")? as usize;
+    let rounds = number("tournament.rounds")?;
+    let names = (0..engines)
+        .map(|i| need(&format!("engine[{i}].name")).map(str::to_string))
+        .collect::<Result<Vec<_>, _>>()?;
+    let schedule = Schedule::new(
+        kind,
+        engines,
+        rounds,
+        None,
+        super::config::OpeningOrder::Sequential,
+        1,
+        0,
+    );
+    let sprt = match fp.get("run.sprt.elo0") {
+        None => None,
+        Some(_) => {
+            let num = |key: &str| -> Result<f64, MergeError> {
+                need(key)?
+                    .parse()
+                    .map_err(|_| bad_manifest(dir, format!("`{key}` is not a number")))
+            };
+            let model: SprtModel = need("run.sprt.model")?
+                .parse()
+                .map_err(|_| bad_manifest(dir, "`run.sprt.model` is unknown".to_string()))?;
+            Some(
+                SprtParams::new(
+                    num("run.sprt.elo0")?,
+                    num("run.sprt.elo1")?,
+                    num("run.sprt.alpha")?,
+                    num("run.sprt.beta")?,
+                    model,
+                )
+                .map_err(|e| bad_manifest(dir, format!("run.sprt: {e}")))?,
+            )
+        }
+    };
+    Ok(RunShape {
+        schedule,
+        names,
+        sprt,
+        by_pairs: fp.get("run.ranking_by_pairs") != Some("false"),
+        pgn_name: fp.get("output.pgn_name").unwrap_or("games.pgn").to_string(),
+        positions: fp.get("output.positions") == Some("true"),
+    })
+}
+
+fn replace_file(path: &Path, content: &[u8]) -> Result<(), MergeError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, content)
+        .and_then(|_| std::fs::rename(&tmp, path))
+        .map_err(io(path))
+}
+
+/// Merges shard directories into `out` (created if needed; its merged files are replaced).
+/// An unsharded run's directory counts as the only shard of a 1-way split, so merging it alone
+/// rewrites its files in game-id order.
+pub fn merge_shards(
+    out: &Path,
+    dirs: &[PathBuf],
+    options: &MergeOptions,
+) -> Result<MergeReport, MergeError> {
+    let Some(first_dir) = dirs.first() else {
+        return Err(MergeError::NoDirectories);
+    };
+    // Read and check every manifest before touching anything.
+    let mut manifests = Vec::new();
+    for dir in dirs {
+        let fp =
+            Fingerprint::read(dir)?.ok_or_else(|| MergeError::NoManifest { dir: dir.clone() })?;
+        manifests.push(fp);
+    }
+    let first = &manifests[0];
+    let shape = run_shape(first_dir, first)?;
+    let total = shape.schedule.total_games();
+    let shard_of = |dir: &Path, fp: &Fingerprint| -> Result<Shard, MergeError> {
+        match fp.shard().map_err(|m| bad_manifest(dir, m))? {
+            Some((shard, shard_total)) => {
+                if shard_total != total {
+                    return Err(bad_manifest(
+                        dir,
+                        format!("shard.total_games is {shard_total}, but the schedule has {total}"),
+                    ));
+                }
+                Ok(shard)
+            }
+            None => Ok(Shard { index: 0, count: 1 }),
+        }
+    };
+    let first_shard = shard_of(first_dir, first)?;
+    let mut by_index: BTreeMap<u64, usize> = BTreeMap::new();
+    let mut versions: Vec<String> = Vec::new();
+    for (i, (dir, fp)) in dirs.iter().zip(&manifests).enumerate() {
+        let changes = first.configuration().changes(&fp.configuration());
+        if !changes.is_empty() {
+            return Err(MergeError::DifferentConfiguration {
+                first: first_dir.clone(),
+                other: dir.clone(),
+                changes,
+            });
+        }
+        let shard = shard_of(dir, fp)?;
+        if shard.count != first_shard.count {
+            return Err(MergeError::DifferentSplit {
+                first: first_dir.clone(),
+                first_shard: first_shard.to_string(),
+                other: dir.clone(),
+                other_shard: shard.to_string(),
+            });
+        }
+        if let Some(&j) = by_index.get(&shard.index) {
+            return Err(MergeError::ShardTwice {
+                shard,
+                first: dirs[j].clone(),
+                second: dir.clone(),
+            });
+        }
+        by_index.insert(shard.index, i);
+        let version = fp.get(RECORDED_VERSION).unwrap_or("(unknown)").to_string();
+        if !versions.contains(&version) {
+            versions.push(version);
+        }
+    }
+    if let Ok(out_abs) = out.canonicalize() {
+        if dirs
+            .iter()
+            .any(|d| d.canonicalize().is_ok_and(|d| d == out_abs))
+        {
+            return Err(MergeError::OutputIsShard {
+                dir: out.to_path_buf(),
+            });
+        }
+    }
+
+    // Every shard's games, each checked against its shard's range.
+    let mut shards: BTreeMap<u64, ShardFiles> = BTreeMap::new();
+    let mut missing = Vec::new();
+    for index in 0..first_shard.count {
+        let shard = Shard {
+            index,
+            count: first_shard.count,
+        };
+        let range = shard.games(total);
+        let ids = range.start + 1..range.end + 1;
+        let Some(&i) = by_index.get(&index) else {
+            if !ids.is_empty() {
+                missing.push(MissingGames {
+                    shard,
+                    game_ids: ids.collect(),
+                    not_given: true,
+                });
+            }
+            continue;
+        };
+        let files = read_shard(&dirs[i], &shape.pgn_name, shape.positions)?;
+        if let Some(g) = files.games.iter().find(|g| !ids.contains(&g.game_id)) {
+            return Err(MergeError::ForeignGame {
+                dir: dirs[i].clone(),
+                shard,
+                game_id: g.game_id,
+                range: ids,
+            });
+        }
+        let present: HashSet<u64> = files.games.iter().map(|g| g.game_id).collect();
+        let lacking: Vec<u64> = ids.filter(|id| !present.contains(id)).collect();
+        if !lacking.is_empty() {
+            missing.push(MissingGames {
+                shard,
+                game_ids: lacking,
+                not_given: false,
+            });
+        }
+        shards.insert(index, files);
+    }
+    if !missing.is_empty() && !options.partial {
+        return Err(MergeError::Missing { missing, total });
+    }
+
+    // Shards are contiguous blocks: shard order is game-id order.
+    let mut games: Vec<FinishedGame> = Vec::new();
+    let mut pgn = String::new();
+    let mut positions = String::new();
+    let mut figures = vec![EngineFigures::default(); shape.names.len()];
+    for files in shards.values() {
+        let mut ordered = files.games.clone();
+        ordered.sort_by_key(|g| g.game_id);
+        for game in ordered {
+            pgn.push_str(&files.pgn[&game.game_id]);
+            if let Some(lines) = files.positions.get(&game.game_id) {
+                positions.push_str(lines);
+            }
+            for (engine, f) in files.figures.get(&game.game_id).into_iter().flatten() {
+                if let Some(total) = figures.get_mut(*engine) {
+                    total.add(f);
+                }
+            }
+            games.push(game);
+        }
+    }
+
+    let schedule = &shape.schedule;
+    let mut pairings: Vec<PairingStats> = schedule
+        .pairings
+        .iter()
+        .map(|&(a, b)| PairingStats::new(&shape.names[a], &shape.names[b]))
+        .collect();
+    for game in &games {
+        let spec = schedule.game(game.game_id - 1);
+        let first_engine = schedule.pairings[spec.pairing].0;
+        let white_score = match game.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        };
+        let score = if spec.engines[0] == first_engine {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        pairings[spec.pairing].add_game(spec.pair_id, score);
+    }
+    let decisions: Vec<Option<SprtDecision>> = pairings
+        .iter()
+        .map(|p| {
+            let sprt = shape.sprt.as_ref()?;
+            let llr = sprt.llr_ptnml(p.ptnml).ok()?;
+            Some(sprt.decision(llr))
+        })
+        .collect();
+    // summary.csv holds a verdict only once the test decided, as the run writes it.
+    let decided: Vec<Option<SprtDecision>> = decisions
+        .iter()
+        .map(|d| d.filter(|d| *d != SprtDecision::Continue))
+        .collect();
+
+    std::fs::create_dir_all(out).map_err(io(out))?;
+    replace_file(&out.join(&shape.pgn_name), pgn.as_bytes())?;
+    let mut csv = Vec::new();
+    let csv_path = out.join("games.csv");
+    write_games_csv(&mut csv, &games).map_err(io(&csv_path))?;
+    replace_file(&csv_path, &csv)?;
+    if shape.positions {
+        replace_file(&out.join("positions.epd"), positions.as_bytes())?;
+    }
+    write_summary(out, &pairings, shape.sprt.as_ref(), &decided)
+        .map_err(io(&out.join("summary.csv")))?;
+    let standings = ranking(&shape.names, &pairings, &figures, shape.by_pairs);
+    write_ranking(out, &standings, shape.by_pairs).map_err(io(&out.join("ranking.csv")))?;
+    // The merged directory carries the run's fingerprint, without a shard: the unsharded
+    // run's run.toml.
+    first.without_shard().write(out)?;
+
+    Ok(MergeReport {
+        pairings,
+        sprt: shape.sprt,
+        decisions,
+        figures,
+        names: shape.names,
+        games: games.len() as u64,
+        total_games: total,
+        missing,
+        versions: if versions.len() > 1 {
+            versions
+        } else {
+            Vec::new()
+        },
+        positions: shape.positions,
+        pgn_name: shape.pgn_name,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_rows_round_trip_and_a_cut_last_line_is_skipped() {
+        let f = EngineFigures {
+            games: 1,
+            moves: 30,
+            depth_sum: 200,
+            depth_moves: 30,
+            nodes: 9000,
+            nodes_time: Duration::from_nanos(123_456_789),
+            think_time: Duration::from_nanos(123_456_790),
+            clock_games: 1,
+            time_left: Duration::from_millis(900),
+            time_forfeits: 0,
+            disconnects: 1,
+            stalls: 0,
+            illegal_moves: 0,
+        };
+        let mut text = Vec::new();
+        write_figures_header(&mut text).unwrap();
+        write_figures_row(&mut text, 7, 1, &f).unwrap();
+        let mut text = String::from_utf8(text).unwrap();
+        assert_eq!(read_figures(&text).unwrap(), vec![(7, 1, f.clone())]);
+        text.push_str("8,0,1,2");
+        assert_eq!(
+            read_figures(&text).unwrap().len(),
+            1,
+            "cut-off tail skipped"
+        );
+        let damaged = text.replace("7,1,", "7,x,") + "\n";
+        assert!(read_figures(&damaged).unwrap_err().starts_with("line 2"));
+    }
+
+    #[test]
+    fn missing_games_name_the_shard_and_the_rerun() {
+        let m = MissingGames {
+            shard: Shard { index: 2, count: 4 },
+            game_ids: (17..=24).collect(),
+            not_given: false,
+        };
+        assert_eq!(
+            m.to_string(),
+            "shard 2/4 is missing games 17-24; rerun with --shard 2/4 --resume"
+        );
+    }
+}

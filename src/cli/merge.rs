@@ -1,0 +1,91 @@
+//! `sparring merge OUT DIR...`: joins the directories of a sharded run (`sparring match --shard
+//! I/N`) into the files one run writes, and reports the statistics and the SPRT's verdict.
+
+use super::UsageError;
+use sparring::arena::{merge_shards, MergeOptions};
+use sparring::stats::SprtDecision;
+use std::path::PathBuf;
+
+/// `sparring merge`: merge shard directories into one result.
+#[derive(Debug, clap::Args)]
+pub struct MergeArgs {
+    /// The directory to write the merged games.pgn, games.csv, positions.epd, summary.csv,
+    /// ranking.csv and run.toml into.
+    pub out: PathBuf,
+    /// The shards' output directories (any order).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
+    /// Merge what is there when games are missing (a warning names them), e.g. to look at a
+    /// run that is still going.
+    #[arg(long)]
+    pub partial: bool,
+}
+
+/// `sparring merge`.
+pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
+    let options = MergeOptions {
+        partial: args.partial,
+    };
+    let report = merge_shards(&args.out, &args.dirs, &options).map_err(|e| {
+        if e.is_bad_input() {
+            anyhow::Error::new(UsageError(format!("merge: {e}")))
+        } else {
+            anyhow::Error::new(e).context("merge")
+        }
+    })?;
+    if report.versions.len() > 1 {
+        eprintln!(
+            "warning: the shards were played by different sparring versions: {}",
+            report.versions.join(", ")
+        );
+    }
+    for missing in &report.missing {
+        eprintln!("warning: partial merge: {missing}");
+    }
+    println!(
+        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}",
+        report.games,
+        report.total_games,
+        args.out.display(),
+        report.pgn_name,
+        if report.positions {
+            ", positions.epd"
+        } else {
+            ""
+        }
+    );
+    for (p, decision) in report.pairings.iter().zip(&report.decisions) {
+        let w = p.games_wdl;
+        let elo = p.ptnml.estimate().map_or("n/a".to_string(), |e| {
+            format!("{:.2} +/- {:.2}", e.elo, e.elo_error)
+        });
+        println!(
+            "{} vs {}: {} games, {} - {} - {} (W-L-D), {} pairs, Elo {elo}",
+            p.first,
+            p.second,
+            w.games(),
+            w.wins,
+            w.losses,
+            w.draws,
+            p.ptnml.pairs()
+        );
+        if let (Some(sprt), Some(decision)) = (&report.sprt, decision) {
+            let llr = sprt.llr_ptnml(p.ptnml).unwrap_or(f64::NAN);
+            let verdict = match decision {
+                SprtDecision::AcceptH1 => "H1 accepted",
+                SprtDecision::AcceptH0 => "H0 accepted",
+                SprtDecision::Continue => "continue (undecided)",
+            };
+            println!(
+                "  SPRT [{}, {}] ({}): LLR {:.2} ({:.2}, {:.2}): {verdict}",
+                sprt.elo0(),
+                sprt.elo1(),
+                sprt.model(),
+                llr,
+                sprt.lower_bound(),
+                sprt.upper_bound()
+            );
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,713 @@
+//! Sharded runs through the binary, as a scheduler starts them (`--shard I/N`, Slurm's and
+//! Kubernetes' environment variables), merged with `sparring merge` and compared with the
+//! unsharded run: a gauntlet, a round-robin and a self-play data run with positions. Also: a
+//! missing shard named by the merge, a killed shard resumed, shards of different
+//! configurations refused, and resume refusing changed per-engine time controls and PGN names.
+//!
+//! What "byte for byte" means: wall-clock fields differ between any two runs (the PGN's move
+//! times, `Date` and `GameDuration`, games.csv's `duration_ms`, ranking.csv's speed and time
+//! columns), so those are masked; everything else must be equal bytes in the same order. The
+//! unsharded run plays at concurrency 1, so its files are in game-id order, as merged files are.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes the configuration into `dir/run-config.toml` with `OUT` and `WEIGHTS` filled in.
+fn write_config(text: &str, dir: &Path) -> PathBuf {
+    let text = text
+        .replace("OUT", &dir.join("single").display().to_string())
+        .replace(
+            "WEIGHTS",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
+        )
+        .replace(
+            "BOOK",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/openings/balanced-8ply.epd"),
+        );
+    let path = dir.join("run-config.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn sparring(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(SPARRING);
+    command.args(args).args(["--progress", "lines"]);
+    for var in [
+        "SLURM_ARRAY_TASK_ID",
+        "SLURM_ARRAY_TASK_COUNT",
+        "SLURM_ARRAY_TASK_MIN",
+        "JOB_COMPLETION_INDEX",
+    ] {
+        command.env_remove(var);
+    }
+    command.envs(env.iter().copied());
+    command.output().unwrap()
+}
+
+fn merge(args: &[&str]) -> Output {
+    let mut command = Command::new(SPARRING);
+    command.arg("merge").args(args);
+    command.output().unwrap()
+}
+
+fn assert_ok(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The PGN without its wall-clock parts: `Date` and `GameDuration` tags and `<n>.<n>s` move
+/// times; the rest byte for byte, in file order.
+fn pgn_without_clock(path: &Path) -> String {
+    let mut out = String::new();
+    for line in text(path).lines() {
+        if line.starts_with("[Date ") || line.starts_with("[GameDuration ") {
+            continue;
+        }
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| {
+                let core = w.trim_end_matches(['}', ',']);
+                let is_time = core.len() > 1
+                    && core.ends_with('s')
+                    && core[..core.len() - 1].parse::<f64>().is_ok();
+                if is_time {
+                    format!("T{}", &w[core.len()..])
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV file with the named columns blanked; the rest as written, in file order.
+fn csv_without(path: &Path, columns: &[&str]) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap();
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    let blank: Vec<usize> = columns
+        .iter()
+        .map(|c| rows[0].iter().position(|h| h == c).expect("column exists"))
+        .collect();
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, mut row)| {
+            if i > 0 {
+                for &b in &blank {
+                    row[b].clear();
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// ranking.csv's columns that time the engines (differ between any two runs).
+const RANKING_TIMING: &[&str] = &[
+    "nodes_per_second",
+    "average_move_ms",
+    "average_time_left_ms",
+];
+
+/// Asserts the merged directory equals the unsharded run's, byte for byte outside the clock.
+fn assert_same_results(single: &Path, merged: &Path, positions: bool) {
+    assert_eq!(
+        pgn_without_clock(&single.join("games.pgn")),
+        pgn_without_clock(&merged.join("games.pgn")),
+        "games.pgn"
+    );
+    assert_eq!(
+        csv_without(&single.join("games.csv"), &["duration_ms"]),
+        csv_without(&merged.join("games.csv"), &["duration_ms"]),
+        "games.csv"
+    );
+    // The unmasked files byte for byte.
+    for file in ["summary.csv", "run.toml"] {
+        assert_eq!(
+            text(&single.join(file)),
+            text(&merged.join(file)),
+            "{file} differs"
+        );
+    }
+    if positions {
+        let epd = text(&single.join("positions.epd"));
+        assert!(epd.lines().count() > 10, "positions were recorded");
+        assert_eq!(epd, text(&merged.join("positions.epd")), "positions.epd");
+    } else {
+        assert!(!merged.join("positions.epd").exists());
+    }
+    assert_eq!(
+        csv_without(&single.join("ranking.csv"), RANKING_TIMING),
+        csv_without(&merged.join("ranking.csv"), RANKING_TIMING),
+        "ranking.csv"
+    );
+}
+
+/// How each of the 4 shards is started: a flag, Slurm's array variables, Kubernetes' index.
+fn play_shard(config: &Path, index: u64, extra: &[&str]) -> Output {
+    let config = config.to_str().unwrap();
+    let i = index.to_string();
+    match index {
+        1 => sparring(
+            &[&["match", config, "--shard-from-env"], extra].concat(),
+            &[
+                ("SLURM_ARRAY_TASK_ID", &i),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+                ("SLURM_ARRAY_TASK_MIN", "0"),
+            ],
+        ),
+        2 => sparring(
+            &[&["match", config, "--shard", "env", "--shards", "4"], extra].concat(),
+            &[("JOB_COMPLETION_INDEX", &i)],
+        ),
+        _ => {
+            let shard = format!("{index}/4");
+            sparring(
+                &[&["match", config, "--shard", &shard], extra].concat(),
+                &[],
+            )
+        }
+    }
+}
+
+/// Plays the unsharded run and the 4 shards, merges them and compares.
+fn four_shards_equal_one_run(name: &str, config_text: &str, positions: bool) -> PathBuf {
+    let dir = out_dir(name);
+    let config = write_config(config_text, &dir);
+    let single = dir.join("single");
+    assert_ok(
+        &sparring(&["match", config.to_str().unwrap()], &[]),
+        "single run",
+    );
+    let mut shard_dirs = Vec::new();
+    for index in 0..4 {
+        assert_ok(&play_shard(&config, index, &[]), &format!("shard {index}"));
+        // Default: under output.dir.
+        let shard_dir = single.join(format!("shard-{index}-of-4"));
+        let manifest = text(&shard_dir.join("run.toml"));
+        assert!(manifest.contains(&format!("\"shard.index\" = \"{index}\"")));
+        assert!(manifest.contains("\"shard.count\" = \"4\""));
+        assert!(manifest.contains("\"shard.game_ids\" = "));
+        assert!(manifest.contains("\"run.sparring_version\" = "));
+        shard_dirs.push(shard_dir.display().to_string());
+    }
+    let merged = dir.join("merged");
+    let mut args = vec![merged.to_str().unwrap()];
+    // In reverse: the merge orders by game id whatever order it is given.
+    args.extend(shard_dirs.iter().rev().map(String::as_str));
+    let out = merge(&args);
+    assert_ok(&out, "merge");
+    assert_same_results(&single, &merged, positions);
+    dir
+}
+
+const GAUNTLET: &str = r#"
+[tournament]
+kind = "gauntlet"
+rounds = 8
+concurrency = 1
+seed = 11
+[time_control]
+nodes = 300
+[openings]
+file = "BOOK"
+order = "random"
+[adjudication]
+max_moves = 40
+[output]
+dir = "OUT"
+[[engine]]
+name = "default"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "material"
+builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
+"#;
+
+#[test]
+fn four_shards_of_a_gauntlet_merge_into_the_single_run() {
+    let dir = four_shards_equal_one_run("shards_gauntlet", GAUNTLET, false);
+    // A run at concurrency 2 writes in finish order; merged alone (a 1-way split), its files
+    // are in game-id order, as the concurrency-1 run's.
+    let config = dir.join("run-config.toml");
+    let two = dir.join("concurrency-2");
+    assert_ok(
+        &sparring(
+            &[
+                "match",
+                config.to_str().unwrap(),
+                "--concurrency",
+                "2",
+                "--out",
+                two.to_str().unwrap(),
+            ],
+            &[],
+        ),
+        "concurrency 2",
+    );
+    let sorted = dir.join("concurrency-2-merged");
+    assert_ok(
+        &merge(&[sorted.to_str().unwrap(), two.to_str().unwrap()]),
+        "merge of one run",
+    );
+    let merged = dir.join("merged");
+    assert_eq!(
+        pgn_without_clock(&merged.join("games.pgn")),
+        pgn_without_clock(&sorted.join("games.pgn"))
+    );
+    assert_eq!(
+        csv_without(&merged.join("games.csv"), &["duration_ms"]),
+        csv_without(&sorted.join("games.csv"), &["duration_ms"])
+    );
+    assert_eq!(
+        text(&merged.join("summary.csv")),
+        text(&sorted.join("summary.csv"))
+    );
+    // The merge refuses to write into one of its inputs.
+    let out = merge(&[two.to_str().unwrap(), two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("must not be one of the shard"));
+    let games = csv_without(&dir.join("merged/games.csv"), &[]);
+    assert_eq!(games.len(), 1 + 16);
+    // Each shard played only its block of whole pairs: 2 pairs each.
+    for index in 0..4u64 {
+        let shard_games = csv_without(
+            &dir.join(format!("single/shard-{index}-of-4/games.csv")),
+            &[],
+        );
+        let ids: Vec<u64> = shard_games[1..]
+            .iter()
+            .map(|r| r[0].parse().unwrap())
+            .collect();
+        assert_eq!(ids, (4 * index + 1..=4 * index + 4).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn a_missing_shard_is_named_and_partial_merges_report_what_is_there() {
+    let dir = four_shards_equal_one_run("shards_missing", GAUNTLET, false);
+    let shard = |i: u64| {
+        dir.join(format!("single/shard-{i}-of-4"))
+            .display()
+            .to_string()
+    };
+    let merged = dir.join("merged-3");
+    let out = merge(&[merged.to_str().unwrap(), &shard(0), &shard(1), &shard(3)]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("4 of 16 games are missing: shard 2/4 (games 9-12) was not given"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("--shard 2/4"), "{stderr}");
+    assert!(!merged.join("games.csv").exists(), "nothing written");
+
+    // --partial: the statistics of the 12 games there, with a warning.
+    let out = merge(&[
+        "--partial",
+        merged.to_str().unwrap(),
+        &shard(0),
+        &shard(1),
+        &shard(3),
+    ]);
+    assert_ok(&out, "partial merge");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("warning: partial merge: shard 2/4"),
+        "{stderr}"
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("Merged 12 of 16 games"), "{stdout}");
+    let summary = csv_without(&merged.join("summary.csv"), &[]);
+    let games = summary[0].iter().position(|h| h == "games").unwrap();
+    assert_eq!(summary[1][games], "12");
+
+    // A shard given twice, and a directory that is no run.
+    let out = merge(&[merged.to_str().unwrap(), &shard(0), &shard(0)]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard 0/4 is given twice"));
+    let out = merge(&[dir.join("m").to_str().unwrap(), dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no run.toml"));
+}
+
+#[test]
+fn a_killed_shard_resumes_and_the_merge_still_equals_the_single_run() {
+    let dir = four_shards_equal_one_run("shards_resume", GAUNTLET, false);
+    let config = dir.join("run-config.toml");
+    let shard1 = dir.join("single/shard-1-of-4");
+    // What a kill during game 8 leaves: game 8's PGN half written, no CSV row for it (and a
+    // figures row for it, which resume drops).
+    let csv_path = shard1.join("games.csv");
+    let csv = text(&csv_path);
+    let kept: Vec<&str> = csv.lines().filter(|l| !l.starts_with("8,")).collect();
+    std::fs::write(&csv_path, kept.join("\n") + "\n").unwrap();
+    let pgn_path = shard1.join("games.pgn");
+    let pgn = text(&pgn_path);
+    let last = pgn.rfind("[Event ").unwrap();
+    std::fs::write(&pgn_path, &pgn[..last + (pgn.len() - last) / 2]).unwrap();
+
+    let dirs: Vec<String> = (0..4)
+        .map(|i| {
+            dir.join(format!("single/shard-{i}-of-4"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let merged = dir.join("merged-killed");
+    let mut args = vec![merged.to_str().unwrap()];
+    args.extend(dirs.iter().map(String::as_str));
+    let out = merge(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("shard 1/4 is missing games 8; rerun with --shard 1/4 --resume"),
+        "{stderr}"
+    );
+
+    // Resuming a shard as another shard is refused (its directory records its shard).
+    let out = sparring(
+        &[
+            "match",
+            config.to_str().unwrap(),
+            "--shard",
+            "2/4",
+            "--out",
+            shard1.to_str().unwrap(),
+            "--resume",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("shard.index was 1 and is now 2"));
+
+    assert_ok(
+        &sparring(
+            &[
+                "match",
+                config.to_str().unwrap(),
+                "--shard",
+                "1/4",
+                "--resume",
+            ],
+            &[],
+        ),
+        "resumed shard",
+    );
+    let out = merge(&args);
+    assert_ok(&out, "merge after resume");
+    assert_same_results(&dir.join("single"), &merged, false);
+}
+
+#[test]
+fn shards_of_different_configurations_are_refused() {
+    let dir = four_shards_equal_one_run("shards_mismatch", GAUNTLET, false);
+    let config = dir.join("run-config.toml");
+    let other = dir.join("other-seed");
+    assert_ok(
+        &sparring(
+            &[
+                "match",
+                config.to_str().unwrap(),
+                "--shard",
+                "3/4",
+                "--seed",
+                "12",
+                "--out",
+                other.to_str().unwrap(),
+            ],
+            &[],
+        ),
+        "shard with another seed",
+    );
+    let shard = |i: u64| {
+        dir.join(format!("single/shard-{i}-of-4"))
+            .display()
+            .to_string()
+    };
+    let merged = dir.join("merged-mixed");
+    let out = merge(&[
+        merged.to_str().unwrap(),
+        &shard(0),
+        &shard(1),
+        &shard(2),
+        other.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("different configurations"), "{stderr}");
+    assert!(stderr.contains("tournament.seed is 11 and 12"), "{stderr}");
+    // A different split is refused too.
+    let halves = dir.join("half");
+    assert_ok(
+        &sparring(
+            &[
+                "match",
+                config.to_str().unwrap(),
+                "--shard",
+                "1/2",
+                "--out",
+                halves.to_str().unwrap(),
+            ],
+            &[],
+        ),
+        "shard 1/2",
+    );
+    let out = merge(&[
+        merged.to_str().unwrap(),
+        &shard(0),
+        halves.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("must come from one split"));
+}
+
+const ROUND_ROBIN: &str = r#"
+[tournament]
+kind = "round-robin"
+rounds = 2
+concurrency = 1
+seed = 4
+[time_control]
+nodes = 300
+[openings]
+file = "BOOK"
+order = "random"
+[adjudication]
+max_moves = 40
+[output]
+dir = "OUT"
+[[engine]]
+name = "default"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "material"
+builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
+[[engine]]
+name = "default-2"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+"#;
+
+#[test]
+fn four_shards_of_a_round_robin_merge_into_the_single_run() {
+    let dir = four_shards_equal_one_run("shards_round_robin", ROUND_ROBIN, false);
+    assert_eq!(
+        csv_without(&dir.join("merged/games.csv"), &[]).len(),
+        1 + 12
+    );
+    assert_eq!(
+        csv_without(&dir.join("merged/ranking.csv"), &[]).len(),
+        1 + 3
+    );
+}
+
+const SELF_PLAY: &str = r#"
+[tournament]
+kind = "gauntlet"
+rounds = 6
+concurrency = 1
+seed = 21
+[time_control]
+nodes = 300
+[openings]
+file = "BOOK"
+order = "random"
+per_game = true
+random_plies = 2
+[adjudication]
+max_moves = 30
+[output]
+dir = "OUT"
+positions = true
+positions_per_game = 6
+[[engine]]
+name = "a"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "b"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+"#;
+
+#[test]
+fn four_shards_of_self_play_data_merge_into_the_single_run() {
+    four_shards_equal_one_run("shards_self_play", SELF_PLAY, true);
+}
+
+/// Extra arguments, environment variables, and what the error must say.
+type EnvCase = (
+    &'static [&'static str],
+    &'static [(&'static str, &'static str)],
+    &'static str,
+);
+
+#[test]
+fn the_shard_from_the_environment_is_checked() {
+    let dir = out_dir("shards_env");
+    let config = write_config(GAUNTLET, &dir);
+    let config = config.to_str().unwrap();
+    let cases: &[EnvCase] = &[
+        (&["--shard-from-env"], &[], "neither SLURM_ARRAY_TASK_ID"),
+        (
+            &["--shard-from-env"],
+            &[
+                ("SLURM_ARRAY_TASK_ID", "4"),
+                ("SLURM_ARRAY_TASK_COUNT", "4"),
+            ],
+            "shard index 4 is out of range for 4 shard(s)",
+        ),
+        (
+            &["--shard-from-env"],
+            &[("SLURM_ARRAY_TASK_ID", "1")],
+            "SLURM_ARRAY_TASK_COUNT is not",
+        ),
+        (
+            &["--shard-from-env"],
+            &[("JOB_COMPLETION_INDEX", "0")],
+            "give the Job's completions count with --shards N",
+        ),
+        (
+            &["--shard-from-env", "--shards", "3"],
+            &[("JOB_COMPLETION_INDEX", "x")],
+            "JOB_COMPLETION_INDEX=\"x\" is not a whole number",
+        ),
+        (&["--shard", "4/4"], &[], "--shard: shard index 4"),
+        (&["--shard", "a/4"], &[], "is not a shard"),
+    ];
+    for (args, env, expected) in cases {
+        let out = sparring(&[&["match", config], *args].concat(), env);
+        assert_eq!(out.status.code(), Some(2), "{args:?} {env:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?} {env:?}: {stderr}");
+    }
+    assert!(!dir.join("single").exists(), "no run started");
+}
+
+/// The run fingerprint holds per-engine time controls and the PGN file name (both set by the
+/// command-line dialect, not the TOML file: changed here through the library).
+#[test]
+fn resume_refuses_a_changed_engine_time_control_or_pgn_name() {
+    use sparring::arena::{run_tournament, MatchConfig, RunOptions, StartPosition, TimeControl};
+    let dir = out_dir("shards_fingerprint");
+    let text = GAUNTLET
+        .replace("rounds = 8", "rounds = 1")
+        .replace("[openings]\nfile = \"BOOK\"\norder = \"random\"\n", "")
+        .replace("OUT", &dir.join("run").display().to_string())
+        .replace(
+            "WEIGHTS",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
+        );
+    assert!(!text.contains("BOOK"));
+    let config = MatchConfig::parse(&text, "test.toml").unwrap_or_else(|e| panic!("{e}"));
+    let run = |config: &MatchConfig, resume: bool| {
+        run_tournament(
+            config,
+            std::sync::Arc::new(StartPosition),
+            &RunOptions {
+                resume,
+                ..RunOptions::default()
+            },
+            &mut |_| {},
+        )
+    };
+    run(&config, false).unwrap_or_else(|e| panic!("{e}"));
+    let mut other_tc = config.clone();
+    other_tc.engines[1].time_control = Some(TimeControl::Nodes(400));
+    let mut other_pgn = config.clone();
+    other_pgn.output.pgn_name = "other.pgn".to_string();
+    for (changed, expected) in [
+        (
+            other_tc,
+            "engine[1].time_control was (unset) and is now 400 nodes",
+        ),
+        (
+            other_pgn,
+            "output.pgn_name was games.pgn and is now other.pgn",
+        ),
+    ] {
+        let Err(e) = run(&changed, true) else {
+            panic!("resumed a changed configuration");
+        };
+        assert!(e.is_bad_input());
+        assert!(e.to_string().contains(expected), "{e}");
+    }
+    // The unchanged configuration resumes (nothing left to play).
+    let summary = run(&config, true).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(summary.games_played, 0);
+}
+
+#[test]
+fn the_merge_evaluates_the_sprt_on_the_merged_pairs() {
+    let with_sprt = format!("{GAUNTLET}\n[sprt]\nelo0 = 0.0\nelo1 = 5.0\n");
+    let dir = four_shards_equal_one_run("shards_sprt", &with_sprt, false);
+    // The SPRT's columns came through run.toml: summary.csv (compared byte for byte above)
+    // has them, and the merge prints the verdict on all 8 pairs.
+    let summary = csv_without(&dir.join("merged/summary.csv"), &[]);
+    let col = |name: &str| summary[0].iter().position(|h| h == name).unwrap();
+    assert_eq!(summary[1][col("pairs")], "8");
+    assert_eq!(
+        summary[1][col("decision")],
+        "continue",
+        "undecided after 8 pairs"
+    );
+    let shards: Vec<String> = (0..4)
+        .map(|i| {
+            dir.join(format!("single/shard-{i}-of-4"))
+                .display()
+                .to_string()
+        })
+        .collect();
+    let again = dir.join("merged-again");
+    let mut args = vec![again.to_str().unwrap()];
+    args.extend(shards.iter().map(String::as_str));
+    let out = merge(&args);
+    assert_ok(&out, "merge");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let llr = &summary[1][col("llr")];
+    assert!(
+        stdout.contains(&format!(
+            "SPRT [0, 5] (normalized): LLR {:.2} (-2.94, 2.94): continue (undecided)",
+            llr.parse::<f64>().unwrap()
+        )),
+        "{stdout}"
+    );
+    // Merging again gives the same files.
+    for file in [
+        "games.pgn",
+        "games.csv",
+        "summary.csv",
+        "ranking.csv",
+        "run.toml",
+    ] {
+        assert_eq!(
+            text(&dir.join("merged").join(file)),
+            text(&again.join(file)),
+            "{file}"
+        );
+    }
+}
