@@ -1,0 +1,743 @@
+//! The recipes of configs/cluster/ run as their schedulers would run them, on this machine:
+//! the Slurm array script once per array id with Slurm's variables set (and the submit driver
+//! through a stand-in sbatch), the GNU parallel / xargs script, and the Kubernetes Indexed Job's
+//! container command through `sh -c` once per completion index; each followed by its merge step
+//! and compared with the unsharded concurrency-1 run of the same configuration
+//! (tests/fixtures/cluster/run.toml), as tests/shards.rs compares: byte for byte outside the
+//! wall-clock fields. The Kubernetes manifests are parsed (python3 with PyYAML) and their fields
+//! checked against the command; every script passes `bash -n`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
+const REPO: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The variables the recipes read: cleared so the developer's environment cannot leak in.
+const RECIPE_VARIABLES: &[&str] = &[
+    "SLURM_JOB_ID",
+    "SLURM_ARRAY_JOB_ID",
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_CPUS_PER_TASK",
+    "JOB_COMPLETION_INDEX",
+    "SPARRING",
+    "CONFIG",
+    "OUT",
+    "SHARDS",
+    "MERGED",
+    "PARTIAL",
+    "JOBS",
+    "USE_XARGS",
+];
+
+fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn recipe(name: &str) -> PathBuf {
+    Path::new(REPO).join("configs/cluster").join(name)
+}
+
+/// The test configuration, named relative to the repository (as the shipped configs are).
+const CONFIG: &str = "tests/fixtures/cluster/run.toml";
+
+/// `program args` in the repository's directory (where a user starts the recipes), with the
+/// recipes' variables cleared and then `env` set.
+fn run(program: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(program);
+    command.args(args).current_dir(REPO);
+    for var in RECIPE_VARIABLES {
+        command.env_remove(var);
+    }
+    command.envs(env.iter().copied());
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("{program}: {e}"))
+}
+
+fn assert_ok(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The unsharded run at concurrency 1 (game-id order, as merged files are) into `dir/single`.
+fn single_run(dir: &Path) -> PathBuf {
+    let single = dir.join("single");
+    let out = run(
+        SPARRING,
+        &[
+            "match",
+            CONFIG,
+            "--concurrency",
+            "1",
+            "--out",
+            single.to_str().unwrap(),
+            "--progress",
+            "lines",
+        ],
+        &[],
+    );
+    assert_ok(&out, "single run");
+    single
+}
+
+/// The PGN without its wall-clock parts: `Date` and `GameDuration` tags and `<n>.<n>s` move
+/// times; the rest byte for byte, in file order (as tests/shards.rs masks it).
+fn pgn_without_clock(path: &Path) -> String {
+    let mut out = String::new();
+    for line in text(path).lines() {
+        if line.starts_with("[Date ") || line.starts_with("[GameDuration ") {
+            continue;
+        }
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| {
+                let core = w.trim_end_matches(['}', ',']);
+                let is_time = core.len() > 1
+                    && core.ends_with('s')
+                    && core[..core.len() - 1].parse::<f64>().is_ok();
+                if is_time {
+                    format!("T{}", &w[core.len()..])
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV file's rows with the named columns blanked; the rest as written, in file order.
+fn csv_without(path: &Path, columns: &[&str]) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    let blank: Vec<usize> = columns
+        .iter()
+        .map(|c| rows[0].iter().position(|h| h == c).expect("column exists"))
+        .collect();
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, mut row)| {
+            if i > 0 {
+                for &b in &blank {
+                    row[b].clear();
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// ranking.csv's columns that time the engines (differ between any two runs).
+const RANKING_TIMING: &[&str] = &[
+    "nodes_per_second",
+    "average_move_ms",
+    "average_time_left_ms",
+];
+
+/// Asserts a recipe's merged directory equals the unsharded run, byte for byte outside the
+/// clock: all 16 games of the fixture, with their positions.
+fn assert_same_results(single: &Path, merged: &Path) {
+    assert_eq!(
+        pgn_without_clock(&single.join("games.pgn")),
+        pgn_without_clock(&merged.join("games.pgn")),
+        "games.pgn"
+    );
+    let games = csv_without(&single.join("games.csv"), &["duration_ms"]);
+    assert_eq!(games.len(), 1 + 16, "the fixture plays 16 games");
+    assert_eq!(
+        games,
+        csv_without(&merged.join("games.csv"), &["duration_ms"]),
+        "games.csv"
+    );
+    for file in ["summary.csv", "run.toml", "positions.epd"] {
+        assert_eq!(
+            text(&single.join(file)),
+            text(&merged.join(file)),
+            "{file} differs"
+        );
+    }
+    assert!(
+        text(&merged.join("positions.epd")).lines().count() > 16,
+        "positions were recorded"
+    );
+    assert_eq!(
+        csv_without(&single.join("ranking.csv"), RANKING_TIMING),
+        csv_without(&merged.join("ranking.csv"), RANKING_TIMING),
+        "ranking.csv"
+    );
+}
+
+/// The game ids in a shard directory's games.csv.
+fn game_ids(dir: &Path) -> Vec<u64> {
+    csv_without(&dir.join("games.csv"), &[])[1..]
+        .iter()
+        .map(|row| row[0].parse().unwrap())
+        .collect()
+}
+
+/// What a task killed on another node leaves in its shard: its lock (which this host cannot
+/// check, so the binary alone would refuse the directory) and its last game's row missing.
+fn kill_on_another_node(shard: &Path) {
+    std::fs::write(
+        shard.join("sparring.lock"),
+        "pid=4242\nhost=node-17.cluster.invalid\n",
+    )
+    .unwrap();
+    let csv_path = shard.join("games.csv");
+    let csv = text(&csv_path);
+    let mut lines: Vec<&str> = csv.lines().collect();
+    lines.pop();
+    std::fs::write(&csv_path, lines.join("\n") + "\n").unwrap();
+}
+
+#[test]
+fn every_recipe_script_passes_bash_n() {
+    let mut scripts: Vec<String> = std::fs::read_dir(recipe(""))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".sh"))
+        .collect();
+    scripts.sort();
+    assert_eq!(
+        scripts,
+        [
+            "parallel.sh",
+            "slurm-match.sh",
+            "slurm-merge.sh",
+            "slurm-submit.sh"
+        ]
+    );
+    scripts.push("../../tests/fixtures/cluster/sbatch".to_string());
+    for script in &scripts {
+        let out = run("bash", &["-n", recipe(script).to_str().unwrap()], &[]);
+        assert_ok(&out, &format!("bash -n {script}"));
+    }
+}
+
+/// The variables that name the run for the Slurm scripts.
+fn slurm_env<'a>(out: &'a str, merged: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("SPARRING", SPARRING),
+        ("CONFIG", CONFIG),
+        ("OUT", out),
+        ("SHARDS", "4"),
+        ("MERGED", merged),
+    ]
+}
+
+#[test]
+fn slurm_array_tasks_then_the_merge_job_equal_the_single_run() {
+    let dir = out_dir("cluster_slurm");
+    let single = single_run(&dir);
+    // The header submits 64 shards, the default SHARDS: the array ids are the shard indexes.
+    let header = text(&recipe("slurm-match.sh"));
+    assert!(header.contains("\n#SBATCH --array=0-63\n"), "{header}");
+    assert!(header.contains("SHARDS=${SHARDS:-64}"), "{header}");
+    assert!(
+        header.contains("--shard env --shards \"$SHARDS\""),
+        "{header}"
+    );
+
+    let out = dir.join("run");
+    let merged = dir.join("merged");
+    let (out_s, merged_s) = (out.to_str().unwrap(), merged.to_str().unwrap());
+    let match_script = recipe("slurm-match.sh");
+    let task = |id: u64, extra: &[(&str, &str)]| {
+        let id = id.to_string();
+        let job = format!("7000{id}");
+        let mut env = slurm_env(out_s, merged_s);
+        // What Slurm sets for a task of `sbatch --array=0-3`.
+        env.extend([
+            ("SLURM_JOB_ID", job.as_str()),
+            ("SLURM_ARRAY_JOB_ID", "7000"),
+            ("SLURM_ARRAY_TASK_ID", id.as_str()),
+            ("SLURM_ARRAY_TASK_MIN", "0"),
+            ("SLURM_ARRAY_TASK_MAX", "3"),
+            ("SLURM_ARRAY_TASK_COUNT", "4"),
+        ]);
+        env.extend(extra.iter().copied());
+        run("bash", &[match_script.to_str().unwrap()], &env)
+    };
+    for id in 0..4u64 {
+        // One task with --cpus-per-task: its concurrency comes from Slurm.
+        let extra: &[(&str, &str)] = if id == 1 {
+            &[("SLURM_CPUS_PER_TASK", "1")]
+        } else {
+            &[]
+        };
+        assert_ok(&task(id, extra), &format!("array task {id}"));
+        let shard = out.join(format!("shard-{id}-of-4"));
+        assert_eq!(
+            game_ids(&shard),
+            (4 * id + 1..=4 * id + 4).collect::<Vec<_>>()
+        );
+        assert!(!shard.join("sparring.lock").exists(), "lock released");
+    }
+    let merge_script = recipe("slurm-merge.sh");
+    let env = slurm_env(out_s, merged_s);
+    let merge = run("bash", &[merge_script.to_str().unwrap()], &env);
+    assert_ok(&merge, "merge job");
+    assert!(String::from_utf8_lossy(&merge.stdout).contains("Merged 16 of 16 games"));
+    assert_same_results(&single, &merged);
+
+    // Task 2 killed on another node and requeued: it resumes its shard (its lock is removed,
+    // its unfinished game played again), and the merge is the same.
+    let shard2 = out.join("shard-2-of-4");
+    kill_on_another_node(&shard2);
+    let remerged = dir.join("merged-after-requeue");
+    let env = slurm_env(out_s, remerged.to_str().unwrap());
+    let refused = run("bash", &[merge_script.to_str().unwrap()], &env);
+    assert_eq!(refused.status.code(), Some(2), "a game is missing");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("shard 2/4 is missing games 12; rerun with --shard 2/4 --resume"),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    let requeued = task(2, &[]);
+    assert_ok(&requeued, "requeued task 2");
+    assert!(
+        String::from_utf8_lossy(&requeued.stdout).contains("Finished game 12 "),
+        "the requeued task plays only game 12: {}",
+        String::from_utf8_lossy(&requeued.stdout)
+    );
+    assert_ok(
+        &run("bash", &[merge_script.to_str().unwrap()], &env),
+        "merge after requeue",
+    );
+    assert_same_results(&single, &remerged);
+
+    // Outside an array the script says how to submit it.
+    let env = slurm_env(out_s, merged_s);
+    let bare = run("bash", &[match_script.to_str().unwrap()], &env);
+    assert!(!bare.status.success());
+    assert!(
+        String::from_utf8_lossy(&bare.stderr).contains("sbatch --array=0-3"),
+        "{}",
+        String::from_utf8_lossy(&bare.stderr)
+    );
+}
+
+#[test]
+fn slurm_submit_queues_the_array_and_a_dependent_merge() {
+    let dir = out_dir("cluster_slurm_submit");
+    let single = single_run(&dir);
+    let state = dir.join("sbatch");
+    std::fs::create_dir_all(&state).unwrap();
+    let path = format!(
+        "{REPO}/tests/fixtures/cluster:{}",
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = dir.join("run");
+    let merged = dir.join("merged");
+    let mut env = slurm_env(out.to_str().unwrap(), merged.to_str().unwrap());
+    env.extend([
+        ("PATH", path.as_str()),
+        ("MOCK_SBATCH_DIR", state.to_str().unwrap()),
+    ]);
+    let submit = run("bash", &[recipe("slurm-submit.sh").to_str().unwrap()], &env);
+    assert_ok(&submit, "slurm-submit.sh");
+    assert_eq!(
+        text(&state.join("calls")),
+        "sbatch --array=0-3 slurm-match.sh\n\
+         sbatch --dependency=afterok:1001 slurm-merge.sh\n"
+    );
+    let stdout = String::from_utf8_lossy(&submit.stdout);
+    assert!(stdout.contains("shards: job 1001 (array 0-3)"), "{stdout}");
+    assert!(stdout.contains("merge: job 1002 (after 1001)"), "{stdout}");
+    assert_eq!(text(&state.join("job-1002")), "ok\n");
+    assert!(text(&state.join("log-1002")).contains("Merged 16 of 16 games"));
+    assert_same_results(&single, &merged);
+
+    // A failing shard (here: a configuration that does not exist) leaves the merge pending.
+    let state = dir.join("sbatch-failing");
+    std::fs::create_dir_all(&state).unwrap();
+    let out = dir.join("run-failing");
+    let merged = dir.join("merged-failing");
+    let mut env = slurm_env(out.to_str().unwrap(), merged.to_str().unwrap());
+    env.retain(|(k, _)| *k != "CONFIG");
+    env.extend([
+        ("CONFIG", "tests/fixtures/cluster/no-such.toml"),
+        ("PATH", path.as_str()),
+        ("MOCK_SBATCH_DIR", state.to_str().unwrap()),
+    ]);
+    assert_ok(
+        &run("bash", &[recipe("slurm-submit.sh").to_str().unwrap()], &env),
+        "submit",
+    );
+    assert_eq!(text(&state.join("job-1001")), "failed\n");
+    assert_eq!(text(&state.join("job-1002")), "pending\n");
+    assert!(!merged.exists());
+}
+
+/// Runs parallel.sh for 4 shards, 2 at a time, and compares its merge with the single run.
+fn parallel_recipe(name: &str, use_xargs: bool) {
+    let dir = out_dir(name);
+    let single = single_run(&dir);
+    let out = dir.join("run");
+    let merged = dir.join("merged");
+    let mut env = slurm_env(out.to_str().unwrap(), merged.to_str().unwrap());
+    env.push(("JOBS", "2"));
+    if use_xargs {
+        env.push(("USE_XARGS", "1"));
+    }
+    let script = recipe("parallel.sh");
+    let first = run("bash", &[script.to_str().unwrap()], &env);
+    assert_ok(&first, "parallel.sh");
+    assert!(String::from_utf8_lossy(&first.stdout).contains("Merged 16 of 16 games"));
+    assert_same_results(&single, &merged);
+    for index in 0..4u64 {
+        let shard = out.join(format!("shard-{index}-of-4"));
+        assert_eq!(
+            game_ids(&shard),
+            (4 * index + 1..=4 * index + 4).collect::<Vec<_>>()
+        );
+    }
+    // Rerun after shard 3 lost its last game: only that game is played again, then the merge
+    // (into the same directory) gives the same files.
+    let shard3 = out.join("shard-3-of-4");
+    let csv_path = shard3.join("games.csv");
+    let csv = text(&csv_path);
+    let kept: Vec<&str> = csv.lines().filter(|l| !l.starts_with("16,")).collect();
+    std::fs::write(&csv_path, kept.join("\n") + "\n").unwrap();
+    let again = run("bash", &[script.to_str().unwrap()], &env);
+    assert_ok(&again, "parallel.sh again");
+    let stdout = String::from_utf8_lossy(&again.stdout);
+    assert_eq!(stdout.matches("Finished game ").count(), 1, "{stdout}");
+    assert!(stdout.contains("Finished game 16 "), "{stdout}");
+    assert_same_results(&single, &merged);
+}
+
+#[test]
+fn parallel_sh_with_xargs_equals_the_single_run() {
+    parallel_recipe("cluster_xargs", true);
+}
+
+#[test]
+fn parallel_sh_with_gnu_parallel_equals_the_single_run() {
+    let has_parallel = Command::new("parallel")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success() && o.stdout.starts_with(b"GNU parallel"));
+    if !has_parallel {
+        println!("skipped: GNU parallel is not installed (parallel.sh falls back to xargs, tested by parallel_sh_with_xargs_equals_the_single_run)");
+        return;
+    }
+    parallel_recipe("cluster_gnu_parallel", false);
+}
+
+/// A manifest flattened by python3 with PyYAML into `path -> value` (`spec.completions`,
+/// `spec.template.spec.containers.0.args.0`), or None when python3 or PyYAML is missing.
+fn flattened_yaml(file: &str) -> Option<BTreeMap<String, String>> {
+    const FLATTEN: &str = r#"
+import sys, yaml
+docs = list(yaml.safe_load_all(open(sys.argv[1])))
+assert len(docs) == 1, "one document per manifest"
+def walk(prefix, node):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            walk(prefix + [str(k)], v)
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            walk(prefix + [str(i)], v)
+    else:
+        value = str(node)
+        assert "\n" not in value and "\t" not in value, prefix
+        print(".".join(prefix) + "\t" + value)
+walk([], docs[0])
+"#;
+    let probe = Command::new("python3").args(["-c", "import yaml"]).output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        return None;
+    }
+    let out = run(
+        "python3",
+        &["-c", FLATTEN, recipe(file).to_str().unwrap()],
+        &[],
+    );
+    assert_ok(&out, &format!("parse {file}"));
+    Some(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .lines()
+            .map(|line| {
+                let (key, value) = line.split_once('\t').unwrap();
+                (key.to_string(), value.to_string())
+            })
+            .collect(),
+    )
+}
+
+fn field<'a>(doc: &'a BTreeMap<String, String>, key: &str) -> &'a str {
+    doc.get(key)
+        .unwrap_or_else(|| panic!("no {key} in {doc:#?}"))
+        .as_str()
+}
+
+const POD: &str = "spec.template.spec";
+const CONTAINER: &str = "spec.template.spec.containers.0";
+
+/// The volume mounts of the first container: mount path -> claim or config map it mounts.
+fn mounts(doc: &BTreeMap<String, String>) -> BTreeMap<String, String> {
+    let mut mounts = BTreeMap::new();
+    for m in 0.. {
+        let Some(path) = doc.get(&format!("{CONTAINER}.volumeMounts.{m}.mountPath")) else {
+            break;
+        };
+        let name = field(doc, &format!("{CONTAINER}.volumeMounts.{m}.name"));
+        let volume = (0..)
+            .map_while(|v| doc.get(&format!("{POD}.volumes.{v}.name")).map(|n| (v, n)))
+            .find(|(_, n)| n.as_str() == name)
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| panic!("volume {name} is mounted but not declared"));
+        let source = doc
+            .get(&format!(
+                "{POD}.volumes.{volume}.persistentVolumeClaim.claimName"
+            ))
+            .map(|c| format!("claim {c}"))
+            .or_else(|| {
+                doc.get(&format!("{POD}.volumes.{volume}.configMap.name"))
+                    .map(|c| format!("configmap {c}"))
+            })
+            .unwrap_or_else(|| panic!("volume {name}: neither a claim nor a config map"));
+        mounts.insert(path.clone(), source);
+    }
+    mounts
+}
+
+/// The manifests (match, merge, claim), or None (with the reason printed) without PyYAML.
+fn manifests() -> Option<[BTreeMap<String, String>; 3]> {
+    let files = [
+        "kubernetes-match.yaml",
+        "kubernetes-merge.yaml",
+        "kubernetes-pvc.yaml",
+    ];
+    let parsed: Option<Vec<_>> = files.iter().map(|f| flattened_yaml(f)).collect();
+    match parsed {
+        Some(docs) => Some(docs.try_into().unwrap()),
+        None => {
+            println!("skipped: python3 with PyYAML (`python3 -c 'import yaml'`) is not available to parse the manifests");
+            None
+        }
+    }
+}
+
+#[test]
+fn kubernetes_manifests_describe_one_indexed_split_and_its_merge() {
+    let Some([job, merge, claim]) = manifests() else {
+        return;
+    };
+    assert_eq!(field(&job, "apiVersion"), "batch/v1");
+    assert_eq!(field(&job, "kind"), "Job");
+    assert_eq!(field(&job, "spec.completionMode"), "Indexed");
+    let completions: u64 = field(&job, "spec.completions").parse().unwrap();
+    let parallelism: u64 = field(&job, "spec.parallelism").parse().unwrap();
+    assert!(parallelism >= 1 && parallelism <= completions);
+    assert_eq!(field(&job, &format!("{POD}.restartPolicy")), "Never");
+
+    let command = field(&job, &format!("{CONTAINER}.args.0"));
+    assert_eq!(field(&job, &format!("{CONTAINER}.command.0")), "/bin/sh");
+    assert_eq!(field(&job, &format!("{CONTAINER}.command.1")), "-c");
+    // The count in the command is the Job's completions, in --shards and in the directory.
+    assert!(
+        command.contains(&format!("--shard env --shards {completions} ")),
+        "{command}"
+    );
+    let shard_dir = format!("/data/run/shard-${{JOB_COMPLETION_INDEX}}-of-{completions}");
+    assert!(
+        command.contains(&format!("--out \"{shard_dir}\"")),
+        "{command}"
+    );
+    assert!(command.contains("--resume"), "{command}");
+    // Kubernetes' own `$(VAR)` expansion is not used: sh expands ${JOB_COMPLETION_INDEX}.
+    assert!(!command.contains("$("), "{command}");
+
+    let job_mounts = mounts(&job);
+    assert_eq!(
+        job_mounts.get("/data").map(String::as_str),
+        Some("claim sparring-data")
+    );
+    assert_eq!(
+        job_mounts.get("/config").map(String::as_str),
+        Some("configmap sparring-config")
+    );
+    assert!(command.contains("sparring match /config/run.toml "));
+
+    // The merge: one pod, the same claim at the same path, every shard of the same split.
+    assert_eq!(field(&merge, "kind"), "Job");
+    assert!(!merge.contains_key("spec.completionMode"));
+    assert_eq!(field(&merge, "spec.completions"), "1");
+    assert_eq!(
+        mounts(&merge).get("/data").map(String::as_str),
+        Some("claim sparring-data")
+    );
+    let merge_command = field(&merge, &format!("{CONTAINER}.args.0"));
+    assert_eq!(
+        merge_command,
+        format!("exec sparring merge /data/merged /data/run/shard-*-of-{completions}")
+    );
+    assert_eq!(
+        field(&job, &format!("{CONTAINER}.image")),
+        field(&merge, &format!("{CONTAINER}.image"))
+    );
+    assert_eq!(
+        field(&job, &format!("{CONTAINER}.workingDir")),
+        "/opt/sparring"
+    );
+
+    // The claim the Jobs mount, writable from many nodes.
+    assert_eq!(field(&claim, "kind"), "PersistentVolumeClaim");
+    assert_eq!(field(&claim, "metadata.name"), "sparring-data");
+    assert_eq!(field(&claim, "spec.accessModes.0"), "ReadWriteMany");
+}
+
+#[test]
+fn kubernetes_manifests_pass_kubectl_client_dry_run_when_a_cluster_answers() {
+    let files = [
+        "kubernetes-pvc.yaml",
+        "kubernetes-match.yaml",
+        "kubernetes-merge.yaml",
+    ];
+    let Ok(version) = Command::new("kubectl")
+        .args(["version", "--client"])
+        .output()
+    else {
+        println!("skipped: kubectl is not installed");
+        return;
+    };
+    assert!(version.status.success());
+    for file in files {
+        let out = run(
+            "kubectl",
+            &[
+                "apply",
+                "--dry-run=client",
+                "--request-timeout=10s",
+                "-f",
+                recipe(file).to_str().unwrap(),
+            ],
+            &[],
+        );
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        // A client dry run still reads the API server's schemas (discovery, openapi).
+        let no_server = [
+            "connection refused",
+            "failed to download openapi",
+            "unable to recognize",
+            "no such host",
+            "i/o timeout",
+            "context deadline exceeded",
+        ]
+        .iter()
+        .any(|m| stderr.contains(m));
+        if !out.status.success() && no_server {
+            println!("skipped: kubectl apply --dry-run=client needs an API server for the schemas, and none answers: {}", stderr.lines().last().unwrap_or(""));
+            return;
+        }
+        assert_ok(&out, &format!("kubectl apply --dry-run=client -f {file}"));
+    }
+}
+
+#[test]
+fn the_indexed_job_command_run_through_sh_then_the_merge_job_equal_the_single_run() {
+    let Some([job, merge, _]) = manifests() else {
+        return;
+    };
+    let dir = out_dir("cluster_kubernetes");
+    let single = single_run(&dir);
+    // The image's PATH holds `sparring`; here a directory with a link to the test binary.
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(SPARRING, bin.join("sparring")).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    // The volumes: the claim is a local directory, the config map the fixture's directory
+    // (its run.toml is what `kubectl create configmap --from-file=run.toml=...` would hold);
+    // the working directory, /opt/sparring in the image, is the repository (as `run` does).
+    let data = dir.join("data");
+    let local_mount = |mount: &str| -> String {
+        match mount {
+            "/data" => data.display().to_string(),
+            "/config" => format!("{REPO}/tests/fixtures/cluster"),
+            other => panic!("unexpected mount {other}"),
+        }
+    };
+    let localize = |command: &str, doc: &BTreeMap<String, String>| -> String {
+        let mut command = command.to_string();
+        for mount in mounts(doc).keys() {
+            command = command.replace(&format!(" {mount}/"), &format!(" {}/", local_mount(mount)));
+            command = command.replace(
+                &format!("\"{mount}/"),
+                &format!("\"{}/", local_mount(mount)),
+            );
+        }
+        assert!(!command.contains(" /data/") && !command.contains("\"/data/"));
+        command
+    };
+    let command = localize(field(&job, &format!("{CONTAINER}.args.0")), &job);
+    let completions: u64 = field(&job, "spec.completions").parse().unwrap();
+    assert_eq!(completions, 8);
+    for index in 0..completions {
+        let index_text = index.to_string();
+        if index == 5 {
+            // A pod of index 5 was evicted before: its lock (on another node) and its last
+            // game's row are what it left; the retried pod resumes.
+            let shard = data.join("run/shard-5-of-8");
+            let out = run(
+                "sh",
+                &["-c", &command],
+                &[("PATH", path.as_str()), ("JOB_COMPLETION_INDEX", "5")],
+            );
+            assert_ok(&out, "index 5, first pod");
+            kill_on_another_node(&shard);
+        }
+        let out = run(
+            "sh",
+            &["-c", &command],
+            &[
+                ("PATH", path.as_str()),
+                ("JOB_COMPLETION_INDEX", index_text.as_str()),
+            ],
+        );
+        assert_ok(&out, &format!("completion index {index}"));
+        let shard = data.join(format!("run/shard-{index}-of-8"));
+        assert_eq!(
+            game_ids(&shard),
+            (2 * index + 1..=2 * index + 2).collect::<Vec<_>>(),
+            "pod {index} plays its pair"
+        );
+    }
+    let merge_command = localize(field(&merge, &format!("{CONTAINER}.args.0")), &merge);
+    let out = run("sh", &["-c", &merge_command], &[("PATH", path.as_str())]);
+    assert_ok(&out, "merge job");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Merged 16 of 16 games"));
+    assert_same_results(&single, &data.join("merged"));
+}
