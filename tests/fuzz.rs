@@ -1038,6 +1038,11 @@ const UCI_COMMANDS: &[&str] = &[
     "setoption name Move Overhead value 10",
     "setoption name Threads value 1",
     "setoption name Clear Hash",
+    "setoption name UCI_Chess960 value true",
+    "setoption name UCI_Chess960 value false",
+    "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 moves g2g3 g7g6",
+    "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1 moves g1h1",
+    "position fen 1r2k1rr/pppppppp/8/8/8/8/PPPPPPPP/1R2K1RR w GBgb - 0 1 moves e1b1",
 ];
 
 /// Lines that are never mutated: what they could turn into is unsafe to run on a shared machine

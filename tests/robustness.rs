@@ -305,8 +305,7 @@ fn uci_chess960_and_tunable_setoption_refuse_hostile_values_and_keep_searching_t
         let out = uci_search(&dir, &["uci", "--tunable"], &format!("{setup}{search}"));
         let last_info = out
             .lines()
-            .filter(|l| l.starts_with("info depth 6 "))
-            .last()
+            .rfind(|l| l.starts_with("info depth 6 "))
             .unwrap_or_else(|| panic!("no depth-6 info line:\n{out}"))
             .to_string();
         assert!(out.contains("readyok"), "{out}");
@@ -585,7 +584,7 @@ fn two_shards(dir: &Path) {
         let shard = format!("{i}/2");
         let out_dir = format!("s{i}");
         run(
-            &dir.to_path_buf(),
+            dir,
             &["match", "m.toml", "--shard", &shard, "--out", &out_dir],
         )
         .assert_status(0, &shard);
