@@ -47,6 +47,17 @@ const MATCH_CONFIGS: &[&str] = &[
     include_str!("../configs/selfplay.toml"),
     include_str!("../configs/sprt.toml"),
     include_str!("../configs/verify-tuned.toml"),
+    // The fastchess-equivalent additions: `[each]`, per-engine limits, the new output and
+    // tournament keys, a 64-bit seed.
+    "[tournament]\nseed = \"18446744073709551615\"\nsite = \"lab\"\nstrict_options = true\n\
+     [each]\ntime_control = { clock = \"40/12.5+0.125\" }\n\
+     uci = { options = { Hash = 8, Threads = 1 }, working_dir = \"engines\" }\n\
+     builtin = { hash_mb = 4 }\n\
+     [output]\ndir = \"target/fuzz-out\"\npgn_name = \"run.pgn\"\n\
+     engine_log = \"engines.log\"\nformat = \"cutechess\"\nreport_penta = false\n\
+     [[engine]]\nname = \"a\"\nbuiltin = {}\n\
+     [[engine]]\nname = \"b\"\ntime_control = { nodes = 500 }\n\
+     uci = { command = \"x\", options = { Hash = 64 } }\n",
 ];
 const TUNE_CONFIG: &str = include_str!("../configs/tune.toml");
 const WEIGHTS: &[&str] = &[
@@ -1027,6 +1038,11 @@ const UCI_COMMANDS: &[&str] = &[
     "setoption name Move Overhead value 10",
     "setoption name Threads value 1",
     "setoption name Clear Hash",
+    "setoption name UCI_Chess960 value true",
+    "setoption name UCI_Chess960 value false",
+    "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1 moves g2g3 g7g6",
+    "position fen bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1 moves g1h1",
+    "position fen 1r2k1rr/pppppppp/8/8/8/8/PPPPPPPP/1R2K1RR w GBgb - 0 1 moves e1b1",
 ];
 
 /// Lines that are never mutated: what they could turn into is unsafe to run on a shared machine
@@ -1203,4 +1219,325 @@ fn uci_session_plan_counts_gos_as_the_engine_reads_them() {
         "go depth 1\ngo nodes 100 garbage\nstop\ngo infinite\nstop\ngo\u{fffd}\n  go   depth 1 \nstop\nquit\n"
     ));
     assert!(text.ends_with("quit\ngo depth 1\nquit\n"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chess960: X-FEN and Shredder-FEN, both UCI castling conventions, random games from random
+// Scharnagl and double-Fischer-random starts.
+
+/// Every 960 rule a position must keep: both FEN forms read back to it, every legal move
+/// round-trips through SAN, through `uci(mv, true)` and `uci(mv, false)`, and through make/unmake
+/// with the incremental key equal to the key computed from scratch; perft 2 agrees with
+/// cozy-chess reading the Shredder-FEN in Chess960 mode.
+fn check_960_position(pos: &Position) -> Result<(), String> {
+    let fen = pos.to_fen();
+    let shredder = pos.to_shredder_fen();
+    for text in [&fen, &shredder] {
+        let again =
+            Position::from_fen_lenient(text).map_err(|e| format!("{text} re-reads: {e}"))?;
+        if &again != pos {
+            return Err(format!("{text} reads back as {}", again.to_fen()));
+        }
+    }
+    if pos.key() != pos.compute_key() {
+        return Err(format!(
+            "{fen}: key differs from the key computed from scratch"
+        ));
+    }
+    for &mv in pos.legal_moves().iter() {
+        let san = pos.san(mv);
+        if pos.parse_san(&san) != Ok(mv) {
+            return Err(format!("{fen}: SAN {san} of {mv:?} does not read back"));
+        }
+        for chess960 in [true, false] {
+            let uci = pos.uci(mv, chess960);
+            if pos.parse_uci_move(&uci) != Ok(mv) {
+                return Err(format!(
+                    "{fen}: uci({mv:?}, {chess960}) = {uci} reads back as {:?}",
+                    pos.parse_uci_move(&uci)
+                ));
+            }
+        }
+        let mut child = pos.clone();
+        let undo = child.make_move(mv);
+        if child.key() != child.compute_key() {
+            return Err(format!("{fen}: key after {san} differs from scratch"));
+        }
+        child.unmake_move(mv, undo);
+        if &child != pos {
+            return Err(format!("{fen}: make/unmake of {san} changes the position"));
+        }
+    }
+    if let Ok(board) = cozy_chess::Board::from_fen(&shredder, true) {
+        let ours = perft::perft(&mut pos.clone(), 2);
+        let theirs = cozy_perft(&board, 2);
+        if ours != theirs {
+            return Err(format!(
+                "{shredder}: perft 2 is {ours}, cozy-chess says {theirs}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A start (Scharnagl number, or two for DFRC) and the random choices of a game from it.
+fn games_960() -> impl Strategy<Value = (u16, Option<u16>, Vec<Index>)> {
+    (
+        0..960u16,
+        prop::option::of(0..960u16),
+        prop::collection::vec(any::<Index>(), 0..60),
+    )
+}
+
+#[test]
+fn property_960_random_games_round_trip_fen_uci_san_and_keys() {
+    use sparring::board::chess960::{dfrc_start_position, start_position};
+    let counts = run_target("960-games", 150, games_960(), |(white, black, picks)| {
+        let mut pos = match black {
+            None => start_position(*white),
+            Some(black) => dfrc_start_position(*white, *black),
+        }
+        .map_err(|e| e.to_string())?;
+        for pick in picks {
+            check_960_position(&pos)?;
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            // Castling whenever a pick's low bit allows, so the rook-file rules get exercised.
+            let castles: Vec<_> = legal.iter().copied().filter(|m| m.is_castle()).collect();
+            let mv = if !castles.is_empty() && pick.index(2) == 0 {
+                castles[pick.index(castles.len())]
+            } else {
+                legal[pick.index(legal.len())]
+            };
+            pos.make_move(mv);
+        }
+        check_960_position(&pos)?;
+        Ok(Verdict::Accepted)
+    });
+    assert!(counts.ran >= 150, "{counts:?}");
+}
+
+/// 960 FENs in both castling notations (starts, and positions a few moves in) to mutate.
+fn fens_960() -> Vec<String> {
+    use sparring::board::chess960::{dfrc_start_position, start_position};
+    let mut rng = Rng::new(960);
+    let mut out = Vec::new();
+    for i in 0..40u64 {
+        let n = (rng.next_u64() % 960) as u16;
+        let mut pos = if i % 2 == 0 {
+            start_position(n).unwrap()
+        } else {
+            dfrc_start_position(n, (rng.next_u64() % 960) as u16).unwrap()
+        };
+        for _ in 0..(rng.next_u64() % 12) {
+            let legal = pos.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let mv = legal[(rng.next_u64() % legal.len() as u64) as usize];
+            pos.make_move(mv);
+        }
+        out.push(pos.to_fen());
+        out.push(pos.to_shredder_fen());
+    }
+    out
+}
+
+#[test]
+fn fuzz_960_fens() {
+    let seeds: Vec<Vec<u8>> = fens_960().into_iter().map(String::into_bytes).collect();
+    let lines = seeds.clone();
+    let castling = prop::sample::select(vec![
+        "-", "KQkq", "HAha", "BGbg", "Hh", "AHah", "KQkqHA", "GgGg", "Kk", "Aa", "hH", "Ii", "KkA",
+    ]);
+    // A real 960 FEN whose castling field is replaced: rights naming files without a rook,
+    // twice the same right, upper and lower case mixed.
+    let recastled = (prop::sample::select(fens_960()), castling).prop_map(|(fen, field)| {
+        let mut fields: Vec<&str> = fen.split(' ').collect();
+        fields[2] = field;
+        fields.join(" ").into_bytes()
+    });
+    let strategy = prop_oneof![2 => inputs(seeds, lines, 120, 3), 1 => recastled].prop_map(Bytes);
+    run_target("960-fen", 3000, strategy, |bytes| {
+        // Not `check_fen`: its UCI check writes moves with `Display`, which for a castling
+        // whose king stays put (`g8g8`) is no UCI text; `check_960_position` uses `uci()`.
+        let text = text(bytes);
+        let strict = Position::from_fen_with(&text, FenMode::Strict);
+        let lenient = Position::from_fen_with(&text, FenMode::Lenient);
+        match (&strict, &lenient) {
+            (Ok(s), Ok(l)) if s != l => return Err("strict and lenient parses differ".into()),
+            (Ok(_), Err(e)) => return Err(format!("strict accepts, lenient refuses: {e}")),
+            _ => {}
+        }
+        let verdict = Verdict::of(&lenient);
+        for result in [strict, lenient] {
+            match result {
+                Ok(pos) => check_960_position(&pos)?,
+                Err(e) if e.to_string().is_empty() => return Err("empty error message".into()),
+                Err(_) => {}
+            }
+        }
+        Ok(verdict)
+    })
+    .assert_mixed("960-fen", 3000);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search parameters, SPSA configurations and OpenBench/fishtest parameter lines.
+
+const SEARCH_PARAMS_TOML: &str = include_str!("../configs/search/default.toml");
+const SPSA_CONFIG: &str = include_str!("../configs/spsa.toml");
+/// The SPSA configuration forms the shipped file does not show: `lines` in both dialects, a
+/// UCI engine, groups.
+const SPSA_EXTRA: &str = "[spsa]\niterations = 10\npairs_per_iteration = 1\nseed = 3\n\
+    a_ratio = 0.1\nalpha = 0.602\ngamma = 0.101\n\
+    lines = \"\"\"\nsearch.lmr.base, float, 0.75, 0.25, 1.5, 0.1, 0.002\n\
+    search.rfp.margin, 80, 30, 160, 6, 0.002\n\"\"\"\n\
+    [engine]\nhash_mb = 8\n[time_control]\nnodes = 1000\n\
+    [[param]]\nname = \"search.nmp\"\n[[param]]\nname = \"tempo\"\nmin = 0\nmax = 40\n";
+const PARAM_LINES: &[&str] = &[
+    "search.lmr.base, float, 0.75, 0.25, 1.5, 0.1, 0.002",
+    "search.rfp.margin, int, 80, 30, 160, 6, 0.002",
+    "Opt, 3, 1, 6, 0.5, 0.002",
+    "futility, 1e3, -1e308, 1e308, 1e-300, 0",
+    "x, float, -0, -0, 0, 5e-324, 1.7976931348623157e308",
+];
+
+#[test]
+fn fuzz_search_params_toml() {
+    let seeds = vec![SEARCH_PARAMS_TOML.as_bytes().to_vec()];
+    let lines = toml_lines(&[SEARCH_PARAMS_TOML]);
+    run_target(
+        "search-params",
+        1500,
+        inputs(seeds, lines, 400, 6).prop_map(Bytes),
+        |bytes| match sparring::search::params::SearchParams::from_toml_str(
+            &text(bytes),
+            "fuzz.toml",
+        ) {
+            // What loads writes out and reads back the same.
+            Ok(params) => {
+                let written = params.to_toml_string();
+                let again =
+                    sparring::search::params::SearchParams::from_toml_str(&written, "fuzz.toml")
+                        .map_err(|e| format!("written search params do not read back: {e}"))?;
+                if again.to_toml_string() != written {
+                    return Err("search params change when written and read back".into());
+                }
+                Ok(Verdict::Accepted)
+            }
+            Err(e) => names_source(e.to_string()),
+        },
+    )
+    .assert_mixed("search-params", 1500);
+}
+
+#[test]
+fn fuzz_spsa_config() {
+    let seeds = vec![
+        SPSA_CONFIG.as_bytes().to_vec(),
+        SPSA_EXTRA.as_bytes().to_vec(),
+    ];
+    let lines = toml_lines(&[SPSA_CONFIG, SPSA_EXTRA, SEARCH_PARAMS_TOML]);
+    run_target(
+        "spsa-config",
+        1500,
+        inputs(seeds, lines, 400, 6).prop_map(Bytes),
+        |bytes| match sparring::tune::spsa::config::SpsaConfig::parse(&text(bytes), "fuzz.toml") {
+            Ok(config) => {
+                let _ = config.description();
+                Ok(Verdict::Accepted)
+            }
+            Err(e) => names_source(e.to_string()),
+        },
+    )
+    .assert_mixed("spsa-config", 1500);
+}
+
+#[test]
+fn fuzz_openbench_and_fishtest_param_lines() {
+    use sparring::tune::spsa::{format_param_line, parse_param_line};
+    let seeds: Vec<Vec<u8>> = PARAM_LINES.iter().map(|l| l.as_bytes().to_vec()).collect();
+    let lines = seeds.clone();
+    run_target(
+        "param-lines",
+        3000,
+        inputs(seeds, lines, 80, 4).prop_map(Bytes),
+        |bytes| match parse_param_line(&text(bytes)) {
+            Ok(line) => {
+                if !(line.min <= line.value && line.value <= line.max && line.c_end > 0.0) {
+                    return Err(format!("accepted an inconsistent line: {line:?}"));
+                }
+                check_gains_finite(&line)?;
+                // The line the tuner prints reads back to the same parameter.
+                let written = format_param_line(&line);
+                match parse_param_line(&written) {
+                    Ok(again) if again == line => Ok(Verdict::Accepted),
+                    other => Err(format!("{written} reads back as {other:?}")),
+                }
+            }
+            Err(e) if e.is_empty() => Err("empty error".into()),
+            Err(_) => Ok(Verdict::Refused),
+        },
+    )
+    .assert_mixed("param-lines", 3000);
+}
+
+/// What an accepted parameter must give under every schedule the configuration allows
+/// (iterations up to u64::MAX, A-ratio 0 to 1000, alpha and gamma 0 to 2): finite gains, and a
+/// perturbation and an update of theta inside [min, max] at the first and last iteration.
+/// Regression: a huge c_end made a_k / c_k = inf / inf, and theta became NaN.
+fn check_gains_finite(line: &sparring::tune::spsa::ParamLine) -> Result<(), String> {
+    use sparring::tune::spsa::plan::{SpsaParam, SpsaPlan};
+    use sparring::tune::spsa::GainSchedule;
+    for (iterations, a_ratio, alpha, gamma) in [
+        (1u64, 0.1, 0.602, 0.101),
+        (1000, 0.0, 0.0, 0.0),
+        (1000, 1000.0, 2.0, 2.0),
+        (u64::MAX, 1000.0, 2.0, 2.0),
+        (u64::MAX, 0.0, 0.0, 2.0),
+    ] {
+        let plan = SpsaPlan {
+            params: vec![SpsaParam {
+                name: line.name.clone(),
+                kind: line.kind,
+                start: line.value,
+                min: line.min,
+                max: line.max,
+                c_end: line.c_end,
+                r_end: line.r_end,
+            }],
+            schedule: GainSchedule {
+                iterations,
+                a_ratio,
+                alpha,
+                gamma,
+            },
+            pairs_per_iteration: 1,
+            seed: 1,
+        };
+        for k in [0, iterations - 1] {
+            let theta = [line.value];
+            let perturbation = plan.perturbation(k, &theta);
+            for result in [-2i64, 0, 2] {
+                let updated = plan.update(k, &theta, &perturbation.flips, result);
+                let values = perturbation
+                    .plus
+                    .iter()
+                    .chain(&perturbation.minus)
+                    .chain(&updated);
+                for &v in values {
+                    if !(line.min..=line.max).contains(&v) {
+                        return Err(format!(
+                            "{line:?}: iteration {k} of {iterations} (A-ratio {a_ratio}, \
+                             alpha {alpha}, gamma {gamma}), result {result}: value {v}"
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
 }

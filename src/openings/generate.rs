@@ -148,7 +148,8 @@ pub fn generate_from(
         .weights
         .clone()
         .unwrap_or_else(|| Arc::new(EvalParams::default()));
-    let mut found = Vec::with_capacity(options.count);
+    // Only a hint: a huge --count must fail by giving up, not by a failed allocation.
+    let mut found = Vec::with_capacity(options.count.min(1 << 16));
     let mut keys = HashSet::new();
     let mut next = 0u64;
     let mut duplicates = 0;
@@ -214,7 +215,7 @@ fn candidate(
     .expect("numbers drawn below 960 are valid");
     let mut pos = start.clone();
     let mut keys = vec![pos.key()];
-    let mut moves = Vec::with_capacity(options.plies);
+    let mut moves = Vec::with_capacity(options.plies.min(1 << 10));
     let shallow = SearchLimits::depth(options.sample_depth.max(1));
     for _ in 0..options.plies {
         let legal = pos.legal_moves();

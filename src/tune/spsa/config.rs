@@ -4,7 +4,7 @@
 //! directory. Read like the other configuration files: unknown keys refused, every error with
 //! file, line, column and dotted key.
 
-use super::gains::{check_param, parse_param_line, GainSchedule};
+use super::gains::{check_param, parse_param_line, GainSchedule, MAX_GAIN_END};
 use super::names::{resolve, EngineParams, NamedTarget, Target};
 use super::plan::{SpsaParam, SpsaPlan};
 use crate::arena::config::{Adjudication, DrawAdjudication, ResignAdjudication, TimeControl};
@@ -255,7 +255,10 @@ impl SpsaConfig {
         )?;
         let mut schedule = GainSchedule::new(iterations);
         if let Some(v) = s.a_ratio {
-            schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number >= 0", |v| v >= 0.0)?;
+            // Bounded so that A and the gains stay finite (a huge ratio made every step NaN).
+            schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number from 0 to 1000", |v| {
+                (0.0..=1000.0).contains(&v)
+            })?;
         }
         if let Some(v) = s.alpha {
             schedule.alpha = doc.number("spsa.alpha", v, "a number from 0 to 2", |v| {
@@ -585,7 +588,7 @@ fn finish_param(
 ) -> Result<SpsaParam, ConfigError> {
     let c_end = e
         .c_end
-        .unwrap_or(((max - min) / 20.0).max(f64::MIN_POSITIVE));
+        .unwrap_or(((max - min) / 20.0).clamp(1.0 / MAX_GAIN_END, MAX_GAIN_END));
     let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
     check_param(min, max, start, c_end, r_end).map_err(|message| {
         let message = match &e.origin {

@@ -146,7 +146,13 @@ pub fn parse_param_line(line: &str) -> Result<ParamLine, String> {
     })
 }
 
-/// The consistency every parameter needs: min <= value <= max, c_end > 0, r_end >= 0.
+/// The largest `c_end` and `r_end` (and the reciprocal of the smallest `c_end`): with spsa's
+/// bounds on A, α and γ the gains and every step stay finite; beyond them a step came out
+/// NaN (inf / inf) and was tuned on.
+pub const MAX_GAIN_END: f64 = 1e50;
+
+/// The consistency every parameter needs: min <= value <= max, c_end from 1e-50 to 1e50, r_end
+/// from 0 to 1e50.
 pub fn check_param(min: f64, max: f64, value: f64, c_end: f64, r_end: f64) -> Result<(), String> {
     if min > max {
         return Err(format!("min {min} is above max {max}"));
@@ -159,6 +165,12 @@ pub fn check_param(min: f64, max: f64, value: f64, c_end: f64, r_end: f64) -> Re
     }
     if r_end.partial_cmp(&0.0).is_none() || r_end < 0.0 {
         return Err(format!("r_end {r_end} must be at least 0"));
+    }
+    if !(1.0 / MAX_GAIN_END..=MAX_GAIN_END).contains(&c_end) {
+        return Err(format!("c_end {c_end} is outside 1e-50..1e50"));
+    }
+    if r_end > MAX_GAIN_END {
+        return Err(format!("r_end {r_end} is above 1e50"));
     }
     Ok(())
 }

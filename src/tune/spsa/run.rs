@@ -271,6 +271,13 @@ impl RunDir {
                 ),
             });
         }
+        // A damaged value would otherwise be tuned on as NaN or infinity.
+        if let Some(bad) = state.theta.iter().find(|v| !v.is_finite()) {
+            return Err(SpsaError::Corrupt {
+                path: state_path,
+                message: format!("theta holds {bad}, not a finite number"),
+            });
+        }
         // The trajectory up to the state's iteration (a row written just before a kill that
         // preceded the state's update is dropped).
         let trajectory_path = dir.join(TRAJECTORY);
