@@ -85,12 +85,45 @@ fn parse_holder(text: &str) -> Option<(u32, String)> {
     Some((pid?, host))
 }
 
+/// The `started=` line of a lock file: the holder's start time in clock ticks since boot.
+fn parse_started(text: &str) -> Option<u64> {
+    text.lines()
+        .find_map(|line| line.strip_prefix("started="))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// When process `pid` started, in clock ticks since boot (Linux `/proc/<pid>/stat`, field 22);
+/// None where there is no /proc. A pid is reused (a restarted container is pid 1 again), a pid
+/// with its start time is not.
+fn process_start(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) may hold spaces and parentheses: count after its last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the holder named in a lock file on this host is still running: its pid exists and,
+/// when the file says when it started, it is the same process rather than a reused pid.
+fn holder_running(pid: u32, text: &str) -> bool {
+    if !process_alive(pid) {
+        return false;
+    }
+    match (parse_started(text), process_start(pid)) {
+        (Some(recorded), Some(now)) => recorded == now,
+        _ => true,
+    }
+}
+
 impl OutputLock {
     /// Takes the lock of `dir` (which must exist) for this process.
     pub fn acquire(dir: &Path) -> Result<OutputLock, LockError> {
         let path = dir.join(LOCK_FILE);
         let host = host_name();
-        let content = format!("pid={}\nhost={host}\n", std::process::id());
+        let pid = std::process::id();
+        let content = match process_start(pid) {
+            Some(started) => format!("pid={pid}\nhost={host}\nstarted={started}\n"),
+            None => format!("pid={pid}\nhost={host}\n"),
+        };
         let io = |source| LockError::Io {
             path: path.clone(),
             source,
@@ -111,7 +144,9 @@ impl OutputLock {
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
                     let text = std::fs::read_to_string(&path).unwrap_or_default();
                     match parse_holder(&text) {
-                        Some((pid, holder_host)) if holder_host != host || process_alive(pid) => {
+                        Some((pid, holder_host))
+                            if holder_host != host || holder_running(pid, &text) =>
+                        {
                             return Err(LockError::Held {
                                 dir: dir.to_path_buf(),
                                 pid,
@@ -196,5 +231,29 @@ mod tests {
         std::fs::write(other.join(LOCK_FILE), "pid=1\nhost=elsewhere.invalid\n").unwrap();
         let err = OutputLock::acquire(&other).unwrap_err();
         assert!(err.to_string().contains("elsewhere.invalid"), "{err}");
+    }
+
+    #[test]
+    fn a_reused_pid_is_not_the_holder() {
+        // A container restarted after a kill runs as pid 1 again: the lock its previous life
+        // left names a live pid on this host, but one that started at another time.
+        let Some(started) = process_start(std::process::id()) else {
+            eprintln!("skipped: no /proc here to read start times from");
+            return;
+        };
+        let dir = dir("reused");
+        std::fs::write(
+            dir.join(LOCK_FILE),
+            format!(
+                "pid={}\nhost={}\nstarted={}\n",
+                std::process::id(),
+                host_name(),
+                started + 1
+            ),
+        )
+        .unwrap();
+        let _lock = OutputLock::acquire(&dir).unwrap();
+        let text = std::fs::read_to_string(dir.join(LOCK_FILE)).unwrap();
+        assert!(text.contains(&format!("started={started}")), "{text}");
     }
 }

@@ -9,8 +9,9 @@ use std::time::Instant;
 /// Arguments of `sparring perft`.
 #[derive(Args, Debug)]
 pub struct PerftArgs {
-    /// Plies to count (0 counts the position itself: 1).
-    #[arg(long, short)]
+    /// Plies to count (0 counts the position itself: 1), at most 64: deeper never finishes
+    /// and would only exhaust the stack.
+    #[arg(long, short, value_parser = clap::value_parser!(u32).range(0..=64))]
     pub depth: u32,
     /// Start position (default: the standard start position). X-FEN and Shredder-FEN castling
     /// fields are read in any case, so Chess960 positions need no flag to be counted.

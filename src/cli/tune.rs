@@ -87,15 +87,52 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     // Pattern errors are bad input (status 2), as they are for the tuner.
     let inputs = tune::data::expand_data_files(&args.inputs).map_err(TuneError::from)?;
     let out_name = args.output.display().to_string();
-    let file = std::fs::File::create(&args.output)
-        .with_context(|| format!("{out_name}: cannot create"))?;
+    // Writing over an input would empty it before it is read.
+    if let Ok(out) = std::fs::canonicalize(&args.output) {
+        if inputs
+            .iter()
+            .any(|i| std::fs::canonicalize(i).is_ok_and(|i| i == out))
+        {
+            return Err(super::UsageError(format!(
+                "{out_name} is also an input; write the conversion to another file"
+            ))
+            .into());
+        }
+    }
+    // A temporary file renamed at the end: a failed conversion leaves the old output as it was.
+    let mut temp_name = args.output.clone().into_os_string();
+    temp_name.push(".partial");
+    let temp = std::path::PathBuf::from(temp_name);
+    let file =
+        std::fs::File::create(&temp).with_context(|| format!("{out_name}: cannot create"))?;
+    let result = convert_into(&inputs, file, &out_name);
+    match result {
+        Ok(report) => {
+            std::fs::rename(&temp, &args.output)
+                .with_context(|| format!("{out_name}: cannot write"))?;
+            print_convert_report(&report, inputs.len(), &out_name);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = std::fs::remove_file(&temp);
+            Err(e)
+        }
+    }
+}
+
+/// Converts every input into `file`; prints a line per input.
+fn convert_into(
+    inputs: &[std::path::PathBuf],
+    file: std::fs::File,
+    out_name: &str,
+) -> anyhow::Result<BulletReport> {
     let mut output = std::io::BufWriter::with_capacity(1 << 20, file);
     let mut report = BulletReport::default();
-    for input in &inputs {
+    for input in inputs {
         let name = input.display().to_string();
         let before = (report.written, report.skipped);
         let file = std::fs::File::open(input).with_context(|| format!("{name}: cannot read"))?;
-        bullet::write_bullet_lines(file, &name, &mut output, &out_name, &mut report)?;
+        bullet::write_bullet_lines(file, &name, &mut output, out_name, &mut report)?;
         println!(
             "  {name}: {} positions written, {} lines skipped",
             report.written - before.0,
@@ -105,6 +142,11 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     output
         .flush()
         .with_context(|| format!("{out_name}: cannot write"))?;
+    Ok(report)
+}
+
+/// The skipped lines (the first few) and the totals of a conversion.
+fn print_convert_report(report: &BulletReport, files: usize, out_name: &str) {
     for e in report.errors.iter().take(SHOWN_ERRORS) {
         eprintln!("skipped {e}");
     }
@@ -117,10 +159,9 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     println!(
         "wrote {} positions in bullet's text format to {out_name} from {} file(s); {} lines skipped",
         report.written,
-        inputs.len(),
+        files,
         report.skipped
     );
-    Ok(())
 }
 
 /// Whether to draw the epoch bar on standard error: only when both outputs are terminals (with
