@@ -362,7 +362,6 @@ struct MatchFile {
 #[serde(deny_unknown_fields)]
 struct TournamentFile {
     kind: Option<KindFile>,
-    variant: Option<VariantFile>,
     rounds: Option<u32>,
     concurrency: Option<usize>,
     /// An integer, or a string for seeds above 2^63 - 1 (TOML integers are signed 64-bit).
@@ -372,6 +371,7 @@ struct TournamentFile {
     timeout_ms: Option<u64>,
     max_restarts: Option<u32>,
     strict_options: Option<bool>,
+    variant: Option<VariantFile>,
 }
 
 /// `[each]`: defaults for every `[[engine]]` (fastchess's `-each`); an engine's own value wins.
