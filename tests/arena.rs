@@ -1613,3 +1613,42 @@ fn the_console_warns_of_undeclared_options_and_counts_crashes_per_player() {
     );
     assert!(stdout.contains("Finished match"));
 }
+
+#[test]
+fn a_chess960_run_refuses_an_engine_without_uci_chess960_and_switches_one_that_has_it() {
+    let text = |args: &str| {
+        format!(
+            "[tournament]\nvariant = \"chess960\"\nrounds = 1\n[time_control]\nnodes = 200\n\
+             [output]\ndir = \"OUT\"\nengine_log = \"OUT/engine.log\"\n\
+             [[engine]]\nname = \"good\"\nbuiltin = {{ hash_mb = 1 }}\n\
+             [[engine]]\nname = \"mock\"\nuci = {{ command = \"MOCK\", args = [{args}] }}\n"
+        )
+    };
+    let dir = out_dir("chess960-undeclared");
+    let err = try_run(&config(&text(""), &dir), false)
+        .err()
+        .expect("an engine without UCI_Chess960 is refused");
+    assert!(err.is_bad_input(), "exit status 2");
+    assert!(
+        err.to_string()
+            .contains("does not declare the UCI option UCI_Chess960"),
+        "{err}"
+    );
+    assert!(!dir.join("games.csv").exists(), "refused before any game");
+
+    let dir = out_dir("chess960-declared");
+    let summary = run(
+        &config(
+            &text("\"--declare\", \"UCI_Chess960 type check default false\""),
+            &dir,
+        ),
+        false,
+    );
+    assert_eq!(summary.games_played, 2);
+    let log = std::fs::read_to_string(dir.join("engine.log")).unwrap();
+    assert!(log.contains("mock > setoption name UCI_Chess960 value true"));
+    assert!(log
+        .contains("mock > position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Variant \"Chess960\"]").count(), 2);
+}

@@ -25,6 +25,29 @@ use sparring::tune::TuneConfig;
 
 /// A valid match configuration with `extra` spliced in after the `[tournament]` keys and
 /// `engines` as the engine tables.
+#[test]
+fn the_variant_is_standard_chess960_or_fischerandom() {
+    use sparring::arena::Variant;
+    let parse = |t: &str| MatchConfig::parse(&match_config(t, ""), "my.toml");
+    assert_eq!(parse("").unwrap().variant, Variant::Standard);
+    assert_eq!(
+        parse("variant = \"standard\"").unwrap().variant,
+        Variant::Standard
+    );
+    for name in ["chess960", "fischerandom"] {
+        let config = parse(&format!("variant = \"{name}\"")).unwrap();
+        assert_eq!(config.variant, Variant::Chess960);
+        // --dump-config writes it and reads back the same.
+        let dumped = config.to_toml();
+        assert!(dumped.contains("variant = \"chess960\""), "{dumped}");
+        let mut again = MatchConfig::parse(&dumped, "my.toml").unwrap();
+        again.source = config.source.clone();
+        assert_eq!(again, config);
+    }
+    let error = parse("variant = \"atomic\"").unwrap_err().to_string();
+    assert!(error.contains("tournament.variant"), "{error}");
+}
+
 fn match_config(tournament: &str, rest: &str) -> String {
     format!(
         "[tournament]\nrounds = 1\n{tournament}\n[time_control]\nnodes = 100\n{rest}\n\

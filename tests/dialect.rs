@@ -382,7 +382,7 @@ fn unknown_options_are_refused_by_name_with_status_2() {
             "-epdout file=x.epd",
             "-epdout: this fastchess/cutechess-cli option is not implemented",
         ),
-        ("-variant fischerandom", "Chess960 arrives with issue 13"),
+        ("-variant crazyhouse", "-variant crazyhouse"),
         (
             "-openings file=x.epd order=shuffled",
             "-openings order=shuffled",

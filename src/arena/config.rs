@@ -20,6 +20,33 @@ pub enum TournamentKind {
     RoundRobin,
 }
 
+/// The rules the games are played by: `tournament.variant`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// Standard chess (the default). An opening with Chess960 castling rights is refused.
+    #[default]
+    Standard,
+    /// Chess960 (Fischer Random), `"chess960"` (also `"fischerandom"`, fastchess's name): external
+    /// engines get `UCI_Chess960` and castle king takes rook, the PGN says `Variant "Chess960"`.
+    /// Double Fischer Random is this variant with a DFRC opening suite.
+    Chess960,
+}
+
+impl Variant {
+    /// The configuration's name for it: `standard` or `chess960`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        }
+    }
+
+    /// Whether games are Chess960 games.
+    pub fn is_chess960(self) -> bool {
+        self == Variant::Chess960
+    }
+}
+
 /// How long each move may take.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TimeControl {
@@ -280,6 +307,8 @@ pub struct MatchConfig {
     pub site: String,
     /// `tournament.kind`: gauntlet (default) or round-robin.
     pub kind: TournamentKind,
+    /// `tournament.variant`: standard (default) or chess960.
+    pub variant: Variant,
     /// `tournament.rounds` (default 1): each round plays every pairing twice, colours reversed.
     pub rounds: u32,
     /// `tournament.concurrency` (default 1): games played at once; at most the machine's threads.
@@ -342,6 +371,7 @@ struct TournamentFile {
     timeout_ms: Option<u64>,
     max_restarts: Option<u32>,
     strict_options: Option<bool>,
+    variant: Option<VariantFile>,
 }
 
 /// `[each]`: defaults for every `[[engine]]` (fastchess's `-each`); an engine's own value wins.
@@ -378,6 +408,14 @@ enum KindFile {
     Gauntlet,
     #[serde(alias = "roundrobin")]
     RoundRobin,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum VariantFile {
+    Standard,
+    #[serde(alias = "fischerandom")]
+    Chess960,
 }
 
 #[derive(Default, Deserialize)]
@@ -521,6 +559,10 @@ impl MatchConfig {
         let kind = match t.kind {
             None | Some(KindFile::Gauntlet) => TournamentKind::Gauntlet,
             Some(KindFile::RoundRobin) => TournamentKind::RoundRobin,
+        };
+        let variant = match t.variant {
+            None | Some(VariantFile::Standard) => Variant::Standard,
+            Some(VariantFile::Chess960) => Variant::Chess960,
         };
         let rounds = doc.in_range(
             "tournament.rounds",
@@ -762,6 +804,7 @@ impl MatchConfig {
             event,
             site,
             kind,
+            variant,
             rounds,
             concurrency,
             seed,
@@ -823,6 +866,7 @@ impl MatchConfig {
             TournamentKind::RoundRobin => "round-robin",
         };
         t.insert("kind".into(), text(kind));
+        t.insert("variant".into(), text(self.variant.name()));
         t.insert("rounds".into(), int(self.rounds));
         t.insert("concurrency".into(), int(self.concurrency));
         let seed = match i64::try_from(self.seed) {

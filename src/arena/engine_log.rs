@@ -189,6 +189,11 @@ impl Player for LoggedPlayer {
         self.log.set_game(game_id);
         self.inner.set_log_game(game_id);
     }
+
+    fn enable_chess960(&mut self) -> Result<(), PlayerError> {
+        self.log.sent("setoption name UCI_Chess960 value true");
+        self.inner.enable_chess960()
+    }
 }
 
 #[cfg(test)]

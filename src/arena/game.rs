@@ -198,6 +198,9 @@ fn play_game_shell(setup: &GameSetup<'_>) -> GameRecord {
         black_engine: setup.engines[1],
         opening_id: setup.opening_id,
         start: setup.start.clone(),
+        // The runner marks a Chess960 run's games; a start only Chess960 can castle from is
+        // one anyway.
+        chess960: setup.start.has_chess960_castling(),
         book_moves: Vec::new(),
         moves: Vec::new(),
         result: GameResult::Draw,

@@ -113,6 +113,11 @@ impl Fingerprint {
             }
             .to_string(),
         );
+        // Written only for Chess960, so run.toml files of standard runs made before the key
+        // existed still match.
+        if config.variant.is_chess960() {
+            put("tournament.variant", config.variant.name().to_string());
+        }
         put("tournament.rounds", config.rounds.to_string());
         put("tournament.seed", config.seed.to_string());
         put("tournament.event", config.event.clone());

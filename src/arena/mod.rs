@@ -16,7 +16,7 @@ mod tournament;
 pub mod uci_player;
 
 pub use config::{
-    ConfigError, EngineKind, MatchConfig, ResultsFormat, TimeControl, TournamentKind,
+    ConfigError, EngineKind, MatchConfig, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
 pub use events::Event;
 pub use game::{play_game, GameSetup};
@@ -29,5 +29,7 @@ pub use report::{
     fastchess_time_control, general_format, results_heading, write_ranking, write_summary,
     EngineFacts,
 };
-pub use schedule::{GameSpec, OpeningSource, Schedule, Shard, ShardError, StartPosition};
+pub use schedule::{
+    Chess960Starts, GameSpec, OpeningSource, Schedule, Shard, ShardError, StartPosition,
+};
 pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};

@@ -325,6 +325,7 @@ mod tests {
             black_engine: 1,
             opening_id: 0,
             start,
+            chess960: false,
             book_moves: vec![book],
             moves,
             result: GameResult::BlackWins,

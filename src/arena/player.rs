@@ -85,6 +85,15 @@ pub enum PlayerError {
         /// What the engine's `option` line allows, e.g. "a spin from 1 to 1024".
         allowed: String,
     },
+    /// A Chess960 run with an engine that does not declare `UCI_Chess960`: it would read and
+    /// write castling in the standard form, which is ambiguous in Chess960.
+    #[error(
+        "`{command}` does not declare the UCI option UCI_Chess960, which a Chess960 run needs"
+    )]
+    NoChess960 {
+        /// The configured `uci.command`.
+        command: String,
+    },
     /// An option name or value that would break the UCI line it is sent on.
     #[error("option `{name}`: {what} holds a line break, which would inject a UCI command")]
     BadOption {
@@ -114,6 +123,12 @@ pub trait Player: Send {
     }
     /// The game the engine plays next, for its lines in the engine log.
     fn set_log_game(&mut self, _game_id: u64) {}
+    /// Switches the engine to Chess960 before its first game (UCI: `setoption name
+    /// UCI_Chess960 value true`, and castling written king takes rook). The built-in engine
+    /// needs nothing: it gets moves, not text.
+    fn enable_chess960(&mut self) -> Result<(), PlayerError> {
+        Ok(())
+    }
 }
 
 /// What the built-in player's search thread does: the real searcher, or a stand-in in tests.
@@ -135,7 +150,9 @@ impl SearchBackend for Searcher {
         self.stop_handle().store(false, Ordering::Relaxed);
         let result = Searcher::search(self, pos, keys, limits, |_| {});
         EngineReply {
-            bestmove: result.best_move.to_string(),
+            // Not `Display`: a Chess960 castle written as the king's step (`f1g1`) would read
+            // as a plain king move; `uci` writes such castling king takes rook.
+            bestmove: pos.uci(result.best_move, false),
             score: Some(result.score),
             depth: Some(result.depth),
             nodes: Some(result.nodes),

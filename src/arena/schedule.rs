@@ -42,6 +42,27 @@ impl OpeningSource for StartPosition {
     }
 }
 
+/// The openings of a Chess960 run without a book: every round starts from one of the 960
+/// start positions, its Scharnagl number drawn from the round's seeded stream (so both games
+/// of a pair, and every pairing of the round, share it). The opening's id is the number.
+pub struct Chess960Starts;
+
+impl OpeningSource for Chess960Starts {
+    fn count(&self) -> Option<usize> {
+        None
+    }
+
+    fn opening(&self, _index: usize, rng: &mut Rng) -> Opening {
+        let number = rng.below(960) as u16;
+        Opening {
+            id: usize::from(number),
+            start: crate::board::chess960::start_position(number)
+                .expect("a Scharnagl number below 960"),
+            moves: Vec::new(),
+        }
+    }
+}
+
 /// One scheduled game.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSpec {

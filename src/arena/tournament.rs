@@ -133,6 +133,10 @@ impl ArenaError {
         matches!(
             self,
             ArenaError::Weights { .. }
+                | ArenaError::EngineStart {
+                    source: PlayerError::NoChess960 { .. },
+                    ..
+                }
                 | ArenaError::OptionValue { .. }
                 | ArenaError::UndeclaredOption { .. }
                 | ArenaError::HashTooLarge { .. }
@@ -615,9 +619,8 @@ pub fn run_tournament(
     // Start every engine once before any game, so a bad command or option stops the run at once.
     let mut facts = Vec::new();
     for ((factory, engine), sink) in factories.iter().zip(&config.engines).zip(&sinks) {
-        let player = factory
-            .start_logged(config.timeout, sink.as_ref())
-            .map_err(|source| match source {
+        let player =
+            start_player(config, factory, sink.as_ref()).map_err(|source| match source {
                 PlayerError::OptionValue { .. } => ArenaError::OptionValue {
                     name: engine.name.clone(),
                     source,
@@ -872,6 +875,20 @@ pub fn run_tournament(
     })
 }
 
+/// Starts a player of `factory` for the run's variant: in Chess960 it is switched to Chess960
+/// before its first game.
+fn start_player(
+    config: &MatchConfig,
+    factory: &EngineFactory,
+    sink: Option<&LogSink>,
+) -> Result<Box<dyn Player>, PlayerError> {
+    let mut player = factory.start_logged(config.timeout, sink)?;
+    if config.variant.is_chess960() {
+        player.enable_chess960()?;
+    }
+    Ok(player)
+}
+
 /// Starts engine `e` if it has no player, trying up to `tournament.max_restarts` times in a row.
 fn ensure_started(
     config: &MatchConfig,
@@ -886,7 +903,7 @@ fn ensure_started(
     let mut last_error = None;
     let attempts = config.max_restarts.max(1);
     for _ in 0..attempts {
-        match factories[e].start_logged(config.timeout, sinks[e].as_ref()) {
+        match start_player(config, &factories[e], sinks[e].as_ref()) {
             Ok(p) => {
                 players[e] = Some(p);
                 return Ok(());
@@ -944,7 +961,8 @@ fn play_one(
     }
     let mut white = players[w].take().expect("started above");
     let mut black = players[b].take().expect("started above");
-    let record = play_game(&setup, [white.as_mut(), black.as_mut()]);
+    let mut record = play_game(&setup, [white.as_mut(), black.as_mut()]);
+    record.chess960 |= config.variant.is_chess960();
     players[w] = Some(white);
     players[b] = Some(black);
     // An engine that failed may be hung or half-dead: start it afresh for the next game (the

@@ -220,6 +220,8 @@ pub struct UciPlayer {
     declared: Vec<DeclaredOption>,
     /// Configured options it did not declare (sent anyway: some engines have hidden ones).
     undeclared: Vec<String>,
+    /// `UCI_Chess960` is on: positions and moves are sent in Chess960 notation.
+    chess960: bool,
 }
 
 /// An option an engine declared with `option name N type T ...`.
@@ -390,6 +392,7 @@ impl UciPlayer {
             log,
             declared: Vec::new(),
             undeclared: Vec::new(),
+            chess960: false,
         };
         player.send("uci")?;
         let deadline = Instant::now() + timeout;
@@ -559,17 +562,34 @@ impl UciPlayer {
         }
     }
 
-    fn position_command(start: &Position, moves: &[crate::board::Move]) -> String {
-        let mut text = if start.to_fen() == Position::START_FEN {
+    /// The `position` command. In Chess960 the start is always a FEN (X-FEN) and castling is
+    /// king takes own rook, as `UCI_Chess960` asks; in standard chess it is the king's step.
+    pub(crate) fn position_command(
+        start: &Position,
+        moves: &[crate::board::Move],
+        chess960: bool,
+    ) -> String {
+        let fen = start.to_fen();
+        let mut text = if fen == Position::START_FEN && !chess960 {
             "position startpos".to_string()
         } else {
-            format!("position fen {}", start.to_fen())
+            format!("position fen {fen}")
         };
         if !moves.is_empty() {
             text.push_str(" moves");
-            for mv in moves {
-                text.push(' ');
-                text.push_str(&mv.to_string());
+            if chess960 || start.has_chess960_castling() {
+                // Castling text depends on the castling rook: replay the moves.
+                let mut pos = start.clone();
+                for &mv in moves {
+                    text.push(' ');
+                    text.push_str(&pos.uci(mv, chess960));
+                    pos.make_move(mv);
+                }
+            } else {
+                for mv in moves {
+                    text.push(' ');
+                    text.push_str(&mv.to_string());
+                }
             }
         }
         text
@@ -681,13 +701,25 @@ impl Player for UciPlayer {
         self.wait_ready()
     }
 
+    fn enable_chess960(&mut self) -> Result<(), PlayerError> {
+        let Some(option) = self.declared_mut("UCI_Chess960") else {
+            return Err(PlayerError::NoChess960 {
+                command: self.spec.command.clone(),
+            });
+        };
+        option.value = Some("true".to_string());
+        self.send("setoption name UCI_Chess960 value true")?;
+        self.chess960 = true;
+        self.wait_ready()
+    }
+
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
         // `isready` between position and go: whatever comes before its `readyok` (a second
         // `bestmove` for the previous go, late info lines) is stale and discarded, so it can
         // never be taken as the answer to this go.
         let commands = format!(
             "{}\nisready\n{}",
-            UciPlayer::position_command(request.start, request.moves),
+            UciPlayer::position_command(request.start, request.moves, self.chess960),
             UciPlayer::go_command(request)
         );
         self.send(&commands)?;

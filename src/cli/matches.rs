@@ -5,10 +5,11 @@ use super::UsageError;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
 use sparring::arena::{
-    general_format, ranking, results_heading, run_tournament, EngineFacts, EngineFigures, Event,
-    MatchConfig, OpeningSource, PairingStats, ResultsFormat, RunOptions, Shard, StartPosition,
+    general_format, ranking, results_heading, run_tournament, Chess960Starts, EngineFacts,
+    EngineFigures, Event, MatchConfig, OpeningSource, PairingStats, ResultsFormat, RunOptions,
+    Shard, StartPosition,
 };
-use sparring::openings::{BookOptions, OpeningBook, OpeningFormat};
+use sparring::openings::{find_chess960_start, BookOptions, OpeningBook, OpeningFormat};
 use sparring::stats::{EloEstimate, SprtDecision, SprtParams};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -169,7 +170,12 @@ pub fn load_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
 /// The opening source a configuration names; bad lines are skipped and reported.
 pub fn opening_source(config: &MatchConfig) -> anyhow::Result<Arc<dyn OpeningSource>> {
     let Some(o) = &config.openings else {
-        return Ok(Arc::new(StartPosition));
+        // Without a book a Chess960 run draws its start positions from the seed.
+        return Ok(if config.variant.is_chess960() {
+            Arc::new(Chess960Starts)
+        } else {
+            Arc::new(StartPosition)
+        });
     };
     let format = match &o.format {
         Some(name) => Some(
@@ -185,6 +191,21 @@ pub fn opening_source(config: &MatchConfig) -> anyhow::Result<Arc<dyn OpeningSou
     };
     let book = OpeningBook::open(&o.file, format, options)
         .map_err(|e| UsageError(format!("{}: `openings.file`: {e}", config.source)))?;
+    if !config.variant.is_chess960() {
+        // Played as standard chess, a Chess960 start would lose its castling rights' meaning.
+        let bytes = std::fs::read(&o.file)
+            .with_context(|| format!("{}: `openings.file`: {}", config.source, o.file.display()))?;
+        if let Some((line, fen)) = find_chess960_start(&bytes, book.format()) {
+            return Err(UsageError(format!(
+                "{}: line {line}: `{fen}` has Chess960 castling rights, and the match \
+                 ({}) plays standard chess: set `variant = \"chess960\"` in [tournament] \
+                 (`-variant fischerandom` on the command line) or use a standard book",
+                o.file.display(),
+                config.source
+            ))
+            .into());
+        }
+    }
     for bad in book.rejected() {
         eprintln!("warning: skipped opening {bad}");
     }

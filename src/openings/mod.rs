@@ -23,6 +23,29 @@ use crate::rng::Rng;
 use std::path::{Path, PathBuf};
 use store::Store;
 
+/// The first start position of an EPD suite or a PGN file (its `FEN` tags) whose castling
+/// rights only Chess960 can hold: its 1-based line and FEN. A standard-chess match refuses such
+/// a book, naming the line. Polyglot books (always the standard start) have none; lines that do
+/// not parse are left to the book's own checks.
+pub fn find_chess960_start(bytes: &[u8], format: OpeningFormat) -> Option<(usize, String)> {
+    let text = String::from_utf8_lossy(bytes);
+    for (i, line) in text.lines().enumerate() {
+        let pos = match format {
+            OpeningFormat::Epd => parse_epd_line(line).ok().flatten(),
+            OpeningFormat::Pgn => line
+                .trim()
+                .strip_prefix("[FEN \"")
+                .and_then(|rest| rest.split('"').next())
+                .and_then(|fen| Position::from_fen_lenient(fen).ok()),
+            OpeningFormat::Polyglot => return None,
+        };
+        if let Some(pos) = pos.filter(Position::has_chess960_castling) {
+            return Some((i + 1, pos.to_fen()));
+        }
+    }
+    None
+}
+
 /// An opening to play: the moves are played from `start` before the engines take over.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opening {

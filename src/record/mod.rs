@@ -94,6 +94,8 @@ pub struct GameRecord {
     pub opening_id: usize,
     /// The position the game (book moves included) starts from.
     pub start: Position,
+    /// A Chess960 game: the PGN gets `Variant "Chess960"` and always `SetUp`/`FEN`.
+    pub chess960: bool,
     /// The opening's moves, played before the engines took over.
     pub book_moves: Vec<Move>,
     /// The engines' moves.

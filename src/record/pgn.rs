@@ -65,7 +65,13 @@ pub fn write_pgn(record: &GameRecord, out: &mut impl Write) -> io::Result<()> {
         ("Result", record.result.to_string()),
     ];
     let start_fen = record.start.to_fen();
-    if start_fen != Position::START_FEN {
+    // A Chess960 game names its start even when it is the standard one (Scharnagl 518), as
+    // fastchess does: python-chess reads the variant from the tag, others from the FEN.
+    let chess960 = record.chess960 || record.start.has_chess960_castling();
+    if chess960 {
+        tags.push(("Variant", "Chess960".to_string()));
+    }
+    if chess960 || start_fen != Position::START_FEN {
         tags.push(("SetUp", "1".to_string()));
         tags.push(("FEN", start_fen));
     }

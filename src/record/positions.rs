@@ -491,6 +491,7 @@ mod tests {
             black_engine: 1,
             opening_id: 0,
             start,
+            chess960: false,
             book_moves,
             moves,
             result: GameResult::BlackWins,

@@ -12,7 +12,7 @@ use super::UsageError;
 use engine::{engine_config, EngineSpec};
 use sparring::arena::config::{
     Adjudication, DrawAdjudication, EngineConfig, MatchConfig, OpeningOrder, OpeningsConfig,
-    OutputConfig, ResignAdjudication, ResultsFormat, TournamentKind,
+    OutputConfig, ResignAdjudication, ResultsFormat, TournamentKind, Variant,
 };
 use sparring::stats::{SprtModel, SprtParams};
 use std::ffi::{OsStr, OsString};
@@ -260,6 +260,8 @@ struct Settings {
     format: Option<ResultsFormat>,
     engine_log: Option<PathBuf>,
     strict: bool,
+    /// `-variant`: standard unless `fischerandom`.
+    variant: Variant,
     event: Option<String>,
     site: Option<String>,
     kind: Option<TournamentKind>,
@@ -318,15 +320,12 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
                 }
             }
             "-variant" => match g.one()? {
-                "standard" => {}
-                "fischerandom" => {
-                    return Err(usage_error(
-                        "-variant fischerandom: Chess960 arrives with issue 13; sparring plays standard chess for now",
-                    ))
-                }
+                "standard" => s.variant = Variant::Standard,
+                // DFRC is fischerandom with a DFRC opening suite, as in fastchess.
+                "fischerandom" | "chess960" => s.variant = Variant::Chess960,
                 other => {
                     return Err(usage_error(format!(
-                        "-variant {other}: sparring plays `standard` only"
+                        "-variant {other}: sparring plays `standard` and `fischerandom` (Chess960, and DFRC with a DFRC book)"
                     )))
                 }
             },
@@ -1030,6 +1029,7 @@ fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
             .unwrap_or_else(|| "sparring match".to_string()),
         site: s.site.clone().unwrap_or_else(|| "?".to_string()),
         kind: s.kind.unwrap_or(TournamentKind::RoundRobin),
+        variant: s.variant,
         rounds,
         concurrency,
         seed: s.seed.unwrap_or(1),
@@ -1078,7 +1078,7 @@ Engines:
 
 Match:
   -rounds N -games 1|2 -repeat [N]   fastchess rules: total games = pairings x rounds x games
-  -tournament roundrobin|gauntlet   -concurrency N   -srand SEED   -variant standard
+  -tournament roundrobin|gauntlet   -concurrency N   -srand SEED   -variant standard|fischerandom
   -openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N] [policy=round]
   -draw [movenumber=N] [movecount=N] [score=CP]   -resign movecount=N score=CP [twosided=true]
   -maxmoves N   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic|bayesian]

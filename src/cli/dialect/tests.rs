@@ -135,7 +135,15 @@ fn unknown_and_unimplemented_options_are_refused_by_name() {
         error("-engine cmd=x nodes=1 stderr=e.log -engine cmd=y nodes=1")
             .contains("`stderr` is not implemented")
     );
-    assert!(error(&format!("{TWO} -variant fischerandom")).contains("issue 13"));
+    assert!(error(&format!("{TWO} -variant atomic")).contains("-variant atomic"));
+    assert_eq!(
+        config(&format!("{TWO} -variant fischerandom")).variant,
+        sparring::arena::Variant::Chess960
+    );
+    assert_eq!(
+        config(&format!("{TWO} -variant standard")).variant,
+        sparring::arena::Variant::Standard
+    );
     assert!(error(&format!("{TWO} -draw movecount=abc")).contains("movecount=abc"));
     assert!(error("stray -engine builtin nodes=1").contains("`stray`"));
     assert!(error("-engine builtin name=a -engine builtin nodes=1").contains("no time control"));
