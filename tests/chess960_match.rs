@@ -284,7 +284,11 @@ fn games_without_times(dir: &Path) -> Vec<String> {
                 .collect::<Vec<_>>()
                 .join(" ")
                 .split_whitespace()
-                .filter(|w| !w.ends_with("s}") && !w.ends_with('s'))
+                // Move times (`0.001s}`, `0.000s,` before the last comment's reason) vary.
+                .filter(|w| {
+                    let w = w.trim_end_matches([',', '}']);
+                    !(w.ends_with('s') && w.starts_with(|c: char| c.is_ascii_digit()))
+                })
                 .collect::<Vec<_>>()
                 .join(" ")
         })

@@ -4,20 +4,29 @@ use sparring::arena::MatchConfig;
 
 #[test]
 fn shipped_match_configurations_parse() {
+    // Every shipped configuration parses as what it is: a tune file, an SPSA run (a `[spsa]`
+    // table) or a match.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
-    let mut parsed = 0;
+    let (mut matches, mut spsa) = (0, 0);
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
-        if path.extension().is_some_and(|e| e == "toml")
-            && name != "tune.toml"
-            && name != "spsa.toml"
-        {
+        if !path.extension().is_some_and(|e| e == "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        if name == "tune.toml" {
+            TuneConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        } else if text.lines().any(|l| l.trim() == "[spsa]") {
+            sparring::tune::spsa::SpsaConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            spsa += 1;
+        } else {
             MatchConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
-            parsed += 1;
+            matches += 1;
         }
     }
-    assert!(parsed >= 5, "{parsed} configurations");
+    assert!(matches >= 5, "{matches} match configurations");
+    assert!(spsa >= 1, "{spsa} SPSA configurations");
 }
 
 use sparring::arena::EngineKind;
