@@ -682,6 +682,7 @@ fn pgn_tags_and_csv_fields_are_escaped() {
     let dir = out_dir("escaping");
     let mut cfg = config(QUICK_PAIR, &dir);
     cfg.event = "Cup \"2026\"\nround \\ one".to_string();
+    cfg.site = "https://tests.example.org/\"7\"".to_string();
     cfg.engines[0].name = "Engine \"Quoted\", v1.0".to_string();
     run(&cfg, false);
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
@@ -691,6 +692,11 @@ fn pgn_tags_and_csv_fields_are_escaped() {
     );
     assert!(
         pgn.contains("[White \"Engine \\\"Quoted\\\", v1.0\"]"),
+        "{pgn}"
+    );
+    // tournament.site (fastchess `-site`) is the Site tag, escaped like every tag.
+    assert!(
+        pgn.contains("[Site \"https://tests.example.org/\\\"7\\\"\"]"),
         "{pgn}"
     );
     assert_eq!(pgn_games(&dir), 4);

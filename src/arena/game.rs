@@ -20,6 +20,8 @@ pub struct GameSetup<'a> {
     pub round: u64,
     /// The PGN `Event` tag (`tournament.event`).
     pub event: &'a str,
+    /// The PGN `Site` tag (`tournament.site`).
+    pub site: &'a str,
     /// 0-based index of the opening in its suite, recorded with the game.
     pub opening_id: usize,
     /// The position the game starts from, before `book_moves`.
@@ -192,6 +194,7 @@ fn play_game_shell(setup: &GameSetup<'_>) -> GameRecord {
         pair_id: setup.pair_id,
         round: setup.round,
         event: setup.event.to_string(),
+        site: setup.site.to_string(),
         white: setup.names[0].to_string(),
         black: setup.names[1].to_string(),
         white_engine: setup.engines[0],

@@ -319,6 +319,7 @@ mod tests {
             pair_id: 1,
             round: 1,
             event: String::new(),
+            site: "?".to_string(),
             white: "w".to_string(),
             black: "b".to_string(),
             white_engine: 0,

@@ -942,6 +942,7 @@ fn play_one(
         pair_id: spec.pair_id,
         round: spec.round,
         event: &config.event,
+        site: &config.site,
         opening_id: opening.id,
         start: &opening.start,
         book_moves: &opening.moves,

@@ -82,6 +82,8 @@ pub struct GameRecord {
     pub round: u64,
     /// The PGN `Event` tag.
     pub event: String,
+    /// The PGN `Site` tag (`?` when unknown).
+    pub site: String,
     /// White's configured name.
     pub white: String,
     /// Black's configured name.

@@ -57,7 +57,7 @@ pub(crate) fn format_score(score: Score) -> String {
 pub fn write_pgn(record: &GameRecord, out: &mut impl Write) -> io::Result<()> {
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", record.event.clone()),
-        ("Site", "?".to_string()),
+        ("Site", record.site.clone()),
         ("Date", pgn_date(record.started)),
         ("Round", record.round.to_string()),
         ("White", record.white.clone()),

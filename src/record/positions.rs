@@ -485,6 +485,7 @@ mod tests {
             pair_id: 3,
             round: 3,
             event: "test".to_string(),
+            site: "?".to_string(),
             white: "a".to_string(),
             black: "b".to_string(),
             white_engine: 0,

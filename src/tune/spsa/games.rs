@@ -100,6 +100,7 @@ impl GameRules {
             pair_id: job.global_pair + 1,
             round: job.iteration + 1,
             event: "sparring spsa",
+            site: "?",
             opening_id: opening.id,
             start: &opening.start,
             book_moves: &opening.moves,
