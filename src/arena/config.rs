@@ -457,7 +457,7 @@ enum OrderFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct AdjudicationFile {
+pub(crate) struct AdjudicationFile {
     draw: Option<DrawFile>,
     resign: Option<ResignFile>,
     max_moves: Option<u32>,
@@ -465,7 +465,7 @@ struct AdjudicationFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct DrawFile {
+pub(crate) struct DrawFile {
     move_number: Option<u32>,
     move_count: Option<u32>,
     score_cp: Option<i32>,
@@ -473,7 +473,7 @@ struct DrawFile {
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct ResignFile {
+pub(crate) struct ResignFile {
     move_count: Option<u32>,
     score_cp: Option<i32>,
     two_sided: Option<bool>,
@@ -688,55 +688,7 @@ impl MatchConfig {
             }),
         };
 
-        let mut adjudication = Adjudication::default();
-        if let Some(adj) = f.adjudication {
-            if let Some(d) = adj.draw {
-                adjudication.draw = Some(DrawAdjudication {
-                    move_number: doc.in_range(
-                        "adjudication.draw.move_number",
-                        d.move_number.unwrap_or(0),
-                        0,
-                        Some(10_000),
-                    )?,
-                    move_count: doc.in_range(
-                        "adjudication.draw.move_count",
-                        d.move_count.unwrap_or(1),
-                        1,
-                        Some(10_000),
-                    )?,
-                    score_cp: doc.in_range(
-                        "adjudication.draw.score_cp",
-                        d.score_cp.unwrap_or(0),
-                        0,
-                        Some(10_000),
-                    )?,
-                });
-            }
-            if let Some(r) = adj.resign {
-                let score_cp = r.score_cp.ok_or_else(|| {
-                    doc.missing("adjudication.resign.score_cp", "a positive centipawn score")
-                })?;
-                adjudication.resign = Some(ResignAdjudication {
-                    move_count: doc.in_range(
-                        "adjudication.resign.move_count",
-                        r.move_count.unwrap_or(3),
-                        1,
-                        Some(10_000),
-                    )?,
-                    score_cp: doc.in_range(
-                        "adjudication.resign.score_cp",
-                        score_cp,
-                        1,
-                        Some(100_000),
-                    )?,
-                    two_sided: r.two_sided.unwrap_or(false),
-                });
-            }
-            adjudication.max_moves = adj
-                .max_moves
-                .map(|m| doc.in_range("adjudication.max_moves", m, 1, Some(100_000)))
-                .transpose()?;
-        }
+        let adjudication = read_adjudication(&doc, f.adjudication)?;
 
         let sprt = f.sprt.map(|s| sprt_params(&doc, s)).transpose()?;
 
@@ -1017,6 +969,64 @@ impl MatchConfig {
         }
         text
     }
+}
+
+/// The `[adjudication]` table, checked: shared by match and SPSA configurations so both read
+/// the same keys with the same ranges.
+pub(crate) fn read_adjudication(
+    doc: &Document<'_>,
+    adj: Option<AdjudicationFile>,
+) -> Result<Adjudication, ConfigError> {
+    let mut adjudication = Adjudication::default();
+    if let Some(adj) = adj {
+        if let Some(d) = adj.draw {
+            adjudication.draw = Some(DrawAdjudication {
+                move_number: doc.in_range(
+                    "adjudication.draw.move_number",
+                    d.move_number.unwrap_or(0),
+                    0,
+                    Some(10_000),
+                )?,
+                move_count: doc.in_range(
+                    "adjudication.draw.move_count",
+                    d.move_count.unwrap_or(1),
+                    1,
+                    Some(10_000),
+                )?,
+                score_cp: doc.in_range(
+                    "adjudication.draw.score_cp",
+                    d.score_cp.unwrap_or(0),
+                    0,
+                    Some(10_000),
+                )?,
+            });
+        }
+        if let Some(r) = adj.resign {
+            let score_cp = r.score_cp.ok_or_else(|| {
+                doc.missing("adjudication.resign.score_cp", "a positive centipawn score")
+            })?;
+            adjudication.resign = Some(ResignAdjudication {
+                move_count: doc.in_range(
+                    "adjudication.resign.move_count",
+                    r.move_count.unwrap_or(3),
+                    1,
+                    Some(10_000),
+                )?,
+                score_cp: doc.in_range(
+                    "adjudication.resign.score_cp",
+                    score_cp,
+                    1,
+                    Some(100_000),
+                )?,
+                two_sided: r.two_sided.unwrap_or(false),
+            });
+        }
+        adjudication.max_moves = adj
+            .max_moves
+            .map(|m| doc.in_range("adjudication.max_moves", m, 1, Some(100_000)))
+            .transpose()?;
+    }
+    Ok(adjudication)
 }
 
 /// The SPRT design, each bound checked under its own key.

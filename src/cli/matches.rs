@@ -805,7 +805,7 @@ pub fn play_with(
 ) -> anyhow::Result<()> {
     let openings = opening_source(config)?;
     let mut console = Console::new(config, progress);
-    interrupt::install();
+    super::interrupt::install();
     let summary = run_tournament(config, openings, options, &mut |event| console.show(event))?;
     println!(
         "Results in {}: {}, games.csv, summary.csv, ranking.csv{}",
@@ -818,31 +818,6 @@ pub fn play_with(
         }
     );
     Ok(())
-}
-
-/// Ctrl-C and termination during a match: the engines run in process groups of their own (so
-/// the terminal's signal does not reach them); end those groups before the runner exits.
-mod interrupt {
-    #[cfg(unix)]
-    extern "C" fn on_signal(signal: libc::c_int) {
-        sparring::arena::uci_player::kill_all_engine_groups();
-        // SAFETY: _exit is async-signal-safe; 128 + signal is the shell's convention.
-        unsafe { libc::_exit(128 + signal) };
-    }
-
-    /// Installs the handler for SIGINT, SIGTERM and SIGHUP.
-    pub fn install() {
-        #[cfg(unix)]
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: the handler only does async-signal-safe work (atomic loads, killpg, _exit).
-            unsafe {
-                libc::signal(
-                    signal,
-                    on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
-                );
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod bench;
 pub mod dialect;
+mod interrupt;
 pub mod matches;
 pub mod merge;
 pub mod openings;

@@ -71,7 +71,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     }
     let objective: Box<dyn Objective> = match &config.engine {
         SpsaEngine::Uci { .. } => {
-            interrupt::install();
+            super::interrupt::install();
             Box::new(UciObjective::new(&config).map_err(classified)?)
         }
         SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config).map_err(classified)?),
@@ -284,32 +284,5 @@ fn is_weights(config: &SpsaConfig) -> bool {
             .iter()
             .all(|t| matches!(t, sparring::tune::spsa::Target::Weight { .. })),
         SpsaEngine::Uci { .. } => false,
-    }
-}
-
-/// Ctrl-C and termination while external engines run: they sit in process groups of their own
-/// (the terminal's signal does not reach them), so end those groups before exiting. The state
-/// on disk is always consistent: `--resume` continues. (The same handler as `sparring match`'s,
-/// which is private to cli::matches.)
-mod interrupt {
-    #[cfg(unix)]
-    extern "C" fn on_signal(signal: libc::c_int) {
-        sparring::arena::uci_player::kill_all_engine_groups();
-        // SAFETY: _exit is async-signal-safe; 128 + signal is the shell's convention.
-        unsafe { libc::_exit(128 + signal) };
-    }
-
-    /// Installs the handler for SIGINT, SIGTERM and SIGHUP.
-    pub fn install() {
-        #[cfg(unix)]
-        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-            // SAFETY: the handler only does async-signal-safe work (killpg, _exit).
-            unsafe {
-                libc::signal(
-                    signal,
-                    on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
-                );
-            }
-        }
     }
 }

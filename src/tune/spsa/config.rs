@@ -7,7 +7,7 @@
 use super::gains::{check_param, parse_param_line, GainSchedule, MAX_GAIN_END};
 use super::names::{resolve, EngineParams, NamedTarget, Target};
 use super::plan::{SpsaParam, SpsaPlan};
-use crate::arena::config::{Adjudication, DrawAdjudication, ResignAdjudication, TimeControl};
+use crate::arena::config::{Adjudication, TimeControl};
 use crate::eval::EvalParams;
 use crate::search::{ParamKind, SearchParams};
 use crate::toml_config::{read_text, ConfigError, Document};
@@ -90,7 +90,7 @@ struct SpsaFile {
     engine: Option<EngineTable>,
     time_control: Option<TimeControlTable>,
     openings: Option<OpeningsTable>,
-    adjudication: Option<AdjudicationTable>,
+    adjudication: Option<crate::arena::config::AdjudicationFile>,
     output: Option<OutputTable>,
     param: Option<Vec<ParamTable>>,
 }
@@ -144,30 +144,6 @@ struct OpeningsTable {
     format: Option<String>,
     plies: Option<usize>,
     random_plies: Option<usize>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AdjudicationTable {
-    draw: Option<DrawTable>,
-    resign: Option<ResignTable>,
-    max_moves: Option<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DrawTable {
-    move_number: Option<u32>,
-    move_count: Option<u32>,
-    score_cp: Option<i32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ResignTable {
-    move_count: Option<u32>,
-    score_cp: Option<i32>,
-    two_sided: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -450,7 +426,7 @@ impl SpsaConfig {
                 )?,
             }),
         };
-        let adjudication = adjudication(&doc, f.adjudication)?;
+        let adjudication = crate::arena::config::read_adjudication(&doc, f.adjudication)?;
         let output_dir = f
             .output
             .and_then(|o| o.dir)
@@ -719,55 +695,4 @@ fn time_control(
         Duration::from_millis(margin),
         Duration::from_millis(timeout),
     ))
-}
-
-fn adjudication(
-    doc: &Document<'_>,
-    table: Option<AdjudicationTable>,
-) -> Result<Adjudication, ConfigError> {
-    let mut adjudication = Adjudication::default();
-    let Some(a) = table else {
-        return Ok(adjudication);
-    };
-    if let Some(d) = a.draw {
-        adjudication.draw = Some(DrawAdjudication {
-            move_number: doc.in_range(
-                "adjudication.draw.move_number",
-                d.move_number.unwrap_or(0),
-                0,
-                Some(10_000),
-            )?,
-            move_count: doc.in_range(
-                "adjudication.draw.move_count",
-                d.move_count.unwrap_or(1),
-                1,
-                Some(10_000),
-            )?,
-            score_cp: doc.in_range(
-                "adjudication.draw.score_cp",
-                d.score_cp.unwrap_or(0),
-                0,
-                Some(100_000),
-            )?,
-        });
-    }
-    if let Some(r) = a.resign {
-        let score_cp = r
-            .score_cp
-            .ok_or_else(|| doc.missing("adjudication.resign.score_cp", "centipawns, at least 1"))?;
-        adjudication.resign = Some(ResignAdjudication {
-            move_count: doc.in_range(
-                "adjudication.resign.move_count",
-                r.move_count.unwrap_or(3),
-                1,
-                Some(10_000),
-            )?,
-            score_cp: doc.in_range("adjudication.resign.score_cp", score_cp, 1, Some(100_000))?,
-            two_sided: r.two_sided.unwrap_or(false),
-        });
-    }
-    if let Some(m) = a.max_moves {
-        adjudication.max_moves = Some(doc.in_range("adjudication.max_moves", m, 1, None)?);
-    }
-    Ok(adjudication)
 }
