@@ -11,6 +11,10 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+#[path = "common/run_files.rs"]
+mod run_files;
+use run_files::{assert_ok, assert_same_results, csv_without, text};
+
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -62,20 +66,6 @@ fn run(program: &str, args: &[&str], env: &[(&str, &str)]) -> Output {
         .unwrap_or_else(|e| panic!("{program}: {e}"))
 }
 
-fn assert_ok(out: &Output, what: &str) {
-    assert!(
-        out.status.success(),
-        "{what}: status {:?}\nstdout:\n{}\nstderr:\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-fn text(path: &Path) -> String {
-    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-}
-
 /// The unsharded run at concurrency 1 (game-id order, as merged files are) into `dir/single`.
 fn single_run(dir: &Path) -> PathBuf {
     let single = dir.join("single");
@@ -97,98 +87,15 @@ fn single_run(dir: &Path) -> PathBuf {
     single
 }
 
-/// The PGN without its wall-clock parts: `Date` and `GameDuration` tags and `<n>.<n>s` move
-/// times; the rest byte for byte, in file order (as tests/shards.rs masks it).
-fn pgn_without_clock(path: &Path) -> String {
-    let mut out = String::new();
-    for line in text(path).lines() {
-        if line.starts_with("[Date ") || line.starts_with("[GameDuration ") {
-            continue;
-        }
-        let words: Vec<String> = line
-            .split(' ')
-            .map(|w| {
-                let core = w.trim_end_matches(['}', ',']);
-                let is_time = core.len() > 1
-                    && core.ends_with('s')
-                    && core[..core.len() - 1].parse::<f64>().is_ok();
-                if is_time {
-                    format!("T{}", &w[core.len()..])
-                } else {
-                    w.to_string()
-                }
-            })
-            .collect();
-        out.push_str(&words.join(" "));
-        out.push('\n');
-    }
-    out
-}
-
-/// A CSV file's rows with the named columns blanked; the rest as written, in file order.
-fn csv_without(path: &Path, columns: &[&str]) -> Vec<Vec<String>> {
-    let mut reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .from_path(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let rows: Vec<Vec<String>> = reader
-        .records()
-        .map(|r| r.unwrap().iter().map(str::to_string).collect())
-        .collect();
-    let blank: Vec<usize> = columns
-        .iter()
-        .map(|c| rows[0].iter().position(|h| h == c).expect("column exists"))
-        .collect();
-    rows.into_iter()
-        .enumerate()
-        .map(|(i, mut row)| {
-            if i > 0 {
-                for &b in &blank {
-                    row[b].clear();
-                }
-            }
-            row
-        })
-        .collect()
-}
-
-/// ranking.csv's columns that time the engines (differ between any two runs).
-const RANKING_TIMING: &[&str] = &[
-    "nodes_per_second",
-    "average_move_ms",
-    "average_time_left_ms",
-];
-
 /// Asserts a recipe's merged directory equals the unsharded run, byte for byte outside the
 /// clock: all 16 games of the fixture, with their positions.
-fn assert_same_results(single: &Path, merged: &Path) {
-    assert_eq!(
-        pgn_without_clock(&single.join("games.pgn")),
-        pgn_without_clock(&merged.join("games.pgn")),
-        "games.pgn"
-    );
+fn assert_same_recipe_results(single: &Path, merged: &Path) {
     let games = csv_without(&single.join("games.csv"), &["duration_ms"]);
     assert_eq!(games.len(), 1 + 16, "the fixture plays 16 games");
-    assert_eq!(
-        games,
-        csv_without(&merged.join("games.csv"), &["duration_ms"]),
-        "games.csv"
-    );
-    for file in ["summary.csv", "run.toml", "positions.epd"] {
-        assert_eq!(
-            text(&single.join(file)),
-            text(&merged.join(file)),
-            "{file} differs"
-        );
-    }
+    assert_same_results(single, merged, true);
     assert!(
         text(&merged.join("positions.epd")).lines().count() > 16,
         "positions were recorded"
-    );
-    assert_eq!(
-        csv_without(&single.join("ranking.csv"), RANKING_TIMING),
-        csv_without(&merged.join("ranking.csv"), RANKING_TIMING),
-        "ranking.csv"
     );
 }
 
@@ -303,7 +210,7 @@ fn slurm_array_tasks_then_the_merge_job_equal_the_single_run() {
     let merge = run("bash", &[merge_script.to_str().unwrap()], &env);
     assert_ok(&merge, "merge job");
     assert!(String::from_utf8_lossy(&merge.stdout).contains("Merged 16 of 16 games"));
-    assert_same_results(&single, &merged);
+    assert_same_recipe_results(&single, &merged);
 
     // Task 2 killed on another node and requeued: it resumes its shard (its lock is removed,
     // its unfinished game played again), and the merge is the same.
@@ -330,7 +237,7 @@ fn slurm_array_tasks_then_the_merge_job_equal_the_single_run() {
         &run("bash", &[merge_script.to_str().unwrap()], &env),
         "merge after requeue",
     );
-    assert_same_results(&single, &remerged);
+    assert_same_recipe_results(&single, &remerged);
 
     // Outside an array the script says how to submit it.
     let env = slurm_env(out_s, merged_s);
@@ -372,7 +279,7 @@ fn slurm_submit_queues_the_array_and_a_dependent_merge() {
     assert!(stdout.contains("merge: job 1002 (after 1001)"), "{stdout}");
     assert_eq!(text(&state.join("job-1002")), "ok\n");
     assert!(text(&state.join("log-1002")).contains("Merged 16 of 16 games"));
-    assert_same_results(&single, &merged);
+    assert_same_recipe_results(&single, &merged);
 
     // A failing shard (here: a configuration that does not exist) leaves the merge pending.
     let state = dir.join("sbatch-failing");
@@ -410,7 +317,7 @@ fn parallel_recipe(name: &str, use_xargs: bool) {
     let first = run("bash", &[script.to_str().unwrap()], &env);
     assert_ok(&first, "parallel.sh");
     assert!(String::from_utf8_lossy(&first.stdout).contains("Merged 16 of 16 games"));
-    assert_same_results(&single, &merged);
+    assert_same_recipe_results(&single, &merged);
     for index in 0..4u64 {
         let shard = out.join(format!("shard-{index}-of-4"));
         assert_eq!(
@@ -430,7 +337,7 @@ fn parallel_recipe(name: &str, use_xargs: bool) {
     let stdout = String::from_utf8_lossy(&again.stdout);
     assert_eq!(stdout.matches("Finished game ").count(), 1, "{stdout}");
     assert!(stdout.contains("Finished game 16 "), "{stdout}");
-    assert_same_results(&single, &merged);
+    assert_same_recipe_results(&single, &merged);
 }
 
 #[test]
@@ -739,5 +646,5 @@ fn the_indexed_job_command_run_through_sh_then_the_merge_job_equal_the_single_ru
     let out = run("sh", &["-c", &merge_command], &[("PATH", path.as_str())]);
     assert_ok(&out, "merge job");
     assert!(String::from_utf8_lossy(&out.stdout).contains("Merged 16 of 16 games"));
-    assert_same_results(&single, &data.join("merged"));
+    assert_same_recipe_results(&single, &data.join("merged"));
 }

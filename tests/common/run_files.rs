@@ -1,0 +1,116 @@
+//! Comparing a merged shard directory with the unsharded run's (tests/shards.rs and
+//! tests/cluster_recipes.rs): wall-clock fields are masked, everything else must be equal bytes
+//! in the same order.
+
+use std::path::Path;
+use std::process::Output;
+
+pub fn assert_ok(out: &Output, what: &str) {
+    assert!(
+        out.status.success(),
+        "{what}: status {:?}\nstdout:\n{}\nstderr:\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+pub fn text(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The PGN without its wall-clock parts: `Date` and `GameDuration` tags and `<n>.<n>s` move
+/// times; the rest byte for byte, in file order.
+pub fn pgn_without_clock(path: &Path) -> String {
+    let mut out = String::new();
+    for line in text(path).lines() {
+        if line.starts_with("[Date ") || line.starts_with("[GameDuration ") {
+            continue;
+        }
+        let words: Vec<String> = line
+            .split(' ')
+            .map(|w| {
+                let core = w.trim_end_matches(['}', ',']);
+                let is_time = core.len() > 1
+                    && core.ends_with('s')
+                    && core[..core.len() - 1].parse::<f64>().is_ok();
+                if is_time {
+                    format!("T{}", &w[core.len()..])
+                } else {
+                    w.to_string()
+                }
+            })
+            .collect();
+        out.push_str(&words.join(" "));
+        out.push('\n');
+    }
+    out
+}
+
+/// A CSV file with the named columns blanked; the rest as written, in file order.
+pub fn csv_without(path: &Path, columns: &[&str]) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rows: Vec<Vec<String>> = reader
+        .records()
+        .map(|r| r.unwrap().iter().map(str::to_string).collect())
+        .collect();
+    let blank: Vec<usize> = columns
+        .iter()
+        .map(|c| rows[0].iter().position(|h| h == c).expect("column exists"))
+        .collect();
+    rows.into_iter()
+        .enumerate()
+        .map(|(i, mut row)| {
+            if i > 0 {
+                for &b in &blank {
+                    row[b].clear();
+                }
+            }
+            row
+        })
+        .collect()
+}
+
+/// ranking.csv's columns that time the engines (differ between any two runs).
+pub const RANKING_TIMING: &[&str] = &[
+    "nodes_per_second",
+    "average_move_ms",
+    "average_time_left_ms",
+];
+
+/// Asserts the merged directory equals the unsharded run's, byte for byte outside the clock.
+pub fn assert_same_results(single: &Path, merged: &Path, positions: bool) {
+    assert_eq!(
+        pgn_without_clock(&single.join("games.pgn")),
+        pgn_without_clock(&merged.join("games.pgn")),
+        "games.pgn"
+    );
+    assert_eq!(
+        csv_without(&single.join("games.csv"), &["duration_ms"]),
+        csv_without(&merged.join("games.csv"), &["duration_ms"]),
+        "games.csv"
+    );
+    // The unmasked files byte for byte.
+    for file in ["summary.csv", "run.toml"] {
+        assert_eq!(
+            text(&single.join(file)),
+            text(&merged.join(file)),
+            "{file} differs"
+        );
+    }
+    if positions {
+        let epd = text(&single.join("positions.epd"));
+        assert!(epd.lines().count() > 10, "positions were recorded");
+        assert_eq!(epd, text(&merged.join("positions.epd")), "positions.epd");
+    } else {
+        assert!(!merged.join("positions.epd").exists());
+    }
+    assert_eq!(
+        csv_without(&single.join("ranking.csv"), RANKING_TIMING),
+        csv_without(&merged.join("ranking.csv"), RANKING_TIMING),
+        "ranking.csv"
+    );
+}
