@@ -691,10 +691,6 @@ fn merge_over_hostile_directories_refuses_and_touches_nothing() {
 }
 
 #[test]
-#[ignore = "defect: a games.csv row whose game_id lies outside the shard's own games (here a \
-            shard 1/2 row renumbered to game 99) is not reported: merge says `shard 1/2 is \
-            missing games 3` instead of naming <dir>/games.csv, line 2, field game_id \
-            (src/arena/merge.rs)"]
 fn merge_names_a_games_csv_row_outside_its_shard() {
     let dir = scratch("merge-foreign-row");
     two_shards(&dir);

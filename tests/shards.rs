@@ -14,7 +14,10 @@ use std::process::{Command, Output};
 
 #[path = "common/run_files.rs"]
 mod run_files;
-use run_files::{assert_ok, assert_same_results, csv_without, pgn_without_clock, text};
+use run_files::{
+    assert_ok, assert_progress_counts_within_the_shard, assert_same_results, csv_without,
+    pgn_without_clock, text,
+};
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 
@@ -101,7 +104,9 @@ fn four_shards_equal_one_run(name: &str, config_text: &str, positions: bool) -> 
     );
     let mut shard_dirs = Vec::new();
     for index in 0..4 {
-        assert_ok(&play_shard(&config, index, &[]), &format!("shard {index}"));
+        let out = play_shard(&config, index, &[]);
+        assert_ok(&out, &format!("shard {index}"));
+        assert_progress_counts_within_the_shard(&out, &format!("shard {index}/4"));
         // Default: under output.dir.
         let shard_dir = single.join(format!("shard-{index}-of-4"));
         let manifest = text(&shard_dir.join("run.toml"));
@@ -249,6 +254,22 @@ fn a_missing_shard_is_named_and_partial_merges_report_what_is_there() {
     let out = merge(&[dir.join("m").to_str().unwrap(), dir.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no run.toml"));
+    // A run.toml that is not text is bad input (status 2, the file named), not an I/O failure.
+    let binary = dir.join("binary-run-toml");
+    std::fs::create_dir_all(&binary).unwrap();
+    std::fs::write(binary.join("run.toml"), b"\"shard.index\" = \"\xff\xfe\"\n").unwrap();
+    let out = merge(&[
+        dir.join("m").to_str().unwrap(),
+        &shard(0),
+        binary.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&binary.join("run.toml").display().to_string())
+            && stderr.contains("not UTF-8"),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -775,6 +775,16 @@ impl MatchConfig {
 }
 
 impl MatchConfig {
+    /// The games of the whole schedule: two (a colour-reversed pair) per pairing per round.
+    pub fn total_games(&self) -> u64 {
+        let engines = self.engines.len() as u64;
+        let pairings = match self.kind {
+            TournamentKind::Gauntlet => engines.saturating_sub(1),
+            TournamentKind::RoundRobin => engines * engines.saturating_sub(1) / 2,
+        };
+        u64::from(self.rounds) * pairings * 2
+    }
+
     /// The TOML file that `MatchConfig::parse` reads back as this configuration (apart from
     /// `source`): what `--dump-config` writes.
     pub fn to_toml(&self) -> String {

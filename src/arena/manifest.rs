@@ -12,7 +12,7 @@
 //! written, so later resumes are checked; the caller is told with an event.
 
 use super::config::{EngineKind, MatchConfig, OpeningOrder, TournamentKind};
-use super::schedule::{describe_game_ids, Shard};
+use super::schedule::{describe_game_ids, Shard, Slice, Wave};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -29,6 +29,8 @@ const ADDED_WITH_DEFAULT: &[(&str, &str)] = &[("output.pgn_name", "games.pgn")];
 const SHARD_INDEX: &str = "shard.index";
 const SHARD_COUNT: &str = "shard.count";
 const SHARD_TOTAL_GAMES: &str = "shard.total_games";
+const WAVE_INDEX: &str = "wave.index";
+const WAVE_PAIRS: &str = "wave.pairs";
 
 /// Dotted configuration key -> the setting's value as text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -223,16 +225,39 @@ impl Fingerprint {
     /// Adds the shard this directory plays: `shard.index`, `shard.count`, `shard.game_ids`
     /// (1-based, as a range) and `shard.total_games` of the whole schedule. They are compared
     /// on resume like the settings, so a shard's directory is only ever resumed as that shard.
-    pub fn with_shard(mut self, shard: Shard, total_games: u64) -> Fingerprint {
-        let games = shard.games(total_games);
+    pub fn with_shard(self, shard: Shard, total_games: u64) -> Fingerprint {
+        self.with_slice(
+            Slice {
+                wave: None,
+                shard: Some(shard),
+            },
+            total_games,
+        )
+    }
+
+    /// Adds the slice this directory plays: the shard keys as `with_shard` (the shard's games
+    /// within the wave), and for a wave `wave.index`, `wave.pairs` and `wave.game_ids`. All are
+    /// compared on resume, so a directory is only ever resumed as the same wave and shard.
+    pub fn with_slice(mut self, slice: Slice, total_games: u64) -> Fingerprint {
+        let games = slice.games(total_games);
+        let ids = describe_game_ids(games.start + 1..games.end + 1);
         let mut put = |k: &str, v: String| self.entries.insert(k.to_string(), v);
-        put(SHARD_INDEX, shard.index.to_string());
-        put(SHARD_COUNT, shard.count.to_string());
-        put(
-            "shard.game_ids",
-            describe_game_ids(games.start + 1..games.end + 1),
-        );
-        put(SHARD_TOTAL_GAMES, total_games.to_string());
+        if let Some(wave) = slice.wave {
+            put(WAVE_INDEX, wave.index.to_string());
+            put(WAVE_PAIRS, wave.pairs.to_string());
+            let wave_games = wave.games(total_games);
+            put(
+                "wave.game_ids",
+                describe_game_ids(wave_games.start + 1..wave_games.end + 1),
+            );
+            put(SHARD_TOTAL_GAMES, total_games.to_string());
+        }
+        if let Some(shard) = slice.shard {
+            put(SHARD_INDEX, shard.index.to_string());
+            put(SHARD_COUNT, shard.count.to_string());
+            put("shard.game_ids", ids);
+            put(SHARD_TOTAL_GAMES, total_games.to_string());
+        }
         self
     }
 
@@ -260,13 +285,37 @@ impl Fingerprint {
         Ok(Some((shard, total)))
     }
 
-    /// The fingerprint of the whole run a shard belongs to: without the shard's keys.
+    /// The wave recorded in the fingerprint (`wave.index`, `wave.pairs`); `None` for a run
+    /// not played in waves.
+    pub fn wave(&self) -> Result<Option<Wave>, String> {
+        let Some(index) = self.get(WAVE_INDEX) else {
+            return Ok(None);
+        };
+        let number = |key: &str, text: Option<&str>| {
+            text.and_then(|t| t.parse::<u64>().ok())
+                .ok_or_else(|| format!("`{key}` is not a whole number"))
+        };
+        let index = number(WAVE_INDEX, Some(index))?;
+        let pairs = number(WAVE_PAIRS, self.get(WAVE_PAIRS))?;
+        let total = number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
+        Wave::new(index, pairs, total)
+            .map(Some)
+            .map_err(|e| e.to_string())
+    }
+
+    /// The total games of the schedule a slice recorded (`shard.total_games`), if any.
+    pub fn slice_total_games(&self) -> Option<&str> {
+        self.get(SHARD_TOTAL_GAMES)
+    }
+
+    /// The fingerprint of the whole run a shard or wave belongs to: without the shard's and the
+    /// wave's keys.
     pub fn without_shard(&self) -> Fingerprint {
         Fingerprint {
             entries: self
                 .entries
                 .iter()
-                .filter(|(k, _)| !k.starts_with("shard."))
+                .filter(|(k, _)| !k.starts_with("shard.") && !k.starts_with("wave."))
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         }
@@ -279,7 +328,9 @@ impl Fingerprint {
             entries: self
                 .entries
                 .iter()
-                .filter(|(k, _)| !k.starts_with("shard.") && !k.starts_with("run."))
+                .filter(|(k, _)| {
+                    !k.starts_with("shard.") && !k.starts_with("wave.") && !k.starts_with("run.")
+                })
                 .map(|(k, v)| (k.clone(), v.clone()))
                 .collect(),
         }
@@ -302,11 +353,19 @@ impl Fingerprint {
     /// fingerprints).
     pub fn read(dir: &Path) -> Result<Option<Fingerprint>, ManifestError> {
         let path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(source) => return Err(ManifestError::Io { path, source }),
         };
+        // Bytes that are not text are a damaged file (bad input), not a failing disk.
+        let text = String::from_utf8(bytes).map_err(|e| ManifestError::Malformed {
+            path: path.clone(),
+            message: format!(
+                "not UTF-8 text (byte {} is not valid)",
+                e.utf8_error().valid_up_to() + 1
+            ),
+        })?;
         let table: toml::Table = toml::from_str(&text).map_err(|e| ManifestError::Malformed {
             path: path.clone(),
             message: e.message().to_string(),

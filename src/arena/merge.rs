@@ -10,7 +10,7 @@ use super::config::TournamentKind;
 use super::manifest::{Fingerprint, ManifestError, MANIFEST_FILE, RECORDED_VERSION};
 use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::report::{write_ranking, write_summary};
-use super::schedule::{describe_game_ids, Schedule, Shard};
+use super::schedule::{describe_game_ids, Schedule, Shard, Slice, Wave};
 use crate::board::GameResult;
 use crate::record::{
     read_finished_games, split_pgn_games, write_games_csv, FinishedGame, GamesCsvError,
@@ -19,6 +19,7 @@ use crate::record::{
 use crate::stats::{SprtDecision, SprtModel, SprtParams};
 use std::collections::{BTreeMap, HashSet};
 use std::io::Write;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use thiserror::Error;
@@ -104,32 +105,79 @@ pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)
     Ok(rows)
 }
 
-/// Games one shard lacks (1-based ids).
+/// Games one shard or wave lacks (1-based ids).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MissingGames {
-    /// The shard that plays them.
-    pub shard: Shard,
-    /// The missing game ids, ascending.
-    pub game_ids: Vec<u64>,
-    /// Whether no directory of this shard was given at all.
+    /// The part of the run that plays them (for a run of waves not given: its first wave).
+    pub slice: Slice,
+    /// When several whole waves were not given: the last of them (`slice.wave` is the first).
+    pub last_wave: Option<u64>,
+    /// The missing game ids, as ascending ranges.
+    pub game_ids: Vec<RangeInclusive<u64>>,
+    /// Whether no directory of this part was given at all.
     pub not_given: bool,
+}
+
+impl MissingGames {
+    /// How many games are missing.
+    pub fn count(&self) -> u64 {
+        self.game_ids
+            .iter()
+            .map(|r| r.end().saturating_sub(*r.start()) + 1)
+            .sum()
+    }
+}
+
+fn describe_ranges(ranges: &[RangeInclusive<u64>]) -> String {
+    if ranges.is_empty() {
+        return "none".to_string();
+    }
+    ranges
+        .iter()
+        .map(|r| {
+            if r.start() == r.end() {
+                r.start().to_string()
+            } else {
+                format!("{}-{}", r.start(), r.end())
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Ascending ids as ranges.
+fn id_ranges(ids: impl IntoIterator<Item = u64>) -> Vec<RangeInclusive<u64>> {
+    let mut ranges: Vec<RangeInclusive<u64>> = Vec::new();
+    for id in ids {
+        match ranges.last_mut() {
+            Some(r) if *r.end() + 1 == id => *r = *r.start()..=id,
+            _ => ranges.push(id..=id),
+        }
+    }
+    ranges
 }
 
 impl std::fmt::Display for MissingGames {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let ids = describe_game_ids(self.game_ids.iter().copied());
-        if self.not_given {
-            write!(
+        let ids = describe_ranges(&self.game_ids);
+        let slice = self.slice;
+        match (self.last_wave, slice.wave) {
+            (Some(last), Some(first)) => write!(
                 f,
-                "shard {} (games {ids}) was not given; run it with --shard {} (or --resume its directory)",
-                self.shard, self.shard
-            )
-        } else {
-            write!(
+                "waves {}-{last} (games {ids}) were not given; run them with --wave K \
+                 --wave-pairs {} for K = {} to {last}",
+                first.index, first.pairs, first.index
+            ),
+            _ if self.not_given => write!(
                 f,
-                "shard {} is missing games {ids}; rerun with --shard {} --resume",
-                self.shard, self.shard
-            )
+                "{slice} (games {ids}) was not given; run it with {} (or --resume its directory)",
+                slice.flags()
+            ),
+            _ => write!(
+                f,
+                "{slice} is missing games {ids}; rerun with {} --resume",
+                slice.flags()
+            ),
         }
     }
 }
@@ -175,42 +223,66 @@ pub enum MergeError {
         /// (dotted key, value in `first`, value in `other`).
         changes: Vec<(String, Option<String>, Option<String>)>,
     },
-    /// Two directories split the run differently.
-    #[error("{} is shard {} and {} is shard {}: all shards must come from one split (same N)", first.display(), first_shard, other.display(), other_shard)]
+    /// Two directories split the run (or one wave) differently.
+    #[error("{} is {} and {} is {}: all shards must come from one split (same N)", first.display(), first_shard, other.display(), other_shard)]
     DifferentSplit {
         /// The first directory given.
         first: PathBuf,
-        /// Its shard ("I/N", or "none" for an unsharded run).
+        /// Its part of the run (`shard I/N`, `wave K shard I/N`, `the run`).
         first_shard: String,
         /// The one that differs.
         other: PathBuf,
         /// Its shard.
         other_shard: String,
     },
-    /// One shard given twice.
-    #[error("shard {shard} is given twice: {} and {}", first.display(), second.display())]
+    /// One directory is a wave of a run played in waves, another is not.
+    #[error("{} is wave {wave} of a run played in waves and {} is not: merge the waves of one run (or its shards) only", wave_dir.display(), other.display())]
+    MixedWaves {
+        /// The directory of a wave.
+        wave_dir: PathBuf,
+        /// Its wave.
+        wave: u64,
+        /// A directory played without --wave.
+        other: PathBuf,
+    },
+    /// Waves of different sizes.
+    #[error("{} is a wave of {first_pairs} pairs and {} one of {other_pairs} pairs: all waves of a run must have one size (--wave-pairs)", first.display(), other.display())]
+    DifferentWaveSize {
+        /// The first directory given.
+        first: PathBuf,
+        /// Its wave size.
+        first_pairs: u64,
+        /// The one that differs.
+        other: PathBuf,
+        /// Its wave size.
+        other_pairs: u64,
+    },
+    /// One shard (or wave) given twice.
+    #[error("{shard} is given twice: {} and {}", first.display(), second.display())]
     ShardTwice {
-        /// The shard.
-        shard: Shard,
+        /// The shard, or wave.
+        shard: Slice,
         /// One directory.
         first: PathBuf,
         /// The other.
         second: PathBuf,
     },
-    /// A directory holds a game that is not its shard's.
-    #[error("{}: game {game_id} is not one of shard {shard}'s games ({})", dir.display(), describe_game_ids(range.clone()))]
+    /// A directory's games.csv lists a game that is not its shard's.
+    #[error("{}: line {line}: field game_id: game {game_id} is not one of {shard}'s games ({}); the directory holds another run's games", path.display(), describe_game_ids(range.clone()))]
     ForeignGame {
-        /// The directory.
-        dir: PathBuf,
-        /// Its shard.
-        shard: Shard,
+        /// The games.csv file.
+        path: PathBuf,
+        /// The 1-based line of the row.
+        line: u64,
+        /// Its shard (or wave).
+        shard: Slice,
         /// The game.
         game_id: u64,
-        /// The shard's game ids.
+        /// The shard's game ids (1-based).
         range: std::ops::Range<u64>,
     },
     /// Games are missing (and `--partial` was not given).
-    #[error("{} of {total} games are missing: {}; or merge with --partial to see the statistics of what is there", missing.iter().map(|m| m.game_ids.len()).sum::<usize>(), describe_missing(missing))]
+    #[error("{} of {total} games are missing: {}; or merge with --partial to see the statistics of what is there", missing.iter().map(MissingGames::count).sum::<u64>(), describe_missing(missing))]
     Missing {
         /// What each shard lacks.
         missing: Vec<MissingGames>,
@@ -288,14 +360,58 @@ pub struct MergeReport {
     pub games: u64,
     /// Games of the whole run.
     pub total_games: u64,
-    /// What is missing (empty unless `partial`).
+    /// What is missing (empty unless `partial`, or when the SPRT stopped a run of waves).
     pub missing: Vec<MissingGames>,
+    /// The wave size, for a run played in waves.
+    pub wave_pairs: Option<u64>,
+    /// A run of waves whose SPRT decided at the end of this wave (every pairing decided on the
+    /// pairs of waves 0 to it): the merge is the complete result, those waves' games.
+    pub stopped_after_wave: Option<u64>,
+    /// A run of waves not decided yet: the first wave that is not complete (the one to play
+    /// next), if the run has one.
+    pub next_wave: Option<u64>,
+    /// Games present in waves after the one the SPRT stopped at (left out of the result).
+    pub ignored_games: u64,
     /// The sparring versions that played the shards, when they differ.
     pub versions: Vec<String>,
     /// Whether positions were recorded (positions.epd written).
     pub positions: bool,
     /// The PGN file's name.
     pub pgn_name: String,
+}
+
+impl MergeReport {
+    /// The verdict line for scripts, when the run has an SPRT (docs/scale-out.md, "SPRT in
+    /// waves"): `verdict: ` and then `H1 accepted`, `H0 accepted` or `decided` (several
+    /// pairings, not all alike), followed for a run of waves by ` (stopped by SPRT after wave
+    /// K)`; or `continue with wave K` (waves: undecided, wave K is the first not complete),
+    /// `continue` (not in waves: undecided, games missing) or `undecided (all games played)`.
+    pub fn verdict(&self) -> Option<String> {
+        self.sprt.as_ref()?;
+        let decided = all_decided(&self.decisions);
+        let text = if decided && (self.wave_pairs.is_none() || self.stopped_after_wave.is_some()) {
+            let first = self.decisions.first().copied().flatten();
+            let word = if self.decisions.iter().all(|d| *d == first) {
+                match first {
+                    Some(SprtDecision::AcceptH1) => "H1 accepted",
+                    _ => "H0 accepted",
+                }
+            } else {
+                "decided"
+            };
+            match self.stopped_after_wave {
+                Some(k) => format!("{word} (stopped by SPRT after wave {k})"),
+                None => word.to_string(),
+            }
+        } else if let Some(k) = self.next_wave {
+            format!("continue with wave {k}")
+        } else if self.missing.is_empty() {
+            "undecided (all games played)".to_string()
+        } else {
+            "continue".to_string()
+        };
+        Some(format!("verdict: {text}"))
+    }
 }
 
 /// One shard directory's content.
@@ -324,10 +440,49 @@ fn read_optional(path: &Path) -> Result<Option<String>, MergeError> {
     }
 }
 
+/// The 1-based line where each row of a games.csv starts, in file order.
+fn games_csv_row_lines(path: &Path) -> Vec<u64> {
+    let Ok(bytes) = std::fs::read(path) else {
+        return Vec::new();
+    };
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .from_reader(bytes.as_slice());
+    reader
+        .records()
+        .map(|r| match r {
+            Ok(r) => r.position().map_or(0, |p| p.line()),
+            Err(e) => e.position().map_or(0, |p| p.line()),
+        })
+        .collect()
+}
+
 /// Reads a shard's finished games: those in games.csv whose PGN game is complete (what a kill
-/// leaves half written counts as missing, as `--resume` would play it again).
-fn read_shard(dir: &Path, pgn_name: &str, positions: bool) -> Result<ShardFiles, MergeError> {
-    let mut games = read_finished_games(&dir.join("games.csv"))?;
+/// leaves half written counts as missing, as `--resume` would play it again). A games.csv row
+/// outside the shard's games (0-based `range`) is refused, naming its line: paired with the PGN
+/// first, it would only show as a game missing from the shard.
+fn read_shard(
+    dir: &Path,
+    pgn_name: &str,
+    positions: bool,
+    slice: Slice,
+    range: &std::ops::Range<u64>,
+) -> Result<ShardFiles, MergeError> {
+    let csv_path = dir.join("games.csv");
+    let mut games = read_finished_games(&csv_path)?;
+    if let Some(i) = games
+        .iter()
+        .position(|g| g.game_id == 0 || !range.contains(&(g.game_id - 1)))
+    {
+        return Err(MergeError::ForeignGame {
+            line: games_csv_row_lines(&csv_path).get(i).copied().unwrap_or(0),
+            path: csv_path,
+            shard: slice,
+            game_id: games[i].game_id,
+            range: range.start + 1..range.end + 1,
+        });
+    }
     let pgn_text = read_optional(&dir.join(pgn_name))?.unwrap_or_default();
     let mut pgn = BTreeMap::new();
     for game in split_pgn_games(&pgn_text) {
@@ -471,9 +626,72 @@ fn replace_file(path: &Path, content: &[u8]) -> Result<(), MergeError> {
         .map_err(io(path))
 }
 
+/// The directories of one wave (or of a run not played in waves): how its shards split it and
+/// which directory plays each shard.
+struct Split {
+    /// None: the wave was played unsharded.
+    count: Option<u64>,
+    /// Shard index (0 when unsharded) -> index into the directories.
+    dirs: BTreeMap<u64, usize>,
+}
+
+/// The pairings' statistics over `games` (in any order).
+fn pairing_stats(shape: &RunShape, games: &[&FinishedGame]) -> Vec<PairingStats> {
+    let schedule = &shape.schedule;
+    let mut pairings: Vec<PairingStats> = schedule
+        .pairings
+        .iter()
+        .map(|&(a, b)| PairingStats::new(&shape.names[a], &shape.names[b]))
+        .collect();
+    for game in games {
+        let spec = schedule.game(game.game_id - 1);
+        let first_engine = schedule.pairings[spec.pairing].0;
+        let white_score = match game.result {
+            GameResult::WhiteWins => 1.0,
+            GameResult::BlackWins => 0.0,
+            GameResult::Draw => 0.5,
+        };
+        let score = if spec.engines[0] == first_engine {
+            white_score
+        } else {
+            1.0 - white_score
+        };
+        pairings[spec.pairing].add_game(spec.pair_id, score);
+    }
+    pairings
+}
+
+/// Per pairing: the SPRT's verdict (`Some(Continue)` when undecided; `None` without a test).
+fn sprt_decisions(
+    sprt: Option<&SprtParams>,
+    pairings: &[PairingStats],
+) -> Vec<Option<SprtDecision>> {
+    pairings
+        .iter()
+        .map(|p| {
+            let sprt = sprt?;
+            let llr = sprt.llr_ptnml(p.ptnml).ok()?;
+            Some(sprt.decision(llr))
+        })
+        .collect()
+}
+
+/// Whether every pairing's test decided (the run would stop).
+fn all_decided(decisions: &[Option<SprtDecision>]) -> bool {
+    !decisions.is_empty()
+        && decisions
+            .iter()
+            .all(|d| matches!(d, Some(SprtDecision::AcceptH0 | SprtDecision::AcceptH1)))
+}
+
 /// Merges shard directories into `out` (created if needed; its merged files are replaced).
 /// An unsharded run's directory counts as the only shard of a 1-way split, so merging it alone
 /// rewrites its files in game-id order.
+///
+/// Directories of a run played in waves (`--wave K`, optionally sharded) merge the same way.
+/// The SPRT is then evaluated at the end of each complete wave, in order (a group-sequential
+/// test): when it decides after wave K, the result is waves 0 to K, complete, whatever else is
+/// given or missing.
 pub fn merge_shards(
     out: &Path,
     dirs: &[PathBuf],
@@ -492,22 +710,26 @@ pub fn merge_shards(
     let first = &manifests[0];
     let shape = run_shape(first_dir, first)?;
     let total = shape.schedule.total_games();
-    let shard_of = |dir: &Path, fp: &Fingerprint| -> Result<Shard, MergeError> {
-        match fp.shard().map_err(|m| bad_manifest(dir, m))? {
-            Some((shard, shard_total)) => {
-                if shard_total != total {
-                    return Err(bad_manifest(
-                        dir,
-                        format!("shard.total_games is {shard_total}, but the schedule has {total}"),
-                    ));
-                }
-                Ok(shard)
+    let slice_of = |dir: &Path, fp: &Fingerprint| -> Result<Slice, MergeError> {
+        if let Some(recorded) = fp.slice_total_games() {
+            if recorded.parse::<u64>().ok() != Some(total) {
+                return Err(bad_manifest(
+                    dir,
+                    format!("shard.total_games is {recorded}, but the schedule has {total}"),
+                ));
             }
-            None => Ok(Shard { index: 0, count: 1 }),
         }
+        let wave = fp.wave().map_err(|m| bad_manifest(dir, m))?;
+        let shard = fp
+            .shard()
+            .map_err(|m| bad_manifest(dir, m))?
+            .map(|(shard, _)| shard);
+        Ok(Slice { wave, shard })
     };
-    let first_shard = shard_of(first_dir, first)?;
-    let mut by_index: BTreeMap<u64, usize> = BTreeMap::new();
+    let first_slice = slice_of(first_dir, first)?;
+    let wave_pairs = first_slice.wave.map(|w| w.pairs);
+    // Wave index (None: not in waves) -> its split.
+    let mut splits: BTreeMap<Option<u64>, Split> = BTreeMap::new();
     let mut versions: Vec<String> = Vec::new();
     for (i, (dir, fp)) in dirs.iter().zip(&manifests).enumerate() {
         let changes = first.configuration().changes(&fp.configuration());
@@ -518,23 +740,61 @@ pub fn merge_shards(
                 changes,
             });
         }
-        let shard = shard_of(dir, fp)?;
-        if shard.count != first_shard.count {
+        let slice = slice_of(dir, fp)?;
+        match (first_slice.wave, slice.wave) {
+            (Some(a), Some(b)) if a.pairs != b.pairs => {
+                return Err(MergeError::DifferentWaveSize {
+                    first: first_dir.clone(),
+                    first_pairs: a.pairs,
+                    other: dir.clone(),
+                    other_pairs: b.pairs,
+                })
+            }
+            (Some(w), None) => {
+                return Err(MergeError::MixedWaves {
+                    wave_dir: first_dir.clone(),
+                    wave: w.index,
+                    other: dir.clone(),
+                })
+            }
+            (None, Some(w)) => {
+                return Err(MergeError::MixedWaves {
+                    wave_dir: dir.clone(),
+                    wave: w.index,
+                    other: first_dir.clone(),
+                })
+            }
+            _ => {}
+        }
+        let key = slice.wave.map(|w| w.index);
+        // A run not in waves is a split of N (an unsharded run: 1); a wave may be unsharded.
+        let count = match (slice.wave, slice.shard) {
+            (_, Some(shard)) => Some(shard.count),
+            (None, None) => Some(1),
+            (Some(_), None) => None,
+        };
+        let split = splits.entry(key).or_insert(Split {
+            count,
+            dirs: BTreeMap::new(),
+        });
+        if split.count != count {
+            let j = split.dirs.values().next().copied().unwrap_or(i);
             return Err(MergeError::DifferentSplit {
-                first: first_dir.clone(),
-                first_shard: first_shard.to_string(),
+                first: dirs[j].clone(),
+                first_shard: slice_of(&dirs[j], &manifests[j])?.to_string(),
                 other: dir.clone(),
-                other_shard: shard.to_string(),
+                other_shard: slice.to_string(),
             });
         }
-        if let Some(&j) = by_index.get(&shard.index) {
+        let index = slice.shard.map_or(0, |s| s.index);
+        if let Some(&j) = split.dirs.get(&index) {
             return Err(MergeError::ShardTwice {
-                shard,
+                shard: slice,
                 first: dirs[j].clone(),
                 second: dir.clone(),
             });
         }
-        by_index.insert(shard.index, i);
+        split.dirs.insert(index, i);
         let version = fp.get(RECORDED_VERSION).unwrap_or("(unknown)").to_string();
         if !versions.contains(&version) {
             versions.push(version);
@@ -551,101 +811,163 @@ pub fn merge_shards(
         }
     }
 
-    // Every shard's games, each checked against its shard's range.
-    let mut shards: BTreeMap<u64, ShardFiles> = BTreeMap::new();
-    let mut missing = Vec::new();
-    for index in 0..first_shard.count {
-        let shard = Shard {
-            index,
-            count: first_shard.count,
-        };
-        let range = shard.games(total);
-        let ids = range.start + 1..range.end + 1;
-        let Some(&i) = by_index.get(&index) else {
-            if !ids.is_empty() {
-                missing.push(MissingGames {
-                    shard,
-                    game_ids: ids.collect(),
-                    not_given: true,
-                });
+    // The parts of the run in schedule order: every wave (or the run), each shard of it.
+    let waves: Vec<Option<Wave>> = match wave_pairs {
+        Some(pairs) => (0..Wave::count(pairs, total))
+            .map(|index| Some(Wave { index, pairs }))
+            .collect(),
+        None => vec![None],
+    };
+    let mut files: Vec<ShardFiles> = Vec::new();
+    let mut missing: Vec<MissingGames> = Vec::new();
+    // Per wave: whether all its games are present.
+    let mut wave_complete: Vec<bool> = Vec::new();
+    for wave in &waves {
+        let Some(split) = splits.get(&wave.map(|w| w.index)) else {
+            let range = Slice {
+                wave: *wave,
+                shard: None,
             }
+            .games(total);
+            // Consecutive waves not given are named together.
+            match missing.last_mut() {
+                Some(m)
+                    if m.not_given && m.slice.shard.is_none() && m.slice.wave.is_some() && {
+                        let last = m.last_wave.or(m.slice.wave.map(|w| w.index));
+                        last.map(|l| l + 1) == wave.map(|w| w.index)
+                    } =>
+                {
+                    m.last_wave = wave.map(|w| w.index);
+                    if !range.is_empty() {
+                        let start = m.game_ids.last().map_or(range.start + 1, |r| *r.start());
+                        m.game_ids = vec![start..=range.end];
+                    }
+                }
+                _ => missing.push(MissingGames {
+                    slice: Slice {
+                        wave: *wave,
+                        shard: None,
+                    },
+                    last_wave: None,
+                    game_ids: id_ranges(range.start + 1..range.end + 1),
+                    not_given: true,
+                }),
+            }
+            wave_complete.push(false);
             continue;
         };
-        let files = read_shard(&dirs[i], &shape.pgn_name, shape.positions)?;
-        if let Some(g) = files.games.iter().find(|g| !ids.contains(&g.game_id)) {
-            return Err(MergeError::ForeignGame {
-                dir: dirs[i].clone(),
-                shard,
-                game_id: g.game_id,
-                range: ids,
-            });
+        let mut complete = true;
+        let shards: Vec<Option<Shard>> = match split.count {
+            None => vec![None],
+            Some(count) => (0..count)
+                .map(|index| Some(Shard { index, count }))
+                .collect(),
+        };
+        for shard in shards {
+            let slice = Slice { wave: *wave, shard };
+            // A run not in waves names its shards as before (an unsharded run is shard 0/1).
+            let range = slice.games(total);
+            let ids = range.start + 1..range.end + 1;
+            let Some(&i) = split.dirs.get(&shard.map_or(0, |s| s.index)) else {
+                if !ids.is_empty() {
+                    complete = false;
+                    missing.push(MissingGames {
+                        slice,
+                        last_wave: None,
+                        game_ids: id_ranges(ids),
+                        not_given: true,
+                    });
+                }
+                continue;
+            };
+            let shard_files =
+                read_shard(&dirs[i], &shape.pgn_name, shape.positions, slice, &range)?;
+            let present: HashSet<u64> = shard_files.games.iter().map(|g| g.game_id).collect();
+            let lacking = id_ranges(ids.filter(|id| !present.contains(id)));
+            if !lacking.is_empty() {
+                complete = false;
+                missing.push(MissingGames {
+                    slice,
+                    last_wave: None,
+                    game_ids: lacking,
+                    not_given: false,
+                });
+            }
+            files.push(shard_files);
         }
-        let present: HashSet<u64> = files.games.iter().map(|g| g.game_id).collect();
-        let lacking: Vec<u64> = ids.filter(|id| !present.contains(id)).collect();
-        if !lacking.is_empty() {
-            missing.push(MissingGames {
-                shard,
-                game_ids: lacking,
-                not_given: false,
-            });
+        wave_complete.push(complete);
+    }
+
+    // Every present game, in game-id order, with the files that hold it.
+    let mut present: Vec<(&FinishedGame, &ShardFiles)> = files
+        .iter()
+        .flat_map(|f| f.games.iter().map(move |g| (g, f)))
+        .collect();
+    present.sort_by_key(|(g, _)| g.game_id);
+
+    // A run of waves: the SPRT at the end of each complete wave, in order, as a driver
+    // submitting the waves one after another would see it.
+    let mut stopped_after_wave = None;
+    let mut next_wave = None;
+    if wave_pairs.is_some() {
+        for (wave, &complete) in waves.iter().zip(&wave_complete) {
+            let wave = wave.expect("a run of waves");
+            if !complete {
+                next_wave = Some(wave.index);
+                break;
+            }
+            if shape.sprt.is_none() {
+                continue;
+            }
+            let end = wave.games(total).end;
+            let so_far: Vec<&FinishedGame> = present
+                .iter()
+                .map(|(g, _)| *g)
+                .take_while(|g| g.game_id <= end)
+                .collect();
+            let pairings = pairing_stats(&shape, &so_far);
+            if all_decided(&sprt_decisions(shape.sprt.as_ref(), &pairings)) {
+                stopped_after_wave = Some(wave.index);
+                break;
+            }
         }
-        shards.insert(index, files);
+    }
+    let mut ignored_games = 0;
+    if let Some(k) = stopped_after_wave {
+        let end = Wave {
+            index: k,
+            pairs: wave_pairs.unwrap_or(1),
+        }
+        .games(total)
+        .end;
+        let before = present.len();
+        present.retain(|(g, _)| g.game_id <= end);
+        ignored_games = (before - present.len()) as u64;
+        missing.clear();
+        next_wave = None;
     }
     if !missing.is_empty() && !options.partial {
         return Err(MergeError::Missing { missing, total });
     }
 
-    // Shards are contiguous blocks: shard order is game-id order.
-    let mut games: Vec<FinishedGame> = Vec::new();
     let mut pgn = String::new();
     let mut positions = String::new();
     let mut figures = vec![EngineFigures::default(); shape.names.len()];
-    for files in shards.values() {
-        let mut ordered = files.games.clone();
-        ordered.sort_by_key(|g| g.game_id);
-        for game in ordered {
-            pgn.push_str(&files.pgn[&game.game_id]);
-            if let Some(lines) = files.positions.get(&game.game_id) {
-                positions.push_str(lines);
+    for (game, files) in &present {
+        pgn.push_str(&files.pgn[&game.game_id]);
+        if let Some(lines) = files.positions.get(&game.game_id) {
+            positions.push_str(lines);
+        }
+        for (engine, f) in files.figures.get(&game.game_id).into_iter().flatten() {
+            if let Some(total) = figures.get_mut(*engine) {
+                total.add(f);
             }
-            for (engine, f) in files.figures.get(&game.game_id).into_iter().flatten() {
-                if let Some(total) = figures.get_mut(*engine) {
-                    total.add(f);
-                }
-            }
-            games.push(game);
         }
     }
-
-    let schedule = &shape.schedule;
-    let mut pairings: Vec<PairingStats> = schedule
-        .pairings
-        .iter()
-        .map(|&(a, b)| PairingStats::new(&shape.names[a], &shape.names[b]))
-        .collect();
-    for game in &games {
-        let spec = schedule.game(game.game_id - 1);
-        let first_engine = schedule.pairings[spec.pairing].0;
-        let white_score = match game.result {
-            GameResult::WhiteWins => 1.0,
-            GameResult::BlackWins => 0.0,
-            GameResult::Draw => 0.5,
-        };
-        let score = if spec.engines[0] == first_engine {
-            white_score
-        } else {
-            1.0 - white_score
-        };
-        pairings[spec.pairing].add_game(spec.pair_id, score);
-    }
-    let decisions: Vec<Option<SprtDecision>> = pairings
-        .iter()
-        .map(|p| {
-            let sprt = shape.sprt.as_ref()?;
-            let llr = sprt.llr_ptnml(p.ptnml).ok()?;
-            Some(sprt.decision(llr))
-        })
-        .collect();
+    let games: Vec<FinishedGame> = present.iter().map(|(g, _)| (*g).clone()).collect();
+    let game_refs: Vec<&FinishedGame> = games.iter().collect();
+    let pairings = pairing_stats(&shape, &game_refs);
+    let decisions = sprt_decisions(shape.sprt.as_ref(), &pairings);
     // summary.csv holds a verdict only once the test decided, as the run writes it.
     let decided: Vec<Option<SprtDecision>> = decisions
         .iter()
@@ -665,8 +987,8 @@ pub fn merge_shards(
         .map_err(io(&out.join("summary.csv")))?;
     let standings = ranking(&shape.names, &pairings, &figures, shape.by_pairs);
     write_ranking(out, &standings, shape.by_pairs).map_err(io(&out.join("ranking.csv")))?;
-    // The merged directory carries the run's fingerprint, without a shard: the unsharded
-    // run's run.toml.
+    // The merged directory carries the run's fingerprint, without a shard or wave: the
+    // unsharded run's run.toml.
     first.without_shard().write(out)?;
 
     Ok(MergeReport {
@@ -678,6 +1000,10 @@ pub fn merge_shards(
         games: games.len() as u64,
         total_games: total,
         missing,
+        wave_pairs,
+        stopped_after_wave,
+        next_wave,
+        ignored_games,
         versions: if versions.len() > 1 {
             versions
         } else {
@@ -727,8 +1053,12 @@ mod tests {
     #[test]
     fn missing_games_name_the_shard_and_the_rerun() {
         let m = MissingGames {
-            shard: Shard { index: 2, count: 4 },
-            game_ids: (17..=24).collect(),
+            slice: Slice {
+                wave: None,
+                shard: Some(Shard { index: 2, count: 4 }),
+            },
+            last_wave: None,
+            game_ids: vec![17..=24],
             not_given: false,
         };
         assert_eq!(

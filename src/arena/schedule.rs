@@ -266,8 +266,16 @@ impl Shard {
     /// The 0-based game numbers this shard plays out of `total_games` (two per pair): pairs
     /// `floor(i * P / N)` up to `floor((i + 1) * P / N)`.
     pub fn games(&self, total_games: u64) -> std::ops::Range<u64> {
-        let pairs = u128::from(total_games / 2);
-        let bound = |i: u64| (pairs * u128::from(i) / u128::from(self.count.max(1))) as u64 * 2;
+        self.games_of(0..total_games)
+    }
+
+    /// The shard's block of a range of whole pairs (a wave's games): as `games`, counted from
+    /// the range's start.
+    pub fn games_of(&self, range: std::ops::Range<u64>) -> std::ops::Range<u64> {
+        let pairs = u128::from(range.end.saturating_sub(range.start) / 2);
+        let bound = |i: u64| {
+            range.start + (pairs * u128::from(i) / u128::from(self.count.max(1))) as u64 * 2
+        };
         bound(self.index)..bound(self.index + 1)
     }
 
@@ -280,6 +288,129 @@ impl Shard {
 impl std::fmt::Display for Shard {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// A fixed-size block of pairs in schedule order, for running a long match (an SPRT's upper
+/// bound of rounds) a block at a time: wave `index` holds pairs `index * pairs` up to
+/// `(index + 1) * pairs` (the last wave may be shorter). Waves `0..=K` are therefore the first
+/// pairs of the run, whatever the size, which is what lets a driver stop submitting waves
+/// when the SPRT on the merged waves decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Wave {
+    /// 0-based wave number.
+    pub index: u64,
+    /// Pairs per wave (at least 1).
+    pub pairs: u64,
+}
+
+/// A wave given wrongly.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum WaveError {
+    /// A wave size of 0.
+    #[error("the wave size must be at least 1 pair")]
+    ZeroPairs,
+    /// A wave past the run's last.
+    #[error("wave {index} is past the end of the run: its {total_pairs} pair(s) in waves of {pairs} are waves 0 to {}", last_wave(*total_pairs, *pairs))]
+    PastTheEnd {
+        /// The wave asked for.
+        index: u64,
+        /// The wave size.
+        pairs: u64,
+        /// The pairs of the whole run.
+        total_pairs: u64,
+    },
+}
+
+fn last_wave(total_pairs: u64, pairs: u64) -> u64 {
+    total_pairs.div_ceil(pairs.max(1)).saturating_sub(1)
+}
+
+impl Wave {
+    /// Wave `index` of `pairs` pairs each, checked against a schedule of `total_games`.
+    pub fn new(index: u64, pairs: u64, total_games: u64) -> Result<Wave, WaveError> {
+        if pairs == 0 {
+            return Err(WaveError::ZeroPairs);
+        }
+        if index >= Wave::count(pairs, total_games) {
+            return Err(WaveError::PastTheEnd {
+                index,
+                pairs,
+                total_pairs: total_games / 2,
+            });
+        }
+        Ok(Wave { index, pairs })
+    }
+
+    /// How many waves of `pairs` pairs a schedule of `total_games` games has.
+    pub fn count(pairs: u64, total_games: u64) -> u64 {
+        (total_games / 2).div_ceil(pairs.max(1))
+    }
+
+    /// The 0-based game numbers of this wave out of `total_games` (empty past the end).
+    pub fn games(&self, total_games: u64) -> std::ops::Range<u64> {
+        let total_pairs = total_games / 2;
+        let bound = |i: u64| i.saturating_mul(self.pairs).min(total_pairs) * 2;
+        bound(self.index)..bound(self.index.saturating_add(1))
+    }
+}
+
+/// What one process of a run plays: the whole schedule, one wave of it, a shard of it, or a
+/// shard of one wave (the wave's pairs split as shards split the run's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Slice {
+    /// The wave, if the run is played in waves.
+    pub wave: Option<Wave>,
+    /// The shard of the run (or of the wave).
+    pub shard: Option<Shard>,
+}
+
+impl Slice {
+    /// The 0-based game numbers of this slice out of `total_games`.
+    pub fn games(&self, total_games: u64) -> std::ops::Range<u64> {
+        let range = match self.wave {
+            Some(wave) => wave.games(total_games),
+            None => 0..total_games,
+        };
+        match self.shard {
+            Some(shard) => shard.games_of(range),
+            None => range,
+        }
+    }
+
+    /// The directory name under `output.dir`: `wave-K`, `shard-I-of-N`, `wave-K-shard-I-of-N`;
+    /// `None` for the whole run.
+    pub fn dir_name(&self) -> Option<String> {
+        match (self.wave, self.shard) {
+            (None, None) => None,
+            (None, Some(shard)) => Some(shard.dir_name()),
+            (Some(wave), None) => Some(format!("wave-{}", wave.index)),
+            (Some(wave), Some(shard)) => Some(format!("wave-{}-{}", wave.index, shard.dir_name())),
+        }
+    }
+
+    /// The command-line flags that play this slice: `--wave 3 --wave-pairs 64 --shard 1/4`.
+    pub fn flags(&self) -> String {
+        let mut flags = Vec::new();
+        if let Some(wave) = self.wave {
+            flags.push(format!("--wave {} --wave-pairs {}", wave.index, wave.pairs));
+        }
+        if let Some(shard) = self.shard {
+            flags.push(format!("--shard {shard}"));
+        }
+        flags.join(" ")
+    }
+}
+
+/// `shard 2/4`, `wave 3`, `wave 3 shard 2/4`, `the run`.
+impl std::fmt::Display for Slice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match (self.wave, self.shard) {
+            (None, None) => write!(f, "the run"),
+            (None, Some(shard)) => write!(f, "shard {shard}"),
+            (Some(wave), None) => write!(f, "wave {}", wave.index),
+            (Some(wave), Some(shard)) => write!(f, "wave {} shard {shard}", wave.index),
+        }
     }
 }
 
@@ -440,6 +571,49 @@ mod tests {
             Shard::parse("-1/4"),
             Err(ShardError::Malformed(_))
         ));
+    }
+
+    #[test]
+    fn waves_are_consecutive_blocks_and_their_shards_split_them() {
+        // 13 pairs in waves of 5: 5, 5 and 3 pairs.
+        let total = 26;
+        assert_eq!(Wave::count(5, total), 3);
+        let games: Vec<_> = (0..3)
+            .map(|k| Wave::new(k, 5, total).unwrap().games(total))
+            .collect();
+        assert_eq!(games, vec![0..10, 10..20, 20..26]);
+        assert_eq!(
+            Wave::new(3, 5, total),
+            Err(WaveError::PastTheEnd {
+                index: 3,
+                pairs: 5,
+                total_pairs: 13
+            })
+        );
+        assert_eq!(Wave::new(0, 0, total), Err(WaveError::ZeroPairs));
+        // The shards of a wave cover it in whole pairs, once.
+        for count in 1..=4 {
+            let mut next = 20;
+            for index in 0..count {
+                let slice = Slice {
+                    wave: Some(Wave { index: 2, pairs: 5 }),
+                    shard: Some(Shard::new(index, count).unwrap()),
+                };
+                let range = slice.games(total);
+                assert_eq!(range.start, next);
+                assert_eq!((range.end - range.start) % 2, 0);
+                next = range.end;
+            }
+            assert_eq!(next, 26);
+        }
+        let slice = Slice {
+            wave: Some(Wave { index: 2, pairs: 5 }),
+            shard: Some(Shard::new(1, 4).unwrap()),
+        };
+        assert_eq!(slice.dir_name().unwrap(), "wave-2-shard-1-of-4");
+        assert_eq!(slice.to_string(), "wave 2 shard 1/4");
+        assert_eq!(slice.flags(), "--wave 2 --wave-pairs 5 --shard 1/4");
+        assert_eq!(Slice::default().games(total), 0..26);
     }
 
     #[test]

@@ -13,7 +13,7 @@ use super::merge::{write_figures_header, write_figures_row, FIGURES_FILE};
 use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::player::{BuiltinPlayer, Player, PlayerError};
 use super::report::EngineFacts;
-use super::schedule::{OpeningSource, Schedule, Shard};
+use super::schedule::{OpeningSource, Schedule, Shard, Slice, Wave, WaveError};
 use super::uci_player::{check_options, UciCommand, UciPlayer};
 use crate::eval::EvalParams;
 use crate::record::{
@@ -115,6 +115,9 @@ pub enum ArenaError {
     /// The run fingerprint does not match (or cannot be read or written).
     #[error("cannot resume: {0}")]
     Manifest(#[from] ManifestError),
+    /// A wave past the end of the schedule, or of no pairs.
+    #[error("--wave: {0}")]
+    Wave(#[from] WaveError),
     /// The output directory is locked by another run.
     #[error(transparent)]
     Lock(#[from] LockError),
@@ -147,6 +150,7 @@ impl ArenaError {
                 | ArenaError::Manifest(ManifestError::Malformed { .. })
                 | ArenaError::Lock(LockError::Held { .. })
                 | ArenaError::OutputExists { .. }
+                | ArenaError::Wave(_)
         )
     }
 }
@@ -289,6 +293,19 @@ pub struct RunOptions {
     /// the directory then also gets `figures.csv` for `sparring merge`, and the SPRT does not
     /// stop the shard (the merge evaluates it on all shards' pairs).
     pub shard: Option<Shard>,
+    /// Play only this wave of the schedule (with `shard`: that shard of the wave). Like a
+    /// shard, a wave writes `figures.csv` and plays all its games whatever its SPRT says.
+    pub wave: Option<Wave>,
+}
+
+impl RunOptions {
+    /// The part of the schedule these options play.
+    pub fn slice(&self) -> Slice {
+        Slice {
+            wave: self.wave,
+            shard: self.shard,
+        }
+    }
 }
 
 /// The output files of a run, appended and flushed after every game.
@@ -592,14 +609,16 @@ pub fn run_tournament(
     .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game));
     let schedule_games = schedule.total_games();
     // The 0-based game numbers this run plays: all, or its shard's block.
-    let games_range = match options.shard {
-        Some(shard) => shard.games(schedule_games),
-        None => 0..schedule_games,
-    };
+    if let Some(wave) = options.wave {
+        Wave::new(wave.index, wave.pairs, schedule_games)?;
+    }
+    let slice = options.slice();
+    let sliced = slice != Slice::default();
+    let games_range = slice.games(schedule_games);
     let total = games_range.end - games_range.start;
     let mut fingerprint = Fingerprint::of(config);
-    if let Some(shard) = options.shard {
-        fingerprint = fingerprint.with_shard(shard, schedule_games);
+    if sliced {
+        fingerprint = fingerprint.with_slice(slice, schedule_games);
     }
     // Held until this function returns, whatever it returns.
     let (_lock, fingerprint) = claim_output_dir(config, options.resume, fingerprint, on_event)?;
@@ -660,12 +679,7 @@ pub fn run_tournament(
     }
     on_event(Event::EnginesReady { engines: &facts });
 
-    let (mut outputs, finished) = prepare_outputs(
-        config,
-        options.resume,
-        &games_range,
-        options.shard.is_some(),
-    )?;
+    let (mut outputs, finished) = prepare_outputs(config, options.resume, &games_range, sliced)?;
     fingerprint.write(&outputs.dir)?;
 
     let random_plies = config.openings.as_ref().map_or(0, |o| o.random_plies);
@@ -837,11 +851,9 @@ pub fn run_tournament(
                         decided => Some(decided),
                     };
                 }
-                // A shard holds a slice of the pairs: the merge decides, so a shard plays all
-                // of its games.
-                if options.shard.is_none()
-                    && decisions.iter().all(Option::is_some)
-                    && !stop.load(Ordering::Relaxed)
+                // A shard or wave holds a slice of the pairs: the merge decides, so it plays
+                // all of its games.
+                if !sliced && decisions.iter().all(Option::is_some) && !stop.load(Ordering::Relaxed)
                 {
                     stop.store(true, Ordering::Relaxed);
                     on_event(Event::SprtDecided {

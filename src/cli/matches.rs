@@ -4,6 +4,7 @@
 use super::UsageError;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
+use sparring::arena::schedule::{Slice, Wave};
 use sparring::arena::{
     general_format, ranking, results_heading, run_tournament, Chess960Starts, EngineFacts,
     EngineFigures, Event, MatchConfig, OpeningSource, PairingStats, ResultsFormat, RunOptions,
@@ -62,6 +63,34 @@ pub struct MatchArgs {
     /// The number of shards, with --shard-from-env (required for JOB_COMPLETION_INDEX).
     #[arg(long, value_name = "N")]
     pub shards: Option<u64>,
+    /// Play only wave K (0-based) of the run: pairs K*W up to (K+1)*W of its schedule, W
+    /// given by --wave-pairs, into `<output.dir>/wave-K` (with --shard I/N: shard I of the
+    /// wave, `wave-K-shard-I-of-N`) unless --out is given. `sparring merge` joins waves and
+    /// stops the run when the SPRT on the merged waves decides (docs/scale-out.md).
+    #[arg(long, value_name = "K", requires = "wave_pairs")]
+    pub wave: Option<u64>,
+    /// The pairs of every wave (the same for every wave of a run; `sparring merge` checks).
+    #[arg(long, value_name = "W", requires = "wave")]
+    pub wave_pairs: Option<u64>,
+}
+
+/// The wave the command line asks for, if any (checked against the schedule when the run
+/// starts).
+pub fn requested_wave(args: &MatchArgs) -> Result<Option<Wave>, UsageError> {
+    match (args.wave, args.wave_pairs) {
+        (Some(index), Some(pairs)) => {
+            if pairs == 0 {
+                return Err(UsageError(
+                    "--wave-pairs: the wave size must be at least 1 pair".to_string(),
+                ));
+            }
+            Ok(Some(Wave { index, pairs }))
+        }
+        (None, None) => Ok(None),
+        _ => Err(UsageError(
+            "--wave K and --wave-pairs W go together".to_string(),
+        )),
+    }
 }
 
 /// The shard a scheduler's environment names (`var` looks a variable up): Slurm's array task
@@ -243,6 +272,9 @@ struct Console {
     /// Whether the last results block printed is out of date (a game finished since), so
     /// the end of the run prints it once more.
     block_stale: bool,
+    /// A shard's or wave's first 0-based game number and its name (`shard 2/4`), for the
+    /// progress lines; `None` for the whole run.
+    slice: Option<(u64, String)>,
 }
 
 /// `{:>width}` of a figure with two decimals (`nan`, `inf` as fastchess prints them).
@@ -290,6 +322,7 @@ impl Console {
             book,
             decided: Vec::new(),
             block_stale: true,
+            slice: None,
         }
     }
 
@@ -330,7 +363,16 @@ impl Console {
                 black,
             } => {
                 if self.bar.is_none() {
-                    println!("Started game {game_id} of {total} ({white} vs {black})");
+                    match &self.slice {
+                        // A shard's or wave's games are numbered as in the whole run: say
+                        // where the game stands in this part too.
+                        Some((start, part)) => println!(
+                            "Started game {game_id} ({} of {total} in {part}) ({white} vs {black})",
+                            game_id - start
+                        ),
+                        // fastchess's line, which OpenBench and fishtest parse.
+                        None => println!("Started game {game_id} of {total} ({white} vs {black})"),
+                    }
                 }
             }
             Event::GameFinished {
@@ -773,14 +815,16 @@ fn cutechess_lines(p: &PairingStats) -> Vec<String> {
 /// `sparring match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
     let shard = requested_shard(args)?;
+    let wave = requested_wave(args)?;
     let mut config = load_config(args)?;
-    if let (Some(shard), None) = (shard, &args.out) {
-        config.output.dir = config.output.dir.join(shard.dir_name());
-    }
     let options = RunOptions {
         resume: args.resume,
         shard,
+        wave,
     };
+    if let (Some(name), None) = (options.slice().dir_name(), &args.out) {
+        config.output.dir = config.output.dir.join(name);
+    }
     play_with(&config, &options, args.progress)
         .with_context(|| format!("match {}", args.config.display()))
 }
@@ -805,6 +849,10 @@ pub fn play_with(
 ) -> anyhow::Result<()> {
     let openings = opening_source(config)?;
     let mut console = Console::new(config, progress);
+    let slice = options.slice();
+    if slice != Slice::default() {
+        console.slice = Some((slice.games(config.total_games()).start, slice.to_string()));
+    }
     super::interrupt::install();
     let summary = run_tournament(config, openings, options, &mut |event| console.show(event))?;
     println!(

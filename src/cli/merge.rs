@@ -42,8 +42,15 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     for missing in &report.missing {
         eprintln!("warning: partial merge: {missing}");
     }
+    if report.ignored_games > 0 {
+        eprintln!(
+            "note: {} game(s) of later waves are left out: the SPRT stopped the run after wave {}",
+            report.ignored_games,
+            report.stopped_after_wave.unwrap_or(0)
+        );
+    }
     println!(
-        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}",
+        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}{}",
         report.games,
         report.total_games,
         args.out.display(),
@@ -52,6 +59,10 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
             ", positions.epd"
         } else {
             ""
+        },
+        match report.stopped_after_wave {
+            Some(k) => format!(" (complete: stopped by SPRT after wave {k})"),
+            None => String::new(),
         }
     );
     for (p, decision) in report.pairings.iter().zip(&report.decisions) {
@@ -86,6 +97,10 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
                 sprt.upper_bound()
             );
         }
+    }
+    // Last, in a fixed form a driver script can test (docs/scale-out.md).
+    if let Some(verdict) = report.verdict() {
+        println!("{verdict}");
     }
     Ok(())
 }

@@ -15,6 +15,32 @@ pub fn assert_ok(out: &Output, what: &str) {
     );
 }
 
+/// A shard's (or wave's) progress lines number the game as in the run and count it within
+/// the part: `Started game 17 (3 of 8 in shard 2/4) (a vs b)`, 1 to n, n the part's games.
+// Used by tests/shards.rs and tests/waves.rs, not by tests/cluster_recipes.rs.
+#[allow(dead_code)]
+pub fn assert_progress_counts_within_the_shard(out: &Output, part: &str) {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let started: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("Started game "))
+        .collect();
+    assert!(!started.is_empty(), "{stdout}");
+    let mut first_id = None;
+    for (k, line) in started.iter().enumerate() {
+        let words: Vec<&str> = line.split(' ').collect();
+        let id: u64 = words[2].parse().unwrap();
+        let first = *first_id.get_or_insert(id);
+        let expected = format!(
+            "Started game {id} ({} of {} in {part}) (",
+            k + 1,
+            started.len()
+        );
+        assert!(line.starts_with(&expected), "{line} / {expected}");
+        assert_eq!(id, first + k as u64, "{line}");
+    }
+}
+
 pub fn text(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
