@@ -36,6 +36,8 @@ const RECIPE_VARIABLES: &[&str] = &[
     "PARTIAL",
     "JOBS",
     "USE_XARGS",
+    "WAVE",
+    "WAVE_PAIRS",
 ];
 
 fn out_dir(name: &str) -> PathBuf {
@@ -136,7 +138,8 @@ fn every_recipe_script_passes_bash_n() {
             "parallel.sh",
             "slurm-match.sh",
             "slurm-merge.sh",
-            "slurm-submit.sh"
+            "slurm-submit.sh",
+            "slurm-waves.sh"
         ]
     );
     scripts.push("../../tests/fixtures/cluster/sbatch".to_string());
@@ -300,6 +303,93 @@ fn slurm_submit_queues_the_array_and_a_dependent_merge() {
     assert_eq!(text(&state.join("job-1001")), "failed\n");
     assert_eq!(text(&state.join("job-1002")), "pending\n");
     assert!(!merged.exists());
+}
+
+/// A strong engine against a crippled one (1 node, material only), with an SPRT that accepts
+/// H1 after 17 pairs at these fixed nodes: in waves of 4 pairs, at the end of wave 4.
+const LOPSIDED_SPRT: &str = r#"
+[tournament]
+kind = "gauntlet"
+rounds = 40
+concurrency = 1
+seed = 5
+[time_control]
+nodes = 300
+[openings]
+file = "openings/balanced-8ply.epd"
+order = "random"
+[adjudication]
+max_moves = 60
+[sprt]
+elo0 = 0.0
+elo1 = 50.0
+[output]
+dir = "results/cluster-test"
+[[engine]]
+name = "strong"
+builtin = { weights = "configs/weights/default.toml", hash_mb = 1 }
+[[engine]]
+name = "weak"
+time_control = { nodes = 1 }
+builtin = { weights = "configs/weights/material-only.toml", hash_mb = 1 }
+"#;
+
+#[test]
+fn slurm_waves_submits_waves_until_the_merged_sprt_decides() {
+    let dir = out_dir("cluster_slurm_waves");
+    let config = dir.join("sprt.toml");
+    std::fs::write(&config, LOPSIDED_SPRT).unwrap();
+    let state = dir.join("sbatch");
+    std::fs::create_dir_all(&state).unwrap();
+    let path = format!(
+        "{REPO}/tests/fixtures/cluster:{}",
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = dir.join("run");
+    let merged = dir.join("merged");
+    let env = [
+        ("SPARRING", SPARRING),
+        ("CONFIG", config.to_str().unwrap()),
+        ("OUT", out.to_str().unwrap()),
+        ("MERGED", merged.to_str().unwrap()),
+        ("WAVE_PAIRS", "4"),
+        ("SHARDS", "2"),
+        ("PATH", path.as_str()),
+        ("MOCK_SBATCH_DIR", state.to_str().unwrap()),
+    ];
+    let driver = run("bash", &[recipe("slurm-waves.sh").to_str().unwrap()], &env);
+    assert_ok(&driver, "slurm-waves.sh");
+    // Waves 0 to 4, each an array of 2 tasks; then the verdict ends the driver.
+    assert_eq!(
+        text(&state.join("calls")),
+        "sbatch --array=0-1 slurm-waves.sh
+"
+        .repeat(5)
+    );
+    let stdout = String::from_utf8_lossy(&driver.stdout);
+    assert!(
+        stdout.contains("verdict: continue with wave 4")
+            && stdout.contains("done: H1 accepted (stopped by SPRT after wave 4)"),
+        "{stdout}"
+    );
+    assert_eq!(game_ids(&merged), (1..=40).collect::<Vec<u64>>());
+    assert_eq!(
+        game_ids(&out.join("wave-3-shard-1-of-2")),
+        (29..=32).collect::<Vec<u64>>()
+    );
+
+    // Run again, the driver merges first and stops without submitting anything.
+    let again = run("bash", &[recipe("slurm-waves.sh").to_str().unwrap()], &env);
+    assert_ok(&again, "slurm-waves.sh again");
+    assert_eq!(text(&state.join("calls")).lines().count(), 5);
+    // Submitted by sbatch directly (no WAVE), a task says how to start it.
+    let task = run(
+        "bash",
+        &[recipe("slurm-waves.sh").to_str().unwrap()],
+        &[("SLURM_ARRAY_TASK_ID", "0")],
+    );
+    assert!(!task.status.success());
+    assert!(String::from_utf8_lossy(&task.stderr).contains("run this script with bash"));
 }
 
 /// Runs parallel.sh for 4 shards, 2 at a time, and compares its merge with the single run.
