@@ -461,6 +461,7 @@ max_moves = 30
 dir = "OUT"
 positions = true
 positions_per_game = 6
+positions_format = "both"
 [[engine]]
 name = "a"
 builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
@@ -471,7 +472,57 @@ builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
 
 #[test]
 fn four_shards_of_self_play_data_merge_into_the_single_run() {
-    four_shards_equal_one_run("shards_self_play", SELF_PLAY, true);
+    // positions.epd and positions.bullet (compared in assert_same_results).
+    let dir = four_shards_equal_one_run("shards_self_play", SELF_PLAY, true);
+    let single = dir.join("single");
+    let bullet = text(&single.join("positions.bullet"));
+    let epd = text(&single.join("positions.epd"));
+    assert_eq!(
+        bullet.lines().count(),
+        epd.lines().count(),
+        "every position has a score"
+    );
+    for line in bullet.lines() {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(fields[1].parse::<i32>().is_ok(), "{line}");
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+
+    // A kill during shard 2's last game, after its positions were written: its CSV row is
+    // missing, and a half-written bullet line of the next game follows.
+    let shard2 = single.join("shard-2-of-4");
+    let csv_path = shard2.join("games.csv");
+    let csv = text(&csv_path);
+    let mut rows: Vec<&str> = csv.lines().collect();
+    let last_game = rows.pop().unwrap().split(',').next().unwrap().to_string();
+    std::fs::write(&csv_path, rows.join("\n") + "\n").unwrap();
+    let bullet_path = shard2.join("positions.bullet");
+    std::fs::write(&bullet_path, text(&bullet_path) + "rnbqkbnr/pppp").unwrap();
+    let config = dir.join("run-config.toml");
+    let out = sparring(
+        &[
+            "match",
+            config.to_str().unwrap(),
+            "--shard",
+            "2/4",
+            "--resume",
+        ],
+        &[],
+    );
+    assert_ok(&out, "resume of shard 2");
+    let replayed: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter(|l| l.starts_with("Started game "))
+        .map(|l| l.split(' ').nth(2).unwrap().to_string())
+        .collect();
+    assert_eq!(replayed, vec![last_game], "only the unrecorded game");
+    let merged = dir.join("merged-resumed");
+    let mut args = vec![merged.display().to_string()];
+    args.extend((0..4).map(|i| single.join(format!("shard-{i}-of-4")).display().to_string()));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_ok(&merge(&args), "merge after the resume");
+    assert_same_results(&single, &merged, true);
 }
 
 /// Extra arguments, environment variables, and what the error must say.
@@ -625,4 +676,51 @@ fn the_merge_evaluates_the_sprt_on_the_merged_pairs() {
             "{file}"
         );
     }
+}
+
+/// `positions_format = "bullet"`: positions.bullet (and its per-game index) instead of
+/// positions.epd, in the run, in each shard and in the merge, equal to the single run's.
+#[test]
+fn bullet_only_self_play_writes_no_epd_and_merges_into_the_single_run() {
+    let dir = out_dir("shards_bullet_only");
+    let config = write_config(
+        &SELF_PLAY
+            .replace(
+                "positions_format = \"both\"",
+                "positions_format = \"bullet\"",
+            )
+            .replace("rounds = 6", "rounds = 3"),
+        &dir,
+    );
+    let config = config.to_str().unwrap();
+    let out = sparring(&["match", config], &[]);
+    assert_ok(&out, "single run");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ranking.csv, positions.bullet"));
+    let single = dir.join("single");
+    let mut args = vec![dir.join("merged").display().to_string()];
+    for shard in ["0/2", "1/2"] {
+        assert_ok(&sparring(&["match", config, "--shard", shard], &[]), shard);
+        args.push(
+            single
+                .join(format!("shard-{}-of-2", &shard[..1]))
+                .display()
+                .to_string(),
+        );
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let out = merge(&args);
+    assert_ok(&out, "merge");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ranking.csv, positions.bullet"));
+    let merged = dir.join("merged");
+    for d in [&single, &merged, &single.join("shard-1-of-2")] {
+        assert!(!d.join("positions.epd").exists(), "{}", d.display());
+    }
+    let bullet = text(&single.join("positions.bullet"));
+    assert!(bullet.lines().count() > 10, "positions were recorded");
+    assert_eq!(bullet, text(&merged.join("positions.bullet")));
+    assert_eq!(
+        text(&single.join("positions.bullet.games.csv")),
+        text(&merged.join("positions.bullet.games.csv"))
+    );
+    assert!(text(&single.join("run.toml")).contains("\"output.positions_format\" = \"bullet\""));
 }

@@ -271,6 +271,39 @@ pub enum ResultsFormat {
     Cutechess,
 }
 
+/// `output.positions_format`: which files the sampled positions go to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PositionsFormat {
+    /// `positions.epd`, the tuner's format (the default).
+    #[default]
+    Epd,
+    /// `positions.bullet` (`FEN | score | result`, the text NNUE trainers read) instead.
+    Bullet,
+    /// Both files.
+    Both,
+}
+
+impl PositionsFormat {
+    /// The key's value: `epd`, `bullet` or `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PositionsFormat::Epd => "epd",
+            PositionsFormat::Bullet => "bullet",
+            PositionsFormat::Both => "both",
+        }
+    }
+
+    /// Whether positions.epd is written.
+    pub fn epd(self) -> bool {
+        self != PositionsFormat::Bullet
+    }
+
+    /// Whether positions.bullet is written.
+    pub fn bullet(self) -> bool {
+        self != PositionsFormat::Epd
+    }
+}
+
 /// The `[output]` table (required): where the match records go.
 #[derive(Clone, Debug, PartialEq)]
 pub struct OutputConfig {
@@ -281,6 +314,8 @@ pub struct OutputConfig {
     pub positions: bool,
     /// At most this many positions sampled from each game.
     pub positions_per_game: usize,
+    /// `output.positions_format`: positions.epd, positions.bullet or both (with `positions`).
+    pub positions_format: PositionsFormat,
     /// Print the results block every this many finished game pairs.
     pub rating_interval: u32,
     /// `output.pgn_name`: the PGN file, a path relative to `dir` (default `games.pgn`; the
@@ -495,6 +530,7 @@ struct OutputFile {
     dir: Option<String>,
     positions: Option<bool>,
     positions_per_game: Option<usize>,
+    positions_format: Option<String>,
     rating_interval: Option<u32>,
     pgn_name: Option<String>,
     engine_log: Option<String>,
@@ -704,9 +740,27 @@ impl MatchConfig {
         if Path::new(&dir).is_file() {
             return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
         }
+        let positions = out.positions.unwrap_or(false);
+        let positions_format = match out.positions_format.as_deref() {
+            None | Some("epd") => PositionsFormat::Epd,
+            Some("bullet") => PositionsFormat::Bullet,
+            Some("both") => PositionsFormat::Both,
+            Some(_) => {
+                return Err(
+                    doc.invalid_value("output.positions_format", "\"epd\", \"bullet\" or \"both\"")
+                )
+            }
+        };
+        if positions_format != PositionsFormat::Epd && !positions {
+            return Err(doc.other(
+                "output.positions_format",
+                "positions are recorded only with `positions = true`".to_string(),
+            ));
+        }
         let output = OutputConfig {
             dir: PathBuf::from(dir),
-            positions: out.positions.unwrap_or(false),
+            positions,
+            positions_format,
             positions_per_game: doc.in_range(
                 "output.positions_per_game",
                 out.positions_per_game.unwrap_or(12),
@@ -905,6 +959,7 @@ impl MatchConfig {
         t.insert("dir".into(), path(&out.dir));
         t.insert("positions".into(), Value::Boolean(out.positions));
         t.insert("positions_per_game".into(), int(out.positions_per_game));
+        t.insert("positions_format".into(), text(out.positions_format.name()));
         t.insert("rating_interval".into(), int(out.rating_interval));
         t.insert("pgn_name".into(), text(&out.pgn_name));
         if let Some(log) = &out.engine_log {
@@ -1239,4 +1294,55 @@ fn engines(
         return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));
     }
     Ok(engines)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "[tournament]\n[time_control]\nnodes = 5\n[output]\ndir = \"x\"\n\
+                        [[engine]]\nname = \"a\"\nbuiltin = {}\n\
+                        [[engine]]\nname = \"b\"\nbuiltin = {}\n";
+
+    fn with_output(keys: &str) -> Result<MatchConfig, ConfigError> {
+        MatchConfig::parse(
+            &BASE.replace("dir = \"x\"\n", &format!("dir = \"x\"\n{keys}")),
+            "t",
+        )
+    }
+
+    #[test]
+    fn positions_format_reads_back_from_the_dump_and_refuses_what_it_cannot_write() {
+        assert_eq!(
+            with_output("").unwrap().output.positions_format,
+            PositionsFormat::Epd
+        );
+        for (name, format) in [
+            ("epd", PositionsFormat::Epd),
+            ("bullet", PositionsFormat::Bullet),
+            ("both", PositionsFormat::Both),
+        ] {
+            let config = with_output(&format!(
+                "positions = true\npositions_format = \"{name}\"\n"
+            ))
+            .unwrap();
+            assert_eq!(config.output.positions_format, format);
+            assert!(config
+                .to_toml()
+                .contains(&format!("positions_format = \"{name}\"")));
+            let again = MatchConfig::parse(&config.to_toml(), "t").unwrap();
+            assert_eq!(again, config);
+        }
+        let err = with_output("positions = true\npositions_format = \"binpack\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("output.positions_format") && err.contains("\"bullet\""),
+            "{err}"
+        );
+        let err = with_output("positions_format = \"bullet\"\n")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("positions = true"), "{err}");
+    }
 }

@@ -25,7 +25,10 @@ pub const MANIFEST_FILE: &str = "run.toml";
 pub const RECORDED_VERSION: &str = "run.sparring_version";
 /// Keys added to the fingerprint later, with the value every earlier run had: a directory
 /// without the key resumes when the configuration has that value.
-const ADDED_WITH_DEFAULT: &[(&str, &str)] = &[("output.pgn_name", "games.pgn")];
+const ADDED_WITH_DEFAULT: &[(&str, &str)] = &[
+    ("output.pgn_name", "games.pgn"),
+    ("output.positions_format", "epd"),
+];
 const SHARD_INDEX: &str = "shard.index";
 const SHARD_COUNT: &str = "shard.count";
 const SHARD_TOTAL_GAMES: &str = "shard.total_games";
@@ -168,6 +171,10 @@ impl Fingerprint {
             put(
                 "output.positions_per_game",
                 config.output.positions_per_game.to_string(),
+            );
+            put(
+                "output.positions_format",
+                config.output.positions_format.name().to_string(),
             );
         }
         put("engines", config.engines.len().to_string());

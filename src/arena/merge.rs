@@ -12,6 +12,9 @@ use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::report::{write_ranking, write_summary};
 use super::schedule::{describe_game_ids, Schedule, Shard, Slice, Wave};
 use crate::board::GameResult;
+use crate::record::bullet::{
+    bullet_lines_by_game, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER,
+};
 use crate::record::{
     read_finished_games, split_pgn_games, write_games_csv, FinishedGame, GamesCsvError,
     TrainingPosition,
@@ -374,8 +377,10 @@ pub struct MergeReport {
     pub ignored_games: u64,
     /// The sparring versions that played the shards, when they differ.
     pub versions: Vec<String>,
-    /// Whether positions were recorded (positions.epd written).
+    /// Whether positions were recorded in positions.epd (written).
     pub positions: bool,
+    /// Whether positions were recorded in positions.bullet (written, with its index).
+    pub bullet: bool,
     /// The PGN file's name.
     pub pgn_name: String,
 }
@@ -421,6 +426,8 @@ struct ShardFiles {
     pgn: BTreeMap<u64, String>,
     /// Game id -> its positions.epd lines.
     positions: BTreeMap<u64, String>,
+    /// Game id -> its positions.bullet lines.
+    bullet: BTreeMap<u64, String>,
     /// Game id -> (engine, figures) rows.
     figures: BTreeMap<u64, Vec<(usize, EngineFigures)>>,
 }
@@ -465,7 +472,7 @@ fn games_csv_row_lines(path: &Path) -> Vec<u64> {
 fn read_shard(
     dir: &Path,
     pgn_name: &str,
-    positions: bool,
+    (positions, bullet): (bool, bool),
     slice: Slice,
     range: &std::ops::Range<u64>,
 ) -> Result<ShardFiles, MergeError> {
@@ -511,6 +518,26 @@ fn read_shard(
             }
         }
     }
+    let mut bullet_lines: BTreeMap<u64, String> = BTreeMap::new();
+    if bullet {
+        let path = dir.join(BULLET_FILE);
+        let index_path = dir.join(BULLET_INDEX_FILE);
+        let text = read_optional(&path)?.unwrap_or_default();
+        let index = read_optional(&index_path)?.unwrap_or_else(|| BULLET_INDEX_HEADER.to_string());
+        let games = bullet_lines_by_game(
+            &text,
+            &path.display().to_string(),
+            &index,
+            &index_path.display().to_string(),
+        )
+        .map_err(|message| MergeError::Damaged {
+            path: index_path.clone(),
+            message,
+        })?;
+        for (id, lines) in games.into_iter().filter(|(id, _)| ids.contains(id)) {
+            bullet_lines.insert(id, lines);
+        }
+    }
     let mut figures: BTreeMap<u64, Vec<(usize, EngineFigures)>> = BTreeMap::new();
     let path = dir.join(FIGURES_FILE);
     if let Some(text) = read_optional(&path)? {
@@ -528,6 +555,7 @@ fn read_shard(
         games,
         pgn,
         positions: position_lines,
+        bullet: bullet_lines,
         figures,
     })
 }
@@ -548,6 +576,7 @@ struct RunShape {
     by_pairs: bool,
     pgn_name: String,
     positions: bool,
+    bullet: bool,
 }
 
 fn run_shape(dir: &Path, fp: &Fingerprint) -> Result<RunShape, MergeError> {
@@ -613,7 +642,10 @@ fn run_shape(dir: &Path, fp: &Fingerprint) -> Result<RunShape, MergeError> {
         sprt,
         by_pairs: fp.get("run.ranking_by_pairs") != Some("false"),
         pgn_name: fp.get("output.pgn_name").unwrap_or("games.pgn").to_string(),
-        positions: fp.get("output.positions") == Some("true"),
+        positions: fp.get("output.positions") == Some("true")
+            && fp.get("output.positions_format") != Some("bullet"),
+        bullet: fp.get("output.positions") == Some("true")
+            && matches!(fp.get("output.positions_format"), Some("bullet" | "both")),
     })
 }
 
@@ -880,8 +912,13 @@ pub fn merge_shards(
                 }
                 continue;
             };
-            let shard_files =
-                read_shard(&dirs[i], &shape.pgn_name, shape.positions, slice, &range)?;
+            let shard_files = read_shard(
+                &dirs[i],
+                &shape.pgn_name,
+                (shape.positions, shape.bullet),
+                slice,
+                &range,
+            )?;
             let present: HashSet<u64> = shard_files.games.iter().map(|g| g.game_id).collect();
             let lacking = id_ranges(ids.filter(|id| !present.contains(id)));
             if !lacking.is_empty() {
@@ -952,11 +989,18 @@ pub fn merge_shards(
 
     let mut pgn = String::new();
     let mut positions = String::new();
+    let mut bullet = String::new();
+    let mut bullet_index = format!("{BULLET_INDEX_HEADER}\n");
     let mut figures = vec![EngineFigures::default(); shape.names.len()];
     for (game, files) in &present {
         pgn.push_str(&files.pgn[&game.game_id]);
         if let Some(lines) = files.positions.get(&game.game_id) {
             positions.push_str(lines);
+        }
+        if shape.bullet {
+            let lines = files.bullet.get(&game.game_id).map_or("", String::as_str);
+            bullet.push_str(lines);
+            bullet_index.push_str(&format!("{},{}\n", game.game_id, lines.lines().count()));
         }
         for (engine, f) in files.figures.get(&game.game_id).into_iter().flatten() {
             if let Some(total) = figures.get_mut(*engine) {
@@ -982,6 +1026,10 @@ pub fn merge_shards(
     replace_file(&csv_path, &csv)?;
     if shape.positions {
         replace_file(&out.join("positions.epd"), positions.as_bytes())?;
+    }
+    if shape.bullet {
+        replace_file(&out.join(BULLET_FILE), bullet.as_bytes())?;
+        replace_file(&out.join(BULLET_INDEX_FILE), bullet_index.as_bytes())?;
     }
     write_summary(out, &pairings, shape.sprt.as_ref(), &decided)
         .map_err(io(&out.join("summary.csv")))?;
@@ -1010,6 +1058,7 @@ pub fn merge_shards(
             Vec::new()
         },
         positions: shape.positions,
+        bullet: shape.bullet,
         pgn_name: shape.pgn_name,
     })
 }

@@ -16,6 +16,9 @@ use super::report::EngineFacts;
 use super::schedule::{OpeningSource, Schedule, Shard, Slice, Wave, WaveError};
 use super::uci_player::{check_options, UciCommand, UciPlayer};
 use crate::eval::EvalParams;
+use crate::record::bullet::{
+    bullet_lines, bullet_lines_by_game, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER,
+};
 use crate::record::{
     read_finished_games, sample_positions, split_pgn_games, write_games_csv,
     write_games_csv_header, write_pgn, FinishedGame, GameRecord, GamesCsvError, Termination,
@@ -314,6 +317,8 @@ struct Outputs {
     pgn_name: String,
     csv: BufWriter<File>,
     positions: Option<BufWriter<File>>,
+    /// `positions.bullet` and its per-game index, with `positions_format` bullet or both.
+    bullet: Option<(BufWriter<File>, BufWriter<File>)>,
     /// A shard's per-game engine figures (`figures.csv`).
     figures: Option<BufWriter<File>>,
     dir: PathBuf,
@@ -343,14 +348,32 @@ impl Outputs {
         let pgn_path = self.dir.join(&self.pgn_name);
         write_pgn(record, &mut self.pgn).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
+        let sampled = if self.positions.is_some() || self.bullet.is_some() {
+            sample_positions(record, per_game, seed)
+        } else {
+            Vec::new()
+        };
         if let Some(out) = self.positions.as_mut() {
             let path = self.dir.join("positions.epd");
             // Each line carries its id "<pair>.<game>.<ply>": the tuner keeps a pair on one
             // side of its split, and resume keeps the lines of finished games.
-            for p in sample_positions(record, per_game, seed) {
+            for p in &sampled {
                 writeln!(out, "{p}").map_err(io_error(&path))?;
             }
             out.flush().map_err(io_error(&path))?;
+        }
+        if let Some((out, index)) = self.bullet.as_mut() {
+            // The lines first, then their index row: a kill between them leaves lines the
+            // index does not list, which resume and merge leave out.
+            let path = self.dir.join(BULLET_FILE);
+            let (lines, _no_score) = bullet_lines(&sampled);
+            out.write_all(lines.as_bytes())
+                .and_then(|_| out.flush())
+                .map_err(io_error(&path))?;
+            let index_path = self.dir.join(BULLET_INDEX_FILE);
+            writeln!(index, "{},{}", record.game_id, lines.lines().count())
+                .and_then(|_| index.flush())
+                .map_err(io_error(&index_path))?;
         }
         if let Some(out) = self.figures.as_mut() {
             let path = self.dir.join(FIGURES_FILE);
@@ -458,6 +481,42 @@ fn resume_games(
     Ok((finished, kept_pgn))
 }
 
+/// On resume: keeps the bullet lines (and index rows) of the finished games, and drops those
+/// of a game that was being written. A directory without the files (a run that recorded only
+/// positions.epd before) starts them afresh.
+fn keep_bullet_lines(dir: &Path, done: &HashSet<u64>) -> Result<(), ArenaError> {
+    let bullet_path = dir.join(BULLET_FILE);
+    let index_path = dir.join(BULLET_INDEX_FILE);
+    let read = |path: &Path| match std::fs::read(path) {
+        Ok(bytes) => String::from_utf8(bytes)
+            .map_err(|_| ArenaError::Resume(format!("{}: not UTF-8 text", path.display()))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(io_error(path)(e)),
+    };
+    let bullet = read(&bullet_path)?;
+    let index = read(&index_path)?;
+    let index = if index.is_empty() {
+        format!("{BULLET_INDEX_HEADER}\n")
+    } else {
+        index
+    };
+    let games = bullet_lines_by_game(
+        &bullet,
+        &bullet_path.display().to_string(),
+        &index,
+        &index_path.display().to_string(),
+    )
+    .map_err(ArenaError::Resume)?;
+    let mut kept_lines = String::new();
+    let mut kept_index = format!("{BULLET_INDEX_HEADER}\n");
+    for (id, lines) in games.iter().filter(|(id, _)| done.contains(id)) {
+        kept_lines.push_str(lines);
+        kept_index.push_str(&format!("{id},{}\n", lines.lines().count()));
+    }
+    replace_file(&bullet_path, kept_lines.as_bytes())?;
+    replace_file(&index_path, kept_index.as_bytes())
+}
+
 /// Prepares the output directory; on resume, returns the games already finished and drops the
 /// traces of games that were being written when the run stopped.
 fn prepare_outputs(
@@ -489,6 +548,9 @@ fn prepare_outputs(
                 .collect();
             replace_file(&positions_path, kept.as_bytes())?;
         }
+        if config.output.positions_format.bullet() {
+            keep_bullet_lines(&dir, &done)?;
+        }
         if sharded {
             // Keep the figures of the finished games (a kill may leave rows of an unfinished one).
             let text = std::fs::read_to_string(&figures_path).unwrap_or_default();
@@ -511,8 +573,15 @@ fn prepare_outputs(
         replace_file(&csv_path, &header)?;
         // Files of an earlier start that played no game are replaced.
         replace_file(&pgn_path, b"")?;
-        if config.output.positions {
+        if config.output.positions && config.output.positions_format.epd() {
             replace_file(&positions_path, b"")?;
+        }
+        if config.output.positions && config.output.positions_format.bullet() {
+            replace_file(&dir.join(BULLET_FILE), b"")?;
+            replace_file(
+                &dir.join(BULLET_INDEX_FILE),
+                format!("{BULLET_INDEX_HEADER}\n").as_bytes(),
+            )?;
         }
         if sharded {
             let mut header = Vec::new();
@@ -525,8 +594,16 @@ fn prepare_outputs(
         pgn: append(&pgn_path)?,
         pgn_name: config.output.pgn_name.clone(),
         csv: append(&csv_path)?,
-        positions: if config.output.positions {
+        positions: if config.output.positions && config.output.positions_format.epd() {
             Some(append(&positions_path)?)
+        } else {
+            None
+        },
+        bullet: if config.output.positions && config.output.positions_format.bullet() {
+            Some((
+                append(&dir.join(BULLET_FILE))?,
+                append(&dir.join(BULLET_INDEX_FILE))?,
+            ))
         } else {
             None
         },

@@ -4,6 +4,7 @@
 use super::UsageError;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
+use sparring::arena::config::PositionsFormat;
 use sparring::arena::schedule::{Slice, Wave};
 use sparring::arena::{
     general_format, ranking, results_heading, run_tournament, Chess960Starts, EngineFacts,
@@ -859,10 +860,11 @@ pub fn play_with(
         "Results in {}: {}, games.csv, summary.csv, ranking.csv{}",
         summary.output_dir.display(),
         config.output.pgn_name,
-        if config.output.positions {
-            ", positions.epd"
-        } else {
-            ""
+        match (config.output.positions, config.output.positions_format) {
+            (false, _) => "",
+            (true, PositionsFormat::Epd) => ", positions.epd",
+            (true, PositionsFormat::Bullet) => ", positions.bullet",
+            (true, PositionsFormat::Both) => ", positions.epd, positions.bullet",
         }
     );
     Ok(())

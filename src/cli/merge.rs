@@ -55,10 +55,11 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
         report.total_games,
         args.out.display(),
         report.pgn_name,
-        if report.positions {
-            ", positions.epd"
-        } else {
-            ""
+        match (report.positions, report.bullet) {
+            (true, true) => ", positions.epd, positions.bullet",
+            (true, false) => ", positions.epd",
+            (false, true) => ", positions.bullet",
+            (false, false) => "",
         },
         match report.stopped_after_wave {
             Some(k) => format!(" (complete: stopped by SPRT after wave {k})"),

@@ -232,6 +232,83 @@ pub fn write_bullet_lines(
     }
 }
 
+/// The bullet file a run writes next to (or instead of) positions.epd.
+pub const BULLET_FILE: &str = "positions.bullet";
+
+/// Which game each run of lines in `positions.bullet` belongs to: a bullet line has no room
+/// for an id, and resume and merge must keep a game's lines together.
+pub const BULLET_INDEX_FILE: &str = "positions.bullet.games.csv";
+
+/// The header of `positions.bullet.games.csv`: one row per game, in the order the game's lines
+/// are in `positions.bullet`.
+pub const BULLET_INDEX_HEADER: &str = "game_id,lines";
+
+/// A game's training positions as bullet lines, and how many could not be written (no score,
+/// or a label that is not a game result: see the module documentation).
+pub fn bullet_lines(positions: &[TrainingPosition]) -> (String, usize) {
+    let mut text = String::new();
+    let mut skipped = 0;
+    for p in positions {
+        match BulletPosition::from_training(p) {
+            Ok(line) => {
+                text.push_str(&line.to_string());
+                text.push('\n');
+            }
+            Err(_) => skipped += 1,
+        }
+    }
+    (text, skipped)
+}
+
+/// Splits a run's `positions.bullet` into its games' lines with `positions.bullet.games.csv`:
+/// (game id, the game's lines), in file order. Lines after the last complete index row (a game
+/// being written when the run was killed) and a cut-off last index row are left out; an index
+/// that lists more lines than the file holds, or a row that is not `id,count`, is an error
+/// (`file:line: ...`, named by `index_name` and `bullet_name`).
+pub fn bullet_lines_by_game(
+    bullet: &str,
+    bullet_name: &str,
+    index: &str,
+    index_name: &str,
+) -> Result<Vec<(u64, String)>, String> {
+    let mut games = Vec::new();
+    let mut lines = bullet.split_inclusive('\n').filter(|l| l.ends_with('\n'));
+    let rows: Vec<&str> = index.split_inclusive('\n').collect();
+    for (i, row) in rows.iter().enumerate() {
+        if i == 0 {
+            if row.trim_end() != BULLET_INDEX_HEADER {
+                return Err(format!(
+                    "{index_name}:1: not the `{BULLET_INDEX_HEADER}` header"
+                ));
+            }
+            continue;
+        }
+        let parsed = row
+            .trim_end()
+            .split_once(',')
+            .and_then(|(id, n)| Some((id.parse::<u64>().ok()?, n.parse::<usize>().ok()?)));
+        let (id, count) = match parsed {
+            Some(fields) if row.ends_with('\n') => fields,
+            // The row being written when the run was killed.
+            _ if i + 1 == rows.len() => break,
+            _ => return Err(format!("{index_name}:{}: expected `game_id,lines`", i + 1)),
+        };
+        let mut text = String::new();
+        for _ in 0..count {
+            let line = lines.next().ok_or_else(|| {
+                format!(
+                    "{index_name}:{}: game {id} has {count} line(s), but {bullet_name} ends \
+                     before them",
+                    i + 1
+                )
+            })?;
+            text.push_str(line);
+        }
+        games.push((id, text));
+    }
+    Ok(games)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -249,5 +326,39 @@ mod tests {
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 | 30 | 0.0"
         );
         assert_eq!(BulletPosition::parse(&bullet.to_string()), Ok(bullet));
+    }
+
+    #[test]
+    fn the_index_splits_the_bullet_file_by_game_and_drops_a_cut_tail() {
+        let index = "game_id,lines\n3,2\n1,1\n";
+        let bullet = "a\nb\nc\nd (a game being written)\n";
+        assert_eq!(
+            bullet_lines_by_game(bullet, "b", index, "i").unwrap(),
+            vec![(3, "a\nb\n".to_string()), (1, "c\n".to_string())]
+        );
+        // A row cut by a kill is not a game yet.
+        let cut = format!("{index}5,");
+        assert_eq!(
+            bullet_lines_by_game(bullet, "b", &cut, "i").unwrap().len(),
+            2
+        );
+        let short = "game_id,lines\n3,9\n";
+        assert!(bullet_lines_by_game(bullet, "b", short, "i")
+            .unwrap_err()
+            .starts_with("i:2: game 3 has 9 line(s)"));
+        let bad = "game_id,lines\nx,1\n2,1\n";
+        assert!(bullet_lines_by_game(bullet, "b", bad, "i")
+            .unwrap_err()
+            .starts_with("i:2:"));
+        let none = TrainingPosition::parse(
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"0-1\";",
+        )
+        .unwrap()
+        .unwrap();
+        assert_eq!(
+            bullet_lines(&[none]),
+            (String::new(), 1),
+            "no score: skipped"
+        );
     }
 }

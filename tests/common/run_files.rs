@@ -140,6 +140,14 @@ pub fn assert_same_games(single: &Path, merged: &Path, positions: bool) {
         let epd = text(&single.join("positions.epd"));
         assert!(epd.lines().count() > 10, "positions were recorded");
         assert_eq!(epd, text(&merged.join("positions.epd")), "positions.epd");
+        // With `positions_format = "both"`, the bullet lines and their per-game index too.
+        for file in ["positions.bullet", "positions.bullet.games.csv"] {
+            if single.join(file).exists() {
+                assert_eq!(text(&single.join(file)), text(&merged.join(file)), "{file}");
+            } else {
+                assert!(!merged.join(file).exists(), "{file}");
+            }
+        }
     } else {
         assert!(!merged.join("positions.epd").exists());
     }

@@ -1047,6 +1047,7 @@ fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
             dir,
             positions: false,
             positions_per_game: 12,
+            positions_format: Default::default(),
             rating_interval: s.rating_interval.unwrap_or(10),
             pgn_name,
             engine_log: s.engine_log.clone(),
