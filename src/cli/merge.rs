@@ -6,13 +6,15 @@ use sparring::arena::{merge_shards, MergeOptions};
 use sparring::stats::SprtDecision;
 use std::path::PathBuf;
 
-/// `sparring merge`: merge shard directories into one result.
+/// `sparring merge`: merge shard (and wave) directories into one result.
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
     /// The directory to write the merged games.pgn, games.csv, positions.epd, summary.csv,
     /// ranking.csv and run.toml into.
     pub out: PathBuf,
-    /// The shards' output directories (any order).
+    /// The shards' (or waves') output directories, any order. With an SPRT, the last line
+    /// printed is the verdict for scripts, e.g. `verdict: continue with wave 4` or `verdict: H1
+    /// accepted (stopped by SPRT after wave 4)` (docs/scale-out.md, "SPRT in waves").
     #[arg(required = true)]
     pub dirs: Vec<PathBuf>,
     /// Merge what is there when games are missing (a warning names them), e.g. to look at a
