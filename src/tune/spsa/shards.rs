@@ -380,7 +380,19 @@ pub fn run_spsa_shard(
     let _lock = OutputLock::acquire(&own_dir).map_err(|e| SpsaError::Lock(e.to_string()))?;
     let run_description = format!("{}shards = {}\n", options.description, shard.count);
     let shared_run = shared.join(RUN);
-    let recorded = check_description(&shared_run, &run_description, shared)?;
+    let recorded =
+        check_description(&shared_run, &run_description, shared).map_err(|e| match e {
+            SpsaError::Changed { keys, .. } => SpsaError::ShardMismatch {
+                path: shared_run.clone(),
+                message: format!(
+                    "the run in this directory was started with another configuration or \
+                     split ({keys} differ): every shard must run the same configuration (with \
+                     the same --iterations and --seed) and the same shard count; use a new \
+                     --shared directory for another run"
+                ),
+            },
+            e => e,
+        })?;
     let own_description = format!("{run_description}shard = {}\n", shard.index);
     let own_run = own_dir.join(RUN);
     if own_run.exists() && !options.resume {
