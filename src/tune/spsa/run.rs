@@ -81,7 +81,7 @@ pub enum SpsaEvent<'a> {
         done: u64,
         /// Iterations planned.
         total: u64,
-        /// Games per iteration.
+        /// Games per iteration (a shard's: those of its block of pairs).
         games_per_iteration: u64,
         /// Pairs of the current iteration already played (resume).
         pending_pairs: u64,
