@@ -177,12 +177,12 @@ fn read_until(child: &mut Child, needle: &str) -> String {
 #[test]
 fn two_and_three_shards_at_once_give_the_single_runs_files() {
     single_run();
-    // Two shards by explicit index.
+    // Two shards by explicit index, one of them playing two games at once.
     let two = scratch("two");
     let shared = two.to_str().unwrap();
-    let children: Vec<Child> = ["0/2", "1/2"]
+    let children: Vec<Child> = [("0/2", "1"), ("1/2", "2")]
         .iter()
-        .map(|s| spawn(&shard_args(s, shared, &[]), &[]))
+        .map(|(s, c)| spawn(&shard_args(s, shared, &["--concurrency", c]), &[]))
         .collect();
     for child in children {
         assert_ok(&child.wait_with_output().unwrap(), "a shard of 2");
