@@ -138,6 +138,7 @@ fn every_recipe_script_passes_bash_n() {
             "parallel.sh",
             "slurm-match.sh",
             "slurm-merge.sh",
+            "slurm-spsa.sh",
             "slurm-submit.sh",
             "slurm-waves.sh"
         ]

@@ -2,11 +2,12 @@
 //! determinism across concurrency with real games at fixed nodes, the configuration (OpenBench
 //! lines, names, errors) and the command line.
 
+use sparring::arena::Shard;
 use sparring::rng::Rng;
 use sparring::search::{ParamKind, SearchParams};
 use sparring::tune::spsa::{
-    run_spsa, tuned_files, BuiltinObjective, GainSchedule, GameJob, GameOutcome, GameWorker,
-    Objective, RunOptions, SpsaConfig, SpsaError, SpsaEvent, SpsaParam, SpsaPlan,
+    run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, GainSchedule, GameJob, GameOutcome,
+    GameWorker, Objective, RunOptions, SpsaConfig, SpsaError, SpsaEvent, SpsaParam, SpsaPlan,
 };
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -746,4 +747,204 @@ fn the_shipped_spsa_configuration_parses() {
         config.time_control,
         sparring::arena::TimeControl::Nodes(2000)
     ));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Shards (issue 15): one chain split over processes meeting in a shared directory
+
+/// The synthetic run's tuned file: θ as text, so shards and the single run can be compared.
+fn theta_file(theta: &[f64]) -> Vec<(String, String)> {
+    vec![("tuned.toml".to_string(), format!("{theta:?}\n"))]
+}
+
+const SHARED_FILES: [&str; 5] = [
+    "trajectory.csv",
+    "state.toml",
+    "pairs.csv",
+    "tuned.toml",
+    "trajectory.svg",
+];
+
+/// Runs every shard of `count` in `dir` at once (threads), to the end.
+fn run_all_shards(plan: &SpsaPlan, dir: &Path, count: u64, resume: bool) {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..count)
+            .map(|index| {
+                scope.spawn(move || {
+                    run_spsa_shard(
+                        plan,
+                        &synthetic(),
+                        dir,
+                        Shard { index, count },
+                        &options(1, resume),
+                        &theta_file,
+                        &mut |_| {},
+                    )
+                })
+            })
+            .collect();
+        for handle in handles {
+            let summary = handle.join().unwrap().unwrap();
+            assert!(summary.complete);
+            assert_eq!(summary.theta.len(), 2);
+        }
+    });
+}
+
+#[test]
+fn shards_on_threads_give_the_unsharded_runs_files() {
+    let plan = synthetic_plan(30);
+    let single = scratch("shards-single");
+    run_spsa(
+        &plan,
+        &synthetic(),
+        &single,
+        &options(1, false),
+        &theta_file,
+        &mut |_| {},
+    )
+    .unwrap();
+    for count in [1, 3, 4] {
+        let dir = scratch(&format!("shards-{count}"));
+        run_all_shards(&plan, &dir, count, false);
+        for file in SHARED_FILES {
+            assert_eq!(
+                read(&single.join(file)),
+                read(&dir.join(file)),
+                "{file}, {count} shards"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_waiting_shard_reports_the_missing_files_and_stops_when_asked() {
+    let plan = synthetic_plan(5);
+    let dir = scratch("shards-waiting");
+    // Shard 1 alone: it plays its pairs of iteration 0, then waits for shard 0's file.
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut stopping = options(1, false);
+    stopping.stop = Some(stop.clone());
+    let mut missing_seen = Vec::new();
+    let summary = run_spsa_shard(
+        &plan,
+        &synthetic(),
+        &dir,
+        Shard { index: 1, count: 2 },
+        &stopping,
+        &theta_file,
+        &mut |e| {
+            if let SpsaEvent::Waiting {
+                iteration, missing, ..
+            } = e
+            {
+                missing_seen.push((iteration, missing.to_vec()));
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+    )
+    .unwrap();
+    assert!(!summary.complete);
+    assert_eq!((summary.done, summary.games_this_run), (0, 4));
+    assert_eq!(
+        missing_seen[0],
+        (0, vec![dir.join("iterations/0/pairs-0-of-2.csv")])
+    );
+    // Both shards resumed together finish the run as one process would have.
+    run_all_shards(&plan, &dir, 2, true);
+    let single = scratch("shards-waiting-single");
+    run_spsa(
+        &plan,
+        &synthetic(),
+        &single,
+        &options(1, false),
+        &theta_file,
+        &mut |_| {},
+    )
+    .unwrap();
+    for file in SHARED_FILES {
+        assert_eq!(read(&single.join(file)), read(&dir.join(file)), "{file}");
+    }
+    // More shards than pairs per iteration: some would play nothing, so it is refused.
+    let refused = run_spsa_shard(
+        &plan,
+        &synthetic(),
+        &scratch("shards-too-many"),
+        Shard { index: 0, count: 5 },
+        &options(1, false),
+        &theta_file,
+        &mut |_| {},
+    );
+    assert!(
+        matches!(&refused, Err(e @ SpsaError::Usage(_)) if e.is_bad_input()),
+        "{refused:?}"
+    );
+}
+
+#[test]
+fn damaged_spsa_state_is_refused_naming_file_and_key_with_status_2() {
+    let dir = scratch("damaged-state");
+    let out = dir.join("run");
+    let args = [
+        "spsa",
+        "configs/spsa.toml",
+        "--iterations",
+        "1",
+        "--concurrency",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--resume",
+    ];
+    let (code, _, stderr) = sparring(&args[..8]);
+    assert_eq!(code, 0, "{stderr}");
+    let state = out.join("state.toml");
+    let good = read(&state);
+    let theta_line = good.lines().find(|l| l.starts_with("theta = ")).unwrap();
+    let cases: Vec<(String, &str)> = vec![
+        (
+            good.replace(theta_line, "theta = [\"80\", 1.0, 1.0, 1.0, 1.0]"),
+            "`theta[0]`",
+        ),
+        (
+            good.replace("iteration = 1", "iteration = -1"),
+            "`iteration`",
+        ),
+        (
+            good.replace("draws = ", "# draws = "),
+            "missing key `draws`",
+        ),
+        (format!("{good}extra = 1\n"), "unknown key `extra`"),
+        (
+            good.replace(theta_line, "theta = [1.0, 2.0]"),
+            "`theta` holds 2 values for 5 parameters",
+        ),
+        (
+            good.replace(theta_line, "theta = [nan, 1.0, 1.0, 1.0, 1.0]"),
+            "`theta` holds NaN",
+        ),
+        (
+            good.replace("iteration = 1", "iteration = 99"),
+            "`iteration` is 99, beyond the run's 1 iterations",
+        ),
+        (good.replace("iteration", "iter\u{0}ation"), "state.toml"),
+    ];
+    for (text, needle) in &cases {
+        std::fs::write(&state, text).unwrap();
+        let (code, _, stderr) = sparring(&args);
+        assert_eq!(code, 2, "{text}\n{stderr}");
+        assert!(stderr.contains("state.toml"), "{stderr}");
+        assert!(stderr.contains(needle), "`{needle}` not in {stderr}");
+    }
+    std::fs::write(&state, b"iteration = \xff\n").unwrap();
+    let (code, _, stderr) = sparring(&args);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("state.toml") && stderr.contains("not UTF-8"),
+        "{stderr}"
+    );
+    std::fs::write(&state, &good).unwrap();
+    let (code, stdout, stderr) = sparring(&args);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("0 games this run"), "{stdout}");
 }

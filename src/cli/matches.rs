@@ -156,19 +156,26 @@ pub fn shard_from_env(
 
 /// The shard the command line asks for, if any.
 pub fn requested_shard(args: &MatchArgs) -> Result<Option<Shard>, UsageError> {
-    if args.shards.is_some() && !args.shard_from_env && args.shard.as_deref() != Some("env") {
+    shard_request(args.shard.as_deref(), args.shard_from_env, args.shards)
+}
+
+/// The shard `--shard`, `--shard-from-env` and `--shards` ask for (`match` and `spsa`).
+pub fn shard_request(
+    shard: Option<&str>,
+    from_env: bool,
+    shards: Option<u64>,
+) -> Result<Option<Shard>, UsageError> {
+    if shards.is_some() && !from_env && shard != Some("env") {
         return Err(UsageError(
             "--shards goes with --shard-from-env; otherwise write --shard I/N".to_string(),
         ));
     }
-    match args.shard.as_deref() {
-        Some("env") => shard_from_env(|k| std::env::var(k).ok(), args.shards).map(Some),
+    match shard {
+        Some("env") => shard_from_env(|k| std::env::var(k).ok(), shards).map(Some),
         Some(text) => Shard::parse(text)
             .map(Some)
             .map_err(|e| UsageError(format!("--shard: {e}"))),
-        None if args.shard_from_env => {
-            shard_from_env(|k| std::env::var(k).ok(), args.shards).map(Some)
-        }
+        None if from_env => shard_from_env(|k| std::env::var(k).ok(), shards).map(Some),
         None => Ok(None),
     }
 }

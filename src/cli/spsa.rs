@@ -3,11 +3,13 @@
 use super::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::search::ParamKind;
+use sparring::tune::spsa::shards::shard_pairs;
 use sparring::tune::spsa::{
-    run_spsa, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig, SpsaEngine,
-    SpsaError, SpsaEvent, UciObjective,
+    run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig,
+    SpsaEngine, SpsaError, SpsaEvent, UciObjective,
 };
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `sparring spsa`.
 #[derive(Debug, clap::Args)]
@@ -26,9 +28,30 @@ pub struct SpsaArgs {
     /// Seed of the perturbations, the rounding and the openings (overrides `spsa.seed`).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Continue the run in the output directory where it stopped.
+    /// Continue the run in the output directory where it stopped (with --shard: continue the
+    /// shard; a shard not started yet just starts).
     #[arg(long)]
     pub resume: bool,
+    /// Play only shard I of N (0-based) of every iteration's pairs; the shards meet in the
+    /// --shared directory after each iteration and all compute the same update. `env` takes
+    /// the shard from the scheduler (see --shard-from-env).
+    #[arg(long, value_name = "I/N", conflicts_with = "shard_from_env")]
+    pub shard: Option<String>,
+    /// Take the shard from the scheduler: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
+    /// SLURM_ARRAY_TASK_COUNT (with --shards N: the id itself of N), or Kubernetes'
+    /// JOB_COMPLETION_INDEX of --shards N.
+    #[arg(long)]
+    pub shard_from_env: bool,
+    /// The number of shards, with --shard-from-env (required for JOB_COMPLETION_INDEX).
+    #[arg(long, value_name = "N")]
+    pub shards: Option<u64>,
+    /// With --shard: the directory on storage every shard reads and writes (the run
+    /// directory: shard 0 writes trajectory.csv and the tuned files there).
+    #[arg(long, value_name = "DIR", conflicts_with = "out")]
+    pub shared: Option<PathBuf>,
+    /// With --shard: how often a shard waiting for the others says which files are missing.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30, hide = true)]
+    pub wait_report_seconds: u64,
 }
 
 /// An SPSA error with its exit status: bad input (2) or a failed run (1).
@@ -69,11 +92,31 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
         config.output_dir = out.clone();
     }
-    let objective: Box<dyn Objective> = match &config.engine {
-        SpsaEngine::Uci { .. } => {
-            super::interrupt::install();
-            Box::new(UciObjective::new(&config).map_err(classified)?)
+    let shard =
+        super::matches::shard_request(args.shard.as_deref(), args.shard_from_env, args.shards)?;
+    match (shard, &args.shared) {
+        (Some(_), None) => {
+            return Err(UsageError(
+                "--shard needs --shared DIR: the directory every shard of the run reads and                  writes (shared storage on a cluster)"
+                    .to_string(),
+            )
+            .into())
         }
+        (None, Some(_)) => {
+            return Err(UsageError(
+                "--shared goes with --shard I/N (or --shard env, --shard-from-env)".to_string(),
+            )
+            .into())
+        }
+        (Some(_), Some(shared)) => config.output_dir = shared.clone(),
+        (None, None) => {}
+    }
+    // A shard waits for the others at every iteration: Ctrl-C must end it (and any engine).
+    if shard.is_some() || matches!(config.engine, SpsaEngine::Uci { .. }) {
+        super::interrupt::install();
+    }
+    let objective: Box<dyn Objective> = match &config.engine {
+        SpsaEngine::Uci { .. } => Box::new(UciObjective::new(&config).map_err(classified)?),
         SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config).map_err(classified)?),
     };
     let options = RunOptions {
@@ -83,7 +126,14 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         description: config.description(),
     };
     let plan = config.plan.clone();
-    let total_games = plan.schedule.iterations * plan.pairs_per_iteration * 2;
+    let pairs_played = match shard {
+        Some(shard) => {
+            let block = shard_pairs(shard, plan.pairs_per_iteration);
+            block.end - block.start
+        }
+        None => plan.pairs_per_iteration,
+    };
+    let total_games = plan.schedule.iterations * pairs_played * 2;
     let bar = ProgressBar::with_draw_target(Some(total_games), ProgressDrawTarget::stderr());
     bar.set_style(
         ProgressStyle::with_template(
@@ -97,7 +147,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
             },
         ),
     );
-    let games_per_iteration = plan.pairs_per_iteration * 2;
+    let games_per_iteration = pairs_played * 2;
     let tuned = |theta: &[f64]| tuned_files(&config, theta);
     let dir = config.output_dir.clone();
     println!(
@@ -109,48 +159,94 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         config.concurrency,
         dir.display()
     );
-    let summary = run_spsa(
-        &plan,
-        objective.as_ref(),
-        &dir,
-        &options,
-        &tuned,
-        &mut |event| match event {
-            SpsaEvent::Started {
-                done,
-                pending_pairs,
-                ..
-            } => {
-                bar.set_position(done * games_per_iteration + 2 * pending_pairs);
-                bar.reset_eta();
-                if done > 0 || pending_pairs > 0 {
-                    bar.println(format!(
+    if let Some(shard) = shard {
+        let block = shard_pairs(shard, plan.pairs_per_iteration);
+        println!(
+            "spsa: shard {shard}: pairs {}-{} of every iteration's {}, meeting the other shards \
+             in {}",
+            block.start,
+            block.end.saturating_sub(1),
+            plan.pairs_per_iteration,
+            dir.display()
+        );
+    }
+    let report_every = Duration::from_secs(args.wait_report_seconds);
+    let mut next_report = (u64::MAX, report_every);
+    let mut on_event = |event: SpsaEvent<'_>| match event {
+        SpsaEvent::Started {
+            done,
+            pending_pairs,
+            ..
+        } => {
+            bar.set_position(done * games_per_iteration + 2 * pending_pairs);
+            bar.reset_eta();
+            if done > 0 || pending_pairs > 0 {
+                bar.suspend(|| {
+                    println!(
                         "resuming after iteration {done} ({pending_pairs} pairs of the next \
-                         already played)"
-                    ));
-                }
+                             already played)"
+                    )
+                });
             }
-            SpsaEvent::GameFinished { .. } => bar.inc(2),
-            SpsaEvent::IterationFinished {
-                done, total, theta, ..
-            } => {
-                let values: Vec<String> = plan
-                    .params
-                    .iter()
-                    .zip(theta)
-                    .take(8)
-                    .map(|(p, &v)| format!("{} {}", p.name, show(p.kind, v)))
-                    .collect();
-                let more = if plan.params.len() > 8 { ", ..." } else { "" };
-                bar.set_message(format!(
-                    "iteration {done}/{total}: {}{more}",
-                    values.join(", ")
-                ));
+        }
+        SpsaEvent::GameFinished { .. } => bar.inc(2),
+        SpsaEvent::IterationFinished {
+            done, total, theta, ..
+        } => {
+            let values: Vec<String> = plan
+                .params
+                .iter()
+                .zip(theta)
+                .take(8)
+                .map(|(p, &v)| format!("{} {}", p.name, show(p.kind, v)))
+                .collect();
+            let more = if plan.params.len() > 8 { ", ..." } else { "" };
+            bar.set_message(format!(
+                "iteration {done}/{total}: {}{more}",
+                values.join(", ")
+            ));
+        }
+        SpsaEvent::Waiting {
+            iteration,
+            missing,
+            waited,
+        } => {
+            if next_report.0 != iteration {
+                next_report = (iteration, report_every);
             }
-        },
-    )
+            if waited >= next_report.1 {
+                next_report.1 = waited + report_every;
+                bar.suspend(|| println!("{}", waiting_message(iteration, missing, waited)));
+            }
+        }
+    };
+    let summary = match shard {
+        Some(shard) => run_spsa_shard(
+            &plan,
+            objective.as_ref(),
+            &dir,
+            shard,
+            &options,
+            &tuned,
+            &mut on_event,
+        ),
+        None => run_spsa(
+            &plan,
+            objective.as_ref(),
+            &dir,
+            &options,
+            &tuned,
+            &mut on_event,
+        ),
+    }
     .map_err(classified)?;
     bar.finish_and_clear();
+    if !summary.complete {
+        return Err(anyhow::anyhow!(
+            "stopped after iteration {}; continue with --resume",
+            summary.done
+        ));
+    }
     let games = summary.plus_wins + summary.draws + summary.minus_wins;
     println!(
         "spsa: {} of {} iterations done, {} games this run ({} in all: +{} ={} -{} for θ+)",
@@ -182,6 +278,13 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
             .collect::<Vec<_>>()
             .join(", ")
     );
+    if shard.is_some_and(|s| s.index != 0) {
+        println!(
+            "(written by shard 0; the run's files are in {})",
+            dir.display()
+        );
+        return Ok(());
+    }
     if let SpsaEngine::Builtin {
         weights, search, ..
     } = &config.engine
@@ -202,6 +305,26 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// What a shard waiting at the barrier prints: the pair files still missing, by shard.
+fn waiting_message(iteration: u64, missing: &[PathBuf], waited: Duration) -> String {
+    const SHOWN: usize = 8;
+    let mut names: Vec<String> = missing
+        .iter()
+        .take(SHOWN)
+        .map(|p| p.display().to_string())
+        .collect();
+    if missing.len() > SHOWN {
+        names.push(format!("and {} more", missing.len() - SHOWN));
+    }
+    format!(
+        "spsa: waiting {}s for iteration {iteration}: {} pair file(s) missing: {} (a shard that \
+         stopped must be started again with --resume)",
+        waited.as_secs(),
+        missing.len(),
+        names.join(", ")
+    )
 }
 
 /// A match configuration playing the tuned files against the start, both as `sparring uci`

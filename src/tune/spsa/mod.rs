@@ -7,6 +7,8 @@
 //! - `plan`: one iteration's seeded perturbation, the rounding for engines, the update.
 //! - `run`: games in parallel, the run directory and `--resume`; the games are an injectable
 //!   `Objective` (the built-in engine, an external one, or a synthetic one in tests).
+//! - `shards`: one chain split over N processes (`--shard I/N --shared DIR`), each playing a
+//!   block of every iteration's pairs, meeting at a barrier of files after each iteration.
 //! - `config`: the TOML configuration; `games`: the objectives that play real games.
 
 pub mod config;
@@ -15,6 +17,7 @@ pub mod games;
 pub mod names;
 pub mod plan;
 pub mod run;
+pub mod shards;
 pub mod svg;
 
 pub use config::{SpsaConfig, SpsaEngine};
@@ -25,6 +28,7 @@ pub use plan::{Perturbation, SpsaParam, SpsaPlan};
 pub use run::{
     run_spsa, GameJob, GameOutcome, GameWorker, Objective, RunOptions, SpsaEvent, SpsaSummary,
 };
+pub use shards::run_spsa_shard;
 
 use crate::search::ParamKind;
 use std::path::PathBuf;
@@ -73,7 +77,8 @@ pub enum SpsaError {
         /// What changed.
         keys: String,
     },
-    /// A run file that cannot be read back.
+    /// A run file that cannot be read back (damaged or edited): the message names the key or
+    /// line. Bad input: the user must restore the file or start a new run.
     #[error("{}: cannot be read back: {message}", path.display())]
     Corrupt {
         /// The file.
@@ -81,9 +86,19 @@ pub enum SpsaError {
         /// What is wrong.
         message: String,
     },
-    /// The configuration's engine does not suit the objective asked for.
+    /// The configuration's engine does not suit the objective asked for, or a sharded run is
+    /// asked for wrongly (more shards than pairs per iteration).
     #[error("{0}")]
     Usage(String),
+    /// A shard's file in the shared directory comes from another run: another configuration,
+    /// another shard count or another iteration than the file's name says.
+    #[error("{}: {message}", path.display())]
+    ShardMismatch {
+        /// The file (or directory) that does not belong.
+        path: PathBuf,
+        /// What differs and what to do.
+        message: String,
+    },
 }
 
 impl SpsaError {
@@ -96,7 +111,9 @@ impl SpsaError {
                 | SpsaError::RunExists { .. }
                 | SpsaError::NothingToResume { .. }
                 | SpsaError::Changed { .. }
+                | SpsaError::Corrupt { .. }
                 | SpsaError::Usage(_)
+                | SpsaError::ShardMismatch { .. }
         )
     }
 }

@@ -6,6 +6,7 @@ use super::plan::{Perturbation, SpsaPlan};
 use super::svg::trajectory_svg;
 use super::SpsaError;
 use crate::arena::OutputLock;
+use crate::toml_config::Document;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -80,7 +81,7 @@ pub enum SpsaEvent<'a> {
         done: u64,
         /// Iterations planned.
         total: u64,
-        /// Games per iteration.
+        /// Games per iteration (a shard's: those of its block of pairs).
         games_per_iteration: u64,
         /// Pairs of the current iteration already played (resume).
         pending_pairs: u64,
@@ -104,6 +105,16 @@ pub enum SpsaEvent<'a> {
         games_this_run: u64,
         /// Time since this run started.
         elapsed: Duration,
+    },
+    /// A shard (`run_spsa_shard`) has played its pairs of `iteration` and waits for the other
+    /// shards' pair files; sent at every look at the shared directory.
+    Waiting {
+        /// 0-based iteration waited for.
+        iteration: u64,
+        /// The pair files of that iteration not there yet (paths).
+        missing: &'a [PathBuf],
+        /// How long this shard has waited for the iteration so far.
+        waited: Duration,
     },
 }
 
@@ -129,14 +140,16 @@ pub struct SpsaSummary {
 /// The tuned files for θ: (file name, content) pairs written into the run directory.
 pub type TunedFiles<'a> = &'a dyn Fn(&[f64]) -> Vec<(String, String)>;
 
-const STATE: &str = "state.toml";
-const RUN: &str = "run.txt";
-const TRAJECTORY: &str = "trajectory.csv";
-const PAIRS: &str = "pairs.csv";
-const SVG: &str = "trajectory.svg";
+pub(super) const STATE: &str = "state.toml";
+pub(super) const RUN: &str = "run.txt";
+pub(super) const TRAJECTORY: &str = "trajectory.csv";
+pub(super) const PAIRS: &str = "pairs.csv";
+pub(super) const SVG: &str = "trajectory.svg";
+/// The header of `pairs.csv` (and of a shard's pair files).
+pub(super) const PAIRS_HEADER: &str = "iteration,pair,plus_wins,draws,minus_wins\n";
 
 /// One finished pair: (pair index, θ+ wins, draws, θ− wins).
-type PairRow = (u64, u64, u64, u64);
+pub(super) type PairRow = (u64, u64, u64, u64);
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -148,7 +161,7 @@ struct StateFile {
     minus_wins: u64,
 }
 
-fn io_error(path: &Path) -> impl Fn(std::io::Error) -> SpsaError + '_ {
+pub(super) fn io_error(path: &Path) -> impl Fn(std::io::Error) -> SpsaError + '_ {
     move |source| SpsaError::Io {
         path: path.to_path_buf(),
         source,
@@ -156,7 +169,7 @@ fn io_error(path: &Path) -> impl Fn(std::io::Error) -> SpsaError + '_ {
 }
 
 /// Writes `content` to `path` atomically: a kill leaves the old file or the new one.
-fn write_atomic(path: &Path, content: &str) -> Result<(), SpsaError> {
+pub(super) fn write_atomic(path: &Path, content: &str) -> Result<(), SpsaError> {
     let tmp = path.with_extension("tmp");
     std::fs::write(&tmp, content).map_err(io_error(&tmp))?;
     std::fs::rename(&tmp, path).map_err(io_error(path))
@@ -214,8 +227,7 @@ impl RunDir {
         )
         .map_err(io_error(&trajectory_path))?;
         let pairs_path = dir.join(PAIRS);
-        std::fs::write(&pairs_path, "iteration,pair,plus_wins,draws,minus_wins\n")
-            .map_err(io_error(&pairs_path))?;
+        std::fs::write(&pairs_path, PAIRS_HEADER).map_err(io_error(&pairs_path))?;
         let run = RunDir {
             dir: dir.to_path_buf(),
             trajectory: vec![start.clone()],
@@ -238,46 +250,12 @@ impl RunDir {
         let run_path = dir.join(RUN);
         let recorded = std::fs::read_to_string(&run_path).map_err(io_error(&run_path))?;
         if recorded != options.description {
-            let old: Vec<&str> = recorded.lines().collect();
-            let new: Vec<&str> = options.description.lines().collect();
-            let changed: Vec<String> = old
-                .iter()
-                .zip(&new)
-                .filter(|(a, b)| a != b)
-                .map(|(a, _)| a.split(" = ").next().unwrap_or(a).to_string())
-                .collect();
             return Err(SpsaError::Changed {
                 dir: dir.to_path_buf(),
-                keys: if changed.is_empty() {
-                    "the parameter list".to_string()
-                } else {
-                    changed.join(", ")
-                },
+                keys: changed_keys(&recorded, &options.description),
             });
         }
-        let state_path = dir.join(STATE);
-        let text = std::fs::read_to_string(&state_path).map_err(io_error(&state_path))?;
-        let state: StateFile = toml::from_str(&text).map_err(|e| SpsaError::Corrupt {
-            path: state_path.clone(),
-            message: e.message().to_string(),
-        })?;
-        if state.theta.len() != plan.params.len() {
-            return Err(SpsaError::Corrupt {
-                path: state_path,
-                message: format!(
-                    "{} values for {} parameters",
-                    state.theta.len(),
-                    plan.params.len()
-                ),
-            });
-        }
-        // A damaged value would otherwise be tuned on as NaN or infinity.
-        if let Some(bad) = state.theta.iter().find(|v| !v.is_finite()) {
-            return Err(SpsaError::Corrupt {
-                path: state_path,
-                message: format!("theta holds {bad}, not a finite number"),
-            });
-        }
+        let state = read_state(&dir.join(STATE), plan)?;
         // The trajectory up to the state's iteration (a row written just before a kill that
         // preceded the state's update is dropped).
         let trajectory_path = dir.join(TRAJECTORY);
@@ -314,7 +292,7 @@ impl RunDir {
         // Pairs of the iteration under way: played already, not played again.
         let pairs_path = dir.join(PAIRS);
         let text = std::fs::read_to_string(&pairs_path).map_err(io_error(&pairs_path))?;
-        let mut kept = String::from("iteration,pair,plus_wins,draws,minus_wins\n");
+        let mut kept = String::from(PAIRS_HEADER);
         let mut pending = BTreeMap::new();
         for line in text.lines().skip(1) {
             let fields: Vec<u64> = line
@@ -374,8 +352,7 @@ impl RunDir {
         self.trajectory.push(theta.clone());
         self.theta = theta;
         self.pending.clear();
-        let last = self.done == plan.schedule.iterations;
-        if last || self.done % 10 == 0 || self.done < 10 {
+        if svg_due(self.done, plan.schedule.iterations) {
             let svg = trajectory_svg(plan, &self.trajectory);
             write_atomic(&self.dir.join(SVG), &svg)?;
         }
@@ -389,18 +366,88 @@ impl RunDir {
         if self.done == 0 {
             write_atomic(&self.dir.join(SVG), &trajectory_svg(plan, &self.trajectory))?;
         }
-        let [w, d, l] = self.totals;
-        let state = format!(
-            "# sparring spsa: the state after the last complete iteration (read by --resume)\n\
-             iteration = {}\ntheta = [{}]\nplus_wins = {w}\ndraws = {d}\nminus_wins = {l}\n",
-            self.done,
-            format_values(&self.theta)
-        );
+        let state = state_text(self.done, &self.theta, self.totals);
         write_atomic(&self.dir.join(STATE), &state)
     }
 }
 
-fn csv_values(values: &[f64]) -> String {
+/// The keys whose values differ between two run descriptions (`key = value` lines), or are
+/// in one only: `seed, shards`.
+pub(super) fn changed_keys(recorded: &str, now: &str) -> String {
+    let entries = |text: &str| -> BTreeMap<String, String> {
+        text.lines()
+            .map(|line| match line.split_once(" = ") {
+                Some((key, value)) => (key.to_string(), value.to_string()),
+                None => (line.to_string(), String::new()),
+            })
+            .collect()
+    };
+    let (old, new) = (entries(recorded), entries(now));
+    let changed: Vec<&str> = old
+        .keys()
+        .chain(new.keys().filter(|k| !old.contains_key(*k)))
+        .filter(|k| old.get(*k) != new.get(*k))
+        .map(String::as_str)
+        .collect();
+    if changed.is_empty() {
+        "the parameter order".to_string()
+    } else {
+        changed.join(", ")
+    }
+}
+
+/// `state.toml`'s text: the iterations done, θ after them and the totals (θ+ wins, draws,
+/// θ− wins).
+pub(super) fn state_text(done: u64, theta: &[f64], [w, d, l]: [u64; 3]) -> String {
+    format!(
+        "# sparring spsa: the state after the last complete iteration (read by --resume)\n\
+         iteration = {done}\ntheta = [{}]\nplus_wins = {w}\ndraws = {d}\nminus_wins = {l}\n",
+        format_values(theta)
+    )
+}
+
+/// Whether `trajectory.svg` is redrawn after iteration `done` (often early, then every 10th).
+pub(super) fn svg_due(done: u64, iterations: u64) -> bool {
+    done == iterations || done % 10 == 0 || done < 10
+}
+
+/// Reads `state.toml` back: a damaged file is refused naming the file, line and key (bad
+/// input, exit status 2), never tuned on.
+fn read_state(path: &Path, plan: &SpsaPlan) -> Result<StateFile, SpsaError> {
+    let bytes = std::fs::read(path).map_err(io_error(path))?;
+    let corrupt = |message: String| SpsaError::Corrupt {
+        path: path.to_path_buf(),
+        message,
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        corrupt(format!(
+            "not UTF-8 text (byte {}); restore it or start a new run",
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let file = path.display().to_string();
+    let state: StateFile = Document::parse(&text, &file)?.deserialize()?;
+    if state.theta.len() != plan.params.len() {
+        return Err(corrupt(format!(
+            "`theta` holds {} values for {} parameters",
+            state.theta.len(),
+            plan.params.len()
+        )));
+    }
+    // A damaged value would otherwise be tuned on as NaN or infinity.
+    if let Some(bad) = state.theta.iter().find(|v| !v.is_finite()) {
+        return Err(corrupt(format!("`theta` holds {bad}, not a finite number")));
+    }
+    if state.iteration > plan.schedule.iterations {
+        return Err(corrupt(format!(
+            "`iteration` is {}, beyond the run's {} iterations",
+            state.iteration, plan.schedule.iterations
+        )));
+    }
+    Ok(state)
+}
+
+pub(super) fn csv_values(values: &[f64]) -> String {
     values
         .iter()
         .map(|v| format!("{v:?}"))
@@ -408,7 +455,7 @@ fn csv_values(values: &[f64]) -> String {
         .join(",")
 }
 
-fn append(path: &Path) -> Result<std::fs::File, SpsaError> {
+pub(super) fn append(path: &Path) -> Result<std::fs::File, SpsaError> {
     std::fs::OpenOptions::new()
         .append(true)
         .open(path)
@@ -501,7 +548,7 @@ pub fn run_spsa(
 
 /// Plays the pairs `todo` of one iteration on `concurrency` threads, handing each finished
 /// pair to `on_pair` (on this thread). False when stopped before every pair finished.
-fn play_iteration(
+pub(super) fn play_iteration(
     plan: &SpsaPlan,
     objective: &dyn Objective,
     perturbation: &Perturbation,
