@@ -1,9 +1,9 @@
 //! The run's fingerprint: the settings that decide which games are played and how, written to
 //! `run.toml` in the output directory when a run starts. `--resume` compares the configuration it
 //! is given with it and refuses a change, naming the dotted keys, so one directory never mixes
-//! games of two configurations. A shard's directory also records its shard (compared too), and
-//! `run.` keys record what `sparring merge` needs (the version, the SPRT, how the ranking
-//! counts) without being compared. Settings that cannot change a game (concurrency, the results
+//! games of two configurations. A shard's (or wave's) directory also records its shard and wave
+//! (compared too), and `run.` keys record what `sparring merge` needs (the version, the SPRT,
+//! how the ranking counts) without being compared. Settings that cannot change a game (concurrency, the results
 //! interval, the output directory, the engine timeout, the SPRT bounds that only decide when to
 //! stop) may change between runs.
 //!

@@ -5,6 +5,10 @@
 //!
 //! A shard also writes `figures.csv` (what each engine did in each game: moves, depth, nodes,
 //! thinking time), so the merged ranking's per-engine figures cover every game.
+//!
+//! The directories of a run played in waves (`--wave K`, each wave whole or sharded) merge the
+//! same way; the SPRT is then read at the end of each complete wave, and the first wave end at
+//! which it decided makes the merge the run's complete result (`MergeReport::verdict`).
 
 use super::config::TournamentKind;
 use super::manifest::{Fingerprint, ManifestError, MANIFEST_FILE, RECORDED_VERSION};
