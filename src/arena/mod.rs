@@ -30,6 +30,7 @@ pub use report::{
     EngineFacts,
 };
 pub use schedule::{
-    Chess960Starts, GameSpec, OpeningSource, Schedule, Shard, ShardError, StartPosition,
+    open_book, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource, Schedule,
+    Shard, ShardError, StartPosition,
 };
 pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};

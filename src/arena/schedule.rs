@@ -4,8 +4,12 @@
 
 use super::config::{OpeningOrder, TournamentKind};
 use crate::board::Position;
-use crate::openings::{Opening, OpeningBook};
+use crate::openings::{
+    find_chess960_start, BookOptions, FormatNameError, Opening, OpeningBook, OpeningFormat,
+    OpeningsError,
+};
 use crate::rng::Rng;
+use std::path::{Path, PathBuf};
 
 /// Where openings come from: an opening book, or the start position.
 pub trait OpeningSource: Send + Sync {
@@ -61,6 +65,76 @@ impl OpeningSource for Chess960Starts {
             moves: Vec::new(),
         }
     }
+}
+
+/// The book a configuration's `[openings]` table names, as `match` and `spsa` both read it.
+#[derive(Clone, Copy, Debug)]
+pub struct BookRequest<'a> {
+    /// `openings.file`.
+    pub file: &'a Path,
+    /// `openings.format`; None: from the file's extension.
+    pub format: Option<&'a str>,
+    /// `openings.plies`.
+    pub plies: Option<usize>,
+    /// `openings.start` (1-based).
+    pub start: usize,
+    /// Whether the games are Chess960; a standard run refuses a book with a Chess960 setup.
+    pub chess960: bool,
+}
+
+/// Why a configured book cannot be used; each names the `[openings]` field at fault.
+#[derive(Debug, thiserror::Error)]
+pub enum BookSetupError {
+    /// `openings.format` is not a format name.
+    #[error("`openings.format`: {0}")]
+    Format(#[from] FormatNameError),
+    /// The book cannot be opened or read.
+    #[error("`openings.file`: {0}")]
+    Open(#[from] OpeningsError),
+    /// A standard-chess run was given a book holding a Chess960 setup.
+    #[error(
+        "{}: line {line}: `{fen}` has Chess960 castling rights, and the games are standard \
+         chess (a match plays Chess960 with `variant = \"chess960\"` in [tournament], \
+         `-variant fischerandom` on the command line); use a standard book",
+        file.display()
+    )]
+    Chess960InStandard {
+        /// The book.
+        file: PathBuf,
+        /// The 1-based line of the first Chess960 setup.
+        line: usize,
+        /// Its FEN.
+        fen: String,
+    },
+}
+
+/// Opens the book `request` names; its skipped lines are in [`OpeningBook::rejected`].
+pub fn open_book(request: &BookRequest<'_>) -> Result<OpeningBook, BookSetupError> {
+    let format = request
+        .format
+        .map(str::parse::<OpeningFormat>)
+        .transpose()?;
+    let options = BookOptions {
+        plies: request.plies,
+        start: request.start,
+        ..Default::default()
+    };
+    let book = OpeningBook::open(request.file, format, options)?;
+    if !request.chess960 {
+        // Played as standard chess, a Chess960 start would lose its castling rights' meaning.
+        let bytes = std::fs::read(request.file).map_err(|source| OpeningsError::Io {
+            path: request.file.to_path_buf(),
+            source,
+        })?;
+        if let Some((line, fen)) = find_chess960_start(&bytes, book.format()) {
+            return Err(BookSetupError::Chess960InStandard {
+                file: request.file.to_path_buf(),
+                line,
+                fen,
+            });
+        }
+    }
+    Ok(book)
 }
 
 /// One scheduled game.
@@ -442,6 +516,45 @@ pub fn describe_game_ids(ids: impl IntoIterator<Item = u64>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_configured_book_names_the_field_and_refuses_chess960_setups_in_standard_games() {
+        let dir = std::env::temp_dir().join(format!("sparring-open-book-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let book = dir.join("mixed.epd");
+        std::fs::write(
+            &book,
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n\
+             nrnkbbqr/pppppppp/8/8/8/8/PPPPPPPP/NRNKBBQR w KQkq - 0 1\n",
+        )
+        .unwrap();
+        let mut request = BookRequest {
+            file: &book,
+            format: None,
+            plies: None,
+            start: 1,
+            chess960: false,
+        };
+        let err = open_book(&request).unwrap_err();
+        assert!(
+            matches!(&err, BookSetupError::Chess960InStandard { line: 2, .. }),
+            "{err}"
+        );
+        assert!(err
+            .to_string()
+            .starts_with(&format!("{}: line 2: ", book.display())));
+        request.chess960 = true;
+        assert_eq!(open_book(&request).unwrap().len(), Some(2));
+        request.format = Some("fen-ish");
+        let err = open_book(&request).unwrap_err().to_string();
+        assert!(err.starts_with("`openings.format`: "), "{err}");
+        let missing = dir.join("missing.epd");
+        request.format = None;
+        request.file = &missing;
+        let err = open_book(&request).unwrap_err().to_string();
+        assert!(err.starts_with("`openings.file`: "), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn pairs_share_openings_and_reverse_colours() {

@@ -7,11 +7,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_
 use sparring::arena::config::PositionsFormat;
 use sparring::arena::schedule::{Slice, Wave};
 use sparring::arena::{
-    general_format, ranking, results_heading, run_tournament, Chess960Starts, EngineFacts,
-    EngineFigures, Event, MatchConfig, OpeningSource, PairingStats, ResultsFormat, RunOptions,
-    Shard, StartPosition,
+    general_format, open_book, ranking, results_heading, run_tournament, BookRequest,
+    BookSetupError, Chess960Starts, EngineFacts, EngineFigures, Event, MatchConfig, OpeningSource,
+    PairingStats, ResultsFormat, RunOptions, Shard, StartPosition,
 };
-use sparring::openings::{find_chess960_start, BookOptions, OpeningBook, OpeningFormat};
 use sparring::stats::{EloEstimate, SprtDecision, SprtParams};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -214,35 +213,18 @@ pub fn opening_source(config: &MatchConfig) -> anyhow::Result<Arc<dyn OpeningSou
             Arc::new(StartPosition)
         });
     };
-    let format = match &o.format {
-        Some(name) => Some(
-            name.parse::<OpeningFormat>()
-                .map_err(|e| UsageError(format!("{}: `openings.format`: {e}", config.source)))?,
-        ),
-        None => None,
-    };
-    let options = BookOptions {
+    let request = BookRequest {
+        file: &o.file,
+        format: o.format.as_deref(),
         plies: o.plies,
         start: o.start,
-        ..Default::default()
+        chess960: config.variant.is_chess960(),
     };
-    let book = OpeningBook::open(&o.file, format, options)
-        .map_err(|e| UsageError(format!("{}: `openings.file`: {e}", config.source)))?;
-    if !config.variant.is_chess960() {
-        // Played as standard chess, a Chess960 start would lose its castling rights' meaning.
-        let bytes = std::fs::read(&o.file)
-            .with_context(|| format!("{}: `openings.file`: {}", config.source, o.file.display()))?;
-        if let Some((line, fen)) = find_chess960_start(&bytes, book.format()) {
-            return Err(UsageError(format!(
-                "{}: line {line}: `{fen}` has Chess960 castling rights, and the match \
-                 ({}) plays standard chess: set `variant = \"chess960\"` in [tournament] \
-                 (`-variant fischerandom` on the command line) or use a standard book",
-                o.file.display(),
-                config.source
-            ))
-            .into());
-        }
-    }
+    let book = open_book(&request).map_err(|e| match e {
+        // The book's own line is the place to look; the configuration is named after it.
+        BookSetupError::Chess960InStandard { .. } => UsageError(format!("{e} ({})", config.source)),
+        _ => UsageError(format!("{}: {e}", config.source)),
+    })?;
     for bad in book.rejected() {
         eprintln!("warning: skipped opening {bad}");
     }

@@ -9,9 +9,10 @@ use super::run::{GameJob, GameOutcome, GameWorker, Objective};
 use super::SpsaError;
 use crate::arena::config::{Adjudication, OpeningOrder, TimeControl, TournamentKind};
 use crate::arena::uci_player::{UciCommand, UciPlayer};
-use crate::arena::{play_game, BuiltinPlayer, GameSetup, OpeningSource, Player, Schedule};
+use crate::arena::{
+    open_book, play_game, BookRequest, BuiltinPlayer, GameSetup, OpeningSource, Player, Schedule,
+};
 use crate::board::GameResult;
-use crate::openings::{BookOptions, OpeningBook, OpeningFormat};
 use crate::rng::Rng;
 use crate::search::ParamKind;
 use std::sync::Arc;
@@ -38,19 +39,15 @@ impl GameRules {
         let openings: Arc<dyn OpeningSource> = match &config.openings {
             None => Arc::new(crate::arena::StartPosition),
             Some(o) => {
-                let format = match &o.format {
-                    Some(name) => Some(name.parse::<OpeningFormat>().map_err(|e| {
-                        SpsaError::Openings(format!("{}: `openings.format`: {e}", config.source))
-                    })?),
-                    None => None,
-                };
-                let options = BookOptions {
+                let request = BookRequest {
+                    file: &o.file,
+                    format: o.format.as_deref(),
                     plies: o.plies,
-                    ..Default::default()
+                    start: 1,
+                    chess960: false,
                 };
-                let book = OpeningBook::open(&o.file, format, options).map_err(|e| {
-                    SpsaError::Openings(format!("{}: `openings.file`: {e}", config.source))
-                })?;
+                let book = open_book(&request)
+                    .map_err(|e| SpsaError::Openings(format!("{}: {e}", config.source)))?;
                 Arc::new(book)
             }
         };
