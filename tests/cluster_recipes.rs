@@ -13,7 +13,7 @@ use std::process::{Command, Output};
 
 #[path = "common/run_files.rs"]
 mod run_files;
-use run_files::{assert_ok, assert_same_results, csv_without, text};
+use run_files::{assert_ok, assert_same_results, csv_without, out_dir, text};
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
@@ -39,13 +39,6 @@ const RECIPE_VARIABLES: &[&str] = &[
     "WAVE",
     "WAVE_PAIRS",
 ];
-
-fn out_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn recipe(name: &str) -> PathBuf {
     Path::new(REPO).join("configs/cluster").join(name)

@@ -15,35 +15,11 @@ use std::process::{Command, Output};
 #[path = "common/run_files.rs"]
 mod run_files;
 use run_files::{
-    assert_ok, assert_progress_counts_within_the_shard, assert_same_results, csv_without,
-    pgn_without_clock, text,
+    assert_ok, assert_progress_counts_within_the_shard, assert_same_results, csv_without, out_dir,
+    pgn_without_clock, text, write_config,
 };
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
-
-fn out_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Writes the configuration into `dir/run-config.toml` with `OUT` and `WEIGHTS` filled in.
-fn write_config(text: &str, dir: &Path) -> PathBuf {
-    let text = text
-        .replace("OUT", &dir.join("single").display().to_string())
-        .replace(
-            "WEIGHTS",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-        )
-        .replace(
-            "BOOK",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/openings/balanced-8ply.epd"),
-        );
-    let path = dir.join("run-config.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 fn sparring(args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(SPARRING);

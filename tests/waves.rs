@@ -10,35 +10,10 @@ use std::process::{Command, Output};
 mod run_files;
 use run_files::{
     assert_ok, assert_progress_counts_within_the_shard, assert_same_games, assert_same_results,
-    text,
+    out_dir, text, write_config,
 };
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
-
-fn out_dir(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-/// Writes the configuration into `dir/config.toml`, with `OUT`, `WEIGHTS` and `BOOK` filled
-/// in.
-fn write_config(text: &str, dir: &Path) -> PathBuf {
-    let text = text
-        .replace("OUT", &dir.join("single").display().to_string())
-        .replace(
-            "WEIGHTS",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-        )
-        .replace(
-            "BOOK",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/openings/balanced-8ply.epd"),
-        );
-    let path = dir.join("config.toml");
-    std::fs::write(&path, text).unwrap();
-    path
-}
 
 fn sparring(args: &[&str]) -> Output {
     let mut command = Command::new(SPARRING);

@@ -1,6 +1,7 @@
 //! `sparring match` (a tournament from a TOML configuration) and `sparring stats` (Elo, LOS and
 //! SPRT figures from counts).
 
+use super::shard::ShardArgs;
 use super::UsageError;
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
@@ -9,7 +10,7 @@ use sparring::arena::schedule::{Slice, Wave};
 use sparring::arena::{
     general_format, open_book, ranking, results_heading, run_tournament, BookRequest,
     BookSetupError, Chess960Starts, EngineFacts, EngineFigures, Event, MatchConfig, OpeningSource,
-    PairingStats, ResultsFormat, RunOptions, Shard, StartPosition,
+    PairingStats, ResultsFormat, RunOptions, StartPosition,
 };
 use sparring::stats::{EloEstimate, SprtDecision, SprtParams};
 use std::io::IsTerminal;
@@ -41,7 +42,8 @@ pub struct MatchArgs {
     pub rounds: Option<u32>,
     #[arg(long)]
     pub seed: Option<u64>,
-    /// Output directory (overrides `output.dir`).
+    /// Output directory (overrides `output.dir`). A shard's default is
+    /// `<output.dir>/shard-I-of-N`, which `sparring merge` joins with the other shards'.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Continue a run from its output directory without replaying finished games.
@@ -50,19 +52,9 @@ pub struct MatchArgs {
     /// auto (a bar on a terminal, lines otherwise), bar, or lines.
     #[arg(long, value_enum, default_value_t = ProgressStyle::Auto)]
     pub progress: ProgressStyle,
-    /// Play only shard I of N (0-based I), into `<output.dir>/shard-I-of-N` unless --out is
-    /// given; `sparring merge` joins the shards' directories. `env` takes the shard from the
-    /// scheduler (see --shard-from-env).
-    #[arg(long, value_name = "I/N", conflicts_with = "shard_from_env")]
-    pub shard: Option<String>,
-    /// Take the shard from the scheduler: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
-    /// SLURM_ARRAY_TASK_COUNT (with --shards N: the id itself of N), or Kubernetes'
-    /// JOB_COMPLETION_INDEX of --shards N.
-    #[arg(long)]
-    pub shard_from_env: bool,
-    /// The number of shards, with --shard-from-env (required for JOB_COMPLETION_INDEX).
-    #[arg(long, value_name = "N")]
-    pub shards: Option<u64>,
+    // Shard I of N plays a contiguous block of whole pairs (docs/scale-out.md).
+    #[command(flatten)]
+    pub shard: ShardArgs,
     /// Play only wave K (0-based) of the run: pairs K*W up to (K+1)*W of its schedule, W
     /// given by --wave-pairs, into `<output.dir>/wave-K` (with --shard I/N: shard I of the
     /// wave, `wave-K-shard-I-of-N`) unless --out is given. `sparring merge` joins waves and
@@ -90,92 +82,6 @@ pub fn requested_wave(args: &MatchArgs) -> Result<Option<Wave>, UsageError> {
         _ => Err(UsageError(
             "--wave K and --wave-pairs W go together".to_string(),
         )),
-    }
-}
-
-/// The shard a scheduler's environment names (`var` looks a variable up): Slurm's array task
-/// (index `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`; with
-/// `shards` given, the id itself of `shards`, so an array can be one wave of a larger split)
-/// or Kubernetes' `JOB_COMPLETION_INDEX` (count from `shards`).
-pub fn shard_from_env(
-    var: impl Fn(&str) -> Option<String>,
-    shards: Option<u64>,
-) -> Result<Shard, UsageError> {
-    let number = |name: &str| -> Result<Option<u64>, UsageError> {
-        match var(name) {
-            None => Ok(None),
-            Some(text) => text.trim().parse().map(Some).map_err(|_| {
-                UsageError(format!(
-                    "--shard-from-env: {name}={text:?} is not a whole number"
-                ))
-            }),
-        }
-    };
-    let (index, count, source) = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
-        match shards {
-            // The array may be one wave of a larger split: its ids are the shard indexes.
-            Some(n) => (id, n, "SLURM_ARRAY_TASK_ID"),
-            // The array is the whole run (`--array=0-63` or `1-64`): ids counted from its min.
-            None => {
-                let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
-                    UsageError(
-                        "--shard-from-env: SLURM_ARRAY_TASK_ID is set but \
-                         SLURM_ARRAY_TASK_COUNT is not; give the count with --shards N"
-                            .to_string(),
-                    )
-                })?;
-                let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
-                let index = id.checked_sub(min).ok_or_else(|| {
-                    UsageError(format!(
-                        "--shard-from-env: SLURM_ARRAY_TASK_ID={id} is below \
-                         SLURM_ARRAY_TASK_MIN={min}"
-                    ))
-                })?;
-                (index, count, "SLURM_ARRAY_TASK_ID")
-            }
-        }
-    } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
-        let count = shards.ok_or_else(|| {
-            UsageError(
-                "--shard-from-env: JOB_COMPLETION_INDEX is set; give the Job's completions \
-                 count with --shards N"
-                    .to_string(),
-            )
-        })?;
-        (index, count, "JOB_COMPLETION_INDEX")
-    } else {
-        return Err(UsageError(
-            "--shard-from-env: neither SLURM_ARRAY_TASK_ID (Slurm job arrays) nor \
-             JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) is set"
-                .to_string(),
-        ));
-    };
-    Shard::new(index, count).map_err(|e| UsageError(format!("--shard-from-env ({source}): {e}")))
-}
-
-/// The shard the command line asks for, if any.
-pub fn requested_shard(args: &MatchArgs) -> Result<Option<Shard>, UsageError> {
-    shard_request(args.shard.as_deref(), args.shard_from_env, args.shards)
-}
-
-/// The shard `--shard`, `--shard-from-env` and `--shards` ask for (`match` and `spsa`).
-pub fn shard_request(
-    shard: Option<&str>,
-    from_env: bool,
-    shards: Option<u64>,
-) -> Result<Option<Shard>, UsageError> {
-    if shards.is_some() && !from_env && shard != Some("env") {
-        return Err(UsageError(
-            "--shards goes with --shard-from-env; otherwise write --shard I/N".to_string(),
-        ));
-    }
-    match shard {
-        Some("env") => shard_from_env(|k| std::env::var(k).ok(), shards).map(Some),
-        Some(text) => Shard::parse(text)
-            .map(Some)
-            .map_err(|e| UsageError(format!("--shard: {e}"))),
-        None if from_env => shard_from_env(|k| std::env::var(k).ok(), shards).map(Some),
-        None => Ok(None),
     }
 }
 
@@ -804,7 +710,7 @@ fn cutechess_lines(p: &PairingStats) -> Vec<String> {
 
 /// `sparring match`.
 pub fn run(args: &MatchArgs) -> anyhow::Result<()> {
-    let shard = requested_shard(args)?;
+    let shard = args.shard.requested()?;
     let wave = requested_wave(args)?;
     let mut config = load_config(args)?;
     let options = RunOptions {
@@ -863,49 +769,6 @@ pub fn play_with(
 mod tests {
     use super::*;
 
-    fn env<'a>(vars: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
-        move |k| {
-            vars.iter()
-                .find(|(n, _)| *n == k)
-                .map(|(_, v)| v.to_string())
-        }
-    }
-
-    #[test]
-    fn the_scheduler_environment_gives_the_shard() {
-        let slurm = [
-            ("SLURM_ARRAY_TASK_ID", "5"),
-            ("SLURM_ARRAY_TASK_COUNT", "64"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-        ];
-        // --array=1-64: ids from 1.
-        assert_eq!(
-            shard_from_env(env(&slurm), None).unwrap().to_string(),
-            "4/64"
-        );
-        // One wave of a 256-way split: the id is the shard index.
-        assert_eq!(
-            shard_from_env(env(&slurm), Some(256)).unwrap().to_string(),
-            "5/256"
-        );
-        let k8s = [("JOB_COMPLETION_INDEX", "3")];
-        assert_eq!(
-            shard_from_env(env(&k8s), Some(4)).unwrap().to_string(),
-            "3/4"
-        );
-        assert!(shard_from_env(env(&k8s), None).is_err());
-        assert!(shard_from_env(env(&k8s), Some(3)).is_err());
-        let below = [
-            ("SLURM_ARRAY_TASK_ID", "0"),
-            ("SLURM_ARRAY_TASK_COUNT", "4"),
-            ("SLURM_ARRAY_TASK_MIN", "1"),
-        ];
-        assert!(shard_from_env(env(&below), None)
-            .unwrap_err()
-            .0
-            .contains("below SLURM_ARRAY_TASK_MIN=1"));
-        assert!(shard_from_env(env(&[]), Some(4)).is_err());
-    }
     use sparring::stats::{Pentanomial, SprtModel, Wdl};
 
     /// A console for two (or more) engines at 5000 nodes, with an SPRT when `sprt`.

@@ -8,6 +8,7 @@ pub mod matches;
 pub mod merge;
 pub mod openings;
 pub mod perft;
+pub mod shard;
 pub mod spsa;
 pub mod stats;
 pub mod tune;

@@ -1,5 +1,6 @@
 //! `sparring spsa`: SPSA tuning through games, as a TOML configuration says.
 
+use super::shard::ShardArgs;
 use super::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::search::ParamKind;
@@ -32,21 +33,12 @@ pub struct SpsaArgs {
     /// shard; a shard not started yet just starts).
     #[arg(long)]
     pub resume: bool,
-    /// Play only shard I of N (0-based) of every iteration's pairs; the shards meet in the
-    /// --shared directory after each iteration and all compute the same update. `env` takes
-    /// the shard from the scheduler (see --shard-from-env).
-    #[arg(long, value_name = "I/N", conflicts_with = "shard_from_env")]
-    pub shard: Option<String>,
-    /// Take the shard from the scheduler: SLURM_ARRAY_TASK_ID (less SLURM_ARRAY_TASK_MIN) of
-    /// SLURM_ARRAY_TASK_COUNT (with --shards N: the id itself of N), or Kubernetes'
-    /// JOB_COMPLETION_INDEX of --shards N.
-    #[arg(long)]
-    pub shard_from_env: bool,
-    /// The number of shards, with --shard-from-env (required for JOB_COMPLETION_INDEX).
-    #[arg(long, value_name = "N")]
-    pub shards: Option<u64>,
-    /// With --shard: the directory on storage every shard reads and writes (the run
-    /// directory: shard 0 writes trajectory.csv and the tuned files there).
+    // A shard plays its block of every iteration's pairs (docs/spsa.md, "Shards").
+    #[command(flatten)]
+    pub shard: ShardArgs,
+    /// With --shard: the directory on storage every shard reads and writes. The shards meet
+    /// there after each iteration (pair files) and all compute the same update; shard 0
+    /// writes trajectory.csv and the tuned files there.
     #[arg(long, value_name = "DIR", conflicts_with = "out")]
     pub shared: Option<PathBuf>,
     /// With --shard: how often a shard waiting for the others says which files are missing.
@@ -92,12 +84,12 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     if let Some(out) = &args.out {
         config.output_dir = out.clone();
     }
-    let shard =
-        super::matches::shard_request(args.shard.as_deref(), args.shard_from_env, args.shards)?;
+    let shard = args.shard.requested()?;
     match (shard, &args.shared) {
         (Some(_), None) => {
             return Err(UsageError(
-                "--shard needs --shared DIR: the directory every shard of the run reads and                  writes (shared storage on a cluster)"
+                "--shard needs --shared DIR: the directory every shard of the run reads and \
+                 writes (shared storage on a cluster)"
                     .to_string(),
             )
             .into())

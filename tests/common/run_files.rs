@@ -2,7 +2,10 @@
 //! tests/cluster_recipes.rs): wall-clock fields are masked, everything else must be equal bytes
 //! in the same order.
 
-use std::path::Path;
+// Each test file that includes this module uses only some of its helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 pub fn assert_ok(out: &Output, what: &str) {
@@ -156,4 +159,31 @@ pub fn assert_same_games(single: &Path, merged: &Path, positions: bool) {
         csv_without(&merged.join("ranking.csv"), RANKING_TIMING),
         "ranking.csv"
     );
+}
+
+/// A fresh, empty directory `name` under Cargo's scratch directory for integration tests.
+pub fn out_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Writes a match configuration into `dir/run-config.toml`, with `OUT` (the single run's
+/// directory, `dir/single`), `WEIGHTS` (configs/weights) and `BOOK` (the shipped 8-ply suite)
+/// filled in.
+pub fn write_config(text: &str, dir: &Path) -> PathBuf {
+    let text = text
+        .replace("OUT", &dir.join("single").display().to_string())
+        .replace(
+            "WEIGHTS",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
+        )
+        .replace(
+            "BOOK",
+            concat!(env!("CARGO_MANIFEST_DIR"), "/openings/balanced-8ply.epd"),
+        );
+    let path = dir.join("run-config.toml");
+    std::fs::write(&path, text).unwrap();
+    path
 }
