@@ -4,7 +4,7 @@ use super::shard::ShardArgs;
 use super::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::search::ParamKind;
-use sparring::tune::spsa::shards::shard_pairs;
+use sparring::tune::spsa::shards::{check_split, shard_pairs};
 use sparring::tune::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig,
     SpsaEngine, SpsaError, SpsaEvent, UciObjective,
@@ -102,6 +102,9 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         }
         (Some(_), Some(shared)) => config.output_dir = shared.clone(),
         (None, None) => {}
+    }
+    if let Some(shard) = shard {
+        check_split(&config.plan, shard).map_err(classified)?;
     }
     // A shard waits for the others at every iteration: Ctrl-C must end it (and any engine).
     if shard.is_some() || matches!(config.engine, SpsaEngine::Uci { .. }) {

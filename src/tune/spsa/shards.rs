@@ -353,6 +353,19 @@ impl SharedFiles<'_> {
     }
 }
 
+/// Refuses a split in which some shard would play no pair of an iteration (more shards than
+/// pairs per iteration): such a shard would only wait at every barrier.
+pub fn check_split(plan: &SpsaPlan, shard: Shard) -> Result<(), SpsaError> {
+    if plan.pairs_per_iteration < shard.count {
+        return Err(SpsaError::Usage(format!(
+            "{} shards for {} pairs per iteration: some shards would play no pair; use at most \
+             {} shards, or raise spsa.pairs_per_iteration to at least {}",
+            shard.count, plan.pairs_per_iteration, plan.pairs_per_iteration, shard.count
+        )));
+    }
+    Ok(())
+}
+
 /// Runs shard `shard` of the chain in the shared directory `shared` (created if needed) until
 /// every iteration is done or `options.stop` is set. `options.description` must be the same
 /// on every shard (it is fingerprinted into the pair files); `options.resume` lets a shard's
@@ -368,13 +381,7 @@ pub fn run_spsa_shard(
     tuned: TunedFiles<'_>,
     on_event: &mut dyn FnMut(SpsaEvent<'_>),
 ) -> Result<SpsaSummary, SpsaError> {
-    if plan.pairs_per_iteration < shard.count {
-        return Err(SpsaError::Usage(format!(
-            "{} shards for {} pairs per iteration: some shards would play no pair; use at most \
-             {} shards, or raise spsa.pairs_per_iteration to at least {}",
-            shard.count, plan.pairs_per_iteration, plan.pairs_per_iteration, shard.count
-        )));
-    }
+    check_split(plan, shard)?;
     let own_dir = shared.join(shard.dir_name());
     std::fs::create_dir_all(&own_dir).map_err(io_error(&own_dir))?;
     let _lock = OutputLock::acquire(&own_dir).map_err(|e| SpsaError::Lock(e.to_string()))?;
