@@ -699,4 +699,15 @@ fn bullet_only_self_play_writes_no_epd_and_merges_into_the_single_run() {
         text(&merged.join("positions.bullet.games.csv"))
     );
     assert!(text(&single.join("run.toml")).contains("\"output.positions_format\" = \"bullet\""));
+
+    // A shard whose index lost its rows would lose those games' lines: the merge refuses it.
+    let index = single.join("shard-1-of-2/positions.bullet.games.csv");
+    std::fs::write(&index, "game_id,lines\n").unwrap();
+    let out = merge(&args);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("{}: no row for game ", index.display())),
+        "{stderr}"
+    );
 }

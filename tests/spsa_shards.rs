@@ -328,9 +328,17 @@ fn bad_shard_arguments_and_foreign_files_exit_with_status_2() {
         let run = sparring(&args, &[]);
         assert_refused(&run, needles, &args.join(" "));
         // Refused before anything starts: no header, no shared directory.
-        assert!(run.stdout.is_empty(), "{}", String::from_utf8_lossy(&run.stdout));
+        assert!(
+            run.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&run.stdout)
+        );
     }
-    assert!(!shared.exists(), "a refused shard created {}", shared.display());
+    assert!(
+        !shared.exists(),
+        "a refused shard created {}",
+        shared.display()
+    );
     let both = sparring(
         &shard_args("0/2", shared_text, &["--out", shared_text]),
         &[],

@@ -528,18 +528,30 @@ fn read_shard(
         let index_path = dir.join(BULLET_INDEX_FILE);
         let text = read_optional(&path)?.unwrap_or_default();
         let index = read_optional(&index_path)?.unwrap_or_else(|| BULLET_INDEX_HEADER.to_string());
-        let games = bullet_lines_by_game(
-            &text,
-            &path.display().to_string(),
-            &index,
-            &index_path.display().to_string(),
-        )
-        .map_err(|message| MergeError::Damaged {
-            path: index_path.clone(),
-            message,
-        })?;
+        let games = bullet_lines_by_game(&text, &path.display().to_string(), &index).map_err(
+            |message| MergeError::Damaged {
+                path: index_path.clone(),
+                message,
+            },
+        )?;
         for (id, lines) in games.into_iter().filter(|(id, _)| ids.contains(id)) {
             bullet_lines.insert(id, lines);
+        }
+        // The runner writes a game's index row before its games.csv row, so every recorded
+        // game has one; a game without is data the merge would silently lose.
+        let unlisted: Vec<u64> = games_order(&ids)
+            .into_iter()
+            .filter(|id| !bullet_lines.contains_key(id))
+            .collect();
+        if let Some(first) = unlisted.first() {
+            return Err(MergeError::Damaged {
+                path: index_path,
+                message: format!(
+                    "no row for game {first} ({} game(s) in games.csv have none): their \
+                     positions.bullet lines are lost; play the shard again into a fresh directory",
+                    unlisted.len()
+                ),
+            });
         }
     }
     let mut figures: BTreeMap<u64, Vec<(usize, EngineFigures)>> = BTreeMap::new();
@@ -562,6 +574,13 @@ fn read_shard(
         bullet: bullet_lines,
         figures,
     })
+}
+
+/// Game ids in ascending order, for messages that name the first.
+fn games_order(ids: &HashSet<u64>) -> Vec<u64> {
+    let mut ids: Vec<u64> = ids.iter().copied().collect();
+    ids.sort_unstable();
+    ids
 }
 
 fn bad_manifest(dir: &Path, message: String) -> MergeError {

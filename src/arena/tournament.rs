@@ -500,13 +500,8 @@ fn keep_bullet_lines(dir: &Path, done: &HashSet<u64>) -> Result<(), ArenaError> 
     } else {
         index
     };
-    let games = bullet_lines_by_game(
-        &bullet,
-        &bullet_path.display().to_string(),
-        &index,
-        &index_path.display().to_string(),
-    )
-    .map_err(ArenaError::Resume)?;
+    let games = bullet_lines_by_game(&bullet, &bullet_path.display().to_string(), &index)
+        .map_err(|e| ArenaError::Resume(format!("{}: {e}", index_path.display())))?;
     let mut kept_lines = String::new();
     let mut kept_index = format!("{BULLET_INDEX_HEADER}\n");
     for (id, lines) in games.iter().filter(|(id, _)| done.contains(id)) {

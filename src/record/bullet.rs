@@ -264,12 +264,11 @@ pub fn bullet_lines(positions: &[TrainingPosition]) -> (String, usize) {
 /// (game id, the game's lines), in file order. Lines after the last complete index row (a game
 /// being written when the run was killed) and a cut-off last index row are left out; an index
 /// that lists more lines than the file holds, or a row that is not `id,count`, is an error
-/// (`file:line: ...`, named by `index_name` and `bullet_name`).
+/// (`line N: ...` of the index; the caller names the index file).
 pub fn bullet_lines_by_game(
     bullet: &str,
     bullet_name: &str,
     index: &str,
-    index_name: &str,
 ) -> Result<Vec<(u64, String)>, String> {
     let mut games = Vec::new();
     let mut lines = bullet.split_inclusive('\n').filter(|l| l.ends_with('\n'));
@@ -277,9 +276,7 @@ pub fn bullet_lines_by_game(
     for (i, row) in rows.iter().enumerate() {
         if i == 0 {
             if row.trim_end() != BULLET_INDEX_HEADER {
-                return Err(format!(
-                    "{index_name}:1: not the `{BULLET_INDEX_HEADER}` header"
-                ));
+                return Err(format!("line 1: not the `{BULLET_INDEX_HEADER}` header"));
             }
             continue;
         }
@@ -291,14 +288,13 @@ pub fn bullet_lines_by_game(
             Some(fields) if row.ends_with('\n') => fields,
             // The row being written when the run was killed.
             _ if i + 1 == rows.len() => break,
-            _ => return Err(format!("{index_name}:{}: expected `game_id,lines`", i + 1)),
+            _ => return Err(format!("line {}: expected `game_id,lines`", i + 1)),
         };
         let mut text = String::new();
         for _ in 0..count {
             let line = lines.next().ok_or_else(|| {
                 format!(
-                    "{index_name}:{}: game {id} has {count} line(s), but {bullet_name} ends \
-                     before them",
+                    "line {}: game {id} has {count} line(s), but {bullet_name} ends before them",
                     i + 1
                 )
             })?;
@@ -333,23 +329,20 @@ mod tests {
         let index = "game_id,lines\n3,2\n1,1\n";
         let bullet = "a\nb\nc\nd (a game being written)\n";
         assert_eq!(
-            bullet_lines_by_game(bullet, "b", index, "i").unwrap(),
+            bullet_lines_by_game(bullet, "b", index).unwrap(),
             vec![(3, "a\nb\n".to_string()), (1, "c\n".to_string())]
         );
         // A row cut by a kill is not a game yet.
         let cut = format!("{index}5,");
-        assert_eq!(
-            bullet_lines_by_game(bullet, "b", &cut, "i").unwrap().len(),
-            2
-        );
+        assert_eq!(bullet_lines_by_game(bullet, "b", &cut).unwrap().len(), 2);
         let short = "game_id,lines\n3,9\n";
-        assert!(bullet_lines_by_game(bullet, "b", short, "i")
+        assert!(bullet_lines_by_game(bullet, "b", short)
             .unwrap_err()
-            .starts_with("i:2: game 3 has 9 line(s)"));
+            .starts_with("line 2: game 3 has 9 line(s)"));
         let bad = "game_id,lines\nx,1\n2,1\n";
-        assert!(bullet_lines_by_game(bullet, "b", bad, "i")
+        assert!(bullet_lines_by_game(bullet, "b", bad)
             .unwrap_err()
-            .starts_with("i:2:"));
+            .starts_with("line 2:"));
         let none = TrainingPosition::parse(
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"0-1\";",
         )
