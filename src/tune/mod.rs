@@ -295,6 +295,7 @@ fn run_here(
     }
 
     let data_files = data::expand_data_files(&config.data.files)?;
+    data::check_data_files(&data_files)?;
     on_event(Event::Loading {
         files: data_files.len(),
         threads: rayon::current_num_threads(),

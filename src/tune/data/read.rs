@@ -36,6 +36,24 @@ pub enum DataError {
         /// The operating system's reason.
         error: std::io::Error,
     },
+    /// A named data file that does not exist (bad input: the list names the wrong path).
+    #[error(
+        "{file}: cannot read: no such data file; expected an existing file or a quoted glob \
+         pattern"
+    )]
+    Missing {
+        /// The file, as given.
+        file: String,
+    },
+    /// A named data file that is a directory or another non-file (bad input).
+    #[error(
+        "{file}: is a directory, not a data file; name the files in it or a quoted glob \
+         pattern such as '{file}/*.epd'"
+    )]
+    NotAFile {
+        /// The path, as given.
+        file: String,
+    },
     /// A data-list entry that is not a valid glob pattern.
     #[error("data file pattern `{pattern}`, column {column}: {message}")]
     BadPattern {
@@ -116,6 +134,39 @@ impl Default for LoadOptions {
     }
 }
 
+/// Opens a data file for reading; a path that does not exist or is a directory is the user's
+/// mistake (`Missing`, `NotAFile`), any other failure the machine's (`Io`).
+pub fn open_data_file(path: &Path) -> Result<std::fs::File, DataError> {
+    check_data_files(&[path])?;
+    std::fs::File::open(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => DataError::Missing {
+            file: path.display().to_string(),
+        },
+        _ => DataError::Io {
+            file: path.display().to_string(),
+            error,
+        },
+    })
+}
+
+/// Checks that every data file exists and is not a directory before any is read, so a wrong
+/// entry late in a list is reported at once rather than after loading the others.
+pub fn check_data_files(files: &[impl AsRef<Path>]) -> Result<(), DataError> {
+    for path in files {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => return Err(DataError::NotAFile { file }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(DataError::Missing { file })
+            }
+            // Permission problems and the like surface when the file is opened.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
 /// How many bad lines a `LoadReport` keeps verbatim.
 pub const MAX_KEPT_ERRORS: usize = 1000;
 
@@ -157,10 +208,7 @@ impl Dataset {
         for path in files {
             let path = path.as_ref();
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|error| DataError::Io {
-                file: name.clone(),
-                error,
-            })?;
+            let file = open_data_file(path)?;
             data.load_blocks(
                 file,
                 &name,

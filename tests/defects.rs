@@ -1,0 +1,181 @@
+//! Regression tests for input defects found by review: each bad input is refused with a message
+//! naming the file, field or option, and exit status 2; nothing panics, hangs or exits 1.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A finished run of the binary.
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn sparring(args: &[&str]) -> Run {
+    sparring_with_input(args, "")
+}
+
+fn sparring_with_input(args: &[&str], input: &str) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may refuse its arguments and exit before reading: a closed pipe is no failure.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// A fresh, empty scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("defects")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+/// A tune configuration in `dir` reading `files` (TOML array body), writing into `dir/out`.
+fn tune_config(dir: &Path, files: &str) -> PathBuf {
+    let config = dir.join("tune.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[data]\nfiles = [{files}]\nvalidation_fraction = 0\n[optimizer]\nepochs = 1\n\
+             [output]\ndir = {:?}\n",
+            text(&dir.join("out"))
+        ),
+    )
+    .unwrap();
+    config
+}
+
+fn assert_bad_input(run: &Run, needles: &[&str]) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "stderr lacks {needle:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. tune data lists
+
+#[test]
+fn tune_data_that_is_a_directory_is_bad_input_naming_the_path() {
+    let dir = scratch("tune_data_dir");
+    let config = tune_config(&dir, "\"x.epd\"");
+    let data = dir.join("shards");
+    std::fs::create_dir_all(&data).unwrap();
+    let run = sparring(&["tune", text(&config), "--data", text(&data)]);
+    assert_bad_input(&run, &["--data", text(&data), "is a directory"]);
+    assert!(!run.stdout.contains("loading"), "{}", run.stdout);
+    // The same directory named in the configuration names the file, line and key.
+    let config = tune_config(&dir, &format!("{:?}", text(&data)));
+    let run = sparring(&["tune", text(&config)]);
+    assert_bad_input(
+        &run,
+        &[
+            &format!("{}:2:9: data.files", text(&config)),
+            "is a directory",
+        ],
+    );
+}
+
+#[test]
+fn tune_data_missing_file_or_empty_pattern_is_bad_input() {
+    let dir = scratch("tune_data_missing");
+    let config = tune_config(&dir, "\"x.epd\"");
+    let missing = dir.join("absent.epd");
+    let run = sparring(&["tune", text(&config), "--data", text(&missing)]);
+    assert_bad_input(&run, &["--data", text(&missing), "no such data file"]);
+    let pattern = dir.join("*.epd");
+    let run = sparring(&["tune", text(&config), "--data", text(&pattern)]);
+    assert_bad_input(&run, &["--data", text(&pattern), "matches no file"]);
+    // A missing file after a good one is reported before anything is loaded.
+    let good = dir.join("good.epd");
+    std::fs::write(
+        &good,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\";\n",
+    )
+    .unwrap();
+    let run = sparring(&[
+        "tune",
+        text(&config),
+        "--data",
+        text(&good),
+        "--data",
+        text(&missing),
+    ]);
+    assert_bad_input(&run, &[text(&missing)]);
+    assert!(!run.stdout.contains("loading"), "{}", run.stdout);
+}
+
+#[test]
+fn tune_convert_input_that_is_missing_or_a_directory_is_bad_input() {
+    let dir = scratch("tune_convert_inputs");
+    let out = dir.join("out.txt");
+    std::fs::write(&out, "kept\n").unwrap();
+    let run = sparring(&[
+        "tune",
+        "convert",
+        "--to",
+        "bullet",
+        text(&dir),
+        "-o",
+        text(&out),
+    ]);
+    assert_bad_input(&run, &[text(&dir), "is a directory"]);
+    let missing = dir.join("absent.epd");
+    let run = sparring(&[
+        "tune",
+        "convert",
+        "--to",
+        "bullet",
+        text(&missing),
+        "-o",
+        text(&out),
+    ]);
+    assert_bad_input(&run, &[text(&missing), "no such data file"]);
+    // The output from before is untouched.
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. tune configuration ranges
+
+#[test]
+fn tune_zero_epochs_is_refused_in_the_file_and_on_the_command_line() {
+    let dir = scratch("tune_zero_epochs");
+    let config = dir.join("tune.toml");
+    std::fs::write(
+        &config,
+        "[data]\nfiles = [\"x.epd\"]\n[optimizer]\nepochs = 0\n",
+    )
+    .unwrap();
+    let run = sparring(&["tune", text(&config)]);
+    assert_bad_input(
+        &run,
+        &[&format!("{}:4:10", text(&config)), "optimizer.epochs"],
+    );
+    let config = tune_config(&dir, "\"x.epd\"");
+    let run = sparring(&["tune", text(&config), "--epochs", "0"]);
+    assert_bad_input(&run, &["--epochs"]);
+}
