@@ -179,3 +179,29 @@ fn tune_zero_epochs_is_refused_in_the_file_and_on_the_command_line() {
     let run = sparring(&["tune", text(&config), "--epochs", "0"]);
     assert_bad_input(&run, &["--epochs"]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// 3. the fastchess dialect
+
+#[test]
+fn dialect_options_without_values_exit_2_naming_the_option() {
+    let dir = scratch("dialect_empty_options");
+    let dump = dir.join("dump.toml");
+    let two = [
+        "match", "-engine", "builtin", "nodes=10", "-engine", "builtin", "nodes=10",
+    ];
+    for option in [
+        "-pgnout",
+        "-each",
+        "-openings",
+        "-rounds",
+        "-engine",
+        "-draw",
+    ] {
+        let mut args = two.to_vec();
+        args.extend(["--dump-config", text(&dump), option]);
+        let run = sparring(&args);
+        assert_bad_input(&run, &[option]);
+        assert!(!dump.exists(), "{option}: the configuration was written");
+    }
+}
