@@ -205,3 +205,37 @@ fn dialect_options_without_values_exit_2_naming_the_option() {
         assert!(!dump.exists(), "{option}: the configuration was written");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 4. openings generate
+
+#[test]
+fn openings_generate_names_the_variant_as_the_command_line_spells_it() {
+    let dir = scratch("generate_variant_name");
+    for variant in ["standard", "chess960", "dfrc"] {
+        let out = dir.join(format!("{variant}.epd"));
+        let run = sparring(&[
+            "openings",
+            "generate",
+            "--variant",
+            variant,
+            "--count",
+            "1",
+            "--plies",
+            "2",
+            "--max-eval",
+            "300",
+            "--nodes",
+            "20",
+            "--out",
+            text(&out),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert!(
+            run.stderr.contains(&format!("variant {variant}\n")),
+            "{}",
+            run.stderr
+        );
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1);
+    }
+}

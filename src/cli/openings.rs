@@ -215,6 +215,13 @@ pub enum VariantArg {
 }
 
 impl VariantArg {
+    /// The name as the command line accepts it (`standard`, `chess960`, `dfrc`).
+    fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .map_or_else(|| format!("{self:?}"), |v| v.get_name().to_string())
+    }
+
     fn start_variant(self) -> StartVariant {
         match self {
             VariantArg::Standard => StartVariant::Standard,
@@ -372,8 +379,12 @@ pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     let pending = PendingOutput::create(&args.out)?;
     let (min, max) = opts.window();
     eprintln!(
-        "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}, variant {:?}",
-        opts.count, opts.plies, opts.nodes, opts.seed, args.variant
+        "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}, variant {}",
+        opts.count,
+        opts.plies,
+        opts.nodes,
+        opts.seed,
+        args.variant.name()
     );
     let mut progress = GenerateProgress::new(opts.count);
     let generated = generate_from(&opts, args.variant.start_variant(), |p| progress.update(&p));
