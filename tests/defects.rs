@@ -239,3 +239,74 @@ fn openings_generate_names_the_variant_as_the_command_line_spells_it() {
         assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 1);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// 8. openings start past the end of the suite
+
+/// The fifth playable opening of tests/fixtures/openings/suite.epd (six playable lines).
+const SUITE_FIFTH: &str = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+
+fn suite() -> String {
+    format!(
+        "{}/tests/fixtures/openings/suite.epd",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// `start = 11` on a suite of 6 wraps to its fifth opening, as fastchess rotates its book by
+/// `start - 1` modulo its size (it was refused); on the fastchess command line and in TOML.
+#[test]
+fn openings_start_past_the_end_wraps_around_like_fastchess() {
+    let dir = scratch("openings_start_wraps");
+    let pgn = dir.join("dialect.pgn");
+    let start = "start=11".to_string();
+    let file = format!("file={}", suite());
+    let run = sparring(&[
+        "match",
+        "-engine",
+        "builtin",
+        "name=a",
+        "nodes=50",
+        "-engine",
+        "builtin",
+        "name=b",
+        "nodes=50",
+        "-openings",
+        &file,
+        &start,
+        "-rounds",
+        "1",
+        "-maxmoves",
+        "2",
+        "-pgnout",
+        &format!("file={}", text(&pgn)),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        games.matches(&format!("[FEN \"{SUITE_FIFTH}\"]")).count(),
+        2,
+        "{games}"
+    );
+
+    let config = dir.join("match.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[tournament]\nrounds = 1\n[time_control]\nnodes = 50\n[openings]\nfile = {:?}\n\
+             order = \"sequential\"\nstart = 11\n[adjudication]\nmax_moves = 2\n[output]\ndir = {:?}\n\
+             [[engine]]\nname = \"a\"\nbuiltin = {{}}\n[[engine]]\nname = \"b\"\nbuiltin = {{}}\n",
+            suite(),
+            text(&dir.join("toml"))
+        ),
+    )
+    .unwrap();
+    let run = sparring(&["match", text(&config)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let games = std::fs::read_to_string(dir.join("toml").join("games.pgn")).unwrap();
+    assert_eq!(
+        games.matches(&format!("[FEN \"{SUITE_FIFTH}\"]")).count(),
+        2,
+        "{games}"
+    );
+}

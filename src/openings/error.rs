@@ -107,8 +107,13 @@ pub enum OpeningsError {
         /// 0-based index of the first entry with a smaller key than the one before it.
         entry: usize,
     },
-    /// The configured first opening (`start`, 1-based) is 0 or past the end of the suite.
-    #[error("{}: start = {start} is outside 1..={len}", path.display())]
+    /// The configured first opening (`start`, 1-based) is 0 (a start past the end of the suite
+    /// wraps around, as in fastchess).
+    #[error(
+        "{}: openings start = {start}: expected a number from 1 (the suite holds {len} openings; \
+         a larger start wraps around)",
+        path.display()
+    )]
     StartOutOfRange {
         /// The suite file.
         path: PathBuf,

@@ -168,7 +168,9 @@ pub struct BookOptions {
     pub plies: Option<usize>,
     /// Whether bad lines or games are skipped or refuse the whole file.
     pub policy: BadLinePolicy,
-    /// The suite's opening that `opening(0, ..)` returns, 1-based (`start = N` in a config).
+    /// The suite's opening that `opening(0, ..)` returns, 1-based (`start = N` in a config). A
+    /// number past the end of the suite wraps around, as in fastchess: `start = len + 1` is the
+    /// first opening again.
     pub start: usize,
     /// Polyglot: how a move is chosen among the stored ones.
     pub pick: BookPick,
@@ -283,7 +285,9 @@ impl OpeningBook {
             });
         }
         if let Source::Suite(store) = &source {
-            if options.start == 0 || options.start > store.len() {
+            // Past the end wraps around (as fastchess rotates its book by `start - 1` modulo its
+            // size); only 0, which names no opening, is refused.
+            if options.start == 0 {
                 return Err(OpeningsError::StartOutOfRange {
                     path,
                     start: options.start,
@@ -347,11 +351,13 @@ impl OpeningBook {
     }
 
     /// The opening for game or pair `index`. Suites: the suite's entry `(start - 1 + index) mod
-    /// len` (the rng is not used). Polyglot books: a line drawn from the start position with `rng`.
+    /// len`, so a `start` past the end wraps around (the rng is not used). Polyglot books: a line drawn from the start position with `rng`.
     pub fn opening(&self, index: usize, rng: &mut Rng) -> Opening {
         match &self.source {
             Source::Suite(store) => {
-                let id = (self.options.start - 1 + index % store.len()) % store.len();
+                // Each term reduced first: `start` may be any number up to usize::MAX.
+                let len = store.len();
+                let id = ((self.options.start - 1) % len + index % len) % len;
                 let (start, moves) = store.get(id);
                 Opening { id, start, moves }
             }
