@@ -310,3 +310,21 @@ fn openings_start_past_the_end_wraps_around_like_fastchess() {
         "{games}"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Found by adversarial runs of the other subcommands
+
+/// `bench --depth` past the search's deepest iteration never finished (it was clamped to 127
+/// and ran for ever); `bench tune --positions` beyond memory aborted in an allocation. Both are
+/// refused up front now, naming the option.
+#[test]
+fn bench_numbers_out_of_range_are_refused_by_name() {
+    for depth in ["128", "1000000", "0"] {
+        let run = sparring(&["bench", "--depth", depth]);
+        assert_bad_input(&run, &["--depth"]);
+    }
+    for positions in ["0", "20000001", "100000000000000000"] {
+        let run = sparring(&["bench", "tune", "--positions", positions]);
+        assert_bad_input(&run, &["--positions"]);
+    }
+}
