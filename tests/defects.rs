@@ -328,3 +328,29 @@ fn bench_numbers_out_of_range_are_refused_by_name() {
         assert_bad_input(&run, &["--positions"]);
     }
 }
+
+/// `tune convert -o DIR` wrote `DIR.partial` beside the directory, left it there and exited 1.
+#[test]
+fn tune_convert_output_that_is_a_directory_is_bad_input_and_leaves_nothing() {
+    let dir = scratch("tune_convert_output_dir");
+    let input = dir.join("in.epd");
+    std::fs::write(
+        &input,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\"; ce 20;\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let run = sparring(&[
+        "tune",
+        "convert",
+        "--to",
+        "bullet",
+        text(&input),
+        "-o",
+        text(&out),
+    ]);
+    assert_bad_input(&run, &[text(&out), "is a directory"]);
+    assert!(!dir.join("out.partial").exists());
+    assert!(out.is_dir());
+}

@@ -98,6 +98,12 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     // A missing input or a directory is reported before the output is touched.
     tune::data::check_data_files(&inputs).map_err(TuneError::from)?;
     let out_name = args.output.display().to_string();
+    if args.output.is_dir() {
+        return Err(super::UsageError(format!(
+            "-o {out_name}: is a directory, expected the file to write"
+        ))
+        .into());
+    }
     // Writing over an input would empty it before it is read.
     if let Ok(out) = std::fs::canonicalize(&args.output) {
         if inputs
@@ -119,8 +125,10 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     let result = convert_into(&inputs, file, &out_name);
     match result {
         Ok(report) => {
-            std::fs::rename(&temp, &args.output)
-                .with_context(|| format!("{out_name}: cannot write"))?;
+            if let Err(e) = std::fs::rename(&temp, &args.output) {
+                let _ = std::fs::remove_file(&temp);
+                return Err(e).with_context(|| format!("{out_name}: cannot write"));
+            }
             print_convert_report(&report, inputs.len(), &out_name);
             Ok(())
         }
