@@ -354,3 +354,48 @@ fn tune_convert_output_that_is_a_directory_is_bad_input_and_leaves_nothing() {
     assert!(!dir.join("out.partial").exists());
     assert!(out.is_dir());
 }
+
+/// `openings generate` options that can only give up (`--margin -5`, `--max-candidates 0`:
+/// status 1 after the work) or never finish (`--sample-depth 1000`) are bad input, refused
+/// before the banner and before the output file is touched.
+#[test]
+fn openings_generate_options_out_of_range_are_refused_before_any_work() {
+    let dir = scratch("generate_out_of_range");
+    let out = dir.join("suite.epd");
+    std::fs::write(&out, "kept\n").unwrap();
+    let base = [
+        "openings",
+        "generate",
+        "--count",
+        "1",
+        "--plies",
+        "2",
+        "--max-eval",
+        "100",
+        "--nodes",
+        "10",
+        "--out",
+    ];
+    for (option, value) in [
+        ("--margin", "-5"),
+        ("--max-candidates", "0"),
+        ("--sample-depth", "1000"),
+        ("--count", "0"),
+    ] {
+        let mut args = base.to_vec();
+        // `--margin=-5`: a separate `-5` would be read as an option by the parser.
+        let joined = format!("{option}={value}");
+        args.extend([text(&out), &joined]);
+        let run = sparring(&args);
+        assert_eq!(run.code, 2, "{option} {value}: {}", run.stderr);
+        assert!(!run.stderr.contains("generating"), "{}", run.stderr);
+        if option != "--count" {
+            assert!(
+                run.stderr.contains(&format!("{option} {value}")),
+                "{}",
+                run.stderr
+            );
+        }
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
+    }
+}

@@ -376,6 +376,8 @@ pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.weights {
         opts.weights = Some(Arc::new(EvalParams::load(path)?));
     }
+    // Bad options are reported before the output is touched and before the banner.
+    opts.validate()?;
     let pending = PendingOutput::create(&args.out)?;
     let (min, max) = opts.window();
     eprintln!(
