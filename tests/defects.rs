@@ -399,3 +399,32 @@ fn openings_generate_options_out_of_range_are_refused_before_any_work() {
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
     }
 }
+
+/// A data file without line ends (binary data, a device) was read into memory without end by
+/// the tuner and by `tune convert` (which also left its .partial file when killed); both now
+/// stop at the first line past 1 MiB with status 2, naming the file and line.
+#[test]
+fn tune_inputs_without_line_ends_are_refused_not_read_into_memory() {
+    let dir = scratch("tune_endless_line");
+    let blob = dir.join("blob.epd");
+    let mut bytes =
+        b"rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\";\n".to_vec();
+    bytes.extend(std::iter::repeat_n(b'x', (1 << 20) + 10));
+    std::fs::write(&blob, bytes).unwrap();
+    let line_two = format!("{}:2: a line longer than", text(&blob));
+    let out = dir.join("out.txt");
+    let run = sparring(&[
+        "tune",
+        "convert",
+        "--to",
+        "bullet",
+        text(&blob),
+        "-o",
+        text(&out),
+    ]);
+    assert_bad_input(&run, &[&line_two]);
+    assert!(!out.exists() && !dir.join("out.txt.partial").exists());
+    let config = tune_config(&dir, "\"x.epd\"");
+    let run = sparring(&["tune", text(&config), "--data", text(&blob)]);
+    assert_bad_input(&run, &[&line_two]);
+}

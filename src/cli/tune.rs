@@ -151,7 +151,13 @@ fn convert_into(
         let name = input.display().to_string();
         let before = (report.written, report.skipped);
         let file = tune::data::open_data_file(input).map_err(TuneError::from)?;
-        bullet::write_bullet_lines(file, &name, &mut output, out_name, &mut report)?;
+        let mut limited = LineLimit::new(file);
+        let converted =
+            bullet::write_bullet_lines(&mut limited, &name, &mut output, out_name, &mut report);
+        if let Some(line) = limited.too_long {
+            return Err(TuneError::from(tune::DataError::LineTooLong { file: name, line }).into());
+        }
+        converted?;
         println!(
             "  {name}: {} positions written, {} lines skipped",
             report.written - before.0,
@@ -162,6 +168,49 @@ fn convert_into(
         .flush()
         .with_context(|| format!("{out_name}: cannot write"))?;
     Ok(report)
+}
+
+/// A reader that fails once a line passes `MAX_LINE_BYTES` without a line end (a binary file,
+/// /dev/zero), so the line reader behind it cannot fill memory without end; `too_long` then
+/// holds the 1-based number of that line.
+struct LineLimit<R> {
+    inner: R,
+    line: usize,
+    run: usize,
+    too_long: Option<usize>,
+}
+
+impl<R> LineLimit<R> {
+    fn new(inner: R) -> LineLimit<R> {
+        LineLimit {
+            inner,
+            line: 1,
+            run: 0,
+            too_long: None,
+        }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &byte in &buf[..n] {
+            if byte == b'\n' {
+                self.line += 1;
+                self.run = 0;
+            } else {
+                self.run += 1;
+                if self.run > tune::data::MAX_LINE_BYTES {
+                    self.too_long = Some(self.line);
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "line too long",
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// The skipped lines (the first few) and the totals of a conversion.

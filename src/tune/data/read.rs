@@ -70,6 +70,18 @@ pub enum DataError {
         /// The pattern, as given.
         pattern: String,
     },
+    /// A line longer than any position line can be: the file is not text data (a binary file,
+    /// a device such as /dev/zero), and reading on would only fill memory.
+    #[error(
+        "{file}:{line}: a line longer than {} bytes; not a data file of positions",
+        MAX_LINE_BYTES
+    )]
+    LineTooLong {
+        /// The file, as given.
+        file: String,
+        /// 1-based number of the line.
+        line: usize,
+    },
     /// More coefficients than the packed form's 32-bit offsets can address.
     #[error(
         "{file}: too many coefficients for one data set (more than 2^32); use fewer positions"
@@ -166,6 +178,9 @@ pub fn check_data_files(files: &[impl AsRef<Path>]) -> Result<(), DataError> {
     }
     Ok(())
 }
+
+/// The longest line a data file may hold (a FEN with its operations is a few hundred bytes).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// How many bad lines a `LoadReport` keeps verbatim.
 pub const MAX_KEPT_ERRORS: usize = 1000;
@@ -274,11 +289,25 @@ impl Dataset {
             } else {
                 match buf.iter().rposition(|&b| b == b'\n') {
                     Some(i) => i + 1,
+                    None if buf.len() > MAX_LINE_BYTES => {
+                        return Err(DataError::LineTooLong {
+                            file: source.to_string(),
+                            line: first_line,
+                        })
+                    }
                     // A single line longer than a block: keep reading into it.
                     None => continue,
                 }
             };
             let lines = split_lines(&buf[..end]);
+            // The same limit for a long line that does end, so a file is refused or not
+            // whatever the block size (and as `tune convert` refuses it).
+            if let Some(i) = lines.iter().position(|l| l.len() > MAX_LINE_BYTES) {
+                return Err(DataError::LineTooLong {
+                    file: source.to_string(),
+                    line: first_line + i,
+                });
+            }
             let line_count = lines.len();
             let packs: Vec<Packed> = lines
                 .par_chunks(LOAD_CHUNK_LINES)
@@ -365,6 +394,38 @@ mod tests {
             assert_eq!(data.coeffs(), whole.coeffs(), "block {block}");
             assert_eq!(report.errors, whole_report.errors, "block {block}");
         }
+    }
+
+    /// A source without line ends (a binary file, /dev/zero) is refused once a line passes
+    /// `MAX_LINE_BYTES` instead of being read into memory without end; the line number is
+    /// that of the long line.
+    #[test]
+    fn an_endless_line_is_refused_instead_of_filling_memory() {
+        let selection = ParamSelection::groups(
+            crate::eval::EvalParams::default(),
+            &[crate::eval::ParamGroup::Material],
+        );
+        let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\";\n";
+        let endless = good.as_bytes().chain(std::io::repeat(b'x'));
+        let mut data = Dataset::new(&selection);
+        let mut report = LoadReport::default();
+        let err = data
+            .load_blocks(endless, "zero", &selection, &mut report, 4096)
+            .unwrap_err();
+        assert!(
+            matches!(&err, DataError::LineTooLong { file, line: 2 } if file == "zero"),
+            "{err:?}"
+        );
+        // A long line that ends is only a bad line.
+        let mut text = good.to_string();
+        text.push_str(&"y".repeat(100_000));
+        text.push('\n');
+        text.push_str(good);
+        let mut report = LoadReport::default();
+        let mut data = Dataset::new(&selection);
+        data.load_blocks(text.as_bytes(), "long", &selection, &mut report, 4096)
+            .unwrap();
+        assert_eq!((report.skipped, report.errors[0].line), (1, 2));
     }
 
     #[test]
