@@ -428,3 +428,38 @@ fn tune_inputs_without_line_ends_are_refused_not_read_into_memory() {
     let run = sparring(&["tune", text(&config), "--data", text(&blob)]);
     assert_bad_input(&run, &[&line_two]);
 }
+
+/// An opening file that is a device was read without end (`/dev/zero`: memory until the
+/// process died) and a directory gave the operating system's terse error; both are refused by
+/// what they are, with status 2, when checked, probed or played.
+#[cfg(unix)]
+#[test]
+fn opening_files_that_are_devices_or_directories_are_refused_by_what_they_are() {
+    let dir = scratch("openings_not_files");
+    let suite_dir = dir.join("suite.epd");
+    std::fs::create_dir(&suite_dir).unwrap();
+    for (path, what) in [
+        ("/dev/zero", "is a device"),
+        (text(&suite_dir), "is a directory"),
+    ] {
+        let run = sparring(&["openings", "check", path, "--format", "epd"]);
+        assert_bad_input(&run, &[path, what]);
+        let run = sparring(&["openings", "probe", path]);
+        assert_bad_input(&run, &[path, what]);
+        let run = sparring(&[
+            "match",
+            "-engine",
+            "builtin",
+            "nodes=10",
+            "-engine",
+            "builtin",
+            "nodes=10",
+            "-openings",
+            &format!("file={path}"),
+            "format=epd",
+            "-pgnout",
+            &format!("file={}", text(&dir.join("games.pgn"))),
+        ]);
+        assert_bad_input(&run, &[path, what]);
+    }
+}

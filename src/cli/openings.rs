@@ -115,10 +115,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
 /// Prints `key <hex>` and one `<uci> <weight>` line per legal book move, highest weight first.
 pub fn probe(args: &ProbeArgs) -> anyhow::Result<()> {
     let book = args.book.as_path();
-    let bytes = std::fs::read(book).map_err(|source| OpeningsError::Io {
-        path: book.to_path_buf(),
-        source,
-    })?;
+    let bytes = sparring::openings::read_book_file(book)?;
     // Read directly rather than through OpeningBook: an empty book is still worth probing.
     let polyglot = PolyglotBook::from_bytes(&bytes).map_err(|e| match e {
         PolyglotFormatError::Size(size) => OpeningsError::PolyglotSize {

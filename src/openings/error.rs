@@ -73,6 +73,15 @@ pub enum OpeningsError {
         /// The error from the operating system.
         source: std::io::Error,
     },
+    /// The path is a directory or a device, not a file of openings (a device such as
+    /// /dev/zero would be read without end).
+    #[error("{}: is {what}, not a file of openings", path.display())]
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead: `a directory` or `a device`.
+        what: &'static str,
+    },
     /// No format was given and the extension is not `.epd`, `.fen`, `.pgn` or `.bin`.
     #[error("{}: unknown opening format (expected a .epd, .pgn or .bin file, or an explicit format)", path.display())]
     UnknownFormat {

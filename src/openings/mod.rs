@@ -160,6 +160,52 @@ pub enum BadLinePolicy {
     Refuse,
 }
 
+/// The most bytes a suite or book file may have: the store addresses its arena with 32-bit
+/// offsets, and a larger file could not be loaded anyway.
+pub const MAX_BOOK_BYTES: u64 = 1 << 32;
+
+/// Reads a suite or book file whole. A directory or a device (which could be read without end)
+/// is refused by what it is, and a file past `MAX_BOOK_BYTES` as too large, before it fills
+/// memory; named pipes are read (a suite may come from a process).
+pub fn read_book_file(path: &Path) -> Result<Vec<u8>, OpeningsError> {
+    use std::io::Read;
+    let io = |source| OpeningsError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    let not_a_file = |what| OpeningsError::NotAFile {
+        path: path.to_path_buf(),
+        what,
+    };
+    if meta.is_dir() {
+        return Err(not_a_file("a directory"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
+            return Err(not_a_file("a device"));
+        }
+    }
+    let too_large = || OpeningsError::TooLarge {
+        path: path.to_path_buf(),
+    };
+    if meta.len() > MAX_BOOK_BYTES {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BOOK_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_BOOK_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// How to load and use a book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookOptions {
@@ -216,10 +262,7 @@ impl OpeningBook {
             .ok_or_else(|| OpeningsError::UnknownFormat {
                 path: path.to_path_buf(),
             })?;
-        let bytes = std::fs::read(path).map_err(|source| OpeningsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_book_file(path)?;
         OpeningBook::from_bytes(path, &bytes, format, options)
     }
 
