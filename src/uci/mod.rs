@@ -350,7 +350,7 @@ impl UciEngine {
     }
 
     fn load_weights(&mut self, path: &str) -> Result<(), WeightsError> {
-        let params = if path.is_empty() || path == "<builtin>" {
+        let params = if is_builtin_weights(path) {
             EvalParams::default()
         } else {
             EvalParams::load(path)?
@@ -398,6 +398,15 @@ impl UciEngine {
                     "info string bad Move Overhead value '{value}': expected 0 to {MAX_MOVE_OVERHEAD_MS}"
                 )),
             },
+            // A device or directory would block the engine reading it (/dev/zero never ends).
+            "weights"
+                if !is_builtin_weights(&value)
+                    && std::fs::metadata(&value).is_ok_and(|m| !m.is_file()) =>
+            {
+                self.out.line(&format!(
+                    "info string cannot load weights: {value}: not a file; keeping the current weights"
+                ))
+            }
             "weights" => {
                 if let Err(e) = self.load_weights(&value) {
                     self.out
@@ -563,6 +572,11 @@ impl UciEngine {
             pondering: ponder,
         });
     }
+}
+
+/// Whether a `Weights` value names the built-in weights (empty or `<builtin>`).
+fn is_builtin_weights(value: &str) -> bool {
+    value.is_empty() || value == "<builtin>"
 }
 
 /// Parses the arguments of `position`; `keys` receives the keys of the positions before the
@@ -865,5 +879,26 @@ mod tests {
             2,
             "one bestmove per go: {lines:?}"
         );
+    }
+
+    /// `setoption name Weights value /dev/zero` blocked the engine for ever reading the device;
+    /// a path that is not a file is refused and the weights kept.
+    #[cfg(unix)]
+    #[test]
+    fn weights_that_are_not_a_file_are_refused_without_blocking() {
+        let out = Captured::default();
+        let mut engine = UciEngine::new(Box::new(out.clone()));
+        for path in ["/dev/zero", "/"] {
+            assert!(engine.handle(&format!("setoption name Weights value {path}")));
+            assert_eq!(
+                out.lines().last().unwrap(),
+                &format!(
+                    "info string cannot load weights: {path}: not a file; keeping the current weights"
+                )
+            );
+        }
+        assert_eq!(engine.params.as_ref(), &EvalParams::default());
+        assert!(engine.handle("setoption name Weights value /no/such/file.toml"));
+        assert!(out.lines().last().unwrap().contains("No such file"));
     }
 }
