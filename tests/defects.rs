@@ -463,3 +463,29 @@ fn opening_files_that_are_devices_or_directories_are_refused_by_what_they_are() 
         assert_bad_input(&run, &[path, what]);
     }
 }
+
+/// Weights, search and tune configuration files that are devices were read without end
+/// (`--weights /dev/zero` never returned); they are refused as not a file, with status 2.
+#[cfg(unix)]
+#[test]
+fn configuration_files_that_are_devices_are_refused() {
+    for args in [
+        &["bench", "--depth", "1", "--weights", "/dev/zero"][..],
+        &["bench", "--depth", "1", "--search", "/dev/zero"],
+        &["uci", "--weights", "/dev/zero"],
+        &["uci", "--search", "/dev/zero"],
+        &["tune", "/dev/zero"],
+    ] {
+        let run = sparring_with_input(args, "quit\n");
+        assert_bad_input(&run, &["/dev/zero", "not a file"]);
+    }
+    let dir = scratch("tune_weights_device");
+    let config = dir.join("tune.toml");
+    std::fs::write(
+        &config,
+        "[data]\nfiles = [\"x.epd\"]\n[model]\nweights = \"/dev/zero\"\n",
+    )
+    .unwrap();
+    let run = sparring(&["tune", text(&config)]);
+    assert_bad_input(&run, &["/dev/zero", "not a file"]);
+}

@@ -98,11 +98,17 @@ fn run_perft(repeats: u32) -> anyhow::Result<()> {
 
 fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
     let params = match &args.weights {
-        Some(path) => EvalParams::load(path)?,
+        Some(path) => {
+            super::uci::require_file("--weights", path)?;
+            EvalParams::load(path)?
+        }
         None => EvalParams::default(),
     };
     let search = match &args.search {
-        Some(path) => SearchParams::load(path)?,
+        Some(path) => {
+            super::uci::require_file("--search", path)?;
+            SearchParams::load(path)?
+        }
         None => SearchParams::default(),
     };
     let bench = search_bench_with(args.depth, params, &search, |fen, nodes| {
