@@ -260,16 +260,24 @@ fn start_option_and_wrapping() {
         .map(|i| book.opening(i, &mut Rng::new(0)).id)
         .collect();
     assert_eq!(ids, [4, 5, 0, 1, 2, 3, 4, 5]);
-    for start in [0, 7] {
+    // Past the end wraps around, as fastchess does; 0 names no opening.
+    for (start, first) in [(7, 0), (11, 4), (usize::MAX, (usize::MAX - 1) % 6)] {
         let options = BookOptions {
             start,
             ..BookOptions::default()
         };
-        assert!(matches!(
-            open("suite.epd", options),
-            Err(OpeningsError::StartOutOfRange { len: 6, .. })
-        ));
+        let book = open("suite.epd", options).unwrap();
+        assert_eq!(book.opening(0, &mut Rng::new(0)).id, first, "start {start}");
+        assert_eq!(book.opening(6, &mut Rng::new(0)).id, first, "start {start}");
     }
+    let options = BookOptions {
+        start: 0,
+        ..BookOptions::default()
+    };
+    assert!(matches!(
+        open("suite.epd", options),
+        Err(OpeningsError::StartOutOfRange { len: 6, .. })
+    ));
 }
 
 #[test]

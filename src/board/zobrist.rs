@@ -1,4 +1,7 @@
-//! Zobrist hashing with the Polyglot "Random64" keys, so a position's key equals its Polyglot book key.
+//! Zobrist hashing with the Polyglot "Random64" keys, so a position's key equals its Polyglot book key
+//! in all but one case: the position key holds the en-passant term only when the capture is legal,
+//! Polyglot whenever a pawn of the side to move stands beside the pushed pawn (pinned or not);
+//! `openings::polyglot_key` adds the term for that case.
 //!
 //! The 781 numbers are the Polyglot book format's published constants (indexing: 64 * kind + square
 //! for pieces with kind = 2 * piece type + 1 for White, then four castling keys, eight en-passant file
@@ -56,7 +59,8 @@ const fn splitmix64(seed: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// Key of an en-passant capture being possible on `file`.
+/// Key of an en-passant capture being possible on `file` (Polyglot's rule for when it applies:
+/// see `openings::polyglot_key`).
 #[inline(always)]
 pub fn en_passant_key(file: File) -> u64 {
     RANDOM64[772 + file.index()]

@@ -13,7 +13,7 @@ use std::path::PathBuf;
 pub struct BenchArgs {
     #[command(subcommand)]
     pub what: Option<BenchCommand>,
-    /// Search depth per position (at least 1).
+    /// Search depth per position (1 to 127).
     #[arg(long, default_value_t = DEFAULT_BENCH_DEPTH, value_parser = parse_depth)]
     pub depth: u32,
     /// Evaluation weights (default: the built-in weights).
@@ -35,15 +35,40 @@ pub enum BenchCommand {
     },
     /// Texel tuner speed on random-playout positions: loading, bytes per position, epochs.
     Tune {
-        #[arg(long, default_value_t = 1_000_000)]
+        /// Random-playout positions to generate and load (1 to 20,000,000: each takes a few
+        /// hundred bytes while the benchmark runs).
+        #[arg(long, default_value_t = 1_000_000, value_parser = parse_positions)]
         positions: usize,
     },
 }
 
-/// A search depth of at least 1: a depth-0 search counts no nodes and signs nothing.
+/// The most positions `bench tune` generates: the playouts, their EPD text and the packed
+/// data set are all held at once (a number past this once ended in an allocation abort).
+const MAX_BENCH_POSITIONS: usize = 20_000_000;
+
+/// A position count from 1 to `MAX_BENCH_POSITIONS`.
+fn parse_positions(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if (1..=MAX_BENCH_POSITIONS).contains(&n) => Ok(n),
+        Ok(n) => Err(format!(
+            "{n} positions: expected 1 to {MAX_BENCH_POSITIONS}"
+        )),
+        Err(_) => Err(format!("`{text}` is not a positive integer")),
+    }
+}
+
+/// The deepest iteration the search runs (it clamps deeper limits to this).
+const MAX_BENCH_DEPTH: u32 = sparring::search::MAX_PLY as u32 - 1;
+
+/// A search depth of at least 1 (a depth-0 search counts no nodes and signs nothing) and at
+/// most the search's deepest iteration (a larger number would be clamped silently, and long
+/// before it the run would never finish).
 fn parse_depth(text: &str) -> Result<u32, String> {
     match text.parse::<u32>() {
         Ok(0) => Err("the bench depth must be at least 1".to_string()),
+        Ok(depth) if depth > MAX_BENCH_DEPTH => Err(format!(
+            "{depth} is deeper than the search goes: at most {MAX_BENCH_DEPTH}"
+        )),
         Ok(depth) => Ok(depth),
         Err(_) => Err(format!("`{text}` is not a positive integer")),
     }
@@ -73,11 +98,17 @@ fn run_perft(repeats: u32) -> anyhow::Result<()> {
 
 fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
     let params = match &args.weights {
-        Some(path) => EvalParams::load(path)?,
+        Some(path) => {
+            super::uci::require_file("--weights", path)?;
+            EvalParams::load(path)?
+        }
         None => EvalParams::default(),
     };
     let search = match &args.search {
-        Some(path) => SearchParams::load(path)?,
+        Some(path) => {
+            super::uci::require_file("--search", path)?;
+            SearchParams::load(path)?
+        }
         None => SearchParams::default(),
     };
     let bench = search_bench_with(args.depth, params, &search, |fen, nodes| {

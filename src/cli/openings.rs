@@ -115,10 +115,7 @@ pub fn check(args: &CheckArgs) -> anyhow::Result<()> {
 /// Prints `key <hex>` and one `<uci> <weight>` line per legal book move, highest weight first.
 pub fn probe(args: &ProbeArgs) -> anyhow::Result<()> {
     let book = args.book.as_path();
-    let bytes = std::fs::read(book).map_err(|source| OpeningsError::Io {
-        path: book.to_path_buf(),
-        source,
-    })?;
+    let bytes = sparring::openings::read_book_file(book)?;
     // Read directly rather than through OpeningBook: an empty book is still worth probing.
     let polyglot = PolyglotBook::from_bytes(&bytes).map_err(|e| match e {
         PolyglotFormatError::Size(size) => OpeningsError::PolyglotSize {
@@ -215,6 +212,13 @@ pub enum VariantArg {
 }
 
 impl VariantArg {
+    /// The name as the command line accepts it (`standard`, `chess960`, `dfrc`).
+    fn name(self) -> String {
+        use clap::ValueEnum;
+        self.to_possible_value()
+            .map_or_else(|| format!("{self:?}"), |v| v.get_name().to_string())
+    }
+
     fn start_variant(self) -> StartVariant {
         match self {
             VariantArg::Standard => StartVariant::Standard,
@@ -369,11 +373,17 @@ pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
     if let Some(path) = &args.weights {
         opts.weights = Some(Arc::new(EvalParams::load(path)?));
     }
+    // Bad options are reported before the output is touched and before the banner.
+    opts.validate()?;
     let pending = PendingOutput::create(&args.out)?;
     let (min, max) = opts.window();
     eprintln!(
-        "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}, variant {:?}",
-        opts.count, opts.plies, opts.nodes, opts.seed, args.variant
+        "generating {} positions of {} plies, score {min}..={max} cp for the side to move, {} nodes, seed {}, variant {}",
+        opts.count,
+        opts.plies,
+        opts.nodes,
+        opts.seed,
+        args.variant.name()
     );
     let mut progress = GenerateProgress::new(opts.count);
     let generated = generate_from(&opts, args.variant.start_variant(), |p| progress.update(&p));

@@ -24,8 +24,8 @@ pub struct TuneArgs {
     /// The configuration (see configs/tune.toml).
     #[arg(required = true)]
     pub config: Option<PathBuf>,
-    /// Override `optimizer.epochs`.
-    #[arg(long)]
+    /// Override `optimizer.epochs` (at least 1).
+    #[arg(long, value_parser = parse_epochs)]
     pub epochs: Option<usize>,
     /// Override `optimizer.threads` (0 = one per core; at most the available parallelism).
     #[arg(long, value_parser = super::parse_thread_count)]
@@ -69,6 +69,15 @@ pub enum ConvertFormat {
     Bullet,
 }
 
+/// Parses `--epochs`: a positive integer, as `optimizer.epochs` must be.
+fn parse_epochs(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("0 epochs would only write back the starting weights: give at least 1".into()),
+        Ok(epochs) => Ok(epochs),
+        Err(_) => Err(format!("`{text}` is not a positive integer")),
+    }
+}
+
 /// Bad lines printed one by one before the rest are only counted.
 const SHOWN_ERRORS: usize = 20;
 
@@ -86,7 +95,15 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     let ConvertFormat::Bullet = args.to;
     // Pattern errors are bad input (status 2), as they are for the tuner.
     let inputs = tune::data::expand_data_files(&args.inputs).map_err(TuneError::from)?;
+    // A missing input or a directory is reported before the output is touched.
+    tune::data::check_data_files(&inputs).map_err(TuneError::from)?;
     let out_name = args.output.display().to_string();
+    if args.output.is_dir() {
+        return Err(super::UsageError(format!(
+            "-o {out_name}: is a directory, expected the file to write"
+        ))
+        .into());
+    }
     // Writing over an input would empty it before it is read.
     if let Ok(out) = std::fs::canonicalize(&args.output) {
         if inputs
@@ -108,8 +125,10 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     let result = convert_into(&inputs, file, &out_name);
     match result {
         Ok(report) => {
-            std::fs::rename(&temp, &args.output)
-                .with_context(|| format!("{out_name}: cannot write"))?;
+            if let Err(e) = std::fs::rename(&temp, &args.output) {
+                let _ = std::fs::remove_file(&temp);
+                return Err(e).with_context(|| format!("{out_name}: cannot write"));
+            }
             print_convert_report(&report, inputs.len(), &out_name);
             Ok(())
         }
@@ -131,8 +150,14 @@ fn convert_into(
     for input in inputs {
         let name = input.display().to_string();
         let before = (report.written, report.skipped);
-        let file = std::fs::File::open(input).with_context(|| format!("{name}: cannot read"))?;
-        bullet::write_bullet_lines(file, &name, &mut output, out_name, &mut report)?;
+        let file = tune::data::open_data_file(input).map_err(TuneError::from)?;
+        let mut limited = LineLimit::new(file);
+        let converted =
+            bullet::write_bullet_lines(&mut limited, &name, &mut output, out_name, &mut report);
+        if let Some(line) = limited.too_long {
+            return Err(TuneError::from(tune::DataError::LineTooLong { file: name, line }).into());
+        }
+        converted?;
         println!(
             "  {name}: {} positions written, {} lines skipped",
             report.written - before.0,
@@ -143,6 +168,49 @@ fn convert_into(
         .flush()
         .with_context(|| format!("{out_name}: cannot write"))?;
     Ok(report)
+}
+
+/// A reader that fails once a line passes `MAX_LINE_BYTES` without a line end (a binary file,
+/// /dev/zero), so the line reader behind it cannot fill memory without end; `too_long` then
+/// holds the 1-based number of that line.
+struct LineLimit<R> {
+    inner: R,
+    line: usize,
+    run: usize,
+    too_long: Option<usize>,
+}
+
+impl<R> LineLimit<R> {
+    fn new(inner: R) -> LineLimit<R> {
+        LineLimit {
+            inner,
+            line: 1,
+            run: 0,
+            too_long: None,
+        }
+    }
+}
+
+impl<R: std::io::Read> std::io::Read for LineLimit<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &byte in &buf[..n] {
+            if byte == b'\n' {
+                self.line += 1;
+                self.run = 0;
+            } else {
+                self.run += 1;
+                if self.run > tune::data::MAX_LINE_BYTES {
+                    self.too_long = Some(self.line);
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        "line too long",
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
 }
 
 /// The skipped lines (the first few) and the totals of a conversion.
@@ -302,7 +370,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     if let Some(bar) = &bar {
         bar.finish();
     }
-    let summary = result?;
+    let summary = result.map_err(|e| name_data_source(e, !args.data.is_empty(), &config))?;
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
     println!(
         "{} after epoch {}; kept epoch {}",
@@ -341,6 +409,36 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         println!("wrote {}", path.display());
     }
     Ok(())
+}
+
+/// A data-list error with where the list came from: `--data` or the configuration's
+/// `data.files` (file, line and column); other errors pass through unchanged.
+fn name_data_source(
+    error: TuneError,
+    from_command_line: bool,
+    config: &TuneConfig,
+) -> anyhow::Error {
+    match &error {
+        TuneError::Data(data) if is_list_error(data) => {
+            let source = if from_command_line {
+                "--data".to_string()
+            } else {
+                config.data_files_location()
+            };
+            anyhow::Error::from(error).context(source)
+        }
+        _ => error.into(),
+    }
+}
+
+/// Whether a data error is about an entry of the data list (a path or pattern), not the
+/// contents of a file.
+fn is_list_error(error: &tune::DataError) -> bool {
+    use tune::DataError::{BadPattern, Missing, NoMatch, NotAFile};
+    matches!(
+        error,
+        Missing { .. } | NotAFile { .. } | NoMatch { .. } | BadPattern { .. }
+    )
 }
 
 /// Groups the benchmark tunes: those of the shipped configuration.

@@ -27,7 +27,10 @@ pub struct UciArgs {
 pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     let search = match &args.search {
         // A bad search file is bad input: the ConfigError in the chain gives the exit status.
-        Some(path) => Some(SearchParams::load(path)?),
+        Some(path) => {
+            require_file("--search", path)?;
+            Some(SearchParams::load(path)?)
+        }
         None => None,
     };
     if args.spsa_inputs {
@@ -39,7 +42,10 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     let out = Box::new(std::io::stdout());
     let mut engine = match &args.weights {
         // A bad weights file is bad input: the chain carries the WeightsError for the exit status.
-        Some(path) => UciEngine::with_weights(out, path)?,
+        Some(path) => {
+            require_file("--weights", path)?;
+            UciEngine::with_weights(out, path)?
+        }
         None => UciEngine::new(out),
     };
     if let Some(search) = search {
@@ -48,4 +54,17 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     engine.set_tunable(args.tunable);
     engine.run(std::io::stdin().lock())?;
     Ok(())
+}
+
+/// Refuses a path that exists but is no regular file (a directory, or a device such as
+/// /dev/zero, which the reader would read without end); a missing one is left to the reader's
+/// own message.
+pub(super) fn require_file(flag: &str, path: &std::path::Path) -> Result<(), super::UsageError> {
+    match std::fs::metadata(path) {
+        Ok(meta) if !meta.is_file() => Err(super::UsageError(format!(
+            "{flag} {}: not a file",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
 }

@@ -73,6 +73,15 @@ pub enum OpeningsError {
         /// The error from the operating system.
         source: std::io::Error,
     },
+    /// The path is a directory or a device, not a file of openings (a device such as
+    /// /dev/zero would be read without end).
+    #[error("{}: is {what}, not a file of openings", path.display())]
+    NotAFile {
+        /// The path given.
+        path: PathBuf,
+        /// What it is instead: `a directory` or `a device`.
+        what: &'static str,
+    },
     /// No format was given and the extension is not `.epd`, `.fen`, `.pgn` or `.bin`.
     #[error("{}: unknown opening format (expected a .epd, .pgn or .bin file, or an explicit format)", path.display())]
     UnknownFormat {
@@ -107,8 +116,13 @@ pub enum OpeningsError {
         /// 0-based index of the first entry with a smaller key than the one before it.
         entry: usize,
     },
-    /// The configured first opening (`start`, 1-based) is 0 or past the end of the suite.
-    #[error("{}: start = {start} is outside 1..={len}", path.display())]
+    /// The configured first opening (`start`, 1-based) is 0 (a start past the end of the suite
+    /// wraps around, as in fastchess).
+    #[error(
+        "{}: openings start = {start}: expected a number from 1 (the suite holds {len} openings; \
+         a larger start wraps around)",
+        path.display()
+    )]
     StartOutOfRange {
         /// The suite file.
         path: PathBuf,

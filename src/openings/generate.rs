@@ -41,6 +41,45 @@ pub struct GenerateOptions {
 }
 
 impl GenerateOptions {
+    /// Checks the options before any work: a non-empty window, at least one ply and position,
+    /// a margin of 0 or more, at least one candidate, a sample depth the search can reach.
+    pub fn validate(&self) -> Result<(), GenerateError> {
+        let (min, max) = self.window();
+        if min > max {
+            return Err(GenerateError::EmptyWindow { min, max });
+        }
+        if self.plies == 0 || self.count == 0 {
+            return Err(GenerateError::Zero);
+        }
+        let out_of_range = |option, value: String, expected| GenerateError::OutOfRange {
+            option,
+            value,
+            expected,
+        };
+        if self.margin < 0 {
+            return Err(out_of_range(
+                "margin",
+                self.margin.to_string(),
+                "0 or more centipawns (no move is ever below the best by a negative margin)",
+            ));
+        }
+        if self.max_candidates == 0 {
+            return Err(out_of_range(
+                "max-candidates",
+                "0".to_string(),
+                "at least 1",
+            ));
+        }
+        if self.sample_depth > MAX_SAMPLE_DEPTH {
+            return Err(out_of_range(
+                "sample-depth",
+                self.sample_depth.to_string(),
+                "at most 127, the search's deepest iteration",
+            ));
+        }
+        Ok(())
+    }
+
     /// The window as an inclusive range of side-to-move scores.
     pub fn window(&self) -> (i32, i32) {
         match self.min_eval {
@@ -101,6 +140,17 @@ pub enum GenerateError {
     /// `plies` or `count` is 0.
     #[error("--plies and --count must be at least 1")]
     Zero,
+    /// Another option outside its range: a negative margin or no candidates would only give
+    /// up, and a sample depth past the search's deepest iteration would never finish.
+    #[error("--{option} {value}: expected {expected}")]
+    OutOfRange {
+        /// The command-line option (`margin`, `max-candidates`, `sample-depth`).
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// The accepted range, in words.
+        expected: &'static str,
+    },
     /// `max_candidates` candidates were tried before `count` positions fell into the window.
     #[error("found only {found} of {count} positions in {tried} candidates; widen the window or raise the candidate limit")]
     GaveUp {
@@ -112,6 +162,9 @@ pub enum GenerateError {
         tried: u64,
     },
 }
+
+/// The deepest `sample_depth` accepted: the search clamps deeper limits to its last iteration.
+const MAX_SAMPLE_DEPTH: u32 = crate::search::MAX_PLY as u32 - 1;
 
 /// The quick pre-search runs only when the full one has at least four times this many nodes.
 const PREFILTER_MIN_NODES: u64 = 500;
@@ -137,13 +190,8 @@ pub fn generate_from(
     variant: StartVariant,
     mut progress: impl FnMut(Progress),
 ) -> Result<Vec<GeneratedOpening>, GenerateError> {
+    options.validate()?;
     let (min, max) = options.window();
-    if min > max {
-        return Err(GenerateError::EmptyWindow { min, max });
-    }
-    if options.plies == 0 || options.count == 0 {
-        return Err(GenerateError::Zero);
-    }
     let params = options
         .weights
         .clone()

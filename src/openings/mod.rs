@@ -160,6 +160,52 @@ pub enum BadLinePolicy {
     Refuse,
 }
 
+/// The most bytes a suite or book file may have: the store addresses its arena with 32-bit
+/// offsets, and a larger file could not be loaded anyway.
+pub const MAX_BOOK_BYTES: u64 = 1 << 32;
+
+/// Reads a suite or book file whole. A directory or a device (which could be read without end)
+/// is refused by what it is, and a file past `MAX_BOOK_BYTES` as too large, before it fills
+/// memory; named pipes are read (a suite may come from a process).
+pub fn read_book_file(path: &Path) -> Result<Vec<u8>, OpeningsError> {
+    use std::io::Read;
+    let io = |source| OpeningsError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    let not_a_file = |what| OpeningsError::NotAFile {
+        path: path.to_path_buf(),
+        what,
+    };
+    if meta.is_dir() {
+        return Err(not_a_file("a directory"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let kind = meta.file_type();
+        if kind.is_char_device() || kind.is_block_device() || kind.is_socket() {
+            return Err(not_a_file("a device"));
+        }
+    }
+    let too_large = || OpeningsError::TooLarge {
+        path: path.to_path_buf(),
+    };
+    if meta.len() > MAX_BOOK_BYTES {
+        return Err(too_large());
+    }
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_BOOK_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io)?;
+    if bytes.len() as u64 > MAX_BOOK_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
 /// How to load and use a book.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookOptions {
@@ -168,7 +214,9 @@ pub struct BookOptions {
     pub plies: Option<usize>,
     /// Whether bad lines or games are skipped or refuse the whole file.
     pub policy: BadLinePolicy,
-    /// The suite's opening that `opening(0, ..)` returns, 1-based (`start = N` in a config).
+    /// The suite's opening that `opening(0, ..)` returns, 1-based (`start = N` in a config). A
+    /// number past the end of the suite wraps around, as in fastchess: `start = len + 1` is the
+    /// first opening again.
     pub start: usize,
     /// Polyglot: how a move is chosen among the stored ones.
     pub pick: BookPick,
@@ -214,10 +262,7 @@ impl OpeningBook {
             .ok_or_else(|| OpeningsError::UnknownFormat {
                 path: path.to_path_buf(),
             })?;
-        let bytes = std::fs::read(path).map_err(|source| OpeningsError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let bytes = read_book_file(path)?;
         OpeningBook::from_bytes(path, &bytes, format, options)
     }
 
@@ -283,7 +328,9 @@ impl OpeningBook {
             });
         }
         if let Source::Suite(store) = &source {
-            if options.start == 0 || options.start > store.len() {
+            // Past the end wraps around (as fastchess rotates its book by `start - 1` modulo its
+            // size); only 0, which names no opening, is refused.
+            if options.start == 0 {
                 return Err(OpeningsError::StartOutOfRange {
                     path,
                     start: options.start,
@@ -347,11 +394,13 @@ impl OpeningBook {
     }
 
     /// The opening for game or pair `index`. Suites: the suite's entry `(start - 1 + index) mod
-    /// len` (the rng is not used). Polyglot books: a line drawn from the start position with `rng`.
+    /// len`, so a `start` past the end wraps around (the rng is not used). Polyglot books: a line drawn from the start position with `rng`.
     pub fn opening(&self, index: usize, rng: &mut Rng) -> Opening {
         match &self.source {
             Source::Suite(store) => {
-                let id = (self.options.start - 1 + index % store.len()) % store.len();
+                // Each term reduced first: `start` may be any number up to usize::MAX.
+                let len = store.len();
+                let id = ((self.options.start - 1) % len + index % len) % len;
                 let (start, moves) = store.get(id);
                 Opening { id, start, moves }
             }

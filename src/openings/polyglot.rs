@@ -351,4 +351,139 @@ mod tests {
         let e4 = Position::startpos().after(Position::startpos().parse_uci_move("e2e4").unwrap());
         assert_eq!(polyglot_key(&e4, Square::parse("e3")), e4.key());
     }
+
+    /// Polyglot keys after a double push, from python-chess 1.x `chess.polyglot.zobrist_hash`
+    /// (which follows the spec: the en-passant file counts when a pawn of the side to move
+    /// stands beside the pushed pawn, legal capture or not): captures on the a and h files,
+    /// pawns on the far edge that a file wrap-around would wrongly count, rank and file pins
+    /// of the capturer, and pushes with no capturer. Each key is checked twice: after playing
+    /// the push, and from the FEN with its en-passant field.
+    #[test]
+    fn en_passant_keys_match_python_chess_at_the_edges_and_under_pins() {
+        let cases: &[(&str, &str, u64)] = &[
+            // no capturer
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                "e2e4",
+                0x823c9b50fd114196,
+            ),
+            // legal capture
+            (
+                "rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 3",
+                "f7f5",
+                0x22a48b5a8e47ff78,
+            ),
+            // pinned capturer
+            (
+                "4k3/3p4/8/K3P2r/8/8/8/8 b - - 0 2",
+                "d7d5",
+                0x200429d3a5ab9df1,
+            ),
+            // pinned capturer
+            (
+                "4k3/3p4/8/r3P2K/8/8/8/8 b - - 0 2",
+                "d7d5",
+                0x6a40b34573bd36b6,
+            ),
+            // legal capture
+            (
+                "4k3/p7/8/1P6/8/8/8/4K3 b - - 0 2",
+                "a7a5",
+                0xd12426dce223f648,
+            ),
+            // legal capture
+            (
+                "4k3/7p/8/6P1/8/8/8/4K3 b - - 0 2",
+                "h7h5",
+                0x05f8dce145a3e0ea,
+            ),
+            // no capturer
+            (
+                "4k3/p7/8/8/7P/8/8/4K3 b - - 0 2",
+                "a7a5",
+                0x9ff2a59112d665cf,
+            ),
+            // no capturer
+            (
+                "4k3/7p/P7/8/8/8/8/4K3 b - - 0 2",
+                "h7h5",
+                0x0caa80abb02d74ed,
+            ),
+            // legal capture
+            (
+                "4k3/8/8/8/1p6/8/P7/4K3 w - - 0 2",
+                "a2a4",
+                0xdc916218d4682c51,
+            ),
+            // legal capture
+            (
+                "4k3/8/8/8/6p1/8/7P/4K3 w - - 0 2",
+                "h2h4",
+                0x855dd67d91afd9d7,
+            ),
+            // no capturer
+            (
+                "4k3/8/8/8/7p/8/P7/4K3 w - - 0 2",
+                "a2a4",
+                0x054ae533c0a7e37e,
+            ),
+            // no capturer
+            (
+                "4k3/8/8/8/8/p7/7P/4K3 w - - 0 2",
+                "h2h4",
+                0x2e6a16d74d44ce20,
+            ),
+            // pinned capturer
+            (
+                "8/8/8/8/k3p2Q/8/3P4/4K3 w - - 0 2",
+                "d2d4",
+                0x83bf25e378cb17d0,
+            ),
+            // pinned capturer
+            (
+                "8/8/8/8/Q3p2k/8/3P4/4K3 w - - 0 2",
+                "d2d4",
+                0x71a3e26416718665,
+            ),
+            // legal capture
+            (
+                "4k3/3p4/8/2b1P3/8/8/8/K7 b - - 0 2",
+                "d7d5",
+                0x6febd4dee4fdd099,
+            ),
+            // pinned capturer
+            (
+                "4k3/3pr3/8/4P3/8/8/8/4K3 b - - 0 2",
+                "d7d5",
+                0x290994037ba17b4a,
+            ),
+            // legal capture
+            (
+                "r3k2r/8/8/8/3p4/8/4P3/R3K2R w KQkq - 0 1",
+                "e2e4",
+                0x54099f2faba7a7db,
+            ),
+        ];
+        for &(before, push, expected) in cases {
+            let before = Position::from_fen_lenient(before).unwrap();
+            let mv = before.parse_uci_move(push).unwrap();
+            let after = before.after(mv);
+            assert_eq!(
+                polyglot_key(&after, double_push_target(mv)),
+                expected,
+                "{push} from {}",
+                before.to_fen()
+            );
+            let target = double_push_target(mv).unwrap();
+            // The FEN with the en-passant field always written (to_fen omits it when the
+            // capture is not legal).
+            let fields: Vec<String> = after.to_fen().split(' ').map(str::to_string).collect();
+            let fen = format!(
+                "{} {} {} {} {} {}",
+                fields[0], fields[1], fields[2], target, fields[4], fields[5]
+            );
+            let from_fen = Position::from_fen_lenient(&fen).unwrap();
+            assert_eq!(polyglot_key(&from_fen, Some(target)), expected, "{fen}");
+        }
+    }
 }

@@ -181,13 +181,25 @@ impl Wdl {
         Wdl::new(self.losses, self.draws, self.wins)
     }
 
-    /// Counts one more game.
+    /// The counts of both, `None` when a count or the number of games would not fit in a
+    /// `u64` (the same limit parsing applies, see [`StatsError::CountOverflow`]).
+    pub fn checked_add(self, rhs: Wdl) -> Option<Wdl> {
+        let sum = Wdl::new(
+            self.wins.checked_add(rhs.wins)?,
+            self.draws.checked_add(rhs.draws)?,
+            self.losses.checked_add(rhs.losses)?,
+        );
+        sum.checked_games().map(|_| sum)
+    }
+
+    /// Counts one more game (a count already at `u64::MAX` stays there).
     pub fn record(&mut self, outcome: Outcome) {
-        match outcome {
-            Outcome::Win => self.wins += 1,
-            Outcome::Draw => self.draws += 1,
-            Outcome::Loss => self.losses += 1,
-        }
+        let count = match outcome {
+            Outcome::Win => &mut self.wins,
+            Outcome::Draw => &mut self.draws,
+            Outcome::Loss => &mut self.losses,
+        };
+        *count = count.saturating_add(1);
     }
 
     /// Counts ordered by ascending score (losses, draws, wins), as fishtest stores them.
@@ -201,13 +213,15 @@ impl Wdl {
     }
 }
 
+/// Each count saturates at `u64::MAX` instead of overflowing (no panic in debug builds, no
+/// wrap to a small count in release builds); [`Wdl::checked_add`] says when that happens.
 impl Add for Wdl {
     type Output = Wdl;
     fn add(self, rhs: Wdl) -> Wdl {
         Wdl::new(
-            self.wins + rhs.wins,
-            self.draws + rhs.draws,
-            self.losses + rhs.losses,
+            self.wins.saturating_add(rhs.wins),
+            self.draws.saturating_add(rhs.draws),
+            self.losses.saturating_add(rhs.losses),
         )
     }
 }
@@ -332,7 +346,11 @@ impl Pentanomial {
     /// Pairs won (1½ or 2) per pair lost (0 or ½), fishtest's "PairsRatio".
     /// Infinite when no pair was lost, `None` when no pair was won or lost.
     pub fn pairs_ratio(&self) -> Option<f64> {
-        let (won, lost) = (self.wd + self.ww, self.ll + self.ld);
+        // Summed in 128 bits: two counts near `u64::MAX` must not overflow.
+        let (won, lost) = (
+            u128::from(self.wd) + u128::from(self.ww),
+            u128::from(self.ll) + u128::from(self.ld),
+        );
         match (won, lost) {
             (0, 0) => None,
             (_, 0) => Some(f64::INFINITY),
@@ -340,15 +358,29 @@ impl Pentanomial {
         }
     }
 
-    /// Counts one more pair.
-    pub fn record(&mut self, bucket: PairBucket) {
-        match bucket {
-            PairBucket::LL => self.ll += 1,
-            PairBucket::LD => self.ld += 1,
-            PairBucket::DD => self.dd += 1,
-            PairBucket::WD => self.wd += 1,
-            PairBucket::WW => self.ww += 1,
+    /// The counts of both, `None` when a count or the number of games (two per pair) would
+    /// not fit in a `u64` (the same limit parsing applies, see [`StatsError::CountOverflow`]).
+    pub fn checked_add(self, rhs: Pentanomial) -> Option<Pentanomial> {
+        let (a, b) = (self.to_array(), rhs.to_array());
+        let mut sum = [0u64; 5];
+        for (i, total) in sum.iter_mut().enumerate() {
+            *total = a[i].checked_add(b[i])?;
         }
+        let [ll, ld, dd, wd, ww] = sum;
+        let sum = Pentanomial::new(ll, ld, dd, wd, ww);
+        sum.checked_games().map(|_| sum)
+    }
+
+    /// Counts one more pair (a count already at `u64::MAX` stays there).
+    pub fn record(&mut self, bucket: PairBucket) {
+        let count = match bucket {
+            PairBucket::LL => &mut self.ll,
+            PairBucket::LD => &mut self.ld,
+            PairBucket::DD => &mut self.dd,
+            PairBucket::WD => &mut self.wd,
+            PairBucket::WW => &mut self.ww,
+        };
+        *count = count.saturating_add(1);
     }
 
     /// Counts one more pair given its two game outcomes.
@@ -372,16 +404,15 @@ impl Pentanomial {
     }
 }
 
+/// Each count saturates at `u64::MAX` instead of overflowing (no panic in debug builds, no
+/// wrap to a small count in release builds); [`Pentanomial::checked_add`] says when that
+/// happens.
 impl Add for Pentanomial {
     type Output = Pentanomial;
     fn add(self, rhs: Pentanomial) -> Pentanomial {
-        Pentanomial::new(
-            self.ll + rhs.ll,
-            self.ld + rhs.ld,
-            self.dd + rhs.dd,
-            self.wd + rhs.wd,
-            self.ww + rhs.ww,
-        )
+        let (a, b) = (self.to_array(), rhs.to_array());
+        let [ll, ld, dd, wd, ww] = std::array::from_fn(|i| a[i].saturating_add(b[i]));
+        Pentanomial::new(ll, ld, dd, wd, ww)
     }
 }
 
@@ -454,6 +485,57 @@ fn parse_counts<const N: usize>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Adding counts near `u64::MAX` neither panics (debug) nor wraps (release): `+` saturates
+    /// each count, `checked_add` refuses, and `record` stays at the maximum.
+    #[test]
+    fn adding_counts_saturates_or_is_refused_instead_of_overflowing() {
+        let big = Wdl::new(u64::MAX - 1, 3, 0);
+        let sum = big + Wdl::new(5, 4, 2);
+        assert_eq!(sum, Wdl::new(u64::MAX, 7, 2));
+        assert_eq!(big.checked_add(Wdl::new(5, 0, 0)), None);
+        // Every count fits but the number of games does not: refused like a parsed line.
+        assert_eq!(
+            Wdl::new(u64::MAX / 2, 0, 0).checked_add(Wdl::new(0, u64::MAX / 2 + 2, 0)),
+            None
+        );
+        assert_eq!(
+            Wdl::new(1, 2, 3).checked_add(Wdl::new(4, 5, 6)),
+            Some(Wdl::new(5, 7, 9))
+        );
+        let mut at_max = Wdl::new(u64::MAX, 0, 0);
+        at_max += Wdl::new(1, 1, 1);
+        assert_eq!(at_max, Wdl::new(u64::MAX, 1, 1));
+        at_max.record(Outcome::Win);
+        assert_eq!(at_max.wins, u64::MAX);
+
+        let big = Pentanomial::new(0, u64::MAX, 1, 0, 0);
+        assert_eq!(
+            big + Pentanomial::new(1, 1, 1, 1, 1),
+            Pentanomial::new(1, u64::MAX, 2, 1, 1)
+        );
+        assert_eq!(big.checked_add(Pentanomial::new(0, 1, 0, 0, 0)), None);
+        // Pairs that fit but games (two per pair) that do not.
+        assert_eq!(
+            Pentanomial::new(u64::MAX / 2, 0, 0, 0, 0).checked_add(Pentanomial::new(0, 0, 0, 0, 1)),
+            None
+        );
+        assert_eq!(
+            Pentanomial::new(1, 2, 3, 4, 5).checked_add(Pentanomial::new(5, 4, 3, 2, 1)),
+            Some(Pentanomial::new(6, 6, 6, 6, 6))
+        );
+        let mut at_max = Pentanomial::new(0, 0, 0, 0, u64::MAX);
+        at_max += Pentanomial::new(0, 0, 0, 0, 9);
+        at_max.record(PairBucket::WW);
+        assert_eq!(at_max.ww, u64::MAX);
+        assert_eq!(
+            Pentanomial::new(u64::MAX, u64::MAX, 0, u64::MAX, 1).pairs_ratio(),
+            Some((u64::MAX as f64 + 1.0) / (2.0 * u64::MAX as f64))
+        );
+        // Estimates from saturated counts are numbers, not panics.
+        assert!(at_max.estimate().is_some());
+        assert!(Wdl::new(u64::MAX, 0, 0).estimate().is_some());
+    }
 
     #[test]
     fn parses_wdl_and_reports_what_is_wrong() {

@@ -104,6 +104,8 @@ pub struct TuneConfig {
     /// Line and column of `data.validation_fraction` (of `[data]` when absent), for
     /// `no_training_data`.
     validation_fraction_position: (usize, usize),
+    /// Line and column of `data.files`, for errors about its entries.
+    files_position: (usize, usize),
 }
 
 /// The file as written; `TuneConfig::from_toml_str` checks it and fills in the defaults.
@@ -172,6 +174,13 @@ impl TuneConfig {
     /// Reads a configuration file.
     pub fn load(path: impl AsRef<Path>) -> Result<TuneConfig, ConfigError> {
         let path = path.as_ref();
+        // A device (/dev/zero) would be read without end, a directory gives a terse error.
+        if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+            return Err(ConfigError::Io {
+                file: path.display().to_string(),
+                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file"),
+            });
+        }
         let text = read_text(path)?;
         TuneConfig::from_toml_str(&text, &path.display().to_string())
     }
@@ -303,7 +312,8 @@ impl TuneConfig {
                 "a number in [0, 1)",
                 |f| (0.0..1.0).contains(&f),
             )?,
-            epochs: o.epochs.unwrap_or(2000),
+            // Zero epochs would write the starting weights back as "tuned".
+            epochs: doc.in_range("optimizer.epochs", o.epochs.unwrap_or(2000), 1, None)?,
             k,
             threads,
             patience: o.patience.unwrap_or(100),
@@ -344,7 +354,15 @@ impl TuneConfig {
             optimizer,
             output,
             validation_fraction_position: doc.position("data.validation_fraction"),
+            files_position: doc.position("data.files"),
         })
+    }
+
+    /// Where `data.files` is written: `file:line:column: data.files`, the prefix of an error
+    /// about one of its entries (a missing file, a directory, a pattern without matches).
+    pub fn data_files_location(&self) -> String {
+        let (line, column) = self.files_position;
+        format!("{}:{line}:{column}: data.files", self.source)
     }
 
     /// The error for a split that left no training positions: `data.validation_fraction` held
@@ -396,6 +414,58 @@ mod tests {
              loaded and leaves no training data, expected a fraction that leaves some positions \
              for training"
         );
+    }
+
+    /// Each numeric optimizer field outside its range is refused with the file, line, column
+    /// and key; zero epochs was once accepted (and wrote the starting weights as the result).
+    #[test]
+    fn out_of_range_optimizer_numbers_are_refused_with_their_position() {
+        let cases = [
+            (
+                "epochs = 0",
+                "t.toml:4:10: `optimizer.epochs` is the integer 0, expected an integer >= 1",
+            ),
+            (
+                "learning_rate = 0",
+                "t.toml:4:17: `optimizer.learning_rate`",
+            ),
+            (
+                "learning_rate = -1.5",
+                "t.toml:4:17: `optimizer.learning_rate`",
+            ),
+            (
+                "learning_rate = nan",
+                "t.toml:4:17: `optimizer.learning_rate`",
+            ),
+            (
+                "learning_rate = inf",
+                "t.toml:4:17: `optimizer.learning_rate`",
+            ),
+            ("beta1 = 1.0", "t.toml:4:9: `optimizer.beta1`"),
+            ("beta2 = -0.1", "t.toml:4:9: `optimizer.beta2`"),
+            ("l2 = -1e-5", "t.toml:4:6: `optimizer.l2`"),
+            ("l2 = nan", "t.toml:4:6: `optimizer.l2`"),
+            ("k = 0", "t.toml:4:5: `optimizer.k`"),
+            ("k = -2.0", "t.toml:4:5: `optimizer.k`"),
+            ("k = \"fit\"", "t.toml:4:5: `optimizer.k`"),
+            ("epochs = -3", "t.toml:4:10: `optimizer.epochs`"),
+            ("batch_size = -1", "t.toml:4:14: `optimizer.batch_size`"),
+            ("patience = 1.5", "t.toml:4:12: `optimizer.patience`"),
+        ];
+        for (line, expected) in cases {
+            let text = format!("[data]\nfiles = [\"a\"]\n[optimizer]\n{line}\n");
+            let err = TuneConfig::from_toml_str(&text, "t.toml").unwrap_err();
+            assert!(
+                err.to_string().starts_with(expected),
+                "{line}: {err} (expected it to start with {expected})"
+            );
+        }
+        let ok = TuneConfig::from_toml_str(
+            "[data]\nfiles = [\"a\"]\n[optimizer]\nepochs = 1\nbatch_size = 0\npatience = 0\n",
+            "t.toml",
+        )
+        .unwrap();
+        assert_eq!(ok.optimizer.epochs, 1);
     }
 
     #[test]

@@ -6,7 +6,9 @@
 
 use crate::board::{FenError, Move, MoveParseError, Position};
 use crate::eval::{EvalParams, WeightsError};
-use crate::search::{max_hash_mb, Clock, RootMove, SearchInfo, SearchLimits, Searcher};
+use crate::search::{
+    max_hash_mb, Clock, RootMove, SearchInfo, SearchLimits, SearchParams, Searcher,
+};
 use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -132,7 +134,9 @@ impl Output {
 
 /// The search running on its own thread, and how to reach it.
 struct RunningSearch {
-    handle: JoinHandle<Searcher>,
+    /// The searcher comes back when the search ends; `None` when the search panicked (it was
+    /// answered with a fallback `bestmove`, and the engine builds a new searcher).
+    handle: JoinHandle<Option<Searcher>>,
     stop: Arc<AtomicBool>,
     ponder: Arc<AtomicBool>,
     /// `go infinite`, or `go` without limits: ends only on `stop`.
@@ -152,6 +156,9 @@ pub struct UciEngine {
     searcher: Option<Searcher>,
     running: Option<RunningSearch>,
     params: Arc<EvalParams>,
+    /// The search constants configured (`--search FILE`, the tunable options): kept here as
+    /// well as in the searcher, so a searcher rebuilt after a panic keeps them.
+    search_params: SearchParams,
     hash_mb: usize,
     /// The largest Hash this machine can have, advertised in the option's `max`.
     max_hash_mb: usize,
@@ -161,6 +168,9 @@ pub struct UciEngine {
     chess960: bool,
     /// Whether the search constants are UCI options (`sparring uci --tunable`).
     tunable: bool,
+    /// Tests: the next search thread panics, to test the recovery deterministically.
+    #[cfg(test)]
+    panic_next_search: bool,
 }
 
 impl UciEngine {
@@ -179,12 +189,15 @@ impl UciEngine {
             searcher: Some(Searcher::new(params.clone(), DEFAULT_HASH_MB)),
             running: None,
             params,
+            search_params: SearchParams::default(),
             hash_mb: DEFAULT_HASH_MB,
             max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
             chess960: false,
             tunable: false,
+            #[cfg(test)]
+            panic_next_search: false,
         }
     }
 
@@ -315,18 +328,29 @@ impl UciEngine {
                 running.stop.store(true, Ordering::Relaxed);
             }
             match running.handle.join() {
-                Ok(searcher) => self.searcher = Some(searcher),
+                Ok(Some(searcher)) => self.searcher = Some(searcher),
+                // The thread said so and answered the `go` already.
+                Ok(None) => self.searcher = Some(self.fresh_searcher()),
                 Err(_) => {
                     self.out
                         .line("info string search thread panicked; starting afresh");
-                    self.searcher = Some(Searcher::new(self.params.clone(), self.hash_mb));
+                    self.searcher = Some(self.fresh_searcher());
                 }
             }
         }
     }
 
+    /// A new searcher with everything configured: the weights, the search constants and the
+    /// hash size in use (not the defaults), so a restart after a panic changes no setting.
+    fn fresh_searcher(&self) -> Searcher {
+        let mut searcher = Searcher::try_new(self.params.clone(), self.hash_mb)
+            .unwrap_or_else(|_| Searcher::new(self.params.clone(), DEFAULT_HASH_MB));
+        searcher.set_search_params(self.search_params.clone());
+        searcher
+    }
+
     fn load_weights(&mut self, path: &str) -> Result<(), WeightsError> {
-        let params = if path.is_empty() || path == "<builtin>" {
+        let params = if is_builtin_weights(path) {
             EvalParams::default()
         } else {
             EvalParams::load(path)?
@@ -374,6 +398,15 @@ impl UciEngine {
                     "info string bad Move Overhead value '{value}': expected 0 to {MAX_MOVE_OVERHEAD_MS}"
                 )),
             },
+            // A device or directory would block the engine reading it (/dev/zero never ends).
+            "weights"
+                if !is_builtin_weights(&value)
+                    && std::fs::metadata(&value).is_ok_and(|m| !m.is_file()) =>
+            {
+                self.out.line(&format!(
+                    "info string cannot load weights: {value}: not a file; keeping the current weights"
+                ))
+            }
             "weights" => {
                 if let Err(e) = self.load_weights(&value) {
                     self.out
@@ -497,17 +530,39 @@ impl UciEngine {
                 && limits.nodes.is_none()
                 && limits.movetime.is_none()
                 && limits.clock.is_none());
+        #[cfg(test)]
+        let panic_in_search = std::mem::take(&mut self.panic_next_search);
         let handle = std::thread::spawn(move || {
-            let result = searcher.search(&position, &keys, &limits, |info| {
-                out.line(&info_line_in(info, show_multipv, &position, chess960));
-            });
-            out.line(&bestmove_line_in(
-                result.best_move,
-                result.ponder,
-                &position,
-                chess960,
-            ));
-            searcher
+            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                #[cfg(test)]
+                if panic_in_search {
+                    panic!("test hook: the search panics");
+                }
+                searcher.search(&position, &keys, &limits, |info| {
+                    out.line(&info_line_in(info, show_multipv, &position, chess960));
+                })
+            }));
+            match searched {
+                Ok(result) => {
+                    out.line(&bestmove_line_in(
+                        result.best_move,
+                        result.ponder,
+                        &position,
+                        chess960,
+                    ));
+                    Some(searcher)
+                }
+                // Every `go` gets its `bestmove`, even now: a legal move keeps the game going.
+                Err(_) => {
+                    out.line("info string search thread panicked; starting afresh");
+                    let fallback = position.legal_moves().iter().next().copied();
+                    out.line(&match fallback {
+                        Some(mv) => bestmove_line_in(mv, None, &position, chess960),
+                        None => "bestmove 0000".to_string(),
+                    });
+                    None
+                }
+            }
         });
         self.running = Some(RunningSearch {
             handle,
@@ -517,6 +572,11 @@ impl UciEngine {
             pondering: ponder,
         });
     }
+}
+
+/// Whether a `Weights` value names the built-in weights (empty or `<builtin>`).
+fn is_builtin_weights(value: &str) -> bool {
+    value.is_empty() || value == "<builtin>"
 }
 
 /// Parses the arguments of `position`; `keys` receives the keys of the positions before the
@@ -731,5 +791,114 @@ fn bestmove_line(best: Move, ponder: Option<Move>) -> String {
     match ponder {
         Some(ponder) if !best.is_null() => format!("bestmove {best} ponder {ponder}"),
         _ => format!("bestmove {best}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Output the test reads back while the engine still holds its writer.
+    #[derive(Clone, Default)]
+    struct Captured(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Captured {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    impl Captured {
+        fn lines(&self) -> Vec<String> {
+            String::from_utf8(self.0.lock().unwrap().clone())
+                .unwrap()
+                .lines()
+                .map(str::to_string)
+                .collect()
+        }
+    }
+
+    /// A search thread that panics is answered with a legal `bestmove`, and the searcher built
+    /// in its place keeps the configured search constants, weights and hash size (it used to
+    /// start over with the built-in search constants, losing `--search FILE` and setoption).
+    #[test]
+    fn a_panicked_search_restarts_with_the_configured_settings() {
+        let out = Captured::default();
+        let mut weights = EvalParams::default();
+        let queen = weights.index_of("material.queen").unwrap();
+        weights.set(queen, (1234, 1234));
+        let mut engine = UciEngine::with_params(Box::new(out.clone()), weights.clone());
+        let mut search = SearchParams {
+            lmr_base: 1.5,
+            lmr_min_depth: 5,
+            ..SearchParams::default()
+        };
+        search.refresh_tables();
+        assert_ne!(search, SearchParams::default());
+        engine.set_search_params(search.clone());
+        engine.set_tunable(true);
+        assert!(engine.handle("setoption name search.lmr.pv value 3"));
+        search.lmr_pv = 3;
+        search.refresh_tables();
+        assert!(engine.handle("setoption name Hash value 2"));
+
+        engine.panic_next_search = true;
+        assert!(engine.handle("position startpos moves e2e4"));
+        assert!(engine.handle("go depth 2"));
+        engine.finish_search(false);
+        let lines = out.lines();
+        let answer = lines
+            .iter()
+            .rposition(|l| l.starts_with("bestmove"))
+            .unwrap();
+        assert_eq!(
+            lines[answer - 1],
+            "info string search thread panicked; starting afresh"
+        );
+        let mv = lines[answer].strip_prefix("bestmove ").unwrap();
+        let after_e4 = parse_position(&["startpos", "moves", "e2e4"], &mut Vec::new()).unwrap();
+        assert!(after_e4.parse_uci_move(mv).is_ok(), "{mv} is not legal");
+
+        let searcher = engine.searcher.as_ref().expect("a new searcher");
+        assert_eq!(searcher.search_params(), &search);
+        assert_eq!(searcher.params(), &weights);
+        assert_eq!(engine.hash_mb, 2);
+        assert_eq!(engine.search_params, search);
+
+        // The next search runs normally on the new searcher.
+        assert!(engine.handle("go depth 1"));
+        engine.finish_search(false);
+        let lines = out.lines();
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+            2,
+            "one bestmove per go: {lines:?}"
+        );
+    }
+
+    /// `setoption name Weights value /dev/zero` blocked the engine for ever reading the device;
+    /// a path that is not a file is refused and the weights kept.
+    #[cfg(unix)]
+    #[test]
+    fn weights_that_are_not_a_file_are_refused_without_blocking() {
+        let out = Captured::default();
+        let mut engine = UciEngine::new(Box::new(out.clone()));
+        for path in ["/dev/zero", "/"] {
+            assert!(engine.handle(&format!("setoption name Weights value {path}")));
+            assert_eq!(
+                out.lines().last().unwrap(),
+                &format!(
+                    "info string cannot load weights: {path}: not a file; keeping the current weights"
+                )
+            );
+        }
+        assert_eq!(engine.params.as_ref(), &EvalParams::default());
+        assert!(engine.handle("setoption name Weights value /no/such/file.toml"));
+        assert!(out.lines().last().unwrap().contains("No such file"));
     }
 }

@@ -17,8 +17,9 @@ impl UciEngine {
     pub fn set_search_params(&mut self, search: SearchParams) {
         self.finish_search(self.search_waits());
         if let Some(searcher) = self.searcher.as_mut() {
-            searcher.set_search_params(search);
+            searcher.set_search_params(search.clone());
         }
+        self.search_params = search;
     }
 
     /// Declares the search constants as UCI options (off by default).
@@ -28,9 +29,7 @@ impl UciEngine {
 
     /// The search constants in use.
     fn current_search_params(&self) -> SearchParams {
-        self.searcher
-            .as_ref()
-            .map_or_else(SearchParams::default, |s| s.search_params().clone())
+        self.search_params.clone()
     }
 
     /// The `option` lines of the tunable constants (none unless tunable).

@@ -238,6 +238,26 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "-pgnin",
 ];
 
+/// Options whose settings are `key=value` tokens and that mean nothing without one (as in
+/// fastchess, which refuses them empty): an empty one, or one left at the end of the line, is a
+/// usage error rather than silently doing nothing. (`-pgnout` also needs its file, see
+/// `pgnout`.)
+const NEEDS_SETTINGS: &[&str] = &[
+    "-engine",
+    "-each",
+    "-openings",
+    "-sprt",
+    "-draw",
+    "-resign",
+    "-log",
+    "-config",
+    "-report",
+    "-output",
+    "-crc32",
+    "-quick",
+    "-pgnout",
+];
+
 /// The global settings collected while reading the line.
 #[derive(Default)]
 struct Settings {
@@ -286,6 +306,11 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
             "--dump-config" | "--resume" | "--progress" | "-config"
         ) {
             match_options += 1;
+        }
+        if g.params.is_empty() && NEEDS_SETTINGS.contains(&option) {
+            return Err(usage_error(format!(
+                "{option} needs its settings (key=value ...), found none; see `sparring match -help`"
+            )));
         }
         match option {
             "-version" | "--version" | "-v" | "--v" => return Ok(Request::Version),
@@ -702,6 +727,14 @@ fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
                 ))
             }
         }
+    }
+    // Options such as append=false alone would otherwise leave the games in a directory the
+    // user never named.
+    if s.pgn_file.is_none() {
+        return Err(usage_error(format!(
+            "{o} {}: file= is needed (the PGN file to write)",
+            g.params.join(" ")
+        )));
     }
     if !unused.is_empty() {
         s.notes.push(format!(

@@ -377,3 +377,69 @@ proptest::proptest! {
         }
     }
 }
+
+/// An option that takes settings or a value, given none (in the middle of the line or as its
+/// last word), is refused by name: `-pgnout` alone used to be ignored silently.
+#[test]
+fn options_without_their_values_are_refused_by_name() {
+    let needs_settings = [
+        "-pgnout",
+        "-each",
+        "-openings",
+        "-engine",
+        "-draw",
+        "-resign",
+        "-sprt",
+        "-log",
+        "-config",
+        "-report",
+        "-output",
+        "-crc32",
+        "-quick",
+    ];
+    for option in needs_settings {
+        for line in [
+            format!("{TWO} {option}"),
+            format!("{TWO} {option} -rounds 4"),
+            format!("{option} {TWO}"),
+        ] {
+            let message = error(&line);
+            assert!(
+                message.starts_with(&format!("{option} needs its settings")),
+                "{line}: {message}"
+            );
+        }
+    }
+    let needs_a_value = [
+        "-rounds",
+        "-games",
+        "-concurrency",
+        "-srand",
+        "-maxmoves",
+        "-variant",
+        "-tournament",
+        "-ratinginterval",
+        "-scoreinterval",
+        "-autosaveinterval",
+        "-event",
+        "-site",
+        "--dump-config",
+        "--progress",
+    ];
+    for option in needs_a_value {
+        for line in [
+            format!("{TWO} {option}"),
+            format!("{TWO} {option} -recover"),
+        ] {
+            let message = error(&line);
+            assert_eq!(message, format!("{option} needs a value"), "{line}");
+        }
+    }
+    // -pgnout with settings but no file names the missing key.
+    assert_eq!(
+        error(&format!("{TWO} -pgnout append=false")),
+        "-pgnout append=false: file= is needed (the PGN file to write)"
+    );
+    // Options that take no value or an optional one still parse bare.
+    config(&format!("{TWO} -recover -repeat -use-affinity -strict"));
+}

@@ -18,8 +18,8 @@ mod split;
 
 pub use files::{expand_data_files, is_pattern};
 pub use read::{
-    DataError, FileReport, LineError, LineErrorKind, LoadOptions, LoadReport, MAX_KEPT_ERRORS,
-    READ_BLOCK,
+    check_data_files, open_data_file, DataError, FileReport, LineError, LineErrorKind, LoadOptions,
+    LoadReport, MAX_KEPT_ERRORS, MAX_LINE_BYTES, READ_BLOCK,
 };
 
 use crate::board::Position;

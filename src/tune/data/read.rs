@@ -36,6 +36,24 @@ pub enum DataError {
         /// The operating system's reason.
         error: std::io::Error,
     },
+    /// A named data file that does not exist (bad input: the list names the wrong path).
+    #[error(
+        "{file}: cannot read: no such data file; expected an existing file or a quoted glob \
+         pattern"
+    )]
+    Missing {
+        /// The file, as given.
+        file: String,
+    },
+    /// A named data file that is a directory or another non-file (bad input).
+    #[error(
+        "{file}: is a directory, not a data file; name the files in it or a quoted glob \
+         pattern such as '{file}/*.epd'"
+    )]
+    NotAFile {
+        /// The path, as given.
+        file: String,
+    },
     /// A data-list entry that is not a valid glob pattern.
     #[error("data file pattern `{pattern}`, column {column}: {message}")]
     BadPattern {
@@ -51,6 +69,18 @@ pub enum DataError {
     NoMatch {
         /// The pattern, as given.
         pattern: String,
+    },
+    /// A line longer than any position line can be: the file is not text data (a binary file,
+    /// a device such as /dev/zero), and reading on would only fill memory.
+    #[error(
+        "{file}:{line}: a line longer than {} bytes; not a data file of positions",
+        MAX_LINE_BYTES
+    )]
+    LineTooLong {
+        /// The file, as given.
+        file: String,
+        /// 1-based number of the line.
+        line: usize,
     },
     /// More coefficients than the packed form's 32-bit offsets can address.
     #[error(
@@ -116,6 +146,42 @@ impl Default for LoadOptions {
     }
 }
 
+/// Opens a data file for reading; a path that does not exist or is a directory is the user's
+/// mistake (`Missing`, `NotAFile`), any other failure the machine's (`Io`).
+pub fn open_data_file(path: &Path) -> Result<std::fs::File, DataError> {
+    check_data_files(&[path])?;
+    std::fs::File::open(path).map_err(|error| match error.kind() {
+        std::io::ErrorKind::NotFound => DataError::Missing {
+            file: path.display().to_string(),
+        },
+        _ => DataError::Io {
+            file: path.display().to_string(),
+            error,
+        },
+    })
+}
+
+/// Checks that every data file exists and is not a directory before any is read, so a wrong
+/// entry late in a list is reported at once rather than after loading the others.
+pub fn check_data_files(files: &[impl AsRef<Path>]) -> Result<(), DataError> {
+    for path in files {
+        let path = path.as_ref();
+        let file = path.display().to_string();
+        match std::fs::metadata(path) {
+            Ok(meta) if meta.is_dir() => return Err(DataError::NotAFile { file }),
+            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
+                return Err(DataError::Missing { file })
+            }
+            // Permission problems and the like surface when the file is opened.
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The longest line a data file may hold (a FEN with its operations is a few hundred bytes).
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
 /// How many bad lines a `LoadReport` keeps verbatim.
 pub const MAX_KEPT_ERRORS: usize = 1000;
 
@@ -157,10 +223,7 @@ impl Dataset {
         for path in files {
             let path = path.as_ref();
             let name = path.display().to_string();
-            let file = std::fs::File::open(path).map_err(|error| DataError::Io {
-                file: name.clone(),
-                error,
-            })?;
+            let file = open_data_file(path)?;
             data.load_blocks(
                 file,
                 &name,
@@ -226,11 +289,25 @@ impl Dataset {
             } else {
                 match buf.iter().rposition(|&b| b == b'\n') {
                     Some(i) => i + 1,
+                    None if buf.len() > MAX_LINE_BYTES => {
+                        return Err(DataError::LineTooLong {
+                            file: source.to_string(),
+                            line: first_line,
+                        })
+                    }
                     // A single line longer than a block: keep reading into it.
                     None => continue,
                 }
             };
             let lines = split_lines(&buf[..end]);
+            // The same limit for a long line that does end, so a file is refused or not
+            // whatever the block size (and as `tune convert` refuses it).
+            if let Some(i) = lines.iter().position(|l| l.len() > MAX_LINE_BYTES) {
+                return Err(DataError::LineTooLong {
+                    file: source.to_string(),
+                    line: first_line + i,
+                });
+            }
             let line_count = lines.len();
             let packs: Vec<Packed> = lines
                 .par_chunks(LOAD_CHUNK_LINES)
@@ -317,6 +394,38 @@ mod tests {
             assert_eq!(data.coeffs(), whole.coeffs(), "block {block}");
             assert_eq!(report.errors, whole_report.errors, "block {block}");
         }
+    }
+
+    /// A source without line ends (a binary file, /dev/zero) is refused once a line passes
+    /// `MAX_LINE_BYTES` instead of being read into memory without end; the line number is
+    /// that of the long line.
+    #[test]
+    fn an_endless_line_is_refused_instead_of_filling_memory() {
+        let selection = ParamSelection::groups(
+            crate::eval::EvalParams::default(),
+            &[crate::eval::ParamGroup::Material],
+        );
+        let good = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"1-0\";\n";
+        let endless = good.as_bytes().chain(std::io::repeat(b'x'));
+        let mut data = Dataset::new(&selection);
+        let mut report = LoadReport::default();
+        let err = data
+            .load_blocks(endless, "zero", &selection, &mut report, 4096)
+            .unwrap_err();
+        assert!(
+            matches!(&err, DataError::LineTooLong { file, line: 2 } if file == "zero"),
+            "{err:?}"
+        );
+        // A long line that ends is only a bad line.
+        let mut text = good.to_string();
+        text.push_str(&"y".repeat(100_000));
+        text.push('\n');
+        text.push_str(good);
+        let mut report = LoadReport::default();
+        let mut data = Dataset::new(&selection);
+        data.load_blocks(text.as_bytes(), "long", &selection, &mut report, 4096)
+            .unwrap();
+        assert_eq!((report.skipped, report.errors[0].line), (1, 2));
     }
 
     #[test]
