@@ -125,10 +125,22 @@ impl ConfigError {
 
 /// Reads a file's text, naming it in the error.
 pub fn read_text(path: &Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|source| ConfigError::Io {
+    let io = |source| ConfigError::Io {
         file: path.display().to_string(),
         source,
-    })
+    };
+    // A device (/dev/zero) would be read without end, and a directory gives a terse error.
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_dir() => Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "a directory, not a file",
+        ))),
+        Ok(meta) if !meta.is_file() => Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ))),
+        _ => std::fs::read_to_string(path).map_err(io),
+    }
 }
 
 /// 1-based line and column of a byte offset (the column counts characters).

@@ -475,10 +475,15 @@ fn configuration_files_that_are_devices_are_refused() {
         &["uci", "--weights", "/dev/zero"],
         &["uci", "--search", "/dev/zero"],
         &["tune", "/dev/zero"],
+        &["match", "/dev/zero"],
+        &["spsa", "/dev/zero"],
     ] {
         let run = sparring_with_input(args, "quit\n");
-        assert_bad_input(&run, &["/dev/zero", "not a file"]);
+        assert_bad_input(&run, &["/dev/zero", "not a"]);
     }
+    // A directory is named as one.
+    let run = sparring(&["match", env!("CARGO_MANIFEST_DIR")]);
+    assert_bad_input(&run, &["a directory, not a file"]);
     let dir = scratch("tune_weights_device");
     let config = dir.join("tune.toml");
     std::fs::write(
@@ -487,5 +492,5 @@ fn configuration_files_that_are_devices_are_refused() {
     )
     .unwrap();
     let run = sparring(&["tune", text(&config)]);
-    assert_bad_input(&run, &["/dev/zero", "not a file"]);
+    assert_bad_input(&run, &["/dev/zero", "not a regular file"]);
 }

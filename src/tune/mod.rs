@@ -284,13 +284,6 @@ fn run_here(
     on_event: &mut (dyn FnMut(Event<'_>) + Send),
 ) -> Result<TuneSummary, TuneError> {
     let start_params = match &config.model.weights {
-        // A device (/dev/zero) would be read without end: refused as a file that cannot be read.
-        Some(path) if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) => {
-            return Err(TuneError::Config(ConfigError::Io {
-                file: path.display().to_string(),
-                source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "not a file"),
-            }))
-        }
         Some(path) => EvalParams::load(path)?,
         None => EvalParams::default(),
     };
