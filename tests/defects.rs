@@ -2,50 +2,14 @@
 //! naming the file, field or option, and exit status 2; nothing panics, hangs or exits 1.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-/// A finished run of the binary.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn sparring(args: &[&str]) -> Run {
-    sparring_with_input(args, "")
-}
-
-fn sparring_with_input(args: &[&str], input: &str) -> Run {
-    use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // The command may refuse its arguments and exit before reading: a closed pipe is no failure.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
-    let out = child.wait_with_output().unwrap();
-    Run {
-        code: out.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(out.stdout).unwrap(),
-        stderr: String::from_utf8(out.stderr).unwrap(),
-    }
-}
+#[path = "common/binary.rs"]
+mod binary;
+use binary::{sparring, sparring_with_input, text, Run};
 
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("defects")
-        .join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn text(path: &Path) -> &str {
-    path.to_str().unwrap()
+    binary::scratch_in("defects", name)
 }
 
 /// A tune configuration in `dir` reading `files` (TOML array body), writing into `dir/out`.
