@@ -223,6 +223,26 @@ fn a_missing_shard_is_named_and_partial_merges_report_what_is_there() {
     let games = summary[0].iter().position(|h| h == "games").unwrap();
     assert_eq!(summary[1][games], "12");
 
+    // A directory a killed task made but never wrote to is left out as not given (a driver's
+    // glob picks it up), with a note, instead of failing every merge.
+    let empty = dir.join("single/shard-2-of-4-never-started");
+    std::fs::create_dir_all(&empty).unwrap();
+    let out = merge(&[
+        "--partial",
+        merged.to_str().unwrap(),
+        &shard(0),
+        &shard(1),
+        empty.to_str().unwrap(),
+        &shard(3),
+    ]);
+    assert_ok(&out, "partial merge with a directory that holds no run yet");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("note: {} holds no run yet", empty.display()))
+            && stderr.contains("warning: partial merge: shard 2/4"),
+        "{stderr}"
+    );
+
     // A shard given twice, and a directory that is no run.
     let out = merge(&[merged.to_str().unwrap(), &shard(0), &shard(0)]);
     assert_eq!(out.status.code(), Some(2));

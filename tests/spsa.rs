@@ -948,3 +948,39 @@ fn damaged_spsa_state_is_refused_naming_file_and_key_with_status_2() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("0 games this run"), "{stdout}");
 }
+
+#[test]
+fn shards_whose_chains_diverged_are_caught_at_the_barrier() {
+    let plan = synthetic_plan(4);
+    let dir = scratch("shards-diverged");
+    run_all_shards(&plan, &dir, 2, false);
+    // Iteration 2's file of shard 1 as a shard around other parameters would have written it
+    // (a duplicate of the shard, or a machine whose floating point differs).
+    let path = dir.join("iterations/2/pairs-1-of-2.csv");
+    let text = read(&path);
+    let (header, rest) = text.split_once('\n').unwrap();
+    let (start, hash) = header.rsplit_once(" theta ").unwrap();
+    let other = if hash.starts_with('0') { "1" } else { "0" };
+    std::fs::write(
+        &path,
+        format!("{start} theta {other}{}\n{rest}", &hash[1..]),
+    )
+    .unwrap();
+    // Shard 0 restarted replays the files and stops at iteration 2 with a clear error.
+    let err = run_spsa_shard(
+        &plan,
+        &synthetic(),
+        &dir,
+        Shard { index: 0, count: 2 },
+        &options(1, true),
+        &theta_file,
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(err.is_bad_input(), "{err}");
+    let message = err.to_string();
+    assert!(
+        message.contains("pairs-1-of-2.csv") && message.contains("chains have diverged"),
+        "{message}"
+    );
+}

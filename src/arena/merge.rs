@@ -379,6 +379,8 @@ pub struct MergeReport {
     pub next_wave: Option<u64>,
     /// Games present in waves after the one the SPRT stopped at (left out of the result).
     pub ignored_games: u64,
+    /// Directories given that hold no run yet (no `run.toml`, no games.csv): left out.
+    pub not_started: Vec<PathBuf>,
     /// The sparring versions that played the shards, when they differ.
     pub versions: Vec<String>,
     /// Whether positions were recorded in positions.epd (written).
@@ -526,8 +528,10 @@ fn read_shard(
     if bullet {
         let path = dir.join(BULLET_FILE);
         let index_path = dir.join(BULLET_INDEX_FILE);
-        let text = read_optional(&path)?.unwrap_or_default();
+        // The index first: a running shard appends a game's lines before its row, so lines
+        // read after the index cover every row it lists (a `--partial` look at a live run).
         let index = read_optional(&index_path)?.unwrap_or_else(|| BULLET_INDEX_HEADER.to_string());
+        let text = read_optional(&path)?.unwrap_or_default();
         let games = bullet_lines_by_game(&text, &path.display().to_string(), &index).map_err(
             |message| MergeError::Damaged {
                 path: index_path.clone(),
@@ -752,6 +756,20 @@ pub fn merge_shards(
     dirs: &[PathBuf],
     options: &MergeOptions,
 ) -> Result<MergeReport, MergeError> {
+    // A directory a killed task made but never wrote its manifest or a game to (a scheduler's
+    // `mkdir`, an engine that failed to start) holds no run yet: it is left out as not given,
+    // so its games are reported missing and the driver can play them, instead of every merge
+    // failing on it.
+    let (dirs, not_started): (Vec<PathBuf>, Vec<PathBuf>) = dirs
+        .iter()
+        .cloned()
+        .partition(|dir| dir.join(MANIFEST_FILE).exists() || dir.join("games.csv").exists());
+    let dirs = if dirs.is_empty() {
+        not_started.clone()
+    } else {
+        dirs
+    };
+    let dirs = &dirs[..];
     let Some(first_dir) = dirs.first() else {
         return Err(MergeError::NoDirectories);
     };
@@ -1075,6 +1093,7 @@ pub fn merge_shards(
         stopped_after_wave,
         next_wave,
         ignored_games,
+        not_started,
         versions: if versions.len() > 1 {
             versions
         } else {
@@ -1151,6 +1170,7 @@ mod tests {
             stopped_after_wave,
             next_wave,
             ignored_games: 0,
+            not_started: Vec::new(),
             versions: Vec::new(),
             positions: false,
             bullet: false,

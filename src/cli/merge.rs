@@ -41,6 +41,12 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
             report.versions.join(", ")
         );
     }
+    for dir in &report.not_started {
+        eprintln!(
+            "note: {} holds no run yet (no run.toml, no games): left out as not given",
+            dir.display()
+        );
+    }
     for missing in &report.missing {
         eprintln!("warning: partial merge: {missing}");
     }

@@ -33,6 +33,12 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
+/// Wins, draws and losses of a pair row added without overflow (a damaged file's huge numbers
+/// must not wrap around to 2).
+fn games_in_pair(w: u64, d: u64, l: u64) -> Option<u64> {
+    w.checked_add(d)?.checked_add(l)
+}
+
 /// The directory of the iterations' pair files inside the shared directory.
 pub const ITERATIONS: &str = "iterations";
 
@@ -56,12 +62,46 @@ pub fn pair_file(shared: &Path, k: u64, shard: Shard) -> PathBuf {
         .join(format!("pairs-{}-of-{}.csv", shard.index, shard.count))
 }
 
-/// The first line of a pair file: what run, split, shard and iteration wrote it.
-fn pair_file_header(config: u64, shard: Shard, k: u64) -> String {
+/// The first line of a pair file: what run, split, shard and iteration wrote it, and the
+/// parameters θ_k it played around, so shards whose chains diverged are caught at the barrier.
+fn pair_file_header(config: u64, shard: Shard, k: u64, theta: &[f64]) -> String {
     format!(
-        "# sparring spsa shard: fingerprint {config:016x}, shards {}, shard {}, iteration {k}\n",
-        shard.count, shard.index
+        "# sparring spsa shard: fingerprint {config:016x}, shards {}, shard {}, iteration {k}, \
+         theta {:016x}\n",
+        shard.count,
+        shard.index,
+        theta_hash(theta)
     )
+}
+
+/// The exact bits of θ, hashed: equal on every shard of a healthy chain.
+fn theta_hash(theta: &[f64]) -> u64 {
+    let bits: Vec<String> = theta
+        .iter()
+        .map(|v| format!("{:016x}", v.to_bits()))
+        .collect();
+    fingerprint(&bits.join(","))
+}
+
+/// Publishes a pair file once: the first writer wins (a hard link fails when the file
+/// exists), so a scheduler's duplicate of a shard never replaces a file others may have read.
+fn publish_once(path: &Path, content: &str) -> Result<(), SpsaError> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".{}.tmp", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, content).map_err(io_error(&tmp))?;
+    match std::fs::hard_link(&tmp, path) {
+        Ok(()) => {
+            let _ = std::fs::remove_file(&tmp);
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+            let _ = std::fs::remove_file(&tmp);
+            Ok(())
+        }
+        // A file system without hard links: an atomic rename (the last writer wins).
+        Err(_) => std::fs::rename(&tmp, path).map_err(io_error(path)),
+    }
 }
 
 /// What one run's shards share: the plan, the shared directory, the split, the fingerprint.
@@ -89,13 +129,14 @@ impl Split<'_> {
 
     /// Reads shard `index`'s pairs of iteration `k`, checking that the file belongs to this
     /// run and holds exactly the shard's block.
-    fn read_pairs(&self, k: u64, index: u64) -> Result<Vec<PairRow>, SpsaError> {
+    fn read_pairs(&self, k: u64, index: u64, theta: &[f64]) -> Result<Vec<PairRow>, SpsaError> {
         let shard = self.shard(index);
         let path = pair_file(self.shared, k, shard);
         let bytes = std::fs::read(&path).map_err(io_error(&path))?;
         let text = String::from_utf8_lossy(&bytes);
         let mut lines = text.lines();
-        let expected = pair_file_header(self.config, shard, k);
+        let expected = pair_file_header(self.config, shard, k, theta);
+        let expected_until_theta = expected.rsplit_once(", theta ").map_or("", |(a, _)| a);
         let first = lines.next().unwrap_or("");
         if first != expected.trim_end() {
             let shared_run = self.shared.join(RUN).display().to_string();
@@ -107,6 +148,14 @@ impl Split<'_> {
                     rest.split(',').next().unwrap_or(rest),
                     self.config
                 ),
+                Some(_) if first.starts_with(&format!("{expected_until_theta}, theta ")) => {
+                    format!(
+                        "played around other parameter values than this shard's θ_{k} (hash \
+                         {:016x}): the shards' chains have diverged, from a shard run twice at \
+                         once or machines whose floating point differs; restart the run",
+                        theta_hash(theta)
+                    )
+                }
                 Some(_) => format!(
                     "its first line `{first}` does not name shard {shard} of iteration {k}; \
                      the file was moved or edited"
@@ -142,7 +191,7 @@ impl Split<'_> {
                 ));
             };
             let expected_pair = block.start + rows.len() as u64;
-            if iteration != k || pair != expected_pair || w + d + l != 2 {
+            if iteration != k || pair != expected_pair || games_in_pair(w, d, l) != Some(2) {
                 return Err(corrupt(
                     n + 3,
                     format!("`{line}`: expected iteration {k}, pair {expected_pair} and two games"),
@@ -210,6 +259,7 @@ impl Split<'_> {
     fn barrier(
         &self,
         k: u64,
+        theta: &[f64],
         stop: &std::sync::atomic::AtomicBool,
         on_event: &mut dyn FnMut(SpsaEvent<'_>),
     ) -> Result<Option<Vec<PairRow>>, SpsaError> {
@@ -234,7 +284,7 @@ impl Split<'_> {
         }
         let mut rows = Vec::new();
         for index in 0..self.shard.count {
-            rows.extend(self.read_pairs(k, index)?);
+            rows.extend(self.read_pairs(k, index, theta)?);
         }
         Ok(Some(rows))
     }
@@ -279,7 +329,7 @@ fn read_pairs_log(path: &Path) -> Result<BTreeMap<(u64, u64), [u64; 3]>, SpsaErr
         let [iteration, pair, w, d, l] = fields[..] else {
             continue;
         };
-        if w + d + l != 2 || line.split(',').count() != 5 {
+        if games_in_pair(w, d, l) != Some(2) || line.split(',').count() != 5 {
             continue;
         }
         logged.insert((iteration, pair), [w, d, l]);
@@ -496,16 +546,16 @@ pub fn run_spsa_shard(
             if !finished {
                 break;
             }
-            let mut text = pair_file_header(split.config, shard, k);
+            let mut text = pair_file_header(split.config, shard, k, &theta);
             text.push_str(PAIRS_HEADER);
             for (pair, [w, d, l]) in &pending {
                 let _ = writeln!(text, "{k},{pair},{w},{d},{l}");
             }
             let dir = own.parent().unwrap_or(shared);
             std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-            write_atomic(&own, &text)?;
+            publish_once(&own, &text)?;
         }
-        let Some(rows) = split.barrier(k, &stop, on_event)? else {
+        let Some(rows) = split.barrier(k, &theta, &stop, on_event)? else {
             break;
         };
         let result: i64 = rows.iter().map(|&(_, w, _, l)| w as i64 - l as i64).sum();
@@ -566,6 +616,30 @@ mod tests {
                 assert_eq!(next, pairs);
             }
         }
+    }
+
+    #[test]
+    fn a_pair_file_is_published_once_and_the_first_writer_wins() {
+        let dir = std::env::temp_dir().join(format!("sparring-publish-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("pairs-0-of-2.csv");
+        publish_once(&path, "first\n").unwrap();
+        // A duplicate of the shard publishing later changes nothing others may have read.
+        publish_once(&path, "second\n").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "first\n");
+        let names: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["pairs-0-of-2.csv"], "no temporary file is left");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_pair_rows_counts_do_not_wrap_around_to_two_games() {
+        assert_eq!(games_in_pair(1, 1, 0), Some(2));
+        assert_eq!(games_in_pair(0, u64::MAX, 3), None);
+        assert_eq!(games_in_pair(u64::MAX, 0, 3), None);
     }
 
     #[test]
