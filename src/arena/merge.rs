@@ -396,24 +396,30 @@ impl MergeReport {
     /// waves"): `verdict: ` and then `H1 accepted`, `H0 accepted` or `decided` (several
     /// pairings, not all alike), followed for a run of waves by ` (stopped by SPRT after wave
     /// K)`; or `continue with wave K` (waves: undecided, wave K is the first not complete),
-    /// `continue` (not in waves: undecided, games missing) or `undecided (all games played)`.
+    /// `continue` (not in waves: undecided, games missing; `continue (H1 accepted on the games
+    /// present)` when decided on an incomplete set) or `undecided (all games played)`.
     pub fn verdict(&self) -> Option<String> {
         self.sprt.as_ref()?;
         let decided = all_decided(&self.decisions);
-        let text = if decided && (self.wave_pairs.is_none() || self.stopped_after_wave.is_some()) {
-            let first = self.decisions.first().copied().flatten();
-            let word = if self.decisions.iter().all(|d| *d == first) {
-                match first {
-                    Some(SprtDecision::AcceptH1) => "H1 accepted",
-                    _ => "H0 accepted",
-                }
-            } else {
-                "decided"
-            };
-            match self.stopped_after_wave {
-                Some(k) => format!("{word} (stopped by SPRT after wave {k})"),
-                None => word.to_string(),
+        let first = self.decisions.first().copied().flatten();
+        let word = if self.decisions.iter().all(|d| *d == first) {
+            match first {
+                Some(SprtDecision::AcceptH1) => "H1 accepted",
+                _ => "H0 accepted",
             }
+        } else {
+            "decided"
+        };
+        let not_in_waves = self.wave_pairs.is_none();
+        let text = if decided && self.stopped_after_wave.is_some() {
+            let k = self.stopped_after_wave.unwrap_or(0);
+            format!("{word} (stopped by SPRT after wave {k})")
+        } else if decided && not_in_waves && self.missing.is_empty() {
+            word.to_string()
+        } else if decided && not_in_waves {
+            // Shards are not a prefix of the run in general: a test decided on some of them is
+            // no result yet, so the line still starts with `continue`.
+            format!("continue ({word} on the games present)")
         } else if let Some(k) = self.next_wave {
             format!("continue with wave {k}")
         } else if self.missing.is_empty() {
@@ -1201,8 +1207,13 @@ mod tests {
             "verdict: continue with wave 5"
         );
         assert_eq!(
-            line(report(vec![Some(AcceptH1)], None, None, None, true)),
+            line(report(vec![Some(AcceptH1)], None, None, None, false)),
             "verdict: H1 accepted"
+        );
+        // Decided on a partial set of shards: not a result yet.
+        assert_eq!(
+            line(report(vec![Some(AcceptH1)], None, None, None, true)),
+            "verdict: continue (H1 accepted on the games present)"
         );
         assert_eq!(
             line(report(vec![Some(Continue)], None, None, None, true)),
