@@ -2,10 +2,8 @@
 //! command line, Chess960, search parameters, SPSA, shards and merge, and the bullet converter:
 //! every case must end with exit status 2 (bad input) or 1 (a run that failed), never 101 (a
 //! panic) or a signal (an abort, a stack overflow), never run past a watchdog, never leave an
-//! engine process behind, and never damage a file already written.
-//!
-//! Cases that show a defect the fuzz helper could not fix in a file it owns are `#[ignore]`d
-//! with the defect described; `cargo test --test robustness -- --ignored` shows them failing.
+//! engine process behind, and never damage a file already written. A defect found here is
+//! fixed, with its case kept as the regression test (none is ignored).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
