@@ -310,6 +310,29 @@ fn a_driver_plays_waves_until_the_merged_sprt_decides() {
         assert_eq!(text(&merged.join(file)), text(&again.join(file)), "{file}");
     }
 
+    // A gap: without wave 1 the test is read at the end of wave 0 only, even though the games
+    // after the gap decide it; summary.csv and the SPRT line say so too.
+    let gap: Vec<PathBuf> = dirs
+        .iter()
+        .filter(|d| {
+            let name = d.file_name().unwrap().to_string_lossy().into_owned();
+            name != "wave-1" && !name.starts_with("wave-1-")
+        })
+        .cloned()
+        .collect();
+    assert!(gap.len() < dirs.len());
+    let with_gap = dir.join("gap");
+    let out = merge(&with_gap, &gap, true);
+    assert_ok(&out, "partial merge with a gap");
+    assert_eq!(verdict(&out).as_deref(), Some("continue with wave 1"));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("continue (undecided) at the end of wave 0"),
+        "{stdout}"
+    );
+    let summary = run_files::csv_without(&with_gap.join("summary.csv"), &[]);
+    assert_ne!(summary[1][decision], "H1", "{summary:?}");
+
     // The waves before the stop did not decide: a single run of just their pairs, whose SPRT
     // is read after every game, ends undecided too.
     let before = dir.join("before");

@@ -357,7 +357,8 @@ pub struct MergeReport {
     pub pairings: Vec<PairingStats>,
     /// The SPRT the run was configured with, if any.
     pub sprt: Option<SprtParams>,
-    /// Per pairing: the SPRT's verdict on the merged pairs (`Some(Continue)` when undecided).
+    /// Per pairing: the SPRT's verdict on the merged pairs (`Some(Continue)` when undecided);
+    /// for waves still going, the verdict at the end of the last complete wave.
     pub decisions: Vec<Option<SprtDecision>>,
     /// Per engine (configuration order): figures over the merged games.
     pub figures: Vec<EngineFigures>,
@@ -1058,11 +1059,29 @@ pub fn merge_shards(
     let games: Vec<FinishedGame> = present.iter().map(|(g, _)| (*g).clone()).collect();
     let game_refs: Vec<&FinishedGame> = games.iter().collect();
     let pairings = pairing_stats(&shape, &game_refs);
-    let decisions = sprt_decisions(shape.sprt.as_ref(), &pairings);
+    let decisions = match (wave_pairs, next_wave) {
+        // Waves still going: the test is read at wave ends only, so its decision is the one
+        // at the end of the complete waves, not on games past the first gap.
+        (Some(pairs), Some(next)) => {
+            let end = next
+                .checked_sub(1)
+                .map_or(0, |last| Wave { index: last, pairs }.games(total).end);
+            let prefix: Vec<&FinishedGame> = game_refs
+                .iter()
+                .copied()
+                .take_while(|g| g.game_id <= end)
+                .collect();
+            sprt_decisions(shape.sprt.as_ref(), &pairing_stats(&shape, &prefix))
+        }
+        _ => sprt_decisions(shape.sprt.as_ref(), &pairings),
+    };
     // summary.csv holds a verdict only once the test decided, as the run writes it.
+    // Waves still going keep their `continue`: the LLR of all games there may be past a bound
+    // that the test, read at wave ends, has not reached.
+    let waves_going = wave_pairs.is_some() && next_wave.is_some();
     let decided: Vec<Option<SprtDecision>> = decisions
         .iter()
-        .map(|d| d.filter(|d| *d != SprtDecision::Continue))
+        .map(|d| d.filter(|d| waves_going || *d != SprtDecision::Continue))
         .collect();
 
     std::fs::create_dir_all(out).map_err(io(out))?;

@@ -96,6 +96,13 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
                 SprtDecision::AcceptH0 => "H0 accepted",
                 SprtDecision::Continue => "continue (undecided)",
             };
+            // Waves are read at their ends: the LLR of every game there can be past a bound
+            // while the test, at the last complete wave, is not.
+            let verdict = match (report.wave_pairs, report.next_wave) {
+                (Some(_), Some(0)) => format!("{verdict}: no wave is complete yet"),
+                (Some(_), Some(next)) => format!("{verdict} at the end of wave {}", next - 1),
+                _ => verdict.to_string(),
+            };
             println!(
                 "  SPRT [{}, {}] ({}): LLR {:.2} ({:.2}, {:.2}): {verdict}",
                 sprt.elo0(),
