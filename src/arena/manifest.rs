@@ -409,9 +409,11 @@ impl Fingerprint {
             .filter_map(|k| {
                 let was = self.entries.get(k);
                 let is = now.entries.get(k);
-                // A key added after the directory was written matches its old implicit value.
+                // A key added after a directory was written matches its old implicit value, on
+                // either side (a merge compares shards in the order it is given them).
                 let implicit = ADDED_WITH_DEFAULT.iter().any(|(key, default)| {
-                    key == k && was.is_none() && is.is_some_and(|v| v == default)
+                    let is_default = |v: Option<&String>| v.map_or(true, |v| v == default);
+                    key == k && (was.is_none() || is.is_none()) && is_default(was) && is_default(is)
                 });
                 (was != is && !implicit).then(|| (k.clone(), was.cloned(), is.cloned()))
             })
@@ -454,6 +456,8 @@ mod tests {
             ("run.sparring_version", "0.1.0"),
         ]);
         assert!(old.changes(&now).is_empty());
+        // Either way round: a merge compares shards in the order it is given them.
+        assert!(now.changes(&old).is_empty());
         let renamed = fingerprint(&[("tournament.seed", "1"), ("output.pgn_name", "x.pgn")]);
         assert_eq!(
             old.changes(&renamed),
@@ -463,6 +467,7 @@ mod tests {
                 Some("x.pgn".to_string())
             )]
         );
+        assert_eq!(renamed.changes(&old).len(), 1);
     }
 
     #[test]
