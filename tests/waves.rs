@@ -403,3 +403,27 @@ fn waves_of_different_sizes_or_past_the_end_are_refused() {
     let out = sparring(&["match", config_text, "--wave", "1"]);
     assert_eq!(out.status.code(), Some(2), "--wave without --wave-pairs");
 }
+
+/// A run with the largest `rounds` in waves of one pair: the merge names the waves after the
+/// last one given as one range instead of walking a hundred million of them.
+#[test]
+fn waves_after_the_last_given_are_named_as_one_range() {
+    let dir = out_dir("waves_many");
+    let config = write_config(&LOPSIDED.replace("rounds = 40", "rounds = 100000000"), &dir);
+    let mut dirs = play_wave(&config, 0, 1, None);
+    dirs.extend(play_wave(&config, 2, 1, None));
+    let out = merge(&dir.join("merged"), &dirs, false);
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("wave 1 (games 3-4) was not given")
+            && stderr.contains(
+                "waves 3-99999999 (games 7-200000000) were not given; run them with --wave K \
+                 --wave-pairs 1 for K = 3 to 99999999"
+            ),
+        "{stderr}"
+    );
+    let out = merge(&dir.join("merged"), &dirs, true);
+    assert_ok(&out, "partial merge");
+    assert_eq!(verdict(&out).as_deref(), Some("continue with wave 1"));
+}

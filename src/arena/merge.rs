@@ -892,8 +892,13 @@ pub fn merge_shards(
     }
 
     // The parts of the run in schedule order: every wave (or the run), each shard of it.
+    // Waves past the one after the last given are all missing: one entry names them, so the
+    // walk stays as long as what was given, however many waves the schedule holds.
+    let wave_count = wave_pairs.map_or(1, |pairs| Wave::count(pairs, total));
+    let last_given = splits.keys().flatten().max().copied();
+    let walked = last_given.map_or(wave_count, |last| wave_count.min(last + 2));
     let waves: Vec<Option<Wave>> = match wave_pairs {
-        Some(pairs) => (0..Wave::count(pairs, total))
+        Some(pairs) => (0..walked)
             .map(|index| Some(Wave { index, pairs }))
             .collect(),
         None => vec![None],
@@ -981,6 +986,15 @@ pub fn merge_shards(
             files.push(shard_files);
         }
         wave_complete.push(complete);
+    }
+    if walked < wave_count {
+        // The walk ended on a wave not given (the one after the last given): it and every
+        // later wave are one entry.
+        if let Some(m) = missing.last_mut() {
+            m.last_wave = Some(wave_count - 1);
+            let start = m.game_ids.first().map_or(1, |r| *r.start());
+            m.game_ids = vec![start..=total];
+        }
     }
 
     // Every present game, in game-id order, with the files that hold it.
