@@ -299,40 +299,17 @@ fn slurm_submit_queues_the_array_and_a_dependent_merge() {
     assert!(!merged.exists());
 }
 
-/// A strong engine against a crippled one (1 node, material only), with an SPRT that accepts
-/// H1 after 17 pairs at these fixed nodes: in waves of 4 pairs, at the end of wave 4.
-const LOPSIDED_SPRT: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 40
-concurrency = 1
-seed = 5
-[time_control]
-nodes = 300
-[openings]
-file = "openings/balanced-8ply.epd"
-order = "random"
-[adjudication]
-max_moves = 60
-[sprt]
-elo0 = 0.0
-elo1 = 50.0
-[output]
-dir = "results/cluster-test"
-[[engine]]
-name = "strong"
-builtin = { weights = "configs/weights/default.toml", hash_mb = 1 }
-[[engine]]
-name = "weak"
-time_control = { nodes = 1 }
-builtin = { weights = "configs/weights/material-only.toml", hash_mb = 1 }
-"#;
-
 #[test]
 fn slurm_waves_submits_waves_until_the_merged_sprt_decides() {
     let dir = out_dir("cluster_slurm_waves");
     let config = dir.join("sprt.toml");
-    std::fs::write(&config, LOPSIDED_SPRT).unwrap();
+    // The lopsided SPRT of tests/waves.rs, with paths relative to the repository (the recipe's
+    // working directory).
+    let config_text = run_files::LOPSIDED
+        .replace("BOOK", "openings/balanced-8ply.epd")
+        .replace("WEIGHTS", "configs/weights")
+        .replace("OUT", "results/cluster-test");
+    std::fs::write(&config, config_text).unwrap();
     let state = dir.join("sbatch");
     std::fs::create_dir_all(&state).unwrap();
     let path = format!(

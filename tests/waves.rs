@@ -211,39 +211,10 @@ fn the_first_waves_are_the_first_pairs_of_the_single_run() {
     assert_eq!(verdict(&out), None, "no SPRT, no verdict line");
 }
 
-/// A strong engine (300 nodes, full evaluation) against a crippled one (1 node, material
-/// only): at fixed nodes the SPRT [0, 50] accepts H1 after a known number of pairs.
-const LOPSIDED: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 40
-concurrency = 1
-seed = 5
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-[adjudication]
-max_moves = 60
-[sprt]
-elo0 = 0.0
-elo1 = 50.0
-[output]
-dir = "OUT"
-[[engine]]
-name = "strong"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "weak"
-time_control = { nodes = 1 }
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-"#;
-
 #[test]
 fn a_driver_plays_waves_until_the_merged_sprt_decides() {
     let dir = out_dir("waves_driver");
-    let config = write_config(LOPSIDED, &dir);
+    let config = write_config(run_files::LOPSIDED, &dir);
     let pairs = 4;
     let merged = dir.join("merged");
     let mut dirs: Vec<PathBuf> = Vec::new();
@@ -409,7 +380,10 @@ fn waves_of_different_sizes_or_past_the_end_are_refused() {
 #[test]
 fn waves_after_the_last_given_are_named_as_one_range() {
     let dir = out_dir("waves_many");
-    let config = write_config(&LOPSIDED.replace("rounds = 40", "rounds = 100000000"), &dir);
+    let config = write_config(
+        &run_files::LOPSIDED.replace("rounds = 40", "rounds = 100000000"),
+        &dir,
+    );
     let mut dirs = play_wave(&config, 0, 1, None);
     dirs.extend(play_wave(&config, 2, 1, None));
     let out = merge(&dir.join("merged"), &dirs, false);

@@ -187,3 +187,33 @@ pub fn write_config(text: &str, dir: &Path) -> PathBuf {
     std::fs::write(&path, text).unwrap();
     path
 }
+
+/// A strong engine (300 nodes, full evaluation) against a crippled one (1 node, material
+/// only): at fixed nodes the SPRT [0, 50] accepts H1 after a known number of pairs. `BOOK`, `WEIGHTS` and `OUT`
+/// are placeholders (see `write_config`).
+pub const LOPSIDED: &str = r#"
+[tournament]
+kind = "gauntlet"
+rounds = 40
+concurrency = 1
+seed = 5
+[time_control]
+nodes = 300
+[openings]
+file = "BOOK"
+order = "random"
+[adjudication]
+max_moves = 60
+[sprt]
+elo0 = 0.0
+elo1 = 50.0
+[output]
+dir = "OUT"
+[[engine]]
+name = "strong"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "weak"
+time_control = { nodes = 1 }
+builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
+"#;
