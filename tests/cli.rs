@@ -95,10 +95,31 @@ fn negative_stats_counts_get_a_clear_message() {
     assert_eq!(run.code, 2);
     assert!(
         run.stderr
-            .contains("alpha must lie strictly between 0 and 1"),
+            .contains("alpha must lie strictly between 0 and 0.5"),
         "{}",
         run.stderr
     );
+}
+
+/// Regression (issue 21, 7): an error rate with no SPRT to use it, or of one half or more, was
+/// accepted silently.
+#[test]
+fn stats_error_rates_without_an_sprt_or_at_one_half_are_refused() {
+    for args in [
+        &["stats", "--wdl", "10,20,10", "--alpha", "0"][..],
+        &["stats", "--wdl", "10,20,10", "--beta", "0.1"],
+        &["stats", "--wdl", "10,20,10", "--elo0", "0", "--elo1", "5", "--alpha", "0.5"],
+        &["stats", "--wdl", "10,20,10", "--elo0", "0", "--elo1", "5", "--beta", "0"],
+    ] {
+        let run = sparring(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: {}", run.stdout);
+        assert!(
+            run.stderr.contains("--elo0") || run.stderr.contains("between 0 and 0.5"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
 }
 
 #[test]

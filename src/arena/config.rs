@@ -1108,16 +1108,14 @@ fn sprt_params(doc: &Document<'_>, s: SprtFile) -> Result<SprtParams, ConfigErro
         &format!("a finite number greater than elo0 ({elo0})"),
         |e| e > elo0,
     )?;
-    let probability = "a probability between 0 and 1 (exclusive)";
+    // An error rate of one half or more is a test no better than a coin toss.
+    let probability = "an error rate above 0 and below 0.5";
     let alpha = doc.number("sprt.alpha", s.alpha.unwrap_or(0.05), probability, |p| {
-        p > 0.0 && p < 1.0
+        p > 0.0 && p < 0.5
     })?;
-    let beta = doc.number(
-        "sprt.beta",
-        s.beta.unwrap_or(0.05),
-        &format!("a probability between 0 and 1 with alpha + beta < 1 (alpha is {alpha})"),
-        |p| p > 0.0 && p < 1.0 && alpha + p < 1.0,
-    )?;
+    let beta = doc.number("sprt.beta", s.beta.unwrap_or(0.05), probability, |p| {
+        p > 0.0 && p < 0.5
+    })?;
     let model = match s.model {
         None => SprtModel::Normalized,
         Some(m) => m.parse::<SprtModel>().map_err(|_| {

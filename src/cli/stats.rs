@@ -23,12 +23,13 @@ pub struct StatsArgs {
     /// SPRT alternative hypothesis (Elo); needs --elo0.
     #[arg(long, allow_hyphen_values = true, requires = "elo0")]
     pub elo1: Option<f64>,
-    /// SPRT false-positive rate.
-    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
-    pub alpha: f64,
-    /// SPRT false-negative rate.
-    #[arg(long, default_value_t = 0.05, allow_hyphen_values = true)]
-    pub beta: f64,
+    /// SPRT false-positive rate, above 0 and below 0.5 (default 0.05); needs --elo0/--elo1.
+    // Without an SPRT an error rate would be ignored, so clap refuses it (status 2).
+    #[arg(long, allow_hyphen_values = true, requires = "elo0")]
+    pub alpha: Option<f64>,
+    /// SPRT false-negative rate, above 0 and below 0.5 (default 0.05); needs --elo0/--elo1.
+    #[arg(long, allow_hyphen_values = true, requires = "elo0")]
+    pub beta: Option<f64>,
     /// normalized, logistic or bayeselo.
     #[arg(long, default_value = "normalized")]
     pub model: SprtModel,
@@ -38,7 +39,13 @@ pub struct StatsArgs {
 pub fn run(args: &StatsArgs) -> anyhow::Result<()> {
     let sprt = match (args.elo0, args.elo1) {
         (Some(elo0), Some(elo1)) => Some(
-            SprtParams::new(elo0, elo1, args.alpha, args.beta, args.model)
+            SprtParams::new(
+                elo0,
+                elo1,
+                args.alpha.unwrap_or(0.05),
+                args.beta.unwrap_or(0.05),
+                args.model,
+            )
                 .context("SPRT parameters")?,
         ),
         // clap makes the two flags require each other.

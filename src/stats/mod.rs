@@ -54,16 +54,13 @@ pub enum StatsError {
     #[error("game score {0} is not 0, 0.5 or 1")]
     BadScore(f64),
     /// alpha or beta outside the open interval (0, 1).
-    #[error("{name} must lie strictly between 0 and 1, got {value}")]
+    #[error("{name} must lie strictly between 0 and 0.5, got {value}")]
     BadProbability {
         /// `alpha` or `beta`.
         name: &'static str,
         /// The value given.
         value: f64,
     },
-    /// alpha + beta must stay below 1, otherwise the SPRT bounds cross.
-    #[error("alpha + beta must be less than 1, got {0}")]
-    ProbabilitySum(f64),
     /// elo0 or elo1 is NaN or infinite.
     #[error("{name} must be a finite number, got {value}")]
     NonFiniteElo {

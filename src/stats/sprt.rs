@@ -77,8 +77,8 @@ pub struct SprtParams {
 }
 
 impl SprtParams {
-    /// Checks the design the way fastchess does: `alpha`, `beta` in (0, 1) with
-    /// `alpha + beta < 1`, and finite `elo0 < elo1`.
+    /// Checks the design: `alpha`, `beta` in (0, 0.5) (an error rate of one half or more is no
+    /// better than a coin toss, and infinite bounds at 0), and finite `elo0 < elo1`.
     pub fn new(
         elo0: f64,
         elo1: f64,
@@ -87,12 +87,9 @@ impl SprtParams {
         model: SprtModel,
     ) -> Result<Self, StatsError> {
         for (name, value) in [("alpha", alpha), ("beta", beta)] {
-            if !(value > 0.0 && value < 1.0) {
+            if !(value > 0.0 && value < 0.5) {
                 return Err(StatsError::BadProbability { name, value });
             }
-        }
-        if alpha + beta >= 1.0 {
-            return Err(StatsError::ProbabilitySum(alpha + beta));
         }
         for (name, value) in [("elo0", elo0), ("elo1", elo1)] {
             if !value.is_finite() {
@@ -393,9 +390,13 @@ mod tests {
             SprtParams::new(0.0, 2.0, f64::NAN, 0.05, N),
             Err(StatsError::BadProbability { name: "alpha", .. })
         ));
+        // Error rates of one half or more are refused (issue 21: they were accepted).
         assert_eq!(
-            SprtParams::new(0.0, 2.0, 0.6, 0.5, N),
-            Err(StatsError::ProbabilitySum(1.1))
+            SprtParams::new(0.0, 2.0, 0.05, 0.5, N),
+            Err(StatsError::BadProbability {
+                name: "beta",
+                value: 0.5
+            })
         );
         assert_eq!(
             SprtParams::new(2.0, 2.0, 0.05, 0.05, N),
