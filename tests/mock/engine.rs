@@ -207,13 +207,15 @@ fn main() {
                 if let Some(bytes) = script.stderr_flood {
                     flood_stderr(bytes);
                 }
+                // Sent last before `bestmove`, so what they report is the final word.
+                let mut extra = String::new();
                 if let Some(text) = &script.info {
-                    reply.push_str(&format!("info {text}\n"));
+                    extra.push_str(&format!("info {text}\n"));
                 }
                 if let Some(bytes) = script.huge_info {
-                    reply.push_str("info string ");
-                    reply.extend(std::iter::repeat_n('x', bytes));
-                    reply.push('\n');
+                    extra.push_str("info string ");
+                    extra.push_str(&"x".repeat(bytes));
+                    extra.push('\n');
                 }
                 if due(script.crash_after, searches) {
                     std::process::exit(3);
@@ -239,7 +241,7 @@ fn main() {
                     reply.push_str(&format!("bestmove {illegal}\n"));
                 } else {
                     reply.push_str(&format!(
-                        "info depth 1 score cp 0 nodes 1\nbestmove {best}\n"
+                        "info depth 1 score cp 0 nodes 1\n{extra}bestmove {best}\n"
                     ));
                     if script.double_bestmove {
                         // A stale second answer: taken as the next move it would be illegal
