@@ -1,6 +1,7 @@
 //! The match runner: configuration, players (in-process and external UCI engines), the game
 //! arbiter with adjudication, the schedule, and the tournament loop with its progress report.
 
+mod adjudication;
 pub mod config;
 pub mod engine;
 pub mod engine_log;
