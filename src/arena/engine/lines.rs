@@ -11,6 +11,9 @@ use std::time::Instant;
 /// log notes how much was dropped.
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
+/// How much is read from a pipe at once.
+const READ_CHUNK: usize = 64 * 1024;
+
 /// One line of engine output, without its line break.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -119,6 +122,8 @@ pub struct LineReader<R> {
     source: R,
     lines: LineSplitter,
     eof: bool,
+    /// The read buffer, allocated once.
+    chunk: Box<[u8]>,
 }
 
 #[cfg(unix)]
@@ -129,12 +134,12 @@ impl<R: std::io::Read + std::os::unix::io::AsRawFd> LineReader<R> {
             source,
             lines: LineSplitter::new(max),
             eof: false,
+            chunk: vec![0u8; READ_CHUNK].into_boxed_slice(),
         }
     }
 
     /// The next line, waiting for it until `deadline`.
     pub fn read_line(&mut self, deadline: Instant) -> Result<Line, ReadError> {
-        let mut chunk = vec![0u8; 64 * 1024];
         loop {
             if let Some(line) = self.lines.next_line() {
                 return Ok(line);
@@ -164,9 +169,9 @@ impl<R: std::io::Read + std::os::unix::io::AsRawFd> LineReader<R> {
             if ready == 0 {
                 continue;
             }
-            match self.source.read(&mut chunk) {
+            match self.source.read(&mut self.chunk) {
                 Ok(0) => self.eof = true,
-                Ok(n) => self.lines.feed(&chunk[..n]),
+                Ok(n) => self.lines.feed(&self.chunk[..n]),
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(_) => self.eof = true,
             }
@@ -216,7 +221,7 @@ pub fn for_each_line(
     mut each: impl FnMut(Line) -> bool,
 ) {
     let mut lines = LineSplitter::new(max);
-    let mut chunk = vec![0u8; 64 * 1024];
+    let mut chunk = vec![0u8; READ_CHUNK];
     loop {
         match source.read(&mut chunk) {
             Ok(0) => break,
