@@ -10,8 +10,8 @@
 //! `>` is sent to the engine, `<` received from it, `!` its standard error, `#` a note of the
 //! runner's (a line longer than 64 KiB is kept cut, with a note of how much was discarded:
 //! see `engine::MAX_LINE_BYTES`). Game 0 is the check every engine goes through before the
-//! games. Writing is best-effort: a failing disk does not
-//! stop the games, whose results are written elsewhere.
+//! games. Writing is best-effort: a failing disk does not stop the games, whose results are
+//! written elsewhere.
 
 use super::engine::go_command;
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
