@@ -950,6 +950,41 @@ fn an_unwritable_engine_log_or_pgn_fails_with_status_1_and_leaves_no_engine() {
     assert_no_leftover(&marker);
 }
 
+#[test]
+fn an_engine_that_exits_during_the_handshake_fails_the_run_naming_it() {
+    let dir = scratch("handshake-exit");
+    let marker = format!("robustness-handshake-{}", std::process::id());
+    let mock = mock_engine();
+    let engine = format!("cmd={mock}");
+    for step in ["uci", "isready"] {
+        let args = format!("args=--name {marker} --exit-on {step}");
+        let out = run(
+            &dir,
+            &[
+                "match",
+                "-engine",
+                &engine,
+                &args,
+                "name=quitter",
+                "-engine",
+                &engine,
+                "name=b",
+                "-each",
+                "nodes=20",
+                "-rounds",
+                "1",
+            ],
+        );
+        out.assert_status(1, step);
+        assert!(
+            out.stderr.contains("quitter") && out.stderr.contains("exited during the handshake"),
+            "{step}: {}",
+            out.stderr
+        );
+    }
+    assert_no_leftover(&marker);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The tuner's data patterns and the bullet converter.
 

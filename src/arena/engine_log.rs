@@ -7,12 +7,14 @@
 //! 21:52:35.130 game 3 stockfish < bestmove e2e4
 //! 21:52:35.131 game 3 stockfish ! some text on stderr
 //! ```
-//! `>` is sent to the engine, `<` received from it, `!` its standard error. Game 0 is the check
-//! every engine goes through before the games. Writing is best-effort: a failing disk does not
-//! stop the games, whose results are written elsewhere.
+//! `>` is sent to the engine, `<` received from it, `!` its standard error, `#` a note of the
+//! runner's (a line longer than 64 KiB is kept cut, with a note of how much was discarded:
+//! see `engine::MAX_LINE_BYTES`). Game 0 is the check every engine goes through before the
+//! games. Writing is best-effort: a failing disk does not stop the games, whose results are
+//! written elsewhere.
 
+use super::engine::go_command;
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
-use super::uci_player::UciPlayer;
 use crate::score::Score;
 use std::fs::{File, OpenOptions};
 use std::io::Write;
@@ -125,6 +127,12 @@ impl LogSink {
         self.log
             .write(self.game.load(Ordering::Relaxed), &self.name, '!', line);
     }
+
+    /// Logs a note of the runner's about this engine's lines (not text the engine wrote).
+    pub fn note(&self, text: &str) {
+        self.log
+            .write(self.game.load(Ordering::Relaxed), &self.name, '#', text);
+    }
 }
 
 /// An in-process player whose requests and answers go to the engine log in UCI words (`go`,
@@ -153,7 +161,7 @@ impl Player for LoggedPlayer {
     }
 
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
-        self.log.sent(&UciPlayer::go_command(request));
+        self.log.sent(&go_command(request));
         let reply = self.inner.go(request);
         match &reply {
             Ok(r) => {

@@ -2,11 +2,11 @@
 //! position and clocks, checks every move, ends the game by the rules (claiming threefold and
 //! fifty-move draws on the players' behalf) or by adjudication, and records why.
 
+use super::adjudication::AdjudicationState;
 use super::config::{Adjudication, TimeControl};
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
 use crate::record::{GameRecord, PlayedMove, Termination};
-use crate::score::Score;
 use crate::search::{Clock, SearchLimits};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -44,7 +44,7 @@ pub struct GameSetup<'a> {
     pub engine_log: Option<&'a std::path::Path>,
 }
 
-fn color_name(color: Color) -> &'static str {
+pub(crate) fn color_name(color: Color) -> &'static str {
     match color {
         Color::White => "White",
         Color::Black => "Black",
@@ -52,7 +52,7 @@ fn color_name(color: Color) -> &'static str {
 }
 
 /// The reason text and termination of a rules ending, in the wording runners use.
-fn rules_ending(end: GameEnd) -> (GameResult, Termination, String) {
+fn rules_ending(end: GameEnd) -> Outcome {
     let reason = match end {
         GameEnd::Checkmate { winner } => format!("{} mates", color_name(winner)),
         GameEnd::Stalemate => "Draw by stalemate".to_string(),
@@ -78,100 +78,31 @@ fn can_win_on_time(pos: &Position, color: Color) -> bool {
     majors_or_pawns.is_nonempty() || minors.len() >= 2 || (minors.len() == 1 && !theirs_alone)
 }
 
-/// Running counters for score-based adjudication.
-#[derive(Default)]
-struct AdjudicationState {
-    /// Consecutive engine plies with a small score.
-    draw_plies: u32,
-    /// Per colour: consecutive own moves with a losing score, and with a winning score.
-    losing: [u32; 2],
-    winning: [u32; 2],
-}
-
-impl AdjudicationState {
-    /// Updates the counters with a move's score and says whether the game is adjudicated.
-    fn update(
-        &mut self,
-        rules: &Adjudication,
-        mover: Color,
-        score: Option<Score>,
-        reset_clock: bool,
-        pos_after: &Position,
-        engine_plies: u32,
-    ) -> Option<(GameResult, String)> {
-        let cp = match score {
-            Some(Score::Cp(cp)) => Some(cp),
-            _ => None,
-        };
-        if let Some(draw) = &rules.draw {
-            match cp {
-                Some(cp) if cp.abs() <= draw.score_cp && !reset_clock => self.draw_plies += 1,
-                _ => self.draw_plies = 0,
-            }
-        }
-        if let Some(resign) = &rules.resign {
-            let i = mover.index();
-            let losing = match score {
-                Some(Score::Cp(cp)) => cp <= -resign.score_cp,
-                Some(Score::Mate(n)) => n < 0,
-                None => false,
-            };
-            let winning = match score {
-                Some(Score::Cp(cp)) => cp >= resign.score_cp,
-                Some(Score::Mate(n)) => n > 0,
-                None => false,
-            };
-            self.losing[i] = if losing { self.losing[i] + 1 } else { 0 };
-            self.winning[i] = if winning { self.winning[i] + 1 } else { 0 };
-            let other = (!mover).index();
-            let agreed = |loser: usize, winner: usize| {
-                self.losing[loser] >= resign.move_count
-                    && (!resign.two_sided || self.winning[winner] >= resign.move_count)
-            };
-            for (loser, winner) in [(i, other), (other, i)] {
-                if agreed(loser, winner) {
-                    let winner_color = if winner == 0 {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    return Some((
-                        GameResult::win_for(winner_color),
-                        format!("{} wins by adjudication", color_name(winner_color)),
-                    ));
-                }
-            }
-        }
-        if let Some(draw) = &rules.draw {
-            if pos_after.fullmove_number().saturating_sub(1) >= draw.move_number
-                && self.draw_plies >= 2 * draw.move_count
-            {
-                return Some((GameResult::Draw, "Draw by adjudication".to_string()));
-            }
-        }
-        if let Some(max) = rules.max_moves {
-            if engine_plies >= 2 * max {
-                return Some((
-                    GameResult::Draw,
-                    "Draw by adjudication: maximal game length".to_string(),
-                ));
-            }
-        }
-        None
-    }
-}
-
 /// Per-side clock state for clock time controls.
 struct Clocks {
     left: [Duration; 2],
     moves_in_period: [u32; 2],
 }
 
+/// How a game ended: its result, the kind of ending and the reason in words.
+type Outcome = (GameResult, Termination, String);
+
 /// Plays one game. `players` are indexed by colour (White first).
 pub fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRecord {
+    let origin = Instant::now();
+    play_game_timed(setup, players, &|| origin.elapsed())
+}
+
+/// As `play_game`, with thinking times measured by `now` (time since any fixed origin): the
+/// wall clock in a match, a virtual one in tests.
+fn play_game_timed(
+    setup: &GameSetup<'_>,
+    players: [&mut dyn Player; 2],
+    now: &dyn Fn() -> Duration,
+) -> GameRecord {
     let clock_start = Instant::now();
     let mut record = play_game_shell(setup);
-    let (result, termination, mut reason) = run(setup, players, &mut record);
+    let (result, termination, mut reason) = run(setup, players, &mut record, now);
     if let (Some(log), Some(_)) = (setup.engine_log, record.at_fault) {
         // Point at what the engine said (and wrote to stderr) before it failed.
         reason.push_str(&format!(
@@ -226,7 +157,7 @@ fn play_game_shell(setup: &GameSetup<'_>) -> GameRecord {
 }
 
 /// The loss of `color` for a player failure, in the runners' wording.
-fn failure(color: Color, error: &PlayerError, timed: bool) -> (GameResult, Termination, String) {
+fn failure(color: Color, error: &PlayerError, timed: bool) -> Outcome {
     let name = color_name(color);
     let result = GameResult::win_for(!color);
     match error {
@@ -248,11 +179,25 @@ fn failure(color: Color, error: &PlayerError, timed: bool) -> (GameResult, Termi
     }
 }
 
+/// The arbiter's state during one game.
+struct Arbiter<'a, 's> {
+    setup: &'a GameSetup<'s>,
+    game: Game,
+    /// Each side runs on its own control: a clock for a side with a clock control only.
+    clocks: Clocks,
+    adjudication: AdjudicationState,
+    engine_plies: u32,
+    /// Every move since the start, book moves included: what the engines are sent.
+    moves: Vec<Move>,
+    now: &'a dyn Fn() -> Duration,
+}
+
 fn run(
     setup: &GameSetup<'_>,
     mut players: [&mut dyn Player; 2],
     record: &mut GameRecord,
-) -> (GameResult, Termination, String) {
+    now: &dyn Fn() -> Duration,
+) -> Outcome {
     for (i, player) in players.iter_mut().enumerate() {
         if let Err(e) = player.new_game() {
             let color = if i == 0 { Color::White } else { Color::Black };
@@ -268,105 +213,51 @@ fn run(
         }
         record.book_moves.push(mv);
     }
-
-    // Each side runs on its own control: a clock for a side with a clock control only.
-    let mut clocks = Clocks {
-        left: setup.time_controls.map(|tc| match tc {
-            TimeControl::Clock { base, .. } => *base,
-            _ => Duration::ZERO,
-        }),
-        moves_in_period: [0; 2],
+    let mut arbiter = Arbiter {
+        setup,
+        game,
+        clocks: Clocks {
+            left: setup.time_controls.map(|tc| match tc {
+                TimeControl::Clock { base, .. } => *base,
+                _ => Duration::ZERO,
+            }),
+            moves_in_period: [0; 2],
+        },
+        adjudication: AdjudicationState::default(),
+        engine_plies: 0,
+        moves: record.book_moves.clone(),
+        now,
     };
-    let mut adjudication = AdjudicationState::default();
-    let mut engine_plies = 0u32;
-    let mut moves_so_far: Vec<Move> = record.book_moves.clone();
-
     let outcome = loop {
-        if let Some(end) = game.status_with_claims() {
+        if let Some(end) = arbiter.game.status_with_claims() {
             break rules_ending(end);
         }
-        let pos = game.position().clone();
-        let mover = pos.side_to_move();
-        let i = mover.index();
-        let time_control = setup.time_controls[i];
-        let timed = matches!(
-            time_control,
-            TimeControl::Clock { .. } | TimeControl::MoveTime(_)
-        );
-        let (limits, deadline) = move_limits(setup, &clocks, mover);
-        let request = GoRequest {
-            start: setup.start,
-            moves: &moves_so_far,
-            limits: &limits,
-            deadline,
-        };
-        let asked = Instant::now();
-        let reply = players[i].go(&request);
-        let elapsed = asked.elapsed();
-        let reply: EngineReply = match reply {
-            Ok(reply) => reply,
-            Err(e) => {
-                record.at_fault = Some(mover);
-                let (result, termination, reason) = failure(mover, &e, timed);
-                if termination == Termination::TimeForfeit {
-                    clocks.left[i] = Duration::ZERO;
-                }
-                if termination == Termination::TimeForfeit && !can_win_on_time(&pos, !mover) {
-                    break (
-                        GameResult::Draw,
-                        termination,
-                        format!("{reason}, but the opponent cannot mate: draw"),
-                    );
-                }
-                break (result, termination, reason);
-            }
-        };
-        let overrun = match time_control {
-            TimeControl::Clock { .. } => {
-                (elapsed > clocks.left[i] + setup.margin).then(|| elapsed - clocks.left[i])
-            }
-            TimeControl::MoveTime(movetime) => {
-                (elapsed > *movetime + setup.margin).then(|| elapsed - *movetime)
-            }
-            _ => None,
-        };
-        if let Some(over) = overrun {
-            record.at_fault = Some(mover);
-            if let TimeControl::Clock { .. } = time_control {
-                clocks.left[i] = Duration::ZERO;
-            }
-            let reason = format!(
-                "{} loses on time ({}ms overrun)",
-                color_name(mover),
-                over.as_millis()
-            );
-            if !can_win_on_time(&pos, !mover) {
-                break (
-                    GameResult::Draw,
-                    Termination::TimeForfeit,
-                    format!("{reason}, but the opponent cannot mate: draw"),
-                );
-            }
-            break (
-                GameResult::win_for(!mover),
-                Termination::TimeForfeit,
-                reason,
-            );
+        let mover = arbiter.game.position().side_to_move();
+        if let Err(outcome) = arbiter.play_move(&mut *players[mover.index()], record) {
+            break outcome;
         }
-        if let TimeControl::Clock {
-            moves,
-            base,
-            increment,
-        } = time_control
-        {
-            clocks.left[i] = clocks.left[i].saturating_sub(elapsed) + *increment;
-            clocks.moves_in_period[i] += 1;
-            if Some(clocks.moves_in_period[i]) == *moves {
-                clocks.left[i] += *base;
-                clocks.moves_in_period[i] = 0;
-            }
+    };
+    for (i, tc) in setup.time_controls.iter().enumerate() {
+        if let TimeControl::Clock { .. } = tc {
+            record.clock_left[i] = Some(arbiter.clocks.left[i]);
         }
+    }
+    outcome
+}
 
+impl Arbiter<'_, '_> {
+    /// One engine move: asked for, timed, checked, played and recorded. Err: the game is over
+    /// (by the player's failure, the board or adjudication).
+    fn play_move(
+        &mut self,
+        player: &mut dyn Player,
+        record: &mut GameRecord,
+    ) -> Result<(), Outcome> {
+        let pos = self.game.position().clone();
+        let mover = pos.side_to_move();
+        let (reply, elapsed) = self.ask(player, &pos).inspect_err(|_| {
+            record.at_fault = Some(mover);
+        })?;
         let mv = match pos.parse_uci_move(&reply.bestmove) {
             Ok(mv) => mv,
             Err(_) => {
@@ -376,17 +267,25 @@ fn run(
                 } else {
                     reply.bestmove.as_str()
                 };
-                break (
+                return Err((
                     GameResult::win_for(!mover),
                     Termination::IllegalMove,
                     format!("{} makes an illegal move: {shown}", color_name(mover)),
-                );
+                ));
             }
         };
         let resets_clock = mv.is_capture() || pos.kind_on(mv.from()) == Some(PieceKind::Pawn);
-        game.play(mv).expect("parse_uci_move returns legal moves");
-        moves_so_far.push(mv);
-        engine_plies += 1;
+        if self.game.play(mv).is_err() {
+            // parse_uci_move gives legal moves only; should that ever change, the mover loses.
+            record.at_fault = Some(mover);
+            return Err((
+                GameResult::win_for(!mover),
+                Termination::IllegalMove,
+                format!("{} makes an illegal move: {mv}", color_name(mover)),
+            ));
+        }
+        self.moves.push(mv);
+        self.engine_plies += 1;
         record.moves.push(PlayedMove {
             mv,
             score: reply.score,
@@ -396,26 +295,119 @@ fn run(
         });
         // The rules come first: a mate or a claimable draw on the board ends the game even if an
         // adjudication rule would also apply.
-        if let Some(end) = game.status_with_claims() {
-            break rules_ending(end);
+        if let Some(end) = self.game.status_with_claims() {
+            return Err(rules_ending(end));
         }
-        if let Some((result, reason)) = adjudication.update(
-            setup.adjudication,
+        let adjudicated = self.adjudication.update(
+            self.setup.adjudication,
             mover,
             reply.score,
             resets_clock,
-            game.position(),
-            engine_plies,
-        ) {
-            break (result, Termination::Adjudication, reason);
-        }
-    };
-    for (i, tc) in setup.time_controls.iter().enumerate() {
-        if let TimeControl::Clock { .. } = tc {
-            record.clock_left[i] = Some(clocks.left[i]);
+            self.game.position(),
+            self.engine_plies,
+        );
+        match adjudicated {
+            Some((result, reason)) => Err((result, Termination::Adjudication, reason)),
+            None => Ok(()),
         }
     }
-    outcome
+
+    /// Asks the mover for its move within its deadline, and charges the time to its clock.
+    /// Err: it failed to answer, or answered too late.
+    fn ask(
+        &mut self,
+        player: &mut dyn Player,
+        pos: &Position,
+    ) -> Result<(EngineReply, Duration), Outcome> {
+        let mover = pos.side_to_move();
+        let i = mover.index();
+        let time_control = self.setup.time_controls[i];
+        let timed = matches!(
+            time_control,
+            TimeControl::Clock { .. } | TimeControl::MoveTime(_)
+        );
+        let (limits, deadline) = move_limits(self.setup, &self.clocks, mover);
+        let request = GoRequest {
+            start: self.setup.start,
+            moves: &self.moves,
+            limits: &limits,
+            deadline,
+        };
+        let asked = (self.now)();
+        let reply = player.go(&request);
+        let elapsed = (self.now)().saturating_sub(asked);
+        let reply = match reply {
+            Ok(reply) => reply,
+            Err(e) => {
+                let (result, termination, reason) = failure(mover, &e, timed);
+                if termination != Termination::TimeForfeit {
+                    return Err((result, termination, reason));
+                }
+                self.clocks.left[i] = Duration::ZERO;
+                return Err(time_loss(pos, reason));
+            }
+        };
+        let overrun = match time_control {
+            TimeControl::Clock { .. } => (elapsed > self.clocks.left[i] + self.setup.margin)
+                .then(|| elapsed - self.clocks.left[i]),
+            TimeControl::MoveTime(movetime) => {
+                (elapsed > *movetime + self.setup.margin).then(|| elapsed - *movetime)
+            }
+            _ => None,
+        };
+        if let Some(over) = overrun {
+            if let TimeControl::Clock { .. } = time_control {
+                self.clocks.left[i] = Duration::ZERO;
+            }
+            let reason = format!(
+                "{} loses on time ({}ms overrun)",
+                color_name(mover),
+                over.as_millis()
+            );
+            return Err(time_loss(pos, reason));
+        }
+        self.charge_clock(mover, elapsed);
+        Ok((reply, elapsed))
+    }
+
+    /// Takes `elapsed` off the mover's clock, adds its increment, and starts a new period when
+    /// one is complete.
+    fn charge_clock(&mut self, mover: Color, elapsed: Duration) {
+        let i = mover.index();
+        if let TimeControl::Clock {
+            moves,
+            base,
+            increment,
+        } = self.setup.time_controls[i]
+        {
+            let clocks = &mut self.clocks;
+            clocks.left[i] = clocks.left[i].saturating_sub(elapsed) + *increment;
+            clocks.moves_in_period[i] += 1;
+            if Some(clocks.moves_in_period[i]) == *moves {
+                clocks.left[i] += *base;
+                clocks.moves_in_period[i] = 0;
+            }
+        }
+    }
+}
+
+/// The side to move in `pos` lost on time (`reason`): a loss, or a draw when the opponent has
+/// no mating material.
+fn time_loss(pos: &Position, reason: String) -> Outcome {
+    let mover = pos.side_to_move();
+    if can_win_on_time(pos, !mover) {
+        (
+            GameResult::win_for(!mover),
+            Termination::TimeForfeit,
+            reason,
+        )
+    } else {
+        (
+            GameResult::Draw,
+            Termination::TimeForfeit,
+            format!("{reason}, but the opponent cannot mate: draw"),
+        )
+    }
 }
 
 /// The search limits and the answer deadline for the side to move, under its own control.
@@ -448,5 +440,411 @@ fn move_limits(setup: &GameSetup<'_>, clocks: &Clocks, mover: Color) -> (SearchL
             };
             (limits, clocks.left[i] + setup.margin)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::config::{DrawAdjudication, ResignAdjudication};
+    use crate::score::Score;
+    use crate::search::Clock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Arc;
+
+    /// A player reading its answers from a script; each `go` takes `think` of virtual time.
+    struct Scripted {
+        moves: Vec<&'static str>,
+        score: Option<Score>,
+        think: Duration,
+        now_ms: Arc<AtomicU64>,
+        new_game_error: Option<PlayerError>,
+        /// Answer the n-th request (0-based) with this error instead of a move.
+        go_error: Option<(usize, PlayerError)>,
+        /// What each request carried: its clock and its deadline.
+        seen: Vec<(Option<Clock>, Duration)>,
+    }
+
+    impl Scripted {
+        fn new(moves: &[&'static str], now_ms: &Arc<AtomicU64>) -> Scripted {
+            Scripted {
+                moves: moves.to_vec(),
+                score: None,
+                think: Duration::ZERO,
+                now_ms: now_ms.clone(),
+                new_game_error: None,
+                go_error: None,
+                seen: Vec::new(),
+            }
+        }
+    }
+
+    impl Player for Scripted {
+        fn id_name(&self) -> &str {
+            "scripted"
+        }
+
+        fn new_game(&mut self) -> Result<(), PlayerError> {
+            self.new_game_error.clone().map_or(Ok(()), Err)
+        }
+
+        fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
+            let n = self.seen.len();
+            self.seen
+                .push((request.limits.clock.clone(), request.deadline));
+            let ms = u64::try_from(self.think.as_millis()).unwrap();
+            self.now_ms.fetch_add(ms, Ordering::SeqCst);
+            if let Some((at, error)) = &self.go_error {
+                if *at == n {
+                    return Err(error.clone());
+                }
+            }
+            Ok(EngineReply {
+                bestmove: self.moves.get(n).copied().unwrap_or("").to_string(),
+                score: self.score,
+                depth: Some(1),
+                nodes: Some(1),
+            })
+        }
+    }
+
+    const SHUFFLE_WHITE: [&str; 4] = ["g1f3", "f3g1", "g1f3", "f3g1"];
+    const SHUFFLE_BLACK: [&str; 4] = ["g8f6", "f6g8", "g8f6", "f6g8"];
+
+    /// Plays a game from `start` on virtual time under the given controls and rules.
+    fn play(
+        start: &Position,
+        controls: [&TimeControl; 2],
+        adjudication: &Adjudication,
+        players: [&mut Scripted; 2],
+        now_ms: &Arc<AtomicU64>,
+    ) -> GameRecord {
+        let setup = GameSetup {
+            game_id: 1,
+            pair_id: 1,
+            round: 1,
+            event: "test",
+            site: "here",
+            opening_id: 0,
+            start,
+            book_moves: &[],
+            names: ["white", "black"],
+            engines: [0, 1],
+            time_controls: controls,
+            margin: Duration::from_millis(50),
+            timeout: Duration::from_secs(7),
+            adjudication,
+            engine_log: None,
+        };
+        let clock = now_ms.clone();
+        let now = move || Duration::from_millis(clock.load(Ordering::SeqCst));
+        let [white, black] = players;
+        play_game_timed(&setup, [white, black], &now)
+    }
+
+    fn nodes_game(white: &mut Scripted, black: &mut Scripted, rules: &Adjudication) -> GameRecord {
+        let now = white.now_ms.clone();
+        let tc = TimeControl::Nodes(100);
+        play(
+            &Position::startpos(),
+            [&tc, &tc],
+            rules,
+            [white, black],
+            &now,
+        )
+    }
+
+    fn ending(record: &GameRecord) -> (GameResult, Termination, &str) {
+        (record.result, record.termination, record.reason.as_str())
+    }
+
+    #[test]
+    fn a_mate_on_the_board_ends_the_game_by_the_rules() {
+        let now = Arc::new(AtomicU64::new(0));
+        let mut white = Scripted::new(&["f2f3", "g2g4"], &now);
+        let mut black = Scripted::new(&["e7e5", "d8h4"], &now);
+        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
+        assert_eq!(
+            ending(&record),
+            (GameResult::BlackWins, Termination::Normal, "Black mates")
+        );
+        assert_eq!(record.moves.len(), 4);
+        assert_eq!(record.at_fault, None);
+        // Without a clock every move may take the silence timeout.
+        assert!(white
+            .seen
+            .iter()
+            .all(|(clock, deadline)| clock.is_none() && *deadline == Duration::from_secs(7)));
+    }
+
+    #[test]
+    fn an_illegal_or_missing_answer_loses_for_the_mover() {
+        let now = Arc::new(AtomicU64::new(0));
+        let mut white = Scripted::new(&["e2e5"], &now);
+        let mut black = Scripted::new(&[], &now);
+        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::BlackWins,
+                Termination::IllegalMove,
+                "White makes an illegal move: e2e5"
+            )
+        );
+        assert_eq!(record.at_fault, Some(Color::White));
+        let mut white = Scripted::new(&["e2e4"], &now);
+        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
+        assert_eq!(record.reason, "Black makes an illegal move: (none)");
+        assert_eq!(
+            (record.result, record.moves.len()),
+            (GameResult::WhiteWins, 1)
+        );
+    }
+
+    #[test]
+    fn player_failures_are_losses_with_their_reason() {
+        let now = Arc::new(AtomicU64::new(0));
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
+        white.new_game_error = Some(PlayerError::Disconnected {
+            detail: " (exit status: 3)".to_string(),
+        });
+        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::BlackWins,
+                Termination::Abandoned,
+                "White disconnects (the engine disconnected (exit status: 3))"
+            )
+        );
+        assert!(record.moves.is_empty());
+        white.new_game_error = None;
+        black.go_error = Some((1, PlayerError::Timeout { waited_ms: 7000 }));
+        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::WhiteWins,
+                Termination::StalledConnection,
+                "Black's connection stalls"
+            )
+        );
+        assert_eq!(
+            (record.moves.len(), record.at_fault),
+            (3, Some(Color::Black))
+        );
+    }
+
+    #[test]
+    fn resign_draw_and_length_rules_adjudicate_after_the_rules_of_chess() {
+        let now = Arc::new(AtomicU64::new(0));
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
+        white.score = Some(Score::Cp(700));
+        black.score = Some(Score::Cp(-700));
+        let resign = Adjudication {
+            resign: Some(ResignAdjudication {
+                move_count: 2,
+                score_cp: 600,
+                two_sided: true,
+            }),
+            ..Adjudication::default()
+        };
+        let record = nodes_game(&mut white, &mut black, &resign);
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::WhiteWins,
+                Termination::Adjudication,
+                "White wins by adjudication"
+            )
+        );
+        assert_eq!(record.moves.len(), 4);
+
+        white.seen.clear();
+        black.seen.clear();
+        white.score = Some(Score::Cp(3));
+        black.score = Some(Score::Cp(-3));
+        let draw = Adjudication {
+            draw: Some(DrawAdjudication {
+                move_number: 0,
+                move_count: 2,
+                score_cp: 5,
+            }),
+            ..Adjudication::default()
+        };
+        let record = nodes_game(&mut white, &mut black, &draw);
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::Draw,
+                Termination::Adjudication,
+                "Draw by adjudication"
+            )
+        );
+        assert_eq!(record.moves.len(), 4);
+
+        // The threefold repetition after 8 plies and the length limit coincide: the board wins.
+        let mut white = Scripted::new(&[SHUFFLE_WHITE, SHUFFLE_WHITE].concat(), &now);
+        let mut black = Scripted::new(&[SHUFFLE_BLACK, SHUFFLE_BLACK].concat(), &now);
+        let length = Adjudication {
+            max_moves: Some(4),
+            ..Adjudication::default()
+        };
+        let record = nodes_game(&mut white, &mut black, &length);
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::Draw,
+                Termination::Normal,
+                "Draw by 3-fold repetition"
+            )
+        );
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
+        let length = Adjudication {
+            max_moves: Some(1),
+            ..Adjudication::default()
+        };
+        let record = nodes_game(&mut white, &mut black, &length);
+        assert_eq!(record.reason, "Draw by adjudication: maximal game length");
+        assert_eq!(record.moves.len(), 2);
+    }
+
+    fn clock(moves: Option<u32>, base_ms: u64, increment_ms: u64) -> TimeControl {
+        TimeControl::Clock {
+            moves,
+            base: Duration::from_millis(base_ms),
+            increment: Duration::from_millis(increment_ms),
+        }
+    }
+
+    #[test]
+    fn clocks_are_charged_with_increments_and_new_periods() {
+        let now = Arc::new(AtomicU64::new(0));
+        let two_moves = Adjudication {
+            max_moves: Some(2),
+            ..Adjudication::default()
+        };
+        let start = Position::startpos();
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
+        white.think = Duration::from_millis(300);
+        black.think = Duration::from_millis(300);
+        let sudden = clock(None, 1000, 100);
+        let record = play(
+            &start,
+            [&sudden, &sudden],
+            &two_moves,
+            [&mut white, &mut black],
+            &now,
+        );
+        assert_eq!(record.termination, Termination::Adjudication);
+        let ms = Duration::from_millis;
+        assert_eq!(record.clock_left, [Some(ms(600)), Some(ms(600))]);
+        assert_eq!(record.moves[0].time, ms(300));
+        let times: Vec<(Duration, Duration)> = white
+            .seen
+            .iter()
+            .map(|(c, deadline)| (c.as_ref().unwrap().white_time, *deadline))
+            .collect();
+        assert_eq!(times, [(ms(1000), ms(1050)), (ms(800), ms(850))]);
+
+        // 2 moves per period: the base comes back after the second move.
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
+        white.think = Duration::from_millis(300);
+        let periods = clock(Some(2), 1000, 0);
+        let record = play(
+            &start,
+            [&periods, &periods],
+            &two_moves,
+            [&mut white, &mut black],
+            &now,
+        );
+        assert_eq!(record.clock_left, [Some(ms(1400)), Some(ms(2000))]);
+        let to_go: Vec<Option<u32>> = white
+            .seen
+            .iter()
+            .map(|(c, _)| c.as_ref().unwrap().moves_to_go)
+            .collect();
+        assert_eq!(to_go, [Some(2), Some(1)]);
+    }
+
+    #[test]
+    fn a_flag_fall_loses_unless_the_opponent_cannot_mate() {
+        let now = Arc::new(AtomicU64::new(0));
+        let rules = Adjudication::default();
+        let sudden = clock(None, 1000, 0);
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
+        white.think = Duration::from_millis(1500);
+        let record = play(
+            &Position::startpos(),
+            [&sudden, &sudden],
+            &rules,
+            [&mut white, &mut black],
+            &now,
+        );
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::BlackWins,
+                Termination::TimeForfeit,
+                "White loses on time (500ms overrun)"
+            )
+        );
+        assert_eq!(record.clock_left[0], Some(Duration::ZERO));
+        assert_eq!(record.at_fault, Some(Color::White));
+
+        // Black has a bare king: White's flag fall is a draw.
+        let lone = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
+        let record = play(
+            &lone,
+            [&sudden, &sudden],
+            &rules,
+            [&mut white, &mut black],
+            &now,
+        );
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::Draw,
+                Termination::TimeForfeit,
+                "White loses on time (500ms overrun), but the opponent cannot mate: draw"
+            )
+        );
+
+        // A fixed move time: overrunning it, or a timeout under it, is a time forfeit too.
+        let movetime = TimeControl::MoveTime(Duration::from_millis(100));
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        white.think = Duration::from_millis(200);
+        let record = play(
+            &Position::startpos(),
+            [&movetime, &movetime],
+            &rules,
+            [&mut white, &mut black],
+            &now,
+        );
+        assert_eq!(record.reason, "White loses on time (100ms overrun)");
+        assert_eq!(record.clock_left, [None, None]);
+        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
+        white.go_error = Some((0, PlayerError::Timeout { waited_ms: 150 }));
+        let record = play(
+            &Position::startpos(),
+            [&movetime, &movetime],
+            &rules,
+            [&mut white, &mut black],
+            &now,
+        );
+        assert_eq!(
+            ending(&record),
+            (
+                GameResult::BlackWins,
+                Termination::TimeForfeit,
+                "White loses on time"
+            )
+        );
     }
 }

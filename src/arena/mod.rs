@@ -1,7 +1,9 @@
 //! The match runner: configuration, players (in-process and external UCI engines), the game
 //! arbiter with adjudication, the schedule, and the tournament loop with its progress report.
 
+mod adjudication;
 pub mod config;
+pub mod engine;
 pub mod engine_log;
 pub mod events;
 mod game;
@@ -13,11 +15,13 @@ pub mod player;
 mod report;
 pub mod schedule;
 mod tournament;
-pub mod uci_player;
+/// The old path of the external-engine types, kept for existing users.
+pub use engine as uci_player;
 
 pub use config::{
     ConfigError, EngineKind, MatchConfig, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
+pub use engine::{UciCommand, UciPlayer};
 pub use events::Event;
 pub use game::{play_game, GameSetup};
 pub use lock::{LockError, OutputLock};

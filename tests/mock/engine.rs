@@ -10,6 +10,14 @@
 //! - `--garbage-after N`  answer move N+1 with a garbage `info` line and `bestmove ~~garbage~~`
 //! - `--double-bestmove`  answer every `go` with two `bestmove` lines (the second one stale)
 //! - `--no-uciok`         never answer `uci` with `uciok`
+//! - `--no-readyok`       never answer `isready` with `readyok`
+//! - `--exit-on CMD`      exit with status 5 (saying nothing) on receiving command CMD (`uci`,
+//!   `isready`, `go`...)
+//! - `--bestmove TEXT`    answer every `go` with `bestmove TEXT` (e.g. `(none)` or `0000`)
+//! - `--info TEXT`        send `info TEXT` before every `bestmove`
+//! - `--huge-info BYTES`  send an `info string` line of BYTES bytes before every `bestmove`
+//! - `--stderr-flood BYTES` write BYTES bytes to standard error on every `go` (in lines of 1 KB,
+//!   then as many again with no line break), before answering
 //! - `--spawn-child FILE` at start-up, start a long `sleep` child (as a wrapper script that does
 //!   not `exec` would leave behind) and append its pid to FILE
 //! - `--max-starts N FILE` count start-ups in FILE; exit at once (no handshake) after N of them
@@ -31,6 +39,12 @@ struct Script {
     garbage_after: Option<u64>,
     double_bestmove: bool,
     no_uciok: bool,
+    no_readyok: bool,
+    exit_on: Option<String>,
+    bestmove: Option<String>,
+    info: Option<String>,
+    huge_info: Option<usize>,
+    stderr_flood: Option<usize>,
     spawn_child: Option<String>,
     max_starts: Option<(u64, String)>,
     options: Vec<String>,
@@ -56,6 +70,12 @@ fn parse_args() -> Script {
             "--garbage-after" => script.garbage_after = count(),
             "--double-bestmove" => script.double_bestmove = true,
             "--no-uciok" => script.no_uciok = true,
+            "--no-readyok" => script.no_readyok = true,
+            "--exit-on" => script.exit_on = Some(value()),
+            "--bestmove" => script.bestmove = Some(value()),
+            "--info" => script.info = Some(value()),
+            "--huge-info" => script.huge_info = Some(value().parse().expect("a size")),
+            "--stderr-flood" => script.stderr_flood = Some(value().parse().expect("a size")),
             "--spawn-child" => script.spawn_child = Some(value()),
             "--max-starts" => {
                 let n = count().expect("a count");
@@ -97,6 +117,18 @@ fn hang() -> ! {
     loop {
         std::thread::sleep(std::time::Duration::from_secs(3600));
     }
+}
+
+/// Writes `bytes` bytes of lines to standard error, then as many again with no line break.
+fn flood_stderr(bytes: usize) {
+    let mut err = std::io::stderr().lock();
+    let line = format!("{}\n", "e".repeat(1023));
+    for _ in 0..bytes / 1024 {
+        let _ = err.write_all(line.as_bytes());
+    }
+    let _ = err.write_all("f".repeat(bytes).as_bytes());
+    let _ = err.write_all(b"\n");
+    let _ = err.flush();
 }
 
 fn main() {
@@ -147,7 +179,11 @@ fn main() {
         }
         let line = line.trim();
         let mut reply = String::new();
-        match line.split_whitespace().next().unwrap_or("") {
+        let command = line.split_whitespace().next().unwrap_or("");
+        if script.exit_on.as_deref() == Some(command) {
+            std::process::exit(5);
+        }
+        match command {
             "uci" => {
                 let name = script.name.as_deref().unwrap_or("mock");
                 reply.push_str(&format!("id name {name}\nid author sparring tests\n"));
@@ -161,12 +197,25 @@ fn main() {
                     reply.push_str("uciok\n");
                 }
             }
-            "isready" => reply.push_str("readyok\n"),
+            "isready" if !script.no_readyok => reply.push_str("readyok\n"),
             "position" => position = parse_position(line).unwrap_or_else(Position::startpos),
             "go" => {
                 searches += 1;
                 if let Some(text) = &script.stderr {
                     eprintln!("{text}");
+                }
+                if let Some(bytes) = script.stderr_flood {
+                    flood_stderr(bytes);
+                }
+                // Sent last before `bestmove`, so what they report is the final word.
+                let mut extra = String::new();
+                if let Some(text) = &script.info {
+                    extra.push_str(&format!("info {text}\n"));
+                }
+                if let Some(bytes) = script.huge_info {
+                    extra.push_str("info string ");
+                    extra.push_str(&"x".repeat(bytes));
+                    extra.push('\n');
                 }
                 if due(script.crash_after, searches) {
                     std::process::exit(3);
@@ -176,7 +225,10 @@ fn main() {
                 }
                 let legal = position.legal_moves();
                 let first: Option<Move> = legal.iter().next().copied();
-                let best = first.map_or("0000".to_string(), |m| m.to_string());
+                let best = match &script.bestmove {
+                    Some(text) => text.clone(),
+                    None => first.map_or("0000".to_string(), |m| m.to_string()),
+                };
                 if due(script.garbage_after, searches) {
                     reply.push_str("info depth banana score cp\nbestmove ~~garbage~~\n");
                 } else if due(script.illegal_after, searches) {
@@ -189,7 +241,7 @@ fn main() {
                     reply.push_str(&format!("bestmove {illegal}\n"));
                 } else {
                     reply.push_str(&format!(
-                        "info depth 1 score cp 0 nodes 1\nbestmove {best}\n"
+                        "info depth 1 score cp 0 nodes 1\n{extra}bestmove {best}\n"
                     ));
                     if script.double_bestmove {
                         // A stale second answer: taken as the next move it would be illegal

@@ -1,0 +1,92 @@
+//! Score-based adjudication: the draw and resign rules and the maximal game length, counted
+//! move by move from the scores the engines report.
+
+use super::config::Adjudication;
+use crate::board::{Color, GameResult, Position};
+use crate::score::Score;
+
+/// Running counters for score-based adjudication.
+#[derive(Default)]
+pub(crate) struct AdjudicationState {
+    /// Consecutive engine plies with a small score.
+    draw_plies: u32,
+    /// Per colour: consecutive own moves with a losing score, and with a winning score.
+    losing: [u32; 2],
+    winning: [u32; 2],
+}
+
+impl AdjudicationState {
+    /// Updates the counters with a move's score and says whether the game is adjudicated.
+    pub(crate) fn update(
+        &mut self,
+        rules: &Adjudication,
+        mover: Color,
+        score: Option<Score>,
+        reset_clock: bool,
+        pos_after: &Position,
+        engine_plies: u32,
+    ) -> Option<(GameResult, String)> {
+        let cp = match score {
+            Some(Score::Cp(cp)) => Some(cp),
+            _ => None,
+        };
+        if let Some(draw) = &rules.draw {
+            match cp {
+                Some(cp) if cp.abs() <= draw.score_cp && !reset_clock => self.draw_plies += 1,
+                _ => self.draw_plies = 0,
+            }
+        }
+        if let Some(resign) = &rules.resign {
+            let i = mover.index();
+            let losing = match score {
+                Some(Score::Cp(cp)) => cp <= -resign.score_cp,
+                Some(Score::Mate(n)) => n < 0,
+                None => false,
+            };
+            let winning = match score {
+                Some(Score::Cp(cp)) => cp >= resign.score_cp,
+                Some(Score::Mate(n)) => n > 0,
+                None => false,
+            };
+            self.losing[i] = if losing { self.losing[i] + 1 } else { 0 };
+            self.winning[i] = if winning { self.winning[i] + 1 } else { 0 };
+            let other = (!mover).index();
+            let agreed = |loser: usize, winner: usize| {
+                self.losing[loser] >= resign.move_count
+                    && (!resign.two_sided || self.winning[winner] >= resign.move_count)
+            };
+            for (loser, winner) in [(i, other), (other, i)] {
+                if agreed(loser, winner) {
+                    let winner_color = if winner == 0 {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    return Some((
+                        GameResult::win_for(winner_color),
+                        format!(
+                            "{} wins by adjudication",
+                            super::game::color_name(winner_color)
+                        ),
+                    ));
+                }
+            }
+        }
+        if let Some(draw) = &rules.draw {
+            if pos_after.fullmove_number().saturating_sub(1) >= draw.move_number
+                && self.draw_plies >= 2 * draw.move_count
+            {
+                return Some((GameResult::Draw, "Draw by adjudication".to_string()));
+            }
+        }
+        if let Some(max) = rules.max_moves {
+            if engine_plies >= 2 * max {
+                return Some((
+                    GameResult::Draw,
+                    "Draw by adjudication: maximal game length".to_string(),
+                ));
+            }
+        }
+        None
+    }
+}

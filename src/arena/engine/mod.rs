@@ -1,0 +1,17 @@
+//! External engines, in layers as fastchess has them: `process` runs a child process and gives
+//! a protocol-agnostic line channel with deadlines (over `lines`, which reads lines in linear
+//! time and caps their length); `uci` speaks the UCI protocol over it; `uci_player` is the
+//! arena's `Player` on top. Another protocol (xboard) would sit beside `uci`.
+
+mod lines;
+mod process;
+mod uci;
+mod uci_player;
+
+pub use lines::{Line, LineSplitter, MAX_LINE_BYTES};
+pub use process::{kill_all_engine_groups, EngineProcess};
+pub use uci::{
+    check_options, go_command, parse_bestmove, parse_info, position_command, DeclaredOption,
+    InfoLine, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
+};
+pub use uci_player::{UciCommand, UciPlayer};
