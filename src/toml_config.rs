@@ -123,10 +123,22 @@ impl ConfigError {
     }
 }
 
+/// A path as an error shows it: a relative one also names the directory it was resolved
+/// against, since configurations' relative paths resolve against the working directory, not
+/// the configuration's own folder (`openings/x.epd (relative to /home/me)`).
+pub fn shown_path(path: &Path) -> String {
+    match std::env::current_dir() {
+        Ok(cwd) if path.is_relative() => {
+            format!("{} (relative to {})", path.display(), cwd.display())
+        }
+        _ => path.display().to_string(),
+    }
+}
+
 /// Reads a file's text, naming it in the error.
 pub fn read_text(path: &Path) -> Result<String, ConfigError> {
     let io = |source| ConfigError::Io {
-        file: path.display().to_string(),
+        file: shown_path(path),
         source,
     };
     // A device (/dev/zero) would be read without end, and a directory gives a terse error.

@@ -108,8 +108,12 @@ fn stats_error_rates_without_an_sprt_or_at_one_half_are_refused() {
     for args in [
         &["stats", "--wdl", "10,20,10", "--alpha", "0"][..],
         &["stats", "--wdl", "10,20,10", "--beta", "0.1"],
-        &["stats", "--wdl", "10,20,10", "--elo0", "0", "--elo1", "5", "--alpha", "0.5"],
-        &["stats", "--wdl", "10,20,10", "--elo0", "0", "--elo1", "5", "--beta", "0"],
+        &[
+            "stats", "--wdl", "10,20,10", "--elo0", "0", "--elo1", "5", "--alpha", "0.5",
+        ],
+        &[
+            "stats", "--wdl", "10,20,10", "--elo0", "0", "--elo1", "5", "--beta", "0",
+        ],
     ] {
         let run = sparring(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);

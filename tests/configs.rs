@@ -222,12 +222,30 @@ fn max_restarts_defaults_to_three() {
 #[test]
 fn sprt_bound_errors_name_their_key() {
     let cases = [
-        ("elo0 = 5\nelo1 = 5", "my.toml:8:8: `sprt.elo1` is 5, expected a finite number greater than elo0 (5)"),
-        ("elo0 = nan", "my.toml:7:8: `sprt.elo0` is NaN, expected a finite number"),
-        ("alpha = 0", "my.toml:7:9: `sprt.alpha` is 0, expected an error rate above 0 and below 0.5"),
-        ("beta = 1.5", "my.toml:7:8: `sprt.beta` is 1.5, expected an error rate above 0 and below 0.5"),
-        ("beta = 0.5", "my.toml:7:8: `sprt.beta` is 0.5, expected an error rate above 0 and below 0.5"),
-        ("model = \"elo\"", "my.toml:7:9: `sprt.model` is the string \"elo\", expected \"normalized\""),
+        (
+            "elo0 = 5\nelo1 = 5",
+            "my.toml:8:8: `sprt.elo1` is 5, expected a finite number greater than elo0 (5)",
+        ),
+        (
+            "elo0 = nan",
+            "my.toml:7:8: `sprt.elo0` is NaN, expected a finite number",
+        ),
+        (
+            "alpha = 0",
+            "my.toml:7:9: `sprt.alpha` is 0, expected an error rate above 0 and below 0.5",
+        ),
+        (
+            "beta = 1.5",
+            "my.toml:7:8: `sprt.beta` is 1.5, expected an error rate above 0 and below 0.5",
+        ),
+        (
+            "beta = 0.5",
+            "my.toml:7:8: `sprt.beta` is 0.5, expected an error rate above 0 and below 0.5",
+        ),
+        (
+            "model = \"elo\"",
+            "my.toml:7:9: `sprt.model` is the string \"elo\", expected \"normalized\"",
+        ),
     ];
     for (sprt, expected) in cases {
         let err = match_error(&match_config("", &format!("[sprt]\n{sprt}\n")));

@@ -534,7 +534,22 @@ fn the_shard_from_the_environment_is_checked() {
     let config = write_config(GAUNTLET, &dir);
     let config = config.to_str().unwrap();
     let cases: &[EnvCase] = &[
-        (&["--shard-from-env"], &[], "neither SLURM_ARRAY_TASK_ID"),
+        (
+            &["--shard-from-env"],
+            &[],
+            "--shard-from-env: neither SLURM_ARRAY_TASK_ID",
+        ),
+        // Errors name the option as typed (issue 21, 7).
+        (
+            &["--shard", "env"],
+            &[],
+            "--shard env: neither SLURM_ARRAY_TASK_ID",
+        ),
+        (
+            &["--shard", "env"],
+            &[("SLURM_ARRAY_TASK_ID", "-1")],
+            "--shard env: SLURM_ARRAY_TASK_ID=\"-1\" is not a whole number",
+        ),
         (
             &["--shard-from-env"],
             &[

@@ -984,3 +984,34 @@ fn shards_whose_chains_diverged_are_caught_at_the_barrier() {
         "{message}"
     );
 }
+
+/// Regression (issue 21, 4): a locked output directory made `spsa` exit 1 where `match` exits 2;
+/// another run holding the directory is a refused precondition (2) for both.
+#[test]
+fn a_locked_output_directory_is_status_2_for_spsa_and_match() {
+    let dir = scratch("locked");
+    let _lock = sparring::arena::lock::OutputLock::acquire(&dir).unwrap();
+    let out = dir.display().to_string();
+    for args in [
+        &[
+            "spsa",
+            "configs/spsa.toml",
+            "--iterations",
+            "1",
+            "--out",
+            &out,
+        ][..],
+        &[
+            "match",
+            "configs/gauntlet.toml",
+            "--rounds",
+            "1",
+            "--out",
+            &out,
+        ],
+    ] {
+        let (code, _, stderr) = sparring(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stderr.contains("another run"), "{args:?}: {stderr}");
+    }
+}

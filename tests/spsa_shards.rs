@@ -315,11 +315,12 @@ fn bad_shard_arguments_and_foreign_files_exit_with_status_2() {
         ),
         (
             &["--shard", "env", "--shared", shared_text],
-            &["neither SLURM_ARRAY_TASK_ID"],
+            // Named as typed (issue 21, 7): it said --shard-from-env.
+            &["--shard env: neither SLURM_ARRAY_TASK_ID"],
         ),
         (
             &["--shard", "0/2", "--shards", "2", "--shared", shared_text],
-            &["--shards goes with --shard-from-env"],
+            &["--shards goes with --shard env"],
         ),
     ];
     for (extra, needles) in cases {

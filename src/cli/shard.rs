@@ -28,15 +28,19 @@ impl ShardArgs {
         let spec = self.spec.as_deref();
         if self.shards.is_some() && !from_env && spec != Some("env") {
             return Err(UsageError(
-                "--shards goes with --shard-from-env; otherwise write --shard I/N".to_string(),
+                "--shards goes with --shard env; otherwise write --shard I/N".to_string(),
             ));
         }
         match spec {
-            Some("env") => shard_from_env(|k| std::env::var(k).ok(), self.shards).map(Some),
+            Some("env") => {
+                shard_from_env(|k| std::env::var(k).ok(), self.shards, "--shard env").map(Some)
+            }
             Some(text) => Shard::parse(text)
                 .map(Some)
                 .map_err(|e| UsageError(format!("--shard: {e}"))),
-            None if from_env => shard_from_env(|k| std::env::var(k).ok(), self.shards).map(Some),
+            None if from_env => {
+                shard_from_env(|k| std::env::var(k).ok(), self.shards, "--shard-from-env").map(Some)
+            }
             None => Ok(None),
         }
     }
@@ -45,21 +49,22 @@ impl ShardArgs {
 /// The shard a scheduler's environment names (`var` looks a variable up): Slurm's array task
 /// (index `SLURM_ARRAY_TASK_ID` less `SLURM_ARRAY_TASK_MIN` of `SLURM_ARRAY_TASK_COUNT`; with
 /// `shards` given, the id itself of `shards`, so an array can be one wave of a larger split)
-/// or Kubernetes' `JOB_COMPLETION_INDEX` (count from `shards`).
+/// or Kubernetes' `JOB_COMPLETION_INDEX` (count from `shards`). Errors name `flag`, the option
+/// as the user typed it (`--shard env` or `--shard-from-env`).
 pub fn shard_from_env(
     var: impl Fn(&str) -> Option<String>,
     shards: Option<u64>,
+    flag: &str,
 ) -> Result<Shard, UsageError> {
-    let number = |name: &str| -> Result<Option<u64>, UsageError> {
-        match var(name) {
-            None => Ok(None),
-            Some(text) => text.trim().parse().map(Some).map_err(|_| {
-                UsageError(format!(
-                    "--shard-from-env: {name}={text:?} is not a whole number"
-                ))
-            }),
-        }
-    };
+    let number =
+        |name: &str| -> Result<Option<u64>, UsageError> {
+            match var(name) {
+                None => Ok(None),
+                Some(text) => text.trim().parse().map(Some).map_err(|_| {
+                    UsageError(format!("{flag}: {name}={text:?} is not a whole number"))
+                }),
+            }
+        };
     let (index, count, source) = if let Some(id) = number("SLURM_ARRAY_TASK_ID")? {
         match shards {
             // The array may be one wave of a larger split: its ids are the shard indexes.
@@ -67,16 +72,15 @@ pub fn shard_from_env(
             // The array is the whole run (`--array=0-63` or `1-64`): ids counted from its min.
             None => {
                 let count = number("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
-                    UsageError(
-                        "--shard-from-env: SLURM_ARRAY_TASK_ID is set but \
+                    UsageError(format!(
+                        "{flag}: SLURM_ARRAY_TASK_ID is set but \
                          SLURM_ARRAY_TASK_COUNT is not; give the count with --shards N"
-                            .to_string(),
-                    )
+                    ))
                 })?;
                 let min = number("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
                 let index = id.checked_sub(min).ok_or_else(|| {
                     UsageError(format!(
-                        "--shard-from-env: SLURM_ARRAY_TASK_ID={id} is below \
+                        "{flag}: SLURM_ARRAY_TASK_ID={id} is below \
                          SLURM_ARRAY_TASK_MIN={min}"
                     ))
                 })?;
@@ -85,21 +89,19 @@ pub fn shard_from_env(
         }
     } else if let Some(index) = number("JOB_COMPLETION_INDEX")? {
         let count = shards.ok_or_else(|| {
-            UsageError(
-                "--shard-from-env: JOB_COMPLETION_INDEX is set; give the Job's completions \
+            UsageError(format!(
+                "{flag}: JOB_COMPLETION_INDEX is set; give the Job's completions \
                  count with --shards N"
-                    .to_string(),
-            )
+            ))
         })?;
         (index, count, "JOB_COMPLETION_INDEX")
     } else {
-        return Err(UsageError(
-            "--shard-from-env: neither SLURM_ARRAY_TASK_ID (Slurm job arrays) nor \
+        return Err(UsageError(format!(
+            "{flag}: neither SLURM_ARRAY_TASK_ID (Slurm job arrays) nor \
              JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) is set"
-                .to_string(),
-        ));
+        )));
     };
-    Shard::new(index, count).map_err(|e| UsageError(format!("--shard-from-env ({source}): {e}")))
+    Shard::new(index, count).map_err(|e| UsageError(format!("{flag} ({source}): {e}")))
 }
 
 #[cfg(test)]
@@ -123,27 +125,33 @@ mod tests {
         ];
         // --array=1-64: ids from 1.
         assert_eq!(
-            shard_from_env(env(&slurm), None).unwrap().to_string(),
+            shard_from_env(env(&slurm), None, "--shard env")
+                .unwrap()
+                .to_string(),
             "4/64"
         );
         // One wave of a 256-way split: the id is the shard index.
         assert_eq!(
-            shard_from_env(env(&slurm), Some(256)).unwrap().to_string(),
+            shard_from_env(env(&slurm), Some(256, "--shard env"))
+                .unwrap()
+                .to_string(),
             "5/256"
         );
         let k8s = [("JOB_COMPLETION_INDEX", "3")];
         assert_eq!(
-            shard_from_env(env(&k8s), Some(4)).unwrap().to_string(),
+            shard_from_env(env(&k8s), Some(4, "--shard env"))
+                .unwrap()
+                .to_string(),
             "3/4"
         );
-        assert!(shard_from_env(env(&k8s), None).is_err());
-        assert!(shard_from_env(env(&k8s), Some(3)).is_err());
+        assert!(shard_from_env(env(&k8s), None, "--shard env").is_err());
+        assert!(shard_from_env(env(&k8s), Some(3, "--shard env")).is_err());
         let below = [
             ("SLURM_ARRAY_TASK_ID", "0"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
             ("SLURM_ARRAY_TASK_MIN", "1"),
         ];
-        assert!(shard_from_env(env(&below), None)
+        assert!(shard_from_env(env(&below), None, "--shard env")
             .unwrap_err()
             .0
             .contains("below SLURM_ARRAY_TASK_MIN=1"));

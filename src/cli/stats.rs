@@ -46,7 +46,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<()> {
                 args.beta.unwrap_or(0.05),
                 args.model,
             )
-                .context("SPRT parameters")?,
+            .context("SPRT parameters")?,
         ),
         // clap makes the two flags require each other.
         _ => None,

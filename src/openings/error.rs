@@ -66,7 +66,7 @@ impl fmt::Display for BadLine {
 #[derive(Error, Debug)]
 pub enum OpeningsError {
     /// The file cannot be read (missing, no permission, ...).
-    #[error("{}: {source}", path.display())]
+    #[error("{}: {source}", crate::toml_config::shown_path(path))]
     Io {
         /// The file that could not be read.
         path: PathBuf,

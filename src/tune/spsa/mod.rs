@@ -54,9 +54,9 @@ pub enum SpsaError {
         /// What the system said.
         source: std::io::Error,
     },
-    /// Another process holds the run directory.
-    #[error("{0}")]
-    Lock(String),
+    /// Another process holds the run directory, or its lock file cannot be made.
+    #[error(transparent)]
+    Lock(#[from] crate::arena::lock::LockError),
     /// The directory holds a run and `--resume` was not given.
     #[error("{}: holds an SPSA run; continue it with --resume, or choose another --out", dir.display())]
     RunExists {
@@ -109,6 +109,7 @@ impl SpsaError {
             SpsaError::Config(_)
                 | SpsaError::Openings(_)
                 | SpsaError::RunExists { .. }
+                | SpsaError::Lock(crate::arena::lock::LockError::Held { .. })
                 | SpsaError::NothingToResume { .. }
                 | SpsaError::Changed { .. }
                 | SpsaError::Corrupt { .. }

@@ -479,7 +479,7 @@ pub fn run_spsa(
     on_event: &mut dyn FnMut(SpsaEvent<'_>),
 ) -> Result<SpsaSummary, SpsaError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let _lock = OutputLock::acquire(dir).map_err(|e| SpsaError::Lock(e.to_string()))?;
+    let _lock = OutputLock::acquire(dir)?;
     let mut run = RunDir::open(plan, dir, options, tuned)?;
     let started = Instant::now();
     let pairs = plan.pairs_per_iteration;

@@ -434,7 +434,7 @@ pub fn run_spsa_shard(
     check_split(plan, shard)?;
     let own_dir = shared.join(shard.dir_name());
     std::fs::create_dir_all(&own_dir).map_err(io_error(&own_dir))?;
-    let _lock = OutputLock::acquire(&own_dir).map_err(|e| SpsaError::Lock(e.to_string()))?;
+    let _lock = OutputLock::acquire(&own_dir)?;
     let run_description = format!("{}shards = {}\n", options.description, shard.count);
     let shared_run = shared.join(RUN);
     let recorded =
