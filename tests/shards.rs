@@ -168,6 +168,44 @@ fn four_shards_of_a_gauntlet_merge_into_the_single_run() {
     let out = merge(&[two.to_str().unwrap(), two.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("must not be one of the shard"));
+    // Regression (issue 21, 3): a directory of the user's is refused and left untouched; an
+    // earlier merge of the same run is replaced whole, leaving no staging directories.
+    let users = dir.join("users-own");
+    std::fs::create_dir_all(&users).unwrap();
+    std::fs::write(users.join("games.pgn"), "my own games\n").unwrap();
+    let out = merge(&[users.to_str().unwrap(), two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("holds files that no earlier merge wrote"),
+        "{stderr}"
+    );
+    assert_eq!(text(&users.join("games.pgn")), "my own games\n");
+    assert_eq!(
+        std::fs::read_dir(&users).unwrap().count(),
+        1,
+        "nothing added"
+    );
+    let before = text(&sorted.join("summary.csv"));
+    assert_ok(
+        &merge(&[sorted.to_str().unwrap(), two.to_str().unwrap()]),
+        "merge again over the earlier merge",
+    );
+    assert_eq!(text(&sorted.join("summary.csv")), before);
+    for leftover in [
+        "concurrency-2-merged.merging",
+        "concurrency-2-merged.replaced",
+    ] {
+        assert!(!dir.join(leftover).exists(), "{leftover} left behind");
+    }
+    // A merge of another run (another fingerprint) is not replaced either.
+    let other = dir.join("other-merge");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::write(other.join("merged-by-sparring"), "").unwrap();
+    std::fs::write(other.join("run.toml"), "seed = 99\n").unwrap();
+    let out = merge(&[other.to_str().unwrap(), two.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("another run"));
     let games = csv_without(&dir.join("merged/games.csv"), &[]);
     assert_eq!(games.len(), 1 + 16);
     // Each shard played only its block of whole pairs: 2 pairs each.

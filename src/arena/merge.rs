@@ -313,6 +313,15 @@ pub enum MergeError {
         /// The directory.
         dir: PathBuf,
     },
+    /// The output directory holds files that are not an earlier merge of this run: the merge
+    /// would replace them, so it refuses and touches nothing.
+    #[error("{}: {reason}; merge into a new or empty directory, or one an earlier merge of this run wrote", dir.display())]
+    OutputInUse {
+        /// The directory.
+        dir: PathBuf,
+        /// What it holds.
+        reason: String,
+    },
     /// Reading or writing failed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -683,6 +692,64 @@ fn run_shape(dir: &Path, fp: &Fingerprint) -> Result<RunShape, MergeError> {
     })
 }
 
+/// The file a merge leaves in its output directory, so a later merge of the same run may
+/// replace the directory (and never a directory of the user's).
+pub const MERGE_MARKER: &str = "merged-by-sparring";
+const MERGE_MARKER_TEXT: &str =
+    "This directory was written by `sparring merge`; a new merge of the same run replaces it.\n";
+
+/// Refuses an output directory that exists and holds anything but an earlier merge of the run
+/// with this fingerprint (issue 21: the user's own games.pgn was replaced silently).
+fn check_output(out: &Path, fingerprint: &Fingerprint) -> Result<(), MergeError> {
+    let in_use = |reason: &str| MergeError::OutputInUse {
+        dir: out.to_path_buf(),
+        reason: reason.to_string(),
+    };
+    match std::fs::metadata(out) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(out)(e)),
+        Ok(meta) if !meta.is_dir() => return Err(in_use("exists and is not a directory")),
+        Ok(_) => {}
+    }
+    let empty = std::fs::read_dir(out).map_err(io(out))?.next().is_none();
+    if empty {
+        return Ok(());
+    }
+    if !out.join(MERGE_MARKER).is_file() {
+        return Err(in_use("holds files that no earlier merge wrote"));
+    }
+    match Fingerprint::read(out) {
+        Ok(Some(found)) if found == *fingerprint => Ok(()),
+        _ => Err(in_use("holds the merge of another run")),
+    }
+}
+
+/// `dir` with a suffix, beside it: `results/merged` -> `results/merged.merging`.
+fn sibling(dir: &Path, suffix: &str) -> PathBuf {
+    let mut name = dir
+        .file_name()
+        .map(|n| n.to_os_string())
+        .unwrap_or_else(|| "merged".into());
+    name.push(format!(".{suffix}"));
+    dir.with_file_name(name)
+}
+
+/// Puts the finished staging directory at `out`: the old merge (if any) is moved aside first
+/// and removed last, so a failure between the renames leaves one whole merge on disk.
+fn swap_into_place(staging: &Path, out: &Path) -> Result<(), MergeError> {
+    let old = sibling(out, "replaced");
+    let _ = std::fs::remove_dir_all(&old);
+    let had_old = out.exists();
+    if had_old {
+        std::fs::rename(out, &old).map_err(io(out))?;
+    }
+    std::fs::rename(staging, out).map_err(io(out))?;
+    if had_old {
+        let _ = std::fs::remove_dir_all(&old);
+    }
+    Ok(())
+}
+
 fn replace_file(path: &Path, content: &[u8]) -> Result<(), MergeError> {
     let mut tmp = path.as_os_str().to_owned();
     tmp.push(".tmp");
@@ -890,6 +957,7 @@ pub fn merge_shards(
             });
         }
     }
+    check_output(out, &first.without_shard())?;
 
     // The parts of the run in schedule order: every wave (or the run), each shard of it.
     // Waves past the one after the last given are all missing: one entry names them, so the
@@ -1098,26 +1166,33 @@ pub fn merge_shards(
         .map(|d| d.filter(|d| waves_going || *d != SprtDecision::Continue))
         .collect();
 
-    std::fs::create_dir_all(out).map_err(io(out))?;
-    replace_file(&out.join(&shape.pgn_name), pgn.as_bytes())?;
+    // Everything is written into a staging directory beside `out` that then takes its place,
+    // so an earlier merge is replaced whole or not at all.
+    let staging = sibling(out, "merging");
+    let _ = std::fs::remove_dir_all(&staging);
+    std::fs::create_dir_all(&staging).map_err(io(&staging))?;
+    let dir = staging.as_path();
+    replace_file(&dir.join(&shape.pgn_name), pgn.as_bytes())?;
     let mut csv = Vec::new();
-    let csv_path = out.join("games.csv");
+    let csv_path = dir.join("games.csv");
     write_games_csv(&mut csv, &games).map_err(io(&csv_path))?;
     replace_file(&csv_path, &csv)?;
     if shape.positions {
-        replace_file(&out.join("positions.epd"), positions.as_bytes())?;
+        replace_file(&dir.join("positions.epd"), positions.as_bytes())?;
     }
     if shape.bullet {
-        replace_file(&out.join(BULLET_FILE), bullet.as_bytes())?;
-        replace_file(&out.join(BULLET_INDEX_FILE), bullet_index.as_bytes())?;
+        replace_file(&dir.join(BULLET_FILE), bullet.as_bytes())?;
+        replace_file(&dir.join(BULLET_INDEX_FILE), bullet_index.as_bytes())?;
     }
-    write_summary(out, &pairings, shape.sprt.as_ref(), &decided)
-        .map_err(io(&out.join("summary.csv")))?;
+    write_summary(dir, &pairings, shape.sprt.as_ref(), &decided)
+        .map_err(io(&dir.join("summary.csv")))?;
     let standings = ranking(&shape.names, &pairings, &figures, shape.by_pairs);
-    write_ranking(out, &standings, shape.by_pairs).map_err(io(&out.join("ranking.csv")))?;
+    write_ranking(dir, &standings, shape.by_pairs).map_err(io(&dir.join("ranking.csv")))?;
     // The merged directory carries the run's fingerprint, without a shard or wave: the
-    // unsharded run's run.toml.
-    first.without_shard().write(out)?;
+    // unsharded run's run.toml; the marker says a merge wrote it (so a rerun may replace it).
+    first.without_shard().write(dir)?;
+    replace_file(&dir.join(MERGE_MARKER), MERGE_MARKER_TEXT.as_bytes())?;
+    swap_into_place(&staging, out)?;
 
     Ok(MergeReport {
         pairings,
