@@ -271,6 +271,31 @@ pub enum ResultsFormat {
     Cutechess,
 }
 
+/// `output.pgn_mode`: what a new run (not `--resume`) does with a PGN file that already holds
+/// games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PgnMode {
+    /// Refuse the output directory, as for any other result file (the default for TOML runs).
+    #[default]
+    New,
+    /// Add this run's games after the file's games, as fastchess and cutechess-cli do (the
+    /// default of their command lines: tuner front ends rerun into one `-pgnout` file).
+    Append,
+    /// Replace the file (`-pgnout ... append=false`).
+    Replace,
+}
+
+impl PgnMode {
+    /// The TOML spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            PgnMode::New => "new",
+            PgnMode::Append => "append",
+            PgnMode::Replace => "replace",
+        }
+    }
+}
+
 /// `output.positions_format`: which files the sampled positions go to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PositionsFormat {
@@ -321,6 +346,8 @@ pub struct OutputConfig {
     /// `output.pgn_name`: the PGN file, a path relative to `dir` (default `games.pgn`; the
     /// fastchess command line gives `../<name>.pgn`, see docs/command-line-dialect.md).
     pub pgn_name: String,
+    /// `output.pgn_mode`: what a new run does with a PGN file that already holds games.
+    pub pgn_mode: PgnMode,
     /// Every line sent to and received from each engine, and each engine's standard error, is
     /// written to this file with a timestamp; None: no engine log.
     pub engine_log: Option<PathBuf>,
@@ -533,6 +560,7 @@ struct OutputFile {
     positions_format: Option<String>,
     rating_interval: Option<u32>,
     pgn_name: Option<String>,
+    pgn_mode: Option<String>,
     engine_log: Option<String>,
     format: Option<ResultsFormatFile>,
     report_penta: Option<bool>,
@@ -783,6 +811,16 @@ impl MatchConfig {
                 }
                 Some(name) => name,
             },
+            pgn_mode: match out.pgn_mode.as_deref() {
+                None | Some("new") => PgnMode::New,
+                Some("append") => PgnMode::Append,
+                Some("replace") => PgnMode::Replace,
+                Some(_) => {
+                    return Err(
+                        doc.invalid_value("output.pgn_mode", "\"new\", \"append\" or \"replace\"")
+                    )
+                }
+            },
             engine_log: match out.engine_log {
                 Some(path) if path.is_empty() => {
                     return Err(doc.invalid_value("output.engine_log", "a non-empty path"))
@@ -962,6 +1000,7 @@ impl MatchConfig {
         t.insert("positions_format".into(), text(out.positions_format.name()));
         t.insert("rating_interval".into(), int(out.rating_interval));
         t.insert("pgn_name".into(), text(&out.pgn_name));
+        t.insert("pgn_mode".into(), text(out.pgn_mode.name()));
         if let Some(log) = &out.engine_log {
             t.insert("engine_log".into(), path(log));
         }

@@ -19,7 +19,8 @@ mod tournament;
 pub use engine as uci_player;
 
 pub use config::{
-    ConfigError, EngineKind, MatchConfig, ResultsFormat, TimeControl, TournamentKind, Variant,
+    ConfigError, EngineKind, MatchConfig, PgnMode, ResultsFormat, TimeControl, TournamentKind,
+    Variant,
 };
 pub use engine::{UciCommand, UciPlayer};
 pub use events::Event;

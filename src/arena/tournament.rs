@@ -3,12 +3,12 @@
 //! order, appends and flushes them to the output files, keeps the statistics by game pairs,
 //! reports progress and stops the run when the SPRT decides.
 
-use super::config::{EngineKind, MatchConfig};
+use super::config::{EngineKind, MatchConfig, PgnMode};
 use super::engine_log::{EngineLog, LogSink, LoggedPlayer};
 use super::events::Event;
 use super::game::{play_game, GameSetup};
 use super::lock::{LockError, OutputLock};
-use super::manifest::{Fingerprint, ManifestError};
+use super::manifest::{Fingerprint, ManifestError, MANIFEST_FILE};
 use super::merge::{write_figures_header, write_figures_row, FIGURES_FILE};
 use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::player::{BuiltinPlayer, Player, PlayerError};
@@ -346,7 +346,10 @@ fn replace_file(path: &Path, content: &[u8]) -> Result<(), ArenaError> {
 impl Outputs {
     fn write(&mut self, record: &GameRecord, per_game: usize, seed: u64) -> Result<(), ArenaError> {
         let pgn_path = self.dir.join(&self.pgn_name);
-        write_pgn(record, &mut self.pgn).map_err(io_error(&pgn_path))?;
+        // One write of the whole game, so a reader (or a kill) never sees half of one.
+        let mut game = Vec::new();
+        write_pgn(record, &mut game).map_err(io_error(&pgn_path))?;
+        self.pgn.write_all(&game).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
         let sampled = if self.positions.is_some() || self.bullet.is_some() {
             sample_positions(record, per_game, seed)
@@ -397,6 +400,99 @@ impl Outputs {
     }
 }
 
+/// The file in the output directory that holds where this run's games start in an appended
+/// PGN file (a byte offset): resume and its repairs touch only what follows.
+pub const PGN_START_FILE: &str = "pgn-start.txt";
+
+/// The files a run keeps in its output directory besides the PGN: with `pgn_mode` append or
+/// replace, a new run moves the previous run's into `previous/` instead of refusing the directory.
+const RUN_STATE_FILES: [&str; 9] = [
+    "games.csv",
+    "summary.csv",
+    "ranking.csv",
+    "positions.epd",
+    BULLET_FILE,
+    BULLET_INDEX_FILE,
+    FIGURES_FILE,
+    MANIFEST_FILE,
+    PGN_START_FILE,
+];
+
+fn read_pgn_text(path: &Path) -> Result<String, ArenaError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        Err(e) => Err(io_error(path)(e)),
+    }
+}
+
+/// Where this run's games start in the PGN text (0 when the run did not append).
+fn run_pgn_start(dir: &Path, pgn_text: &str) -> Result<usize, ArenaError> {
+    let path = dir.join(PGN_START_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(io_error(&path)(e)),
+    };
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&start| pgn_text.is_char_boundary(start))
+        .ok_or_else(|| {
+            ArenaError::Resume(format!(
+                "{}: {:?} is not an offset inside the PGN file ({} bytes): restore it or start a new run",
+                path.display(),
+                text.trim(),
+                pgn_text.len()
+            ))
+        })
+}
+
+/// The length of the PGN text without an incomplete last game (a run killed while writing it):
+/// an appending run starts after the complete games, so readers never meet half a game.
+fn complete_pgn_length(pgn_text: &str) -> usize {
+    let games = split_pgn_games(pgn_text);
+    match games.last() {
+        // The game's text is a slice of `pgn_text`: its start is the distance between them.
+        Some(last) if !last.complete => last.text.as_ptr() as usize - pgn_text.as_ptr() as usize,
+        _ => pgn_text.len(),
+    }
+}
+
+/// Starts appending to the PGN: cuts an incomplete last game, makes sure the file ends with a
+/// blank line, and records the offset this run's games start at.
+fn start_appended_pgn(dir: &Path, pgn_path: &Path) -> Result<(), ArenaError> {
+    let text = read_pgn_text(pgn_path)?;
+    let mut kept = text[..complete_pgn_length(&text)].trim_end().to_string();
+    if !kept.is_empty() {
+        kept.push_str("\n\n");
+    }
+    if kept != text {
+        replace_file(pgn_path, kept.as_bytes())?;
+    }
+    replace_file(
+        &dir.join(PGN_START_FILE),
+        format!("{}\n", kept.len()).as_bytes(),
+    )
+}
+
+/// Moves the previous run's state files into `previous/` (replacing an older one), so a new run
+/// that appends to or replaces the PGN is not refused by the state of the last one.
+fn set_previous_run_aside(dir: &Path) -> Result<(), ArenaError> {
+    let previous = dir.join("previous");
+    if previous.exists() {
+        std::fs::remove_dir_all(&previous).map_err(io_error(&previous))?;
+    }
+    for name in RUN_STATE_FILES {
+        let path = dir.join(name);
+        if path.exists() {
+            std::fs::create_dir_all(&previous).map_err(io_error(&previous))?;
+            std::fs::rename(&path, previous.join(name)).map_err(io_error(&path))?;
+        }
+    }
+    Ok(())
+}
+
 /// The games `--resume` keeps: those both in games.csv and complete in games.pgn. Repairs what
 /// a kill leaves (a PGN game not yet in the CSV, a PGN game cut off at the end, a CSV row cut
 /// short) by dropping it, so the game is played again; refuses files that disagree otherwise.
@@ -408,12 +504,12 @@ fn resume_games(
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join(pgn_name);
     let mut finished = read_finished_games(&csv_path)?;
-    let pgn_text = match std::fs::read_to_string(&pgn_path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(io_error(&pgn_path)(e)),
-    };
-    let games = split_pgn_games(&pgn_text);
+    let pgn_text = read_pgn_text(&pgn_path)?;
+    // With `pgn_mode = "append"`, the games before this run's start belong to earlier runs:
+    // they are kept as they are and never read as this run's.
+    let start = run_pgn_start(dir, &pgn_text)?;
+    let (earlier, pgn_text) = pgn_text.split_at(start);
+    let games = split_pgn_games(pgn_text);
     let pgn_name = pgn_path.display();
     let mut complete: HashSet<u64> = HashSet::new();
     let mut cut_off_tail = None;
@@ -471,7 +567,8 @@ fn resume_games(
         }
     }
     let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
-    let mut kept_pgn = String::with_capacity(pgn_text.len());
+    let mut kept_pgn = String::with_capacity(earlier.len() + pgn_text.len());
+    kept_pgn.push_str(earlier);
     for game in &games {
         if game.complete && game.game_id.is_some_and(|id| done.contains(&id)) {
             kept_pgn.push_str(game.text.trim_end());
@@ -566,8 +663,11 @@ fn prepare_outputs(
         let mut header = Vec::new();
         write_games_csv_header(&mut header).map_err(io_error(&csv_path))?;
         replace_file(&csv_path, &header)?;
-        // Files of an earlier start that played no game are replaced.
-        replace_file(&pgn_path, b"")?;
+        match config.output.pgn_mode {
+            PgnMode::Append => start_appended_pgn(&dir, &pgn_path)?,
+            // Files of an earlier start that played no game are replaced.
+            PgnMode::New | PgnMode::Replace => replace_file(&pgn_path, b"")?,
+        }
         if config.output.positions && config.output.positions_format.epd() {
             replace_file(&positions_path, b"")?;
         }
@@ -629,8 +729,12 @@ fn claim_output_dir(
     }
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
     let lock = OutputLock::acquire(dir)?;
-    let has_results = dir.join("games.csv").exists() || dir.join(&config.output.pgn_name).exists();
-    if resume {
+    let pgn_counts = config.output.pgn_mode == PgnMode::New;
+    let has_results = dir.join("games.csv").exists()
+        || (pgn_counts && dir.join(&config.output.pgn_name).exists());
+    if !resume && !pgn_counts {
+        set_previous_run_aside(dir)?;
+    } else if resume {
         match Fingerprint::read(dir)? {
             Some(before) => before.check(&now, dir)?,
             None if has_results => on_event(Event::ResumedWithoutFingerprint { dir }),

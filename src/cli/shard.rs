@@ -132,20 +132,20 @@ mod tests {
         );
         // One wave of a 256-way split: the id is the shard index.
         assert_eq!(
-            shard_from_env(env(&slurm), Some(256, "--shard env"))
+            shard_from_env(env(&slurm), Some(256), "--shard env")
                 .unwrap()
                 .to_string(),
             "5/256"
         );
         let k8s = [("JOB_COMPLETION_INDEX", "3")];
         assert_eq!(
-            shard_from_env(env(&k8s), Some(4, "--shard env"))
+            shard_from_env(env(&k8s), Some(4), "--shard env")
                 .unwrap()
                 .to_string(),
             "3/4"
         );
         assert!(shard_from_env(env(&k8s), None, "--shard env").is_err());
-        assert!(shard_from_env(env(&k8s), Some(3, "--shard env")).is_err());
+        assert!(shard_from_env(env(&k8s), Some(3), "--shard env").is_err());
         let below = [
             ("SLURM_ARRAY_TASK_ID", "0"),
             ("SLURM_ARRAY_TASK_COUNT", "4"),
@@ -155,6 +155,6 @@ mod tests {
             .unwrap_err()
             .0
             .contains("below SLURM_ARRAY_TASK_MIN=1"));
-        assert!(shard_from_env(env(&[]), Some(4)).is_err());
+        assert!(shard_from_env(env(&[]), Some(4), "--shard env").is_err());
     }
 }

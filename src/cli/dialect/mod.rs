@@ -12,7 +12,7 @@ use super::UsageError;
 use engine::{engine_config, EngineSpec};
 use sparring::arena::config::{
     Adjudication, DrawAdjudication, EngineConfig, MatchConfig, OpeningOrder, OpeningsConfig,
-    OutputConfig, ResignAdjudication, ResultsFormat, TournamentKind, Variant,
+    OutputConfig, PgnMode, ResignAdjudication, ResultsFormat, TournamentKind, Variant,
 };
 use sparring::stats::{SprtModel, SprtParams};
 use std::ffi::{OsStr, OsString};
@@ -914,12 +914,6 @@ fn output_location(s: &Settings) -> Result<(PathBuf, String), UsageError> {
             "-pgnout file={file}: is a directory, expected a file"
         )));
     }
-    let has_games = std::fs::metadata(path).is_ok_and(|m| m.len() > 0);
-    if has_games && !s.resume && s.pgn_append != Some(false) {
-        return Err(usage_error(format!(
-            "-pgnout file={file}: the file already holds games and sparring does not append to a PGN file: pass append=false to replace it, choose another file, or continue its run with --resume"
-        )));
-    }
     let parent = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),
@@ -1083,6 +1077,13 @@ fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
             positions_format: Default::default(),
             rating_interval: s.rating_interval.unwrap_or(10),
             pgn_name,
+            // fastchess and cutechess-cli append to -pgnout's file unless append=false; a run
+            // without -pgnout writes a new directory of its own.
+            pgn_mode: match (&s.pgn_file, s.pgn_append) {
+                (None, _) => PgnMode::New,
+                (Some(_), Some(false)) => PgnMode::Replace,
+                (Some(_), _) => PgnMode::Append,
+            },
             engine_log: s.engine_log.clone(),
             format,
             report_penta,
