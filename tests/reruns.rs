@@ -168,3 +168,26 @@ fn resume_continues_an_appending_run_without_touching_earlier_games() {
         "the replayed game is the same at fixed nodes"
     );
 }
+
+/// Issue 21, 6: `-games 1 -rounds 3` was refused; fastchess plays three games, colours
+/// alternating, and so does sparring, the last game outside the pentanomial.
+#[test]
+fn games_1_with_odd_rounds_plays_that_many_games() {
+    let dir = scratch_in("reruns", "odd-games");
+    let pgn = dir.join("g.pgn");
+    let run = dialect_run(&pgn, "3", &["-games", "1"]);
+    let played = games(&pgn);
+    assert_eq!(played.iter().map(|g| g.0).collect::<Vec<_>>(), [1, 2, 3]);
+    let whites: Vec<bool> = played
+        .iter()
+        .map(|g| g.1.contains("[White \"a\"]"))
+        .collect();
+    assert_eq!(whites, [true, false, true], "colours alternate");
+    assert!(run.stdout.contains("Games: 3, "), "{}", run.stdout);
+    assert!(
+        run.stdout
+            .contains("Unpaired games: 1 (in Games, not in Ptnml)"),
+        "{}",
+        run.stdout
+    );
+}

@@ -373,6 +373,10 @@ pub struct MatchConfig {
     pub variant: Variant,
     /// `tournament.rounds` (default 1): each round plays every pairing twice, colours reversed.
     pub rounds: u32,
+    /// `tournament.single_last_game` (default false): the last round plays only the first game
+    /// of each pairing's pair, for an odd number of games per pairing (fastchess's `-games 1
+    /// -rounds N` with N odd). Pair statistics count the complete pairs; W/D/L every game.
+    pub single_last_game: bool,
     /// `tournament.concurrency` (default 1): games played at once; at most the machine's threads.
     pub concurrency: usize,
     /// `tournament.seed` (default 1): seeds the opening order and the random opening moves. A
@@ -425,6 +429,7 @@ struct MatchFile {
 struct TournamentFile {
     kind: Option<KindFile>,
     rounds: Option<u32>,
+    single_last_game: Option<bool>,
     concurrency: Option<usize>,
     /// An integer, or a string for seeds above 2^63 - 1 (TOML integers are signed 64-bit).
     seed: Option<toml::Value>,
@@ -850,6 +855,7 @@ impl MatchConfig {
             kind,
             variant,
             rounds,
+            single_last_game: t.single_last_game.unwrap_or(false),
             concurrency,
             seed,
             time_control,
@@ -874,7 +880,12 @@ impl MatchConfig {
             TournamentKind::Gauntlet => engines.saturating_sub(1),
             TournamentKind::RoundRobin => engines * engines.saturating_sub(1) / 2,
         };
-        u64::from(self.rounds) * pairings * 2
+        let games = u64::from(self.rounds) * pairings * 2;
+        if self.single_last_game {
+            games - pairings
+        } else {
+            games
+        }
     }
 
     /// The TOML file that `MatchConfig::parse` reads back as this configuration (apart from
@@ -922,6 +933,9 @@ impl MatchConfig {
         t.insert("kind".into(), text(kind));
         t.insert("variant".into(), text(self.variant.name()));
         t.insert("rounds".into(), int(self.rounds));
+        if self.single_last_game {
+            t.insert("single_last_game".into(), Value::Boolean(true));
+        }
         t.insert("concurrency".into(), int(self.concurrency));
         let seed = match i64::try_from(self.seed) {
             Ok(s) => Value::Integer(s),

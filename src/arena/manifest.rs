@@ -124,6 +124,10 @@ impl Fingerprint {
             put("tournament.variant", config.variant.name().to_string());
         }
         put("tournament.rounds", config.rounds.to_string());
+        // Written only when set, so run.toml files made before the key existed still match.
+        if config.single_last_game {
+            put("tournament.single_last_game", "true".to_string());
+        }
         put("tournament.seed", config.seed.to_string());
         put("tournament.event", config.event.clone());
         put("time_control", config.time_control.to_string());

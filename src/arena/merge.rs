@@ -655,7 +655,8 @@ fn run_shape(dir: &Path, fp: &Fingerprint) -> Result<RunShape, MergeError> {
         super::config::OpeningOrder::Sequential,
         1,
         0,
-    );
+    )
+    .with_single_last_game(fp.get("tournament.single_last_game") == Some("true"));
     let sprt = match fp.get("run.sprt.elo0") {
         None => None,
         Some(_) => {

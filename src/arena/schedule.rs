@@ -169,6 +169,8 @@ pub struct Schedule {
     shift: usize,
     /// Each game its own opening (self-play data) rather than one per pair.
     per_game: bool,
+    /// The last round plays one game per pairing (an odd number of games per pairing).
+    single_last_game: bool,
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -220,7 +222,14 @@ impl Schedule {
             stride,
             shift,
             per_game: false,
+            single_last_game: false,
         }
+    }
+
+    /// Plays only the first game of each pairing's last pair (`tournament.single_last_game`).
+    pub fn with_single_last_game(mut self, single: bool) -> Schedule {
+        self.single_last_game = single && self.rounds > 0;
+        self
     }
 
     /// Gives every game its own opening: game `n` takes the opening a pair-based schedule would
@@ -240,9 +249,16 @@ impl Schedule {
         }
     }
 
-    /// The number of games in the whole tournament: two per pairing per round.
+    /// The number of games in the whole tournament: two per pairing per round (one in the last
+    /// round with `single_last_game`).
     pub fn total_games(&self) -> u64 {
-        self.rounds * self.pairings.len() as u64 * 2
+        let per_round = self.pairings.len() as u64;
+        let games = self.rounds * per_round * 2;
+        if self.single_last_game {
+            games - per_round
+        } else {
+            games
+        }
     }
 
     /// The opening used in 0-based round `round`.
@@ -266,6 +282,10 @@ impl Schedule {
     /// Game number `n` (0-based) of the schedule.
     pub fn game(&self, n: u64) -> GameSpec {
         let per_round = self.pairings.len() as u64;
+        let last_round_start = self.rounds.saturating_sub(1) * per_round * 2;
+        if self.single_last_game && n >= last_round_start {
+            return self.single_game(n, n - last_round_start);
+        }
         let pair_index = n / 2;
         let round = pair_index / per_round;
         let pairing = (pair_index % per_round) as usize;
@@ -281,6 +301,23 @@ impl Schedule {
             round: round + 1,
             pairing,
             engines,
+            opening_index: self.opening_for_round(if self.per_game { n } else { round }),
+        }
+    }
+}
+
+impl Schedule {
+    /// Game `n`, the first (and only) game of pairing `pairing`'s pair in the last round.
+    fn single_game(&self, n: u64, pairing: u64) -> GameSpec {
+        let per_round = self.pairings.len() as u64;
+        let round = self.rounds - 1;
+        let (first, second) = self.pairings[pairing as usize];
+        GameSpec {
+            game_id: n + 1,
+            pair_id: round * per_round + pairing + 1,
+            round: round + 1,
+            pairing: pairing as usize,
+            engines: [first, second],
             opening_index: self.opening_for_round(if self.per_game { n } else { round }),
         }
     }
@@ -554,6 +591,49 @@ mod tests {
         let err = open_book(&request).unwrap_err().to_string();
         assert!(err.starts_with("`openings.file`: "), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Issue 21, 6: an odd number of games per pairing ends with one game per pairing, colours
+    /// still alternating, game ids contiguous.
+    #[test]
+    fn a_single_last_game_gives_an_odd_number_of_games_per_pairing() {
+        let s = Schedule::new(
+            TournamentKind::Gauntlet,
+            2,
+            2,
+            Some(10),
+            OpeningOrder::Sequential,
+            1,
+            1,
+        )
+        .with_openings_per_game(true)
+        .with_single_last_game(true);
+        assert_eq!(s.total_games(), 3);
+        let games: Vec<GameSpec> = (0..3).map(|n| s.game(n)).collect();
+        let ids: Vec<(u64, u64, [usize; 2])> = games
+            .iter()
+            .map(|g| (g.game_id, g.pair_id, g.engines))
+            .collect();
+        assert_eq!(ids, [(1, 1, [0, 1]), (2, 1, [1, 0]), (3, 2, [0, 1])]);
+        assert_eq!(
+            games.iter().map(|g| g.opening_index).collect::<Vec<_>>(),
+            [0, 1, 2],
+            "each game its own opening"
+        );
+        let three = Schedule::new(
+            TournamentKind::Gauntlet,
+            3,
+            1,
+            None,
+            OpeningOrder::Sequential,
+            1,
+            1,
+        )
+        .with_single_last_game(true);
+        assert_eq!(three.total_games(), 2);
+        assert_eq!(three.game(0).engines, [0, 1]);
+        assert_eq!(three.game(1).engines, [0, 2]);
+        assert_eq!((three.game(1).pair_id, three.game(1).pairing), (2, 1));
     }
 
     #[test]

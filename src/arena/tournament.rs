@@ -130,6 +130,9 @@ pub enum ArenaError {
         /// The output directory.
         dir: String,
     },
+    /// Shards and waves split whole pairs, so a run ending in single games is played whole.
+    #[error("tournament.single_last_game: a run with an odd number of games per pairing cannot be split into shards or waves; play it whole")]
+    UnpairedSlice,
 }
 
 impl ArenaError {
@@ -153,6 +156,7 @@ impl ArenaError {
                 | ArenaError::Manifest(ManifestError::Malformed { .. })
                 | ArenaError::Lock(LockError::Held { .. })
                 | ArenaError::OutputExists { .. }
+                | ArenaError::UnpairedSlice
                 | ArenaError::Wave(_)
         )
     }
@@ -782,8 +786,12 @@ pub fn run_tournament(
         1,
         config.seed,
     )
-    .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game));
+    .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game))
+    .with_single_last_game(config.single_last_game);
     let schedule_games = schedule.total_games();
+    if config.single_last_game && options.slice() != Slice::default() {
+        return Err(ArenaError::UnpairedSlice);
+    }
     // The 0-based game numbers this run plays: all, or its shard's block.
     if let Some(wave) = options.wave {
         Wave::new(wave.index, wave.pairs, schedule_games)?;

@@ -447,6 +447,8 @@ impl Console {
                 fmt2(100.0 * wdl.draws as f64 / games as f64)
             ));
         }
+        // W/D/L count every finished game, as fastchess's do; the pentanomial counts pairs.
+        let (wdl, games) = (p.games_wdl, p.games_wdl.games());
         let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
         lines.push(format!(
             "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({} %)",
@@ -465,6 +467,12 @@ impl Console {
                 p.ptnml.ww,
                 fmt2(p.wl_pairs as f64 / p.dd_pairs as f64)
             ));
+            if p.unpaired_games() > 0 {
+                lines.push(format!(
+                    "Unpaired games: {} (in Games, not in Ptnml)",
+                    p.unpaired_games()
+                ));
+            }
         }
         lines
     }

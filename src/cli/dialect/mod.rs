@@ -925,9 +925,10 @@ fn output_location(s: &Settings) -> Result<(PathBuf, String), UsageError> {
 }
 
 /// fastchess's game count rules turned into sparring's colour-reversed pairs: (pairs per
-/// pairing, whether every game takes its own opening).
-fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool), UsageError> {
-    let (pairs, per_game) = match flavor {
+/// pairing, whether every game takes its own opening, whether the last pair plays only its
+/// first game: an odd number of games per pairing).
+fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool, bool), UsageError> {
+    let (games, per_game) = match flavor {
         Flavor::Fastchess => {
             let mut rounds = s.rounds.unwrap_or(2);
             let mut games = s.games.unwrap_or(2);
@@ -935,13 +936,9 @@ fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool), UsageError> {
                 std::mem::swap(&mut rounds, &mut games);
             }
             match games {
-                2 => (rounds, false),
-                1 if rounds % 2 == 0 => (rounds / 2, true),
-                1 => {
-                    return Err(usage_error(format!(
-                        "-games 1 -rounds {rounds}: sparring plays games in pairs of alternating colours, so -rounds must be even with -games 1"
-                    )))
-                }
+                2 => (rounds.saturating_mul(2), false),
+                // -games 1: one game per round, colours alternating, each its own opening.
+                1 => (rounds, true),
                 _ => {
                     return Err(usage_error(format!(
                         "-games {} -rounds {}: at most 2 games per round (fastchess swaps -games and -rounds when -games is larger)",
@@ -951,19 +948,12 @@ fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool), UsageError> {
                 }
             }
         }
-        Flavor::Cutechess => {
-            let total = s.games.unwrap_or(1).saturating_mul(s.rounds.unwrap_or(1));
-            if total % 2 != 0 {
-                return Err(usage_error(format!(
-                    "-games {} -rounds {}: sparring plays games in colour-reversed pairs, so games x rounds must be even",
-                    s.games.unwrap_or(1),
-                    s.rounds.unwrap_or(1)
-                )));
-            }
-            (total / 2, !s.repeat)
-        }
+        Flavor::Cutechess => (
+            s.games.unwrap_or(1).saturating_mul(s.rounds.unwrap_or(1)),
+            !s.repeat,
+        ),
     };
-    let pairs = u32::try_from(pairs)
+    let pairs = u32::try_from(games.div_ceil(2))
         .ok()
         .filter(|p| (1..=100_000_000).contains(p))
         .ok_or_else(|| {
@@ -972,7 +962,7 @@ fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool), UsageError> {
                 s.rounds.unwrap_or(0)
             ))
         })?;
-    Ok((pairs, per_game))
+    Ok((pairs, per_game, games % 2 == 1))
 }
 
 fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
@@ -1036,7 +1026,7 @@ fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
         }
         n => n as usize,
     };
-    let (rounds, per_game) = schedule(s, flavor)?;
+    let (rounds, per_game, single_last_game) = schedule(s, flavor)?;
     let mut openings = s.openings.clone();
     if let Some(o) = &mut openings {
         o.per_game = per_game;
@@ -1058,6 +1048,7 @@ fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
         kind: s.kind.unwrap_or(TournamentKind::RoundRobin),
         variant: s.variant,
         rounds,
+        single_last_game,
         concurrency,
         seed: s.seed.unwrap_or(1),
         time_control,

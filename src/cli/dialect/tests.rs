@@ -103,7 +103,13 @@ fn games_and_rounds_follow_fastchess() {
     let c = config(&format!("{TWO} -games 1 -rounds 6 -openings file=x.epd"));
     assert_eq!(c.rounds, 3);
     assert!(c.openings.unwrap().per_game);
-    assert!(error(&format!("{TWO} -games 1 -rounds 5")).contains("-rounds must be even"));
+    assert!(!c.single_last_game);
+    // Issue 21, 6: an odd count is played as that many games, the last one unpaired.
+    let c = config(&format!("{TWO} -games 1 -rounds 5"));
+    assert_eq!(
+        (c.rounds, c.single_last_game, c.total_games()),
+        (3, true, 5)
+    );
     assert!(error(&format!("{TWO} -games 3 -rounds 3")).contains("at most 2 games"));
     assert!(error(&format!("{TWO} -rounds 0")).contains("-rounds 0"));
 }
@@ -120,6 +126,15 @@ fn cutechess_counts_games_per_encounter() {
     assert_eq!(c.rounds, 5);
     assert_eq!(c.output.format, ResultsFormat::Cutechess);
     assert!(!c.output.report_penta);
+    // cutechess-cli's default is -games 1: -rounds 3 plays 3 games.
+    let c = match parse(&args(&format!("{TWO} -rounds 3")), Flavor::Cutechess) {
+        Ok(Request::Match(m)) => m.config,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        (c.rounds, c.single_last_game, c.total_games()),
+        (2, true, 3)
+    );
 }
 
 #[test]
