@@ -118,6 +118,7 @@ fn options(concurrency: usize, resume: bool) -> RunOptions {
         resume,
         stop: None,
         description: "synthetic\n".to_string(),
+        barrier_timeout: None,
     }
 }
 
@@ -372,6 +373,7 @@ fn run_tiny(name: &str, concurrency: usize) -> PathBuf {
         resume: false,
         stop: None,
         description: config.description(),
+        barrier_timeout: None,
     };
     let tuned = |theta: &[f64]| tuned_files(&config, theta);
     let summary = run_spsa(

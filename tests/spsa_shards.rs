@@ -515,3 +515,24 @@ fn the_kubernetes_recipe_is_an_indexed_job_whose_pods_run_at_once() {
     }
     assert_same_as_single(&data.join("spsa"));
 }
+
+/// Issue 21's sweep: a shard whose partners never start gives up after --barrier-timeout,
+/// naming the pair files that did not come, with status 1 (a failed run, resumable later).
+#[test]
+fn a_shard_whose_partners_never_start_gives_up_after_the_barrier_timeout() {
+    let shared = scratch("barrier-timeout");
+    let shared_text = shared.to_str().unwrap();
+    let out = sparring(
+        &shard_args("0/2", shared_text, &["--barrier-timeout", "1"]),
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("waited") && stderr.contains("pairs-1-of-2.csv"),
+        "{stderr}"
+    );
+    // Without --shared the option means nothing: refused.
+    let out = sparring(&["spsa", config_arg(), "--barrier-timeout", "1"], &[]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+}

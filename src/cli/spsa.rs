@@ -44,6 +44,10 @@ pub struct SpsaArgs {
     /// With --shard: how often a shard waiting for the others says which files are missing.
     #[arg(long, value_name = "SECONDS", default_value_t = 30, hide = true)]
     pub wait_report_seconds: u64,
+    /// With --shard: give up (status 1) when the other shards' pair files of an iteration have
+    /// not all come after this many seconds (a shard that never started); default: wait.
+    #[arg(long, value_name = "SECONDS", requires = "shared")]
+    pub barrier_timeout: Option<u64>,
 }
 
 /// An SPSA error with its exit status: bad input (2) or a failed run (1).
@@ -119,6 +123,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         resume: args.resume,
         stop: None,
         description: config.description(),
+        barrier_timeout: args.barrier_timeout.map(Duration::from_secs),
     };
     let plan = config.plan.clone();
     let pairs_played = match shard {

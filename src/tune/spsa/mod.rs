@@ -90,6 +90,16 @@ pub enum SpsaError {
     /// asked for wrongly (more shards than pairs per iteration).
     #[error("{0}")]
     Usage(String),
+    /// A shard waited at an iteration's barrier longer than `--barrier-timeout`.
+    #[error("iteration {iteration}: waited {seconds} s for the other shards; still missing: {missing} (start those shards, or --resume this one later)")]
+    BarrierTimeout {
+        /// The 1-based iteration.
+        iteration: u64,
+        /// How long it waited.
+        seconds: u64,
+        /// The pair files that did not come, comma-separated.
+        missing: String,
+    },
     /// A shard's file in the shared directory comes from another run: another configuration,
     /// another shard count or another iteration than the file's name says.
     #[error("{}: {message}", path.display())]

@@ -70,6 +70,9 @@ pub struct RunOptions {
     pub stop: Option<std::sync::Arc<AtomicBool>>,
     /// Everything that decides the run, one `key = value` per line, compared on resume.
     pub description: String,
+    /// A shard waiting at an iteration's barrier longer than this gives up (None: it waits
+    /// until the other shards come or it is stopped).
+    pub barrier_timeout: Option<std::time::Duration>,
 }
 
 /// What the run reports as it goes.

@@ -110,6 +110,8 @@ struct Split<'a> {
     shared: &'a Path,
     shard: Shard,
     config: u64,
+    /// How long the barrier waits for the other shards (None: until stopped).
+    timeout: Option<Duration>,
 }
 
 impl Split<'_> {
@@ -273,6 +275,17 @@ impl Split<'_> {
             }
             if stop.load(Ordering::Relaxed) {
                 return Ok(None);
+            }
+            if self.timeout.is_some_and(|t| started.elapsed() >= t) {
+                return Err(SpsaError::BarrierTimeout {
+                    iteration: k,
+                    seconds: started.elapsed().as_secs(),
+                    missing: missing
+                        .iter()
+                        .map(|p| p.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
             }
             on_event(SpsaEvent::Waiting {
                 iteration: k,
@@ -470,6 +483,7 @@ pub fn run_spsa_shard(
         shared,
         shard,
         config: fingerprint(&options.description),
+        timeout: options.barrier_timeout,
     };
     let block = shard_pairs(shard, plan.pairs_per_iteration);
     let games_per_iteration = 2 * (block.end - block.start);
