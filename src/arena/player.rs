@@ -204,22 +204,27 @@ impl BuiltinPlayer {
         let (jobs, job_rx) = mpsc::channel::<Job>();
         let (answer_tx, answers) = mpsc::channel::<Answer>();
         let stop = backend.stop_handle();
-        std::thread::spawn(move || {
-            for job in job_rx {
-                let answer = match job {
-                    Job::NewGame => {
-                        backend.clear();
-                        Answer::Cleared
+        let spawned = std::thread::Builder::new()
+            .name("builtin player".into())
+            .stack_size(crate::search::SEARCH_THREAD_STACK)
+            .spawn(move || {
+                for job in job_rx {
+                    let answer = match job {
+                        Job::NewGame => {
+                            backend.clear();
+                            Answer::Cleared
+                        }
+                        Job::Search(job) => {
+                            Answer::Moved(backend.search(&job.pos, &job.keys, &job.limits))
+                        }
+                    };
+                    if answer_tx.send(answer).is_err() {
+                        break;
                     }
-                    Job::Search(job) => {
-                        Answer::Moved(backend.search(&job.pos, &job.keys, &job.limits))
-                    }
-                };
-                if answer_tx.send(answer).is_err() {
-                    break;
                 }
-            }
-        });
+            });
+        // As `std::thread::spawn` does, a thread that cannot be made is fatal.
+        spawned.expect("the builtin player's thread starts");
         BuiltinPlayer {
             jobs,
             answers,

@@ -23,6 +23,10 @@ use std::time::{Duration, Instant};
 
 /// The deepest ply the search reaches (quiescence included).
 pub const MAX_PLY: usize = 128;
+
+/// The stack a searching thread gets: a search MAX_PLY deep through quiescence (every pawn
+/// promoting, say) overflows the 2 MiB default in an unoptimised build.
+pub const SEARCH_THREAD_STACK: usize = 64 << 20;
 // A mate found anywhere in the tree must score beyond the bound every evaluation stays inside.
 const _: () = assert!(MATE_BOUND == MATE - MAX_PLY as i32 - 1);
 /// Static evaluations are clamped to this, strictly inside the non-mate range, so that no

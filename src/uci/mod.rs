@@ -532,38 +532,43 @@ impl UciEngine {
                 && limits.clock.is_none());
         #[cfg(test)]
         let panic_in_search = std::mem::take(&mut self.panic_next_search);
-        let handle = std::thread::spawn(move || {
-            let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                #[cfg(test)]
-                if panic_in_search {
-                    panic!("test hook: the search panics");
+        let spawned = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(crate::search::SEARCH_THREAD_STACK)
+            .spawn(move || {
+                let searched = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    #[cfg(test)]
+                    if panic_in_search {
+                        panic!("test hook: the search panics");
+                    }
+                    searcher.search(&position, &keys, &limits, |info| {
+                        out.line(&info_line_in(info, show_multipv, &position, chess960));
+                    })
+                }));
+                match searched {
+                    Ok(result) => {
+                        out.line(&bestmove_line_in(
+                            result.best_move,
+                            result.ponder,
+                            &position,
+                            chess960,
+                        ));
+                        Some(searcher)
+                    }
+                    // Every `go` gets its `bestmove`, even now: a legal move keeps the game going.
+                    Err(_) => {
+                        out.line("info string search thread panicked; starting afresh");
+                        let fallback = position.legal_moves().iter().next().copied();
+                        out.line(&match fallback {
+                            Some(mv) => bestmove_line_in(mv, None, &position, chess960),
+                            None => "bestmove 0000".to_string(),
+                        });
+                        None
+                    }
                 }
-                searcher.search(&position, &keys, &limits, |info| {
-                    out.line(&info_line_in(info, show_multipv, &position, chess960));
-                })
-            }));
-            match searched {
-                Ok(result) => {
-                    out.line(&bestmove_line_in(
-                        result.best_move,
-                        result.ponder,
-                        &position,
-                        chess960,
-                    ));
-                    Some(searcher)
-                }
-                // Every `go` gets its `bestmove`, even now: a legal move keeps the game going.
-                Err(_) => {
-                    out.line("info string search thread panicked; starting afresh");
-                    let fallback = position.legal_moves().iter().next().copied();
-                    out.line(&match fallback {
-                        Some(mv) => bestmove_line_in(mv, None, &position, chess960),
-                        None => "bestmove 0000".to_string(),
-                    });
-                    None
-                }
-            }
-        });
+            });
+        // As `std::thread::spawn` does, a thread that cannot be made is fatal.
+        let handle = spawned.expect("the search thread starts");
         self.running = Some(RunningSearch {
             handle,
             stop,
@@ -878,6 +883,24 @@ mod tests {
             lines.iter().filter(|l| l.starts_with("bestmove")).count(),
             2,
             "one bestmove per go: {lines:?}"
+        );
+    }
+
+    /// Eight pawns a side one step from promoting: quiescence runs deep enough here to
+    /// overflow a default 2 MiB thread stack in an unoptimised build; the search thread has room.
+    #[test]
+    fn a_deep_quiescence_search_answers() {
+        let out = Captured::default();
+        let mut engine = UciEngine::new(Box::new(out.clone()));
+        assert!(engine.handle("position fen 8/PPPPPPPP/8/2k1K3/8/8/pppppppp/8 w - - 0 1"));
+        assert!(engine.handle("go depth 1"));
+        engine.finish_search(false);
+        let lines = out.lines();
+        let mv = lines.last().unwrap().strip_prefix("bestmove ").unwrap();
+        let mv = mv.split(' ').next().unwrap();
+        assert!(
+            mv.len() == 5 && mv.ends_with(['q', 'r', 'b', 'n']),
+            "{lines:?}"
         );
     }
 
