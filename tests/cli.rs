@@ -407,3 +407,69 @@ fn a_failed_generate_keeps_the_existing_output() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(std::fs::read_to_string(&out).unwrap(), "kept\n");
 }
+
+/// `builtin.search` gives a built-in engine its own search constants: they change its games,
+/// enter the run's fingerprint, and a bad file is bad input naming its file, line and key.
+#[test]
+fn builtin_engines_take_a_search_constants_file() {
+    let dir = scratch("builtin-search");
+    let write = |name: &str, search: &str| {
+        let config = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &config,
+            format!(
+                r#"
+[tournament]
+rounds = 2
+seed = 5
+[time_control]
+nodes = 3000
+[output]
+dir = {:?}
+[[engine]]
+name = "a"
+builtin = {{ hash_mb = 1 {search} }}
+[[engine]]
+name = "b"
+builtin = {{ hash_mb = 1 }}
+"#,
+                dir.join(name)
+            ),
+        )
+        .unwrap();
+        config
+    };
+    let plain = write("plain", "");
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let detuned = repo.join("configs/search/detuned-recovery.toml");
+    let tuned = write("tuned", &format!(", search = {:?}", text(&detuned)));
+    for config in [&plain, &tuned] {
+        let run = sparring(&["match", text(config)]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let games = |name: &str| std::fs::read_to_string(dir.join(name).join("games.csv")).unwrap();
+    assert_ne!(
+        games("plain"),
+        games("tuned"),
+        "the constants change the games"
+    );
+    let manifest = std::fs::read_to_string(dir.join("tuned/run.toml")).unwrap();
+    assert!(manifest.contains("builtin.search_hash"), "{manifest}");
+    let plain_manifest = std::fs::read_to_string(dir.join("plain/run.toml")).unwrap();
+    assert!(
+        !plain_manifest.contains("builtin.search"),
+        "{plain_manifest}"
+    );
+
+    let bad = dir.join("bad-search.toml");
+    std::fs::write(&bad, "[lmr]\nbase = \"x\"\n").unwrap();
+    let broken = write("broken", &format!(", search = {:?}", text(&bad)));
+    let run = sparring(&["match", text(&broken)]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("bad-search.toml:2:") && run.stderr.contains("lmr.base"),
+        "{}",
+        run.stderr
+    );
+    assert!(!dir.join("broken/games.csv").exists());
+}

@@ -503,7 +503,8 @@ fn each_table_and_per_engine_limits_fill_the_engines() {
         c.engines[0].kind,
         EngineKind::Builtin {
             weights: None,
-            hash_mb: 4
+            hash_mb: 4,
+            search: None,
         }
     );
     let EngineKind::Uci {

@@ -442,7 +442,8 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
         config.engines[1].kind,
         sparring::arena::EngineKind::Builtin {
             weights: None,
-            hash_mb: 2
+            hash_mb: 2,
+            search: None,
         }
     );
 

@@ -235,6 +235,9 @@ pub enum EngineKind {
         weights: Option<PathBuf>,
         /// `builtin.hash_mb`: transposition table size in MiB (default 16, at most 65536).
         hash_mb: usize,
+        /// `builtin.search`: a search constants file (as `sparring uci --search`); None: the
+        /// compiled-in constants.
+        search: Option<PathBuf>,
     },
     /// An external UCI engine run as a child process.
     Uci {
@@ -592,6 +595,7 @@ struct EngineFile {
 struct BuiltinFile {
     weights: Option<String>,
     hash_mb: Option<usize>,
+    search: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -1034,10 +1038,17 @@ impl MatchConfig {
                 t.insert("time_control".into(), Value::Table(limit_table(tc)));
             }
             match &e.kind {
-                EngineKind::Builtin { weights, hash_mb } => {
+                EngineKind::Builtin {
+                    weights,
+                    hash_mb,
+                    search,
+                } => {
                     let mut b = Table::new();
                     if let Some(w) = weights {
                         b.insert("weights".into(), path(w));
+                    }
+                    if let Some(s) = search {
+                        b.insert("search".into(), path(s));
                     }
                     b.insert("hash_mb".into(), int(*hash_mb));
                     t.insert("builtin".into(), Value::Table(b));
@@ -1277,6 +1288,7 @@ fn engines(
         .and_then(|b| b.hash_mb)
         .map(|mb| doc.in_range("each.builtin.hash_mb", mb, 1, Some(65_536)))
         .transpose()?;
+    let each_search = each_builtin.as_ref().and_then(|b| b.search.clone());
     let each_weights = each_builtin.and_then(|b| b.weights);
     let mut engines: Vec<EngineConfig> = Vec::new();
     for (i, e) in list.into_iter().enumerate() {
@@ -1306,6 +1318,7 @@ fn engines(
                     Some(mb) => doc.in_range(&key("builtin.hash_mb"), mb, 1, Some(65_536))?,
                     None => each_hash_mb.unwrap_or(16),
                 },
+                search: b.search.or_else(|| each_search.clone()).map(PathBuf::from),
             },
             (None, Some(u)) => {
                 let command = u

@@ -189,7 +189,11 @@ impl Fingerprint {
                 put(&key("time_control"), tc.to_string());
             }
             match &engine.kind {
-                EngineKind::Builtin { weights, hash_mb } => {
+                EngineKind::Builtin {
+                    weights,
+                    hash_mb,
+                    search,
+                } => {
                     let weights_key = key("builtin.weights");
                     match weights {
                         Some(path) => {
@@ -199,6 +203,11 @@ impl Fingerprint {
                         None => put(&weights_key, "(built-in defaults)".to_string()),
                     }
                     put(&key("builtin.hash_mb"), hash_mb.to_string());
+                    // Written only when set, so runs from before the key resume unchanged.
+                    if let Some(path) = search {
+                        put(&key("builtin.search"), path.display().to_string());
+                        put(&key("builtin.search_hash"), file_hash(path));
+                    }
                 }
                 EngineKind::Uci {
                     command,

@@ -25,7 +25,9 @@ use crate::record::{
     TrainingPosition,
 };
 use crate::rng::Rng;
+use crate::search::SearchParams;
 use crate::stats::SprtDecision;
+use crate::toml_config::ConfigError;
 use std::collections::{HashMap, HashSet};
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -80,6 +82,14 @@ pub enum ArenaError {
         name: String,
         /// What was wrong with the file.
         message: String,
+    },
+    /// A built-in engine's search constants file could not be loaded.
+    #[error("engine `{name}`: search: {source}")]
+    SearchParams {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file (its path, line and key); boxed to keep the error small.
+        source: Box<ConfigError>,
     },
     /// A built-in engine's table cannot fit in this machine.
     #[error("{config}: engine `{name}`: hash_mb = {hash_mb} is more than this machine can give a table ({available_mb} MB)")]
@@ -142,6 +152,7 @@ impl ArenaError {
         matches!(
             self,
             ArenaError::Weights { .. }
+                | ArenaError::SearchParams { .. }
                 | ArenaError::EngineStart {
                     source: PlayerError::NoChess960 { .. },
                     ..
@@ -172,10 +183,12 @@ fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
 /// How to create a fresh player of one engine (on start and after a failure).
 #[derive(Clone)]
 pub enum EngineFactory {
-    /// The built-in engine with these weights and table size.
+    /// The built-in engine with these weights, search constants and table size.
     Builtin {
         /// The evaluation weights, shared by every player of this engine.
         params: Arc<EvalParams>,
+        /// The search constants (`builtin.search`, else the compiled-in ones).
+        search: Arc<SearchParams>,
         /// Transposition table size per player.
         hash_mb: usize,
     },
@@ -197,8 +210,16 @@ impl EngineFactory {
         log: Option<&LogSink>,
     ) -> Result<Box<dyn Player>, PlayerError> {
         match self {
-            EngineFactory::Builtin { params, hash_mb } => {
-                let player = Box::new(BuiltinPlayer::new(params.clone(), *hash_mb)?);
+            EngineFactory::Builtin {
+                params,
+                search,
+                hash_mb,
+            } => {
+                let player = Box::new(BuiltinPlayer::with_search_params(
+                    params.clone(),
+                    SearchParams::clone(search),
+                    *hash_mb,
+                )?);
                 Ok(match log {
                     Some(log) => Box::new(LoggedPlayer::new(player, log.fresh())),
                     None => player,
@@ -220,7 +241,11 @@ impl EngineFactory {
         let mut factories = Vec::new();
         for engine in &config.engines {
             let factory = match &engine.kind {
-                EngineKind::Builtin { weights, hash_mb } => {
+                EngineKind::Builtin {
+                    weights,
+                    hash_mb,
+                    search,
+                } => {
                     // The limit the engine itself advertises; players still allocate fallibly.
                     let available_mb = crate::search::max_hash_mb();
                     if *hash_mb > available_mb {
@@ -248,8 +273,18 @@ impl EngineFactory {
                             params
                         }
                     };
+                    let search = match search {
+                        Some(path) => {
+                            SearchParams::load(path).map_err(|source| ArenaError::SearchParams {
+                                name: engine.name.clone(),
+                                source: Box::new(source),
+                            })?
+                        }
+                        None => SearchParams::default(),
+                    };
                     EngineFactory::Builtin {
                         params,
+                        search: Arc::new(search),
                         hash_mb: *hash_mb,
                     }
                 }

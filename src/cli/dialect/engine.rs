@@ -357,7 +357,11 @@ pub(super) fn engine_config(
             None => PathBuf::from(w),
         });
         (
-            EngineKind::Builtin { weights, hash_mb },
+            EngineKind::Builtin {
+                weights,
+                hash_mb,
+                search: None,
+            },
             "sparring".to_string(),
         )
     } else {

@@ -212,14 +212,16 @@ fn builtin_engines_take_hash_weights_and_one_thread() {
         c.engines[0].kind,
         EngineKind::Builtin {
             weights: None,
-            hash_mb: 8
+            hash_mb: 8,
+            search: None,
         }
     );
     assert_eq!(
         c.engines[1].kind,
         EngineKind::Builtin {
             weights: None,
-            hash_mb: 4
+            hash_mb: 4,
+            search: None,
         }
     );
     assert_eq!(c.engines[1].name, "sparring");
