@@ -7,6 +7,7 @@
 pub mod arena;
 pub mod board;
 pub mod eval;
+pub mod files;
 pub mod openings;
 pub mod record;
 pub mod rng;

@@ -39,6 +39,9 @@ enum Command {
     Spsa(cli::spsa::SpsaArgs),
     /// Merge the directories of a sharded match (`match --shard I/N`) into one result.
     Merge(cli::merge::MergeArgs),
+    /// The self-play tuning loop: generations of self-play, Texel tune and SPRT gate, with a
+    /// ladder of the climb (see `sparring loop --help`).
+    Loop(cli::ladder::LoopArgs),
 }
 
 /// `sparring match CONFIG [...]`, plus `--dump-config`.
@@ -101,5 +104,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Openings(args) => cli::openings::run(&args),
         Command::Spsa(args) => cli::spsa::run(&args),
         Command::Merge(args) => cli::merge::run(&args),
+        Command::Loop(args) => cli::ladder::run(&args),
     }
 }

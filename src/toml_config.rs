@@ -123,6 +123,38 @@ impl ConfigError {
     }
 }
 
+impl ConfigError {
+    /// The same error placed in `doc` under the table `prefix`: a configuration generated from
+    /// one table of a larger file (a loop's stage) is reported at that file's line and key. An
+    /// I/O or syntax error is kept as it is.
+    pub fn relocated(self, doc: &Document<'_>, prefix: &str) -> ConfigError {
+        let Some(key) = self.key().map(|k| format!("{prefix}.{k}")) else {
+            return self;
+        };
+        let (new_line, new_column) = doc.position(&key);
+        let mut moved = self.with_key(key);
+        match &mut moved {
+            ConfigError::Io { .. } | ConfigError::Syntax { .. } => {}
+            ConfigError::Missing {
+                file, line, column, ..
+            }
+            | ConfigError::Invalid {
+                file, line, column, ..
+            }
+            | ConfigError::UnknownKey {
+                file, line, column, ..
+            }
+            | ConfigError::Other {
+                file, line, column, ..
+            } => {
+                *file = doc.file().to_string();
+                (*line, *column) = (new_line, new_column);
+            }
+        }
+        moved
+    }
+}
+
 /// A path as an error shows it: a relative one also names the directory it was resolved
 /// against, since configurations' relative paths resolve against the working directory, not
 /// the configuration's own folder (`openings/x.epd (relative to /home/me)`).

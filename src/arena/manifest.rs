@@ -80,7 +80,7 @@ fn describe_changes(changes: &[(String, Option<String>, Option<String>)]) -> Str
 }
 
 /// A content hash of a file (64-bit FNV-1a, hex), or a note when it cannot be read.
-fn file_hash(path: &Path) -> String {
+pub fn file_hash(path: &Path) -> String {
     let Ok(mut file) = std::fs::File::open(path) else {
         return "(unreadable)".to_string();
     };

@@ -35,7 +35,7 @@ pub use report::{
     EngineFacts,
 };
 pub use schedule::{
-    open_book, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource, Schedule,
-    Shard, ShardError, StartPosition,
+    open_book, openings_of, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource,
+    Schedule, Shard, ShardError, StartPosition,
 };
 pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};

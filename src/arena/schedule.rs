@@ -10,6 +10,7 @@ use crate::openings::{
 };
 use crate::rng::Rng;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// Where openings come from: an opening book, or the start position.
 pub trait OpeningSource: Send + Sync {
@@ -106,6 +107,32 @@ pub enum BookSetupError {
         /// Its FEN.
         fen: String,
     },
+}
+
+/// The openings a match configuration plays: its `[openings]` book, or without one the
+/// standard start position (Chess960: start positions drawn from the seed). The book's skipped
+/// lines come back beside it, for the caller to report.
+pub fn openings_of(
+    config: &super::MatchConfig,
+) -> Result<(Arc<dyn OpeningSource>, Vec<crate::openings::BadLine>), BookSetupError> {
+    let Some(o) = &config.openings else {
+        let source: Arc<dyn OpeningSource> = if config.variant.is_chess960() {
+            Arc::new(Chess960Starts)
+        } else {
+            Arc::new(StartPosition)
+        };
+        return Ok((source, Vec::new()));
+    };
+    let request = BookRequest {
+        file: &o.file,
+        format: o.format.as_deref(),
+        plies: o.plies,
+        start: o.start,
+        chess960: config.variant.is_chess960(),
+    };
+    let book = open_book(&request)?;
+    let rejected = book.rejected().to_vec();
+    Ok((Arc::new(book), rejected))
 }
 
 /// Opens the book `request` names; its skipped lines are in [`OpeningBook::rejected`].

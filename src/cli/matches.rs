@@ -8,9 +8,9 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_
 use sparring::arena::config::PositionsFormat;
 use sparring::arena::schedule::{Slice, Wave};
 use sparring::arena::{
-    general_format, open_book, ranking, results_heading, run_tournament, BookRequest,
-    BookSetupError, Chess960Starts, EngineFacts, EngineFigures, Event, MatchConfig, OpeningSource,
-    PairingStats, ResultsFormat, RunOptions, StartPosition,
+    general_format, openings_of, ranking, results_heading, run_tournament, BookSetupError,
+    EngineFacts, EngineFigures, Event, MatchConfig, OpeningSource, PairingStats, ResultsFormat,
+    RunOptions,
 };
 use sparring::stats::{EloEstimate, SprtDecision, SprtParams};
 use std::io::IsTerminal;
@@ -111,30 +111,15 @@ pub fn load_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
 
 /// The opening source a configuration names; bad lines are skipped and reported.
 pub fn opening_source(config: &MatchConfig) -> anyhow::Result<Arc<dyn OpeningSource>> {
-    let Some(o) = &config.openings else {
-        // Without a book a Chess960 run draws its start positions from the seed.
-        return Ok(if config.variant.is_chess960() {
-            Arc::new(Chess960Starts)
-        } else {
-            Arc::new(StartPosition)
-        });
-    };
-    let request = BookRequest {
-        file: &o.file,
-        format: o.format.as_deref(),
-        plies: o.plies,
-        start: o.start,
-        chess960: config.variant.is_chess960(),
-    };
-    let book = open_book(&request).map_err(|e| match e {
+    let (source, rejected) = openings_of(config).map_err(|e| match e {
         // The book's own line is the place to look; the configuration is named after it.
         BookSetupError::Chess960InStandard { .. } => UsageError(format!("{e} ({})", config.source)),
         _ => UsageError(format!("{}: {e}", config.source)),
     })?;
-    for bad in book.rejected() {
+    for bad in rejected {
         eprintln!("warning: skipped opening {bad}");
     }
-    Ok(Arc::new(book))
+    Ok(source)
 }
 
 /// `2.35`, `nan`, `inf`, as the results block prints figures.

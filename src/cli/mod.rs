@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod dialect;
 mod interrupt;
+pub mod ladder;
 pub mod matches;
 pub mod merge;
 pub mod openings;
@@ -21,6 +22,7 @@ use sparring::openings::generate::GenerateError;
 use sparring::openings::OpeningsError;
 use sparring::stats::StatsError;
 use sparring::toml_config::ConfigError;
+use sparring::tune::ladder::LoopError;
 use sparring::tune::TuneError;
 use std::process::ExitCode;
 
@@ -93,6 +95,13 @@ fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
         });
     }
     if let Some(e) = err.downcast_ref::<TuneError>() {
+        return Some(if e.is_bad_input() {
+            BadInput
+        } else {
+            RunFailed
+        });
+    }
+    if let Some(e) = err.downcast_ref::<LoopError>() {
         return Some(if e.is_bad_input() {
             BadInput
         } else {

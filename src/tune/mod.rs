@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod data;
+pub mod ladder;
 pub mod model;
 pub mod packed;
 pub mod selection;
@@ -115,6 +116,15 @@ pub enum TuneError {
     /// The loss or the weights stopped being finite numbers.
     #[error(transparent)]
     Diverged(#[from] Diverged),
+    /// The tuned weights could evaluate a position inside the mate-score range, so the engine
+    /// would refuse them; they are kept beside the other outputs for inspection.
+    #[error("the tuned weights cannot be used: {source}; they are kept in {} (lower optimizer.learning_rate, raise optimizer.l2 or give more data)", file.display())]
+    UnusableWeights {
+        /// Where the refused weights were written (not weights.toml).
+        file: PathBuf,
+        /// Why the engine refuses them.
+        source: Box<WeightsError>,
+    },
 }
 
 impl TuneError {
@@ -581,16 +591,20 @@ fn write_outputs(
         dir: dir.display().to_string(),
         error,
     })?;
-    let weights = dir.join("weights.toml");
     let history = dir.join("history.csv");
     let loss_plot = dir.join("loss.svg");
     let pst_plot = dir.join("pst.svg");
-    write_file(
-        &weights,
-        &summary
-            .params
-            .to_toml_string_with_header(&weights_header(config, summary)),
-    )?;
+    let text = summary
+        .params
+        .to_toml_string_with_header(&weights_header(config, summary));
+    // weights.toml is only ever a file the engine loads: weights it would refuse go elsewhere.
+    let refused = dir.join("weights.unusable.toml");
+    let unusable = EvalParams::from_toml_str(&text, &refused.display().to_string()).err();
+    let weights = match unusable {
+        Some(_) => refused,
+        None => dir.join("weights.toml"),
+    };
+    write_file(&weights, &text)?;
     write_file(&history, &history_csv(&result.history))?;
     write_file(
         &loss_plot,
@@ -607,5 +621,11 @@ fn write_outputs(
             &format!("Tuned piece-square tables (epoch {})", summary.best_epoch),
         ),
     )?;
+    if let Some(error) = unusable {
+        return Err(TuneError::UnusableWeights {
+            file: weights,
+            source: Box::new(error),
+        });
+    }
     Ok(vec![weights, history, loss_plot, pst_plot])
 }

@@ -7,9 +7,9 @@ use std::fmt::Write as _;
 
 const TRAIN_COLOUR: &str = "#1f77b4";
 const VALIDATION_COLOUR: &str = "#e6550d";
-const FONT: &str = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\"";
+pub(crate) const FONT: &str = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\"";
 
-fn escape(s: &str) -> String {
+pub(crate) fn escape(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
@@ -17,7 +17,7 @@ fn escape(s: &str) -> String {
 }
 
 /// About `target` round tick values (1, 2 or 5 × 10^n apart) covering [lo, hi].
-fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
+pub(crate) fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
     let span = (hi - lo).max(f64::MIN_POSITIVE);
     let raw = span / target.max(1) as f64;
     let mag = 10f64.powf(raw.log10().floor());
@@ -32,7 +32,7 @@ fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
 }
 
 /// A tick label with as many decimals as the step needs.
-fn tick_label(v: f64, step: f64) -> String {
+pub(crate) fn tick_label(v: f64, step: f64) -> String {
     let decimals = (-step.log10().floor()).max(0.0) as usize;
     format!("{v:.decimals$}")
 }

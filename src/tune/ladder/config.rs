@@ -1,0 +1,695 @@
+//! The loop's TOML configuration. Each stage is a table written in the format of the command
+//! it runs (`[selfplay]` and `[gate]` are match configurations, `[tune]` a tuner
+//! configuration, `[anchor]` a gauntlet), without the keys the loop sets itself (engines,
+//! seeds, output directories, data files). Every generation's stage configuration is made from
+//! its table and parsed by that command's own reader; an error is reported at the loop file's
+//! line and key (`loop.toml:14:9: `selfplay.time_control.nodes` is ...`).
+
+use crate::arena::MatchConfig;
+use crate::rng::Rng;
+use crate::toml_config::{read_text, ConfigError, Document};
+use crate::tune::TuneConfig;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The starting champion.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Champion {
+    /// `champion.weights`: the evaluation weights file.
+    pub weights: PathBuf,
+    /// `champion.search`: a search constants file; None: the compiled-in constants.
+    pub search: Option<PathBuf>,
+    /// `champion.hash_mb` (default 16): the table of every built-in engine the loop plays.
+    pub hash_mb: usize,
+}
+
+/// An engine of the loop's games: weights and search constants files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineFiles {
+    /// The evaluation weights.
+    pub weights: PathBuf,
+    /// The search constants; None: the compiled-in ones.
+    pub search: Option<PathBuf>,
+}
+
+/// A whole loop configuration.
+#[derive(Clone, Debug)]
+pub struct LoopConfig {
+    /// Where the configuration came from (the file name in errors).
+    pub source: String,
+    /// `seed` (default 1): every stage's seed is derived from it and the generation.
+    pub seed: u64,
+    /// `generations` (default 1): how many generations a run plays unless `--generations`
+    /// says otherwise.
+    pub generations: u32,
+    /// `[champion]`.
+    pub champion: Champion,
+    /// `output.dir` (default `results/loop`).
+    pub output_dir: PathBuf,
+    /// `tune.window` (default 3): the tune of generation g reads the data of generations
+    /// g - window + 1 to g.
+    pub window: u32,
+    /// `gate.wave_pairs` (default 20): the gate's SPRT is read after every this many pairs, so
+    /// its verdict does not depend on the order concurrent games finish in.
+    pub wave_pairs: u64,
+    /// `anchor.every` (0 without an `[anchor]` table): the anchor gauntlet runs after every
+    /// this many generations.
+    pub anchor_every: u32,
+    /// `anchor.engine[i].rating`: the panel's ratings (0 when not given), in engine order.
+    pub anchor_ratings: Vec<f64>,
+    text: String,
+    selfplay: toml::Table,
+    tune: toml::Table,
+    gate: toml::Table,
+    anchor: Option<toml::Table>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LoopFile {
+    seed: Option<i64>,
+    generations: Option<i64>,
+    champion: Option<ChampionFile>,
+    output: Option<OutputFile>,
+    selfplay: Option<toml::Table>,
+    tune: Option<toml::Table>,
+    gate: Option<toml::Table>,
+    anchor: Option<toml::Table>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ChampionFile {
+    weights: Option<String>,
+    search: Option<String>,
+    hash_mb: Option<usize>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OutputFile {
+    dir: Option<String>,
+}
+
+/// Keys of each stage table that the loop sets itself.
+const SET_BY_LOOP: &[(&str, &[&str])] = &[
+    (
+        "selfplay",
+        &[
+            "tournament.seed",
+            "tournament.kind",
+            "output.dir",
+            "output.positions",
+            "engine",
+            "each",
+            "sprt",
+        ],
+    ),
+    (
+        "gate",
+        &[
+            "tournament.seed",
+            "tournament.kind",
+            "output.dir",
+            "output.positions",
+            "engine",
+            "each",
+        ],
+    ),
+    (
+        "tune",
+        &["data.files", "data.seed", "model.weights", "output.dir"],
+    ),
+    (
+        "anchor",
+        &["tournament.seed", "tournament.kind", "output.dir", "sprt"],
+    ),
+];
+
+/// The stages whose seeds are derived (the stream of each).
+#[derive(Clone, Copy)]
+enum SeedStream {
+    Selfplay = 1,
+    Tune = 2,
+    Gate = 3,
+    Anchor = 4,
+}
+
+impl LoopConfig {
+    /// Reads and checks a configuration file.
+    pub fn load(path: &Path) -> Result<LoopConfig, ConfigError> {
+        let text = read_text(path)?;
+        LoopConfig::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses and checks a configuration (`file` names it in errors): besides its own keys,
+    /// generation 1's stage configurations are made and read, so a bad stage table is reported
+    /// before anything runs.
+    pub fn parse(text: &str, file: &str) -> Result<LoopConfig, ConfigError> {
+        let doc = Document::parse(text, file)?;
+        let f: LoopFile = doc.deserialize()?;
+        let seed = doc.in_range("seed", f.seed.unwrap_or(1), 0, None)? as u64;
+        let generations =
+            doc.in_range("generations", f.generations.unwrap_or(1), 1, Some(100_000))?;
+        let c = f
+            .champion
+            .ok_or_else(|| doc.missing("champion", "a [champion] table with its weights file"))?;
+        let weights = c
+            .weights
+            .ok_or_else(|| doc.missing("champion.weights", "the starting weights file"))?;
+        let hash_mb = doc.in_range("champion.hash_mb", c.hash_mb.unwrap_or(16), 1, Some(65_536))?;
+        let champion = Champion {
+            weights: PathBuf::from(weights),
+            search: c.search.map(PathBuf::from),
+            hash_mb,
+        };
+        let output_dir = PathBuf::from(
+            f.output
+                .and_then(|o| o.dir)
+                .unwrap_or_else(|| "results/loop".to_string()),
+        );
+        let selfplay = f
+            .selfplay
+            .ok_or_else(|| doc.missing("selfplay", "a [selfplay] match table"))?;
+        let mut tune = f
+            .tune
+            .ok_or_else(|| doc.missing("tune", "a [tune] tuner table"))?;
+        let mut gate = f
+            .gate
+            .ok_or_else(|| doc.missing("gate", "a [gate] match table with an [gate.sprt]"))?;
+        let mut anchor = f.anchor;
+        for (stage, table) in [("selfplay", &selfplay), ("tune", &tune), ("gate", &gate)]
+            .into_iter()
+            .chain(anchor.as_ref().map(|a| ("anchor", a)))
+        {
+            refuse_loop_keys(&doc, stage, table)?;
+        }
+        let window = take_count(&doc, &mut tune, "tune", "window", 3, 1_000)?;
+        let wave_pairs = take_count(&doc, &mut gate, "gate", "wave_pairs", 20, 1_000_000)?;
+        let (anchor_every, anchor_ratings) = match anchor.as_mut() {
+            Some(table) => (
+                take_count(&doc, table, "anchor", "every", 1, 100_000)?,
+                take_ratings(&doc, table)?,
+            ),
+            None => (0, Vec::new()),
+        };
+        if !gate.contains_key("sprt") {
+            return Err(doc.missing(
+                "gate.sprt",
+                "a [gate.sprt] table: the gate promotes a challenger when its SPRT accepts H1",
+            ));
+        }
+        let config = LoopConfig {
+            source: file.to_string(),
+            seed,
+            generations: generations as u32,
+            champion,
+            output_dir,
+            window: window as u32,
+            wave_pairs,
+            anchor_every: anchor_every as u32,
+            anchor_ratings,
+            text: text.to_string(),
+            selfplay,
+            tune,
+            gate,
+            anchor,
+        };
+        config.check_stages()?;
+        Ok(config)
+    }
+
+    /// Makes and reads generation 1's stage configurations with placeholder paths.
+    fn check_stages(&self) -> Result<(), ConfigError> {
+        let dir = Path::new("gen-001");
+        let champion = self.start_champion();
+        self.selfplay_config(1, &champion, &dir.join("selfplay"))?;
+        self.tune_config(
+            1,
+            &[dir.join("data.epd")],
+            &champion.weights,
+            &dir.join("tune"),
+        )?;
+        self.gate_config(1, &champion, &champion, &dir.join("gate"))?;
+        if self.anchor.is_some() {
+            self.anchor_config(1, &champion, &dir.join("anchor"))?;
+        }
+        Ok(())
+    }
+
+    /// The champion files the configuration starts from.
+    pub fn start_champion(&self) -> EngineFiles {
+        EngineFiles {
+            weights: self.champion.weights.clone(),
+            search: self.champion.search.clone(),
+        }
+    }
+
+    /// Generation `generation`'s self-play: the champion against itself, recording positions
+    /// into `dir`. Returns the configuration and its text (written beside the run).
+    pub fn selfplay_config(
+        &self,
+        generation: u32,
+        champion: &EngineFiles,
+        dir: &Path,
+    ) -> Result<(MatchConfig, String), ConfigError> {
+        let mut table = self.selfplay.clone();
+        self.set_match_keys(&mut table, generation, SeedStream::Selfplay, dir);
+        set(
+            &mut table,
+            &["output", "positions"],
+            toml::Value::Boolean(true),
+        );
+        let engines = vec![
+            self.engine_table("champion", champion),
+            self.engine_table("champion-2", champion),
+        ];
+        table.insert("engine".into(), toml::Value::Array(engines));
+        self.match_config("selfplay", table)
+    }
+
+    /// Generation `generation`'s gate: the challenger (first) against the champion, with the
+    /// `[gate.sprt]` test, written into `dir` (played in waves of `wave_pairs` pairs).
+    pub fn gate_config(
+        &self,
+        generation: u32,
+        challenger: &EngineFiles,
+        champion: &EngineFiles,
+        dir: &Path,
+    ) -> Result<(MatchConfig, String), ConfigError> {
+        let mut table = self.gate.clone();
+        self.set_match_keys(&mut table, generation, SeedStream::Gate, dir);
+        let engines = vec![
+            self.engine_table("challenger", challenger),
+            self.engine_table("champion", champion),
+        ];
+        table.insert("engine".into(), toml::Value::Array(engines));
+        self.match_config("gate", table)
+    }
+
+    /// The anchor gauntlet after generation `generation`: the champion against the panel.
+    pub fn anchor_config(
+        &self,
+        generation: u32,
+        champion: &EngineFiles,
+        dir: &Path,
+    ) -> Result<(MatchConfig, String), ConfigError> {
+        let mut table = self.anchor.clone().expect("an [anchor] table");
+        self.set_match_keys(&mut table, generation, SeedStream::Anchor, dir);
+        let mut engines = vec![self.engine_table("champion", champion)];
+        if let Some(toml::Value::Array(panel)) = table.remove("engine") {
+            engines.extend(panel);
+        }
+        table.insert("engine".into(), toml::Value::Array(engines));
+        // The panel's keys are `anchor.engine[i]` in the file and `engine[i + 1]` here.
+        let text = toml::to_string(&table).expect("a TOML table serialises");
+        let source = format!("{} [anchor]", self.source);
+        let config = MatchConfig::parse(&text, &source).map_err(|e| {
+            let shifted = match e.key().map(shift_engine_index) {
+                Some(Some(key)) => e.with_key(key),
+                _ => e,
+            };
+            self.relocate(shifted, "anchor")
+        })?;
+        Ok((config, text))
+    }
+
+    /// Generation `generation`'s tune: from the champion's weights over the data `files`,
+    /// written into `dir`.
+    pub fn tune_config(
+        &self,
+        generation: u32,
+        files: &[PathBuf],
+        champion_weights: &Path,
+        dir: &Path,
+    ) -> Result<(TuneConfig, String), ConfigError> {
+        let mut table = self.tune.clone();
+        let files = files.iter().map(|f| path_value(f)).collect();
+        set(&mut table, &["data", "files"], toml::Value::Array(files));
+        let seed = self.stage_seed(generation, SeedStream::Tune);
+        set(&mut table, &["data", "seed"], toml::Value::Integer(seed));
+        set(
+            &mut table,
+            &["model", "weights"],
+            path_value(champion_weights),
+        );
+        set(&mut table, &["output", "dir"], path_value(dir));
+        let text = toml::to_string(&table).expect("a TOML table serialises");
+        let source = format!("{} [tune]", self.source);
+        let config =
+            TuneConfig::from_toml_str(&text, &source).map_err(|e| self.relocate(e, "tune"))?;
+        Ok((config, text))
+    }
+
+    /// A configuration error of a generated stage, placed at the loop file's line and key.
+    fn relocate(&self, error: ConfigError, stage: &str) -> ConfigError {
+        match Document::parse(&self.text, &self.source) {
+            Ok(doc) => error.relocated(&doc, stage),
+            Err(_) => error,
+        }
+    }
+
+    fn match_config(
+        &self,
+        stage: &str,
+        table: toml::Table,
+    ) -> Result<(MatchConfig, String), ConfigError> {
+        let text = toml::to_string(&table).expect("a TOML table serialises");
+        let source = format!("{} [{stage}]", self.source);
+        let config = MatchConfig::parse(&text, &source).map_err(|e| self.relocate(e, stage))?;
+        Ok((config, text))
+    }
+
+    fn set_match_keys(
+        &self,
+        table: &mut toml::Table,
+        generation: u32,
+        stream: SeedStream,
+        dir: &Path,
+    ) {
+        let seed = self.stage_seed(generation, stream);
+        set(table, &["tournament", "seed"], toml::Value::Integer(seed));
+        set(
+            table,
+            &["tournament", "kind"],
+            toml::Value::String("gauntlet".into()),
+        );
+        set(table, &["output", "dir"], path_value(dir));
+    }
+
+    fn engine_table(&self, name: &str, files: &EngineFiles) -> toml::Value {
+        let mut builtin = toml::Table::new();
+        builtin.insert("weights".into(), path_value(&files.weights));
+        if let Some(search) = &files.search {
+            builtin.insert("search".into(), path_value(search));
+        }
+        builtin.insert(
+            "hash_mb".into(),
+            toml::Value::Integer(self.champion.hash_mb as i64),
+        );
+        let mut engine = toml::Table::new();
+        engine.insert("name".into(), toml::Value::String(name.into()));
+        engine.insert("builtin".into(), toml::Value::Table(builtin));
+        toml::Value::Table(engine)
+    }
+
+    /// The seed of one stage of one generation: derived, so generations and stages differ and
+    /// a resumed run draws the same ones (63 bits: TOML integers are signed).
+    fn stage_seed(&self, generation: u32, stream: SeedStream) -> i64 {
+        let stream = u64::from(generation) * 8 + stream as u64;
+        (Rng::derive(self.seed, stream).next_u64() >> 1) as i64
+    }
+
+    /// The settings a resumed run must share with the run in its directory, as dotted keys:
+    /// the whole file but `generations` (a run may be extended), the output directory and the
+    /// settings that cannot change a result (concurrency, threads, timeouts, how often progress
+    /// is printed), and the champion files' contents.
+    pub fn fingerprint(&self) -> BTreeMap<String, String> {
+        let mut entries = BTreeMap::new();
+        if let Ok(doc) = toml::from_str::<toml::Table>(&self.text) {
+            flatten("", &toml::Value::Table(doc), &mut entries);
+        }
+        // What cannot change a game or a tuned weight may change between sessions.
+        entries.retain(|key, _| {
+            !matches!(key.as_str(), "generations" | "output.dir")
+                && ![
+                    ".tournament.concurrency",
+                    ".tournament.timeout_ms",
+                    ".optimizer.threads",
+                    ".output.report_every",
+                    ".output.rating_interval",
+                ]
+                .iter()
+                .any(|tail| key.ends_with(tail))
+        });
+        entries.insert(
+            "champion.weights_hash".into(),
+            crate::arena::manifest::file_hash(&self.champion.weights),
+        );
+        if let Some(search) = &self.champion.search {
+            entries.insert(
+                "champion.search_hash".into(),
+                crate::arena::manifest::file_hash(search),
+            );
+        }
+        entries
+    }
+}
+
+/// `engine[i].rest` -> `engine[i-1].rest` (the anchor panel's own numbering), else None.
+fn shift_engine_index(key: &str) -> Option<String> {
+    let rest = key.strip_prefix("engine[")?;
+    let close = rest.find(']')?;
+    let index: usize = rest[..close].parse().ok()?;
+    let index = index.checked_sub(1)?;
+    Some(format!("engine[{index}]{}", &rest[close + 1..]))
+}
+
+/// Refuses keys of a stage table that the loop sets.
+fn refuse_loop_keys(
+    doc: &Document<'_>,
+    stage: &str,
+    table: &toml::Table,
+) -> Result<(), ConfigError> {
+    let keys = SET_BY_LOOP
+        .iter()
+        .find(|(s, _)| *s == stage)
+        .map_or(&[][..], |(_, k)| *k);
+    for key in keys {
+        let mut here = Some(table);
+        let parts: Vec<&str> = key.split('.').collect();
+        for (i, part) in parts.iter().enumerate() {
+            let Some(value) = here.and_then(|t| t.get(*part)) else {
+                break;
+            };
+            if i + 1 == parts.len() {
+                let _ = value;
+                return Err(doc.other(
+                    &format!("{stage}.{key}"),
+                    "is set by the loop for each generation (engines from [champion], seeds from the top-level `seed`, directories under output.dir); remove it",
+                ));
+            }
+            here = value.as_table();
+        }
+    }
+    Ok(())
+}
+
+/// Removes a loop-only count key (`tune.window`, say) from a stage table, checked.
+fn take_count(
+    doc: &Document<'_>,
+    table: &mut toml::Table,
+    stage: &str,
+    key: &str,
+    default: u64,
+    max: u64,
+) -> Result<u64, ConfigError> {
+    let full = format!("{stage}.{key}");
+    match table.remove(key) {
+        None => Ok(default),
+        Some(toml::Value::Integer(n)) if n >= 1 && n as u64 <= max => Ok(n as u64),
+        Some(_) => Err(doc.invalid_value(&full, format!("an integer from 1 to {max}"))),
+    }
+}
+
+/// Removes `rating` from each `[[anchor.engine]]` table (a loop-only key), checked.
+fn take_ratings(doc: &Document<'_>, table: &mut toml::Table) -> Result<Vec<f64>, ConfigError> {
+    let Some(toml::Value::Array(engines)) = table.get_mut("engine") else {
+        return Err(doc.missing(
+            "anchor.engine",
+            "[[anchor.engine]] tables: the panel the champion plays",
+        ));
+    };
+    let mut ratings = Vec::new();
+    for (i, engine) in engines.iter_mut().enumerate() {
+        let rating = match engine.as_table_mut().and_then(|t| t.remove("rating")) {
+            None => 0.0,
+            Some(toml::Value::Integer(n)) => n as f64,
+            Some(toml::Value::Float(x)) if x.is_finite() => x,
+            Some(_) => {
+                return Err(doc.invalid_value(
+                    &format!("anchor.engine[{i}].rating"),
+                    "a number: the engine's Elo on the scale the ladder reports",
+                ))
+            }
+        };
+        ratings.push(rating);
+    }
+    Ok(ratings)
+}
+
+/// Sets `table.a.b = value`, making the tables on the way.
+fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {
+    let (last, tables) = path.split_last().expect("a non-empty path");
+    let mut here = table;
+    for part in tables {
+        let entry = here
+            .entry(part.to_string())
+            .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+        if !entry.is_table() {
+            *entry = toml::Value::Table(toml::Table::new());
+        }
+        here = entry.as_table_mut().expect("just made a table");
+    }
+    here.insert(last.to_string(), value);
+}
+
+fn path_value(path: &Path) -> toml::Value {
+    toml::Value::String(path.display().to_string())
+}
+
+/// Dotted keys and their values as text, arrays by index.
+fn flatten(prefix: &str, value: &toml::Value, out: &mut BTreeMap<String, String>) {
+    let join = |k: &str| {
+        if prefix.is_empty() {
+            k.to_string()
+        } else {
+            format!("{prefix}.{k}")
+        }
+    };
+    match value {
+        toml::Value::Table(t) => {
+            for (k, v) in t {
+                flatten(&join(k), v, out);
+            }
+        }
+        toml::Value::Array(items) if items.iter().any(toml::Value::is_table) => {
+            for (i, v) in items.iter().enumerate() {
+                flatten(&format!("{prefix}[{i}]"), v, out);
+            }
+        }
+        other => {
+            out.insert(prefix.to_string(), other.to_string());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"
+seed = 3
+[champion]
+weights = "configs/weights/handset.toml"
+[selfplay.tournament]
+rounds = 4
+[selfplay.time_control]
+nodes = 500
+[tune]
+window = 2
+[tune.optimizer]
+epochs = 5
+[gate.tournament]
+rounds = 10
+[gate.time_control]
+nodes = 500
+[gate.sprt]
+elo0 = 0.0
+elo1 = 10.0
+"#;
+
+    #[test]
+    fn stage_configurations_carry_the_loops_engines_seeds_and_directories() {
+        let config = LoopConfig::parse(SMALL, "l.toml").unwrap();
+        assert_eq!(config.window, 2);
+        assert_eq!(config.wave_pairs, 20);
+        let champion = config.start_champion();
+        let (selfplay, _) = config
+            .selfplay_config(2, &champion, Path::new("o/gen-002/selfplay"))
+            .unwrap();
+        assert!(selfplay.output.positions);
+        assert_eq!(selfplay.engines.len(), 2);
+        assert_eq!(selfplay.output.dir, Path::new("o/gen-002/selfplay"));
+        let (again, _) = config
+            .selfplay_config(2, &champion, Path::new("o/gen-002/selfplay"))
+            .unwrap();
+        assert_eq!(selfplay.seed, again.seed, "seeds are derived, not drawn");
+        let (third, _) = config
+            .selfplay_config(3, &champion, Path::new("x"))
+            .unwrap();
+        assert_ne!(selfplay.seed, third.seed);
+        let (gate, _) = config
+            .gate_config(2, &champion, &champion, Path::new("g"))
+            .unwrap();
+        assert!(gate.sprt.is_some());
+        assert_eq!(gate.engines[0].name, "challenger");
+        let (tune, _) = config
+            .tune_config(
+                2,
+                &[PathBuf::from("a.epd")],
+                Path::new("w.toml"),
+                Path::new("t"),
+            )
+            .unwrap();
+        assert_eq!(tune.data.files, [PathBuf::from("a.epd")]);
+        assert_eq!(tune.optimizer.epochs, 5);
+    }
+
+    #[test]
+    fn errors_in_a_stage_table_name_the_loop_files_line_and_key() {
+        let bad = SMALL.replace("nodes = 500\n[tune]", "nodes = \"many\"\n[tune]");
+        let err = LoopConfig::parse(&bad, "l.toml").unwrap_err().to_string();
+        assert!(err.starts_with("l.toml:8:"), "{err}");
+        assert!(err.contains("selfplay.time_control.nodes"), "{err}");
+
+        let unknown = SMALL.replace("epochs = 5", "epoch = 5");
+        let err = LoopConfig::parse(&unknown, "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.starts_with("l.toml:12:"), "{err}");
+        assert!(err.contains("tune.optimizer.epoch"), "{err}");
+
+        let set = SMALL.replace("rounds = 4", "rounds = 4\nseed = 9");
+        let err = LoopConfig::parse(&set, "l.toml").unwrap_err().to_string();
+        assert!(
+            err.contains("selfplay.tournament.seed") && err.contains("set by the loop"),
+            "{err}"
+        );
+
+        let no_sprt = SMALL.replace("[gate.sprt]\nelo0 = 0.0\nelo1 = 10.0\n", "");
+        let err = LoopConfig::parse(&no_sprt, "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("gate.sprt"), "{err}");
+
+        let window = SMALL.replace("window = 2", "window = 0");
+        let err = LoopConfig::parse(&window, "l.toml")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.starts_with("l.toml:10:") && err.contains("tune.window"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn the_anchor_panel_keeps_its_own_numbering_in_errors() {
+        let text = format!(
+            "{SMALL}[anchor]\nevery = 2\n[anchor.time_control]\nnodes = 500\n\
+             [[anchor.engine]]\nname = \"a\"\nrating = 1500\nbuiltin = {{}}\n\
+             [[anchor.engine]]\nname = \"b\"\nbuiltin = {{ hash_mb = 0 }}\n"
+        );
+        let err = LoopConfig::parse(&text, "l.toml").unwrap_err().to_string();
+        assert!(err.contains("anchor.engine[1].builtin.hash_mb"), "{err}");
+        let fixed = text.replace("hash_mb = 0", "hash_mb = 1");
+        let config = LoopConfig::parse(&fixed, "l.toml").unwrap();
+        assert_eq!(config.anchor_every, 2);
+        assert_eq!(config.anchor_ratings, [1500.0, 0.0]);
+    }
+
+    #[test]
+    fn the_fingerprint_leaves_out_the_generation_count() {
+        let a = LoopConfig::parse(SMALL, "l.toml").unwrap().fingerprint();
+        let more = SMALL.replace("seed = 3", "seed = 3\ngenerations = 9");
+        let b = LoopConfig::parse(&more, "l.toml").unwrap().fingerprint();
+        assert_eq!(a, b);
+        let other = SMALL.replace("nodes = 500\n[tune]", "nodes = 600\n[tune]");
+        let c = LoopConfig::parse(&other, "l.toml").unwrap().fingerprint();
+        assert_ne!(
+            a.get("selfplay.time_control.nodes"),
+            c.get("selfplay.time_control.nodes")
+        );
+    }
+}

@@ -1,0 +1,228 @@
+//! The self-play tuning loop (`sparring loop`): generations of play, record, tune and gate.
+//!
+//! Each generation the champion plays itself and its quiet positions are recorded (`selfplay`),
+//! a challenger is Texel-tuned from the champion's weights over the positions of the last
+//! `window` generations (`tune`), and the challenger plays the champion under an SPRT (`gate`):
+//! H1 accepted promotes it. Every few generations the champion plays a fixed outside panel
+//! (`anchor`), so the ladder has absolute Elo as well as self-play deltas.
+//!
+//! A run directory holds one directory per generation with each stage's own configuration and
+//! output (a match directory, a tuner directory), `generations.csv`, `ladder.svg` and the
+//! current champion's files. Every stage resumes as its own command does (`--resume` of match;
+//! a tune is rerun, it is deterministic), and a finished generation is never played again. The
+//! loop is deterministic for a configuration and seed: stage seeds are derived from the seed, the
+//! recorded positions are put in game order before the tune reads them, and the gate's SPRT is
+//! read at the ends of waves of pairs, never in the order concurrent games happen to finish.
+
+pub mod config;
+mod record;
+mod run;
+mod stages;
+pub mod svg;
+
+pub use config::{Champion, EngineFiles, LoopConfig};
+pub use record::{read_rows, GenerationRow, GENERATIONS_FILE};
+pub use run::{run_loop, LoopOptions, LoopSummary, LOOP_MANIFEST};
+
+use crate::arena::{ArenaError, BookSetupError, LockError, MergeError};
+use crate::eval::WeightsError;
+use crate::toml_config::ConfigError;
+use crate::tune::TuneError;
+use std::path::PathBuf;
+use std::time::Duration;
+use thiserror::Error;
+
+/// The stages of a generation, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    /// The champion plays itself; positions are recorded.
+    Selfplay,
+    /// The challenger is Texel-tuned.
+    Tune,
+    /// Challenger against champion under the SPRT.
+    Gate,
+    /// The champion against the outside panel.
+    Anchor,
+}
+
+impl Stage {
+    /// The stage's name (its directory and table name).
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::Selfplay => "selfplay",
+            Stage::Tune => "tune",
+            Stage::Gate => "gate",
+            Stage::Anchor => "anchor",
+        }
+    }
+}
+
+impl std::fmt::Display for Stage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Progress of a loop, for a front end to display.
+#[derive(Debug)]
+pub enum LoopEvent<'a> {
+    /// The run starts: generations already finished (resumed) and the last to play.
+    Started {
+        /// Generations found finished in the directory.
+        finished: u32,
+        /// The last generation this run plays.
+        last: u32,
+    },
+    /// A stage of a generation starts.
+    StageStarted {
+        /// 1-based generation.
+        generation: u32,
+        /// The stage.
+        stage: Stage,
+    },
+    /// A game of a match stage finished.
+    Game {
+        /// 1-based generation.
+        generation: u32,
+        /// The stage.
+        stage: Stage,
+        /// Games of the stage done (resumed ones included).
+        done: u64,
+        /// Games of the stage (for the gate: of the wave being played).
+        total: u64,
+        /// Time since the stage (or wave) started.
+        elapsed: Duration,
+    },
+    /// A tuning epoch finished.
+    Epoch {
+        /// 1-based generation.
+        generation: u32,
+        /// The epoch (0 is the start).
+        epoch: usize,
+        /// Its training error.
+        train_mse: f64,
+    },
+    /// A stage finished.
+    StageFinished {
+        /// 1-based generation.
+        generation: u32,
+        /// The stage.
+        stage: Stage,
+        /// What it gave, in a few words (`4,000 positions`, `H1 after 240 games`).
+        outcome: String,
+    },
+    /// Book lines a stage's openings file could not use.
+    SkippedOpenings {
+        /// The stage.
+        stage: Stage,
+        /// How many lines.
+        count: usize,
+    },
+    /// A generation finished; its row is in generations.csv.
+    GenerationFinished(&'a GenerationRow),
+}
+
+/// Why a loop could not run or had to stop.
+#[derive(Debug, Error)]
+pub enum LoopError {
+    /// The loop's configuration (or a stage made from it) is wrong.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// The starting champion's weights cannot be loaded.
+    #[error("champion.weights: {0}")]
+    Weights(#[from] WeightsError),
+    /// A stage's openings cannot be used.
+    #[error("{stage} openings: {source}")]
+    Openings {
+        /// The stage.
+        stage: Stage,
+        /// What is wrong with the book.
+        source: BookSetupError,
+    },
+    /// A match stage failed.
+    #[error("generation {generation}, {stage}: {source}")]
+    Match {
+        /// 1-based generation.
+        generation: u32,
+        /// The stage.
+        stage: Stage,
+        /// The runner's error.
+        source: ArenaError,
+    },
+    /// The tune failed.
+    #[error("generation {generation}, tune: {source}")]
+    Tune {
+        /// 1-based generation.
+        generation: u32,
+        /// The tuner's error.
+        source: TuneError,
+    },
+    /// Merging the gate's waves failed.
+    #[error("generation {generation}, gate: {source}")]
+    Merge {
+        /// 1-based generation.
+        generation: u32,
+        /// The merge's error.
+        source: MergeError,
+    },
+    /// Reading or writing a file of the run failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// The output directory is held by another run.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// A new run into a directory that holds something.
+    #[error("{} is not empty: pass --resume to continue the loop in it, or choose another output directory", dir.display())]
+    OutputExists {
+        /// The output directory.
+        dir: PathBuf,
+    },
+    /// `--resume` with a configuration other than the run's.
+    #[error("the configuration differs from the loop in {} ({LOOP_MANIFEST}): {changes}; resume with the same settings (only `generations` may change), or start a new run in another directory", dir.display())]
+    Mismatch {
+        /// The output directory.
+        dir: PathBuf,
+        /// The keys that differ, with both values.
+        changes: String,
+    },
+    /// A file of the run directory is not what the loop wrote.
+    #[error("{}: {message}", path.display())]
+    Damaged {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        message: String,
+    },
+}
+
+impl LoopError {
+    /// Whether the error is the user's input or a refused precondition (exit status 2), rather
+    /// than a run that failed (1).
+    pub fn is_bad_input(&self) -> bool {
+        match self {
+            LoopError::Config(_)
+            | LoopError::Weights(_)
+            | LoopError::Openings { .. }
+            | LoopError::OutputExists { .. }
+            | LoopError::Mismatch { .. }
+            | LoopError::Damaged { .. }
+            | LoopError::Lock(LockError::Held { .. }) => true,
+            LoopError::Match { source, .. } => source.is_bad_input(),
+            LoopError::Tune { source, .. } => source.is_bad_input(),
+            LoopError::Merge { .. } | LoopError::Io { .. } | LoopError::Lock(_) => false,
+        }
+    }
+}
+
+/// An I/O error's constructor for `path`.
+fn io_error(path: &std::path::Path) -> impl FnOnce(std::io::Error) -> LoopError + '_ {
+    move |source| LoopError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}

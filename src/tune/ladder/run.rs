@@ -1,0 +1,274 @@
+//! The loop over generations: the run directory, its fingerprint, the champion's succession and
+//! the ladder's outputs.
+
+use super::config::{EngineFiles, LoopConfig};
+use super::record::{write_rows, GenerationRow};
+use super::stages::{verdict, GateOutcome, Generation, OnEvent, DATA_FILE};
+use super::{io_error, LoopError, LoopEvent};
+use crate::arena::OutputLock;
+use crate::eval::EvalParams;
+use crate::search::SearchParams;
+use crate::stats::SprtDecision;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// The loop's fingerprint file in the run directory.
+pub const LOOP_MANIFEST: &str = "loop.run.toml";
+
+/// How to run a loop.
+#[derive(Clone, Debug, Default)]
+pub struct LoopOptions {
+    /// Play up to this generation (None: the configuration's `generations`).
+    pub generations: Option<u32>,
+    /// Continue the loop in its directory.
+    pub resume: bool,
+    /// The run directory instead of the configuration's `output.dir`.
+    pub output_dir: Option<PathBuf>,
+}
+
+/// What a finished loop reports.
+#[derive(Clone, Debug)]
+pub struct LoopSummary {
+    /// Every generation's row, the resumed ones included.
+    pub rows: Vec<GenerationRow>,
+    /// The champion at the end.
+    pub champion: EngineFiles,
+    /// The run directory.
+    pub dir: PathBuf,
+}
+
+/// Runs (or resumes) the loop to its last generation.
+pub fn run_loop(
+    config: &LoopConfig,
+    options: &LoopOptions,
+    on_event: &mut OnEvent<'_>,
+) -> Result<LoopSummary, LoopError> {
+    let dir = options
+        .output_dir
+        .clone()
+        .unwrap_or_else(|| config.output_dir.clone());
+    let last = options.generations.unwrap_or(config.generations);
+    check_champion(config)?;
+    prepare_directory(config, &dir, options.resume)?;
+    let _lock = OutputLock::acquire(&dir)?;
+    let mut rows = finished_rows(&dir)?;
+    let mut champion = champion_after(config, &dir, &rows);
+    on_event(LoopEvent::Started {
+        finished: rows.len() as u32,
+        last,
+    });
+    for number in rows.len() as u32 + 1..=last {
+        let started = Instant::now();
+        let gen_dir = dir.join(generation_dir(number));
+        std::fs::create_dir_all(&gen_dir).map_err(io_error(&gen_dir))?;
+        let mut generation = Generation {
+            config,
+            number,
+            dir: gen_dir.clone(),
+            on_event: &mut *on_event,
+        };
+        let row = play_generation(&mut generation, &dir, &rows, &champion, started)?;
+        row.save(&gen_dir)?;
+        if row.promoted {
+            champion = challenger_files(&gen_dir, &champion);
+        }
+        rows.push(row);
+        write_outputs(&dir, &rows, &champion)?;
+        on_event(LoopEvent::GenerationFinished(
+            rows.last().expect("just pushed"),
+        ));
+    }
+    write_outputs(&dir, &rows, &champion)?;
+    Ok(LoopSummary {
+        rows,
+        champion,
+        dir,
+    })
+}
+
+/// The stages of one generation, and its row.
+fn play_generation(
+    generation: &mut Generation<'_, '_>,
+    run_dir: &Path,
+    rows: &[GenerationRow],
+    champion: &EngineFiles,
+    started: Instant,
+) -> Result<GenerationRow, LoopError> {
+    let config = generation.config;
+    let number = generation.number;
+    let selfplay = generation.selfplay(champion)?;
+    let first = number.saturating_sub(config.window - 1).max(1);
+    let files: Vec<PathBuf> = (first..=number)
+        .map(|g| run_dir.join(generation_dir(g)).join(DATA_FILE))
+        .collect();
+    let tune = generation.tune(&files, champion)?;
+    let (challenger, gate) = if tune.unusable.is_some() {
+        (champion.clone(), None)
+    } else {
+        let challenger = generation.challenger(champion)?;
+        let gate = generation.gate(&challenger, champion)?;
+        (challenger, Some(gate))
+    };
+    let played = gate.is_some();
+    let gate = gate.unwrap_or_else(GateOutcome::none);
+    let promoted = gate.decision == SprtDecision::AcceptH1;
+    let (mut cumulative_elo, mut squared_error) = rows.last().map_or((0.0, 0.0), |r| {
+        (r.cumulative_elo, r.cumulative_error.powi(2))
+    });
+    if promoted {
+        cumulative_elo += gate.elo;
+        squared_error += gate.elo_error.powi(2);
+    }
+    let new_champion = if promoted { &challenger } else { champion };
+    let anchor = if config.anchor_every > 0 && number % config.anchor_every == 0 {
+        Some(generation.anchor(new_champion)?)
+    } else {
+        None
+    };
+    Ok(GenerationRow {
+        generation: number,
+        games: selfplay.games,
+        positions: selfplay.positions,
+        tune_positions: tune.positions,
+        k: tune.k,
+        train_mse: tune.train_mse,
+        validation_mse: tune.validation_mse,
+        gate_games: gate.games,
+        sprt: if played {
+            verdict(gate.decision)
+        } else {
+            "unusable"
+        }
+        .to_string(),
+        llr: played.then_some(gate.llr),
+        elo: played.then_some(gate.elo),
+        elo_error: played.then_some(gate.elo_error),
+        promoted,
+        cumulative_elo,
+        cumulative_error: squared_error.sqrt(),
+        anchor_elo: anchor.as_ref().map(|a| a.elo),
+        anchor_error: anchor.as_ref().map(|a| a.error),
+        anchor_games: anchor.as_ref().map(|a| a.games),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// `gen-007`.
+pub(super) fn generation_dir(number: u32) -> String {
+    format!("gen-{number:03}")
+}
+
+/// Loads the starting champion's files, so a bad one is refused before anything runs.
+fn check_champion(config: &LoopConfig) -> Result<(), LoopError> {
+    EvalParams::load(&config.champion.weights)?;
+    if let Some(search) = &config.champion.search {
+        SearchParams::load(search)?;
+    }
+    Ok(())
+}
+
+/// Makes the run directory, or checks that the one there is this loop's (with `resume`).
+fn prepare_directory(config: &LoopConfig, dir: &Path, resume: bool) -> Result<(), LoopError> {
+    let manifest = dir.join(LOOP_MANIFEST);
+    let now = config.fingerprint();
+    let holds_something = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
+    if manifest.exists() && resume {
+        let text = std::fs::read_to_string(&manifest).map_err(io_error(&manifest))?;
+        let was: BTreeMap<String, String> =
+            toml::from_str(&text).map_err(|e| LoopError::Damaged {
+                path: manifest.clone(),
+                message: format!("not a loop fingerprint: {}", e.message()),
+            })?;
+        let changes = describe_changes(&was, &now);
+        if !changes.is_empty() {
+            return Err(LoopError::Mismatch {
+                dir: dir.to_path_buf(),
+                changes,
+            });
+        }
+        return Ok(());
+    }
+    if holds_something {
+        return Err(LoopError::OutputExists {
+            dir: dir.to_path_buf(),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let text = toml::to_string(&now).expect("a fingerprint serialises");
+    crate::files::write_atomic(&manifest, text.as_bytes()).map_err(io_error(&manifest))
+}
+
+/// `key was A and is now B` for every key that differs.
+fn describe_changes(was: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> String {
+    let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
+    let show = |v: Option<&String>| v.map_or_else(|| "(unset)".to_string(), Clone::clone);
+    keys.into_iter()
+        .filter(|k| was.get(*k) != now.get(*k))
+        .map(|k| {
+            format!(
+                "{k} was {} and is now {}",
+                show(was.get(k)),
+                show(now.get(k))
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The rows of the generations finished in `dir`, in order (the first unfinished one ends them).
+fn finished_rows(dir: &Path) -> Result<Vec<GenerationRow>, LoopError> {
+    let mut rows = Vec::new();
+    for number in 1.. {
+        match GenerationRow::load(&dir.join(generation_dir(number)))? {
+            Some(row) => rows.push(row),
+            None => break,
+        }
+    }
+    Ok(rows)
+}
+
+/// The champion after the finished generations: the last promoted challenger, else the start.
+fn champion_after(config: &LoopConfig, dir: &Path, rows: &[GenerationRow]) -> EngineFiles {
+    rows.iter()
+        .filter(|r| r.promoted)
+        .fold(config.start_champion(), |champion, row| {
+            challenger_files(&dir.join(generation_dir(row.generation)), &champion)
+        })
+}
+
+/// A generation's challenger files (as `Generation::challenger` wrote them).
+fn challenger_files(gen_dir: &Path, champion: &EngineFiles) -> EngineFiles {
+    EngineFiles {
+        weights: gen_dir.join("challenger.weights.toml"),
+        search: champion
+            .search
+            .as_ref()
+            .map(|_| gen_dir.join("challenger.search.toml")),
+    }
+}
+
+/// generations.csv, ladder.svg and the champion's files.
+fn write_outputs(
+    dir: &Path,
+    rows: &[GenerationRow],
+    champion: &EngineFiles,
+) -> Result<(), LoopError> {
+    write_rows(dir, rows)?;
+    let svg_path = dir.join("ladder.svg");
+    crate::files::write_atomic(&svg_path, super::svg::ladder_svg(rows).as_bytes())
+        .map_err(io_error(&svg_path))?;
+    let weights = dir.join("champion.weights.toml");
+    crate::files::copy_atomic(&champion.weights, &weights).map_err(io_error(&champion.weights))?;
+    let search = dir.join("champion.search.toml");
+    match &champion.search {
+        Some(path) => crate::files::copy_atomic(path, &search).map_err(io_error(path))?,
+        None => {
+            let text = SearchParams::default().to_toml_string_with_header(
+                "# The compiled-in search constants (the loop's champion uses them).\n\n",
+            );
+            crate::files::write_atomic(&search, text.as_bytes()).map_err(io_error(&search))?;
+        }
+    }
+    Ok(())
+}
