@@ -4,10 +4,10 @@ use sparring::arena::MatchConfig;
 
 #[test]
 fn shipped_match_configurations_parse() {
-    // Every shipped configuration parses as what it is: a tune file, an SPSA run (a `[spsa]`
-    // table) or a match.
+    // Every shipped configuration parses as what it is: a tune file, a loop (a `[champion]`
+    // table), an SPSA run (a `[spsa]` table) or a match.
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/configs");
-    let (mut matches, mut spsa) = (0, 0);
+    let (mut matches, mut spsa, mut loops) = (0, 0, 0);
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().to_string();
@@ -17,6 +17,9 @@ fn shipped_match_configurations_parse() {
         let text = std::fs::read_to_string(&path).unwrap();
         if name == "tune.toml" {
             TuneConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        } else if text.lines().any(|l| l.trim() == "[champion]") {
+            sparring::tune::ladder::LoopConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            loops += 1;
         } else if text.lines().any(|l| l.trim() == "[spsa]") {
             sparring::tune::spsa::SpsaConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             spsa += 1;
@@ -27,6 +30,7 @@ fn shipped_match_configurations_parse() {
     }
     assert!(matches >= 5, "{matches} match configurations");
     assert!(spsa >= 1, "{spsa} SPSA configurations");
+    assert!(loops >= 2, "{loops} loop configurations");
 }
 
 use sparring::arena::EngineKind;
