@@ -135,6 +135,13 @@ fn fmt2(v: f64) -> String {
 
 /// Shows a tournament's events: fastchess-style lines (which log parsers read) or a progress bar
 /// on the terminal.
+/// Which results block is printed: one during the run (at the rating interval) or the last.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum Block {
+    Interval,
+    Final,
+}
+
 struct Console {
     bar: Option<ProgressBar>,
     sprt: Option<SprtParams>,
@@ -301,7 +308,7 @@ impl Console {
             }
             Event::ResultsDue { pairings } => {
                 self.block_stale = false;
-                self.print(&self.results_block(pairings));
+                self.print(&self.results_block(pairings, Block::Interval));
             }
             Event::SprtDecided { decisions, .. } => self.decided = decisions.to_vec(),
             Event::RunFinished {
@@ -315,7 +322,7 @@ impl Console {
                 }
                 // The block of the last game, unless the interval just printed it.
                 let mut lines = if self.block_stale {
-                    self.results_block(pairings)
+                    self.results_block(pairings, Block::Final)
                 } else {
                     Vec::new()
                 };
@@ -369,7 +376,7 @@ impl Console {
     }
 
     /// The results block: per pairing with two engines, a ranking table with more.
-    fn results_block(&self, pairings: &[PairingStats]) -> Vec<String> {
+    fn results_block(&self, pairings: &[PairingStats], block: Block) -> Vec<String> {
         let rule = "--------------------------------------------------".to_string();
         let mut lines = Vec::new();
         let table = self.names.len() >= 3;
@@ -382,7 +389,7 @@ impl Console {
         for p in pairings {
             if !table {
                 match self.format {
-                    ResultsFormat::Fastchess => lines.extend(self.fastchess_lines(p)),
+                    ResultsFormat::Fastchess => lines.extend(self.fastchess_lines(p, block)),
                     ResultsFormat::Cutechess => lines.extend(cutechess_lines(p)),
                 }
             }
@@ -395,7 +402,7 @@ impl Console {
     }
 
     /// fastchess's lines for one pairing, from the first engine's point of view.
-    fn fastchess_lines(&self, p: &PairingStats) -> Vec<String> {
+    fn fastchess_lines(&self, p: &PairingStats, block: Block) -> Vec<String> {
         let mut lines = vec![format!(
             "Results of {} vs {} ({}):",
             p.first,
@@ -432,8 +439,14 @@ impl Console {
                 fmt2(100.0 * wdl.draws as f64 / games as f64)
             ));
         }
-        // W/D/L count every finished game, as fastchess's do; the pentanomial counts pairs.
-        let (wdl, games) = (p.games_wdl, p.games_wdl.games());
+        // By pairs, a block during the run counts complete pairs as fastchess's does (fishtest's
+        // parser checks Games == 2 * sum(Ptnml)); the last block counts every game, the
+        // unpaired ones (an odd last game, games in flight when an SPRT stopped) said below.
+        let wdl = match (self.penta, block) {
+            (true, Block::Interval) => p.wdl,
+            _ => p.games_wdl,
+        };
+        let games = wdl.games();
         let points = wdl.wins as f64 + 0.5 * wdl.draws as f64;
         lines.push(format!(
             "Games: {games}, Wins: {}, Losses: {}, Draws: {}, Points: {points:.1} ({} %)",
@@ -453,8 +466,12 @@ impl Console {
                 fmt2(p.wl_pairs as f64 / p.dd_pairs as f64)
             ));
             if p.unpaired_games() > 0 {
+                let counted = match block {
+                    Block::Interval => "not yet in Games or Ptnml",
+                    Block::Final => "in Games, not in Ptnml",
+                };
                 lines.push(format!(
-                    "Unpaired games: {} (in Games, not in Ptnml)",
+                    "Unpaired games: {} ({counted})",
                     p.unpaired_games()
                 ));
             }
@@ -804,7 +821,7 @@ mod tests {
     #[test]
     fn the_fastchess_block_is_byte_for_byte_fastchess() {
         let console = console(&["New", "Base"], true);
-        let block = console.results_block(&[new_vs_base()]);
+        let block = console.results_block(&[new_vs_base()], Block::Final);
         let rule = "-".repeat(50);
         assert_eq!(block[0], rule);
         assert_eq!(
@@ -830,12 +847,34 @@ mod tests {
     }
 
     #[test]
+    fn by_pairs_a_block_during_the_run_counts_complete_pairs_and_the_last_every_game() {
+        let console = console(&["New", "Base"], true);
+        let mut p = PairingStats::new("New", "Base");
+        p.add_game(0, 1.0);
+        p.add_game(0, 0.5);
+        p.add_game(1, 0.0); // its partner is still being played
+        let games_line = |block: &[String]| -> String {
+            block
+                .iter()
+                .find(|l| l.starts_with("Games:"))
+                .unwrap()
+                .clone()
+        };
+        let during = console.results_block(std::slice::from_ref(&p), Block::Interval);
+        assert!(games_line(&during).starts_with("Games: 2, Wins: 1, Losses: 0, Draws: 1,"));
+        assert!(during.contains(&"Unpaired games: 1 (not yet in Games or Ptnml)".to_string()));
+        let last = console.results_block(&[p], Block::Final);
+        assert!(games_line(&last).starts_with("Games: 3, Wins: 1, Losses: 1, Draws: 1,"));
+        assert!(last.contains(&"Unpaired games: 1 (in Games, not in Ptnml)".to_string()));
+    }
+
+    #[test]
     fn without_penta_the_block_counts_games_and_has_no_ptnml_line() {
         let mut console = console(&["New", "Base"], false);
         console.penta = false;
         let mut p = new_vs_base();
         p.games_wdl = Wdl::new(35, 138, 29); // one more game of each kind that is not paired
-        let block = console.results_block(&[p]);
+        let block = console.results_block(&[p], Block::Final);
         assert_eq!(block.len(), 6, "{block:?}");
         assert!(block[3].starts_with("LOS: ") && !block[3].contains("PairsRatio"));
         assert!(block[4].starts_with("Games: 202, Wins: 35, Losses: 29, Draws: 138,"));
@@ -847,7 +886,7 @@ mod tests {
         let mut console = console(&["New", "Base"], true);
         console.format = ResultsFormat::Cutechess;
         console.penta = false;
-        let block = console.results_block(&[new_vs_base()]);
+        let block = console.results_block(&[new_vs_base()], Block::Final);
         assert_eq!(block[0], "Score of New vs Base: 34 - 29 - 137  [0.512] 200");
         assert!(
             block[1].starts_with("Elo difference: 8.7 +/- "),
@@ -876,7 +915,7 @@ mod tests {
             p.add_game(1, scores[0]);
             p.add_game(1, scores[1]);
         }
-        let block = console.results_block(&[ab, ac, bc]);
+        let block = console.results_block(&[ab, ac, bc], Block::Final);
         assert_eq!(
             block[1],
             format!(
