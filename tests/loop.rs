@@ -352,3 +352,64 @@ fn a_changed_configuration_or_a_used_directory_is_refused() {
     );
     assert!(!fresh.exists(), "nothing was written");
 }
+
+/// The `[spsa]` stage of a tiny loop: two iterations over two search constants.
+const SPSA_STAGE: &str = r#"
+[spsa]
+every = 1
+iterations = 2
+pairs_per_iteration = 2
+[spsa.time_control]
+nodes = 600
+[spsa.openings]
+file = "OPENINGS"
+[spsa.adjudication]
+max_moves = 120
+[[spsa.param]]
+name = "search.lmr.base"
+min = 0.0
+max = 2.0
+c_end = 0.1
+[[spsa.param]]
+name = "search.rfp.margin"
+min = 30
+max = 160
+c_end = 6
+"#;
+
+#[test]
+fn an_spsa_stage_tunes_the_challengers_search_constants_and_resumes_to_the_same_files() {
+    let dir = scratch("spsa");
+    let config = write_config(&dir, &Setup::default());
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text = text.replace("generations = 3", "generations = 1");
+    text.push_str(&SPSA_STAGE.replace("OPENINGS", &repo("openings/balanced-8ply.epd")));
+    std::fs::write(&config, text).unwrap();
+
+    let reference = dir.join("reference");
+    let run = run_loop(&config, &reference, &[]);
+    assert!(run.stdout.contains("gen 1 spsa: started"), "{}", run.stdout);
+    let gen = reference.join("gen-001");
+    let trajectory = std::fs::read_to_string(gen.join("spsa/trajectory.csv")).unwrap();
+    // A header, the starting point and two iterations.
+    assert_eq!(trajectory.lines().count(), 4, "{trajectory}");
+    assert!(
+        gen.join("spsa.toml").exists(),
+        "the stage's configuration is kept"
+    );
+    // The challenger's search file holds the SPSA result, not the compiled-in constants.
+    let search = sparring::search::SearchParams::load(gen.join("challenger.search.toml")).unwrap();
+    assert_ne!(search, sparring::search::SearchParams::default());
+    let gate = std::fs::read_to_string(gen.join("gate.toml")).unwrap();
+    assert!(gate.contains("challenger.search.toml"), "{gate}");
+
+    // Killed during the SPSA stage and resumed: the same generation.
+    let killed = dir.join("killed");
+    kill_after(&config, &killed, "gen 1 spsa: started", false);
+    run_loop(&config, &killed, &["--resume"]);
+    assert_eq!(rows_without_time(&killed), rows_without_time(&reference));
+    assert_eq!(
+        std::fs::read(killed.join("gen-001/challenger.search.toml")).unwrap(),
+        std::fs::read(gen.join("challenger.search.toml")).unwrap()
+    );
+}

@@ -35,10 +35,13 @@ Each generation:
                positions of its games are recorded (gen-NNN/data.epd, in game order);
   2. tune      a challenger is Texel-tuned from the champion's weights over the positions
                of the last `tune.window` generations (the [tune] tuner table);
-  3. gate      the challenger plays the champion under the [gate.sprt] test, in waves of
+  3. spsa      every `spsa.every` generations (with an [spsa] table) the challenger's
+               search constants (and any weights its [[spsa.param]] name) are SPSA-tuned
+               through games, starting from the challenger's files;
+  4. gate      the challenger plays the champion under the [gate.sprt] test, in waves of
                `gate.wave_pairs` pairs; H1 accepted promotes it, otherwise the champion
                stays and the generation's data stays in the window;
-  4. anchor    every `anchor.every` generations (with an [anchor] table) the champion plays
+  5. anchor    every `anchor.every` generations (with an [anchor] table) the champion plays
                a fixed panel, for Elo on an absolute scale.
 
 Writes DIR/generations.csv (one row per generation), DIR/ladder.svg, the champion as

@@ -8,6 +8,7 @@
 use crate::arena::MatchConfig;
 use crate::rng::Rng;
 use crate::toml_config::{read_text, ConfigError, Document};
+use crate::tune::spsa::SpsaConfig;
 use crate::tune::TuneConfig;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -58,9 +59,13 @@ pub struct LoopConfig {
     pub anchor_every: u32,
     /// `anchor.engine[i].rating`: the panel's ratings (0 when not given), in engine order.
     pub anchor_ratings: Vec<f64>,
+    /// `spsa.every` (0 without an `[spsa]` table): the challenger's search constants are
+    /// SPSA-tuned in every generation divisible by this.
+    pub spsa_every: u32,
     text: String,
     selfplay: toml::Table,
     tune: toml::Table,
+    spsa: Option<toml::Table>,
     gate: toml::Table,
     anchor: Option<toml::Table>,
 }
@@ -74,6 +79,7 @@ struct LoopFile {
     output: Option<OutputFile>,
     selfplay: Option<toml::Table>,
     tune: Option<toml::Table>,
+    spsa: Option<toml::Table>,
     gate: Option<toml::Table>,
     anchor: Option<toml::Table>,
 }
@@ -121,6 +127,7 @@ const SET_BY_LOOP: &[(&str, &[&str])] = &[
         "tune",
         &["data.files", "data.seed", "model.weights", "output.dir"],
     ),
+    ("spsa", &["seed", "engine", "output.dir"]),
     (
         "anchor",
         &["tournament.seed", "tournament.kind", "output.dir", "sprt"],
@@ -134,6 +141,7 @@ enum SeedStream {
     Tune = 2,
     Gate = 3,
     Anchor = 4,
+    Spsa = 5,
 }
 
 impl LoopConfig {
@@ -179,9 +187,11 @@ impl LoopConfig {
             .gate
             .ok_or_else(|| doc.missing("gate", "a [gate] match table with an [gate.sprt]"))?;
         let mut anchor = f.anchor;
+        let mut spsa = f.spsa;
         for (stage, table) in [("selfplay", &selfplay), ("tune", &tune), ("gate", &gate)]
             .into_iter()
             .chain(anchor.as_ref().map(|a| ("anchor", a)))
+            .chain(spsa.as_ref().map(|s| ("spsa", s)))
         {
             refuse_loop_keys(&doc, stage, table)?;
         }
@@ -193,6 +203,10 @@ impl LoopConfig {
                 take_ratings(&doc, table)?,
             ),
             None => (0, Vec::new()),
+        };
+        let spsa_every = match spsa.as_mut() {
+            Some(table) => take_count(&doc, table, "spsa", "every", 1, 100_000)?,
+            None => 0,
         };
         if !gate.contains_key("sprt") {
             return Err(doc.missing(
@@ -210,9 +224,11 @@ impl LoopConfig {
             wave_pairs,
             anchor_every: anchor_every as u32,
             anchor_ratings,
+            spsa_every: spsa_every as u32,
             text: text.to_string(),
             selfplay,
             tune,
+            spsa,
             gate,
             anchor,
         };
@@ -234,6 +250,9 @@ impl LoopConfig {
         self.gate_config(1, &champion, &champion, &dir.join("gate"))?;
         if self.anchor.is_some() {
             self.anchor_config(1, &champion, &dir.join("anchor"))?;
+        }
+        if self.spsa.is_some() {
+            self.spsa_config(1, &champion, &dir.join("spsa"))?;
         }
         Ok(())
     }
@@ -311,6 +330,59 @@ impl LoopConfig {
                 _ => e,
             };
             self.relocate(shifted, "anchor")
+        })?;
+        Ok((config, text))
+    }
+
+    /// Generation `generation`'s SPSA run over the challenger's search constants (`[spsa]`:
+    /// its plain keys are the SPSA file's `[spsa]` table, its tables and `[[spsa.param]]` that
+    /// file's own), starting from `challenger`, written into `dir`.
+    pub fn spsa_config(
+        &self,
+        generation: u32,
+        challenger: &EngineFiles,
+        dir: &Path,
+    ) -> Result<(SpsaConfig, String), ConfigError> {
+        let loop_table = self.spsa.clone().expect("an [spsa] table");
+        let mut table = toml::Table::new();
+        let mut run = toml::Table::new();
+        for (key, value) in loop_table {
+            let is_table = value.is_table()
+                || value
+                    .as_array()
+                    .is_some_and(|a| a.iter().any(toml::Value::is_table));
+            if is_table {
+                table.insert(key, value);
+            } else {
+                run.insert(key, value);
+            }
+        }
+        let seed = self.stage_seed(generation, SeedStream::Spsa);
+        run.insert("seed".into(), toml::Value::Integer(seed));
+        table.insert("spsa".into(), toml::Value::Table(run));
+        let mut engine = toml::Table::new();
+        engine.insert("weights".into(), path_value(&challenger.weights));
+        if let Some(search) = &challenger.search {
+            engine.insert("search".into(), path_value(search));
+        }
+        engine.insert(
+            "hash_mb".into(),
+            toml::Value::Integer(self.champion.hash_mb as i64),
+        );
+        table.insert("engine".into(), toml::Value::Table(engine));
+        set(&mut table, &["output", "dir"], path_value(dir));
+        let text = toml::to_string(&table).expect("a TOML table serialises");
+        let source = format!("{} [spsa]", self.source);
+        let config = SpsaConfig::parse(&text, &source).map_err(|e| {
+            // The SPSA file's `spsa.x` is the loop's `spsa.x`; its other keys sit under `spsa.`.
+            let key = e
+                .key()
+                .map(|k| k.strip_prefix("spsa.").unwrap_or(k).to_string());
+            let e = match key {
+                Some(key) => e.with_key(key),
+                None => e,
+            };
+            self.relocate(e, "spsa")
         })?;
         Ok((config, text))
     }

@@ -2,7 +2,8 @@
 //!
 //! Each generation the champion plays itself and its quiet positions are recorded (`selfplay`),
 //! a challenger is Texel-tuned from the champion's weights over the positions of the last
-//! `window` generations (`tune`), and the challenger plays the champion under an SPRT (`gate`):
+//! `window` generations (`tune`), optionally its search constants are SPSA-tuned (`spsa`), and
+//! the challenger plays the champion under an SPRT (`gate`):
 //! H1 accepted promotes it. Every few generations the champion plays a fixed outside panel
 //! (`anchor`), so the ladder has absolute Elo as well as self-play deltas.
 //!
@@ -27,6 +28,7 @@ pub use run::{run_loop, LoopOptions, LoopSummary, LOOP_MANIFEST};
 use crate::arena::{ArenaError, BookSetupError, LockError, MergeError};
 use crate::eval::WeightsError;
 use crate::toml_config::ConfigError;
+use crate::tune::spsa::SpsaError;
 use crate::tune::TuneError;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -39,6 +41,8 @@ pub enum Stage {
     Selfplay,
     /// The challenger is Texel-tuned.
     Tune,
+    /// The challenger's search constants are SPSA-tuned.
+    Spsa,
     /// Challenger against champion under the SPRT.
     Gate,
     /// The champion against the outside panel.
@@ -51,6 +55,7 @@ impl Stage {
         match self {
             Stage::Selfplay => "selfplay",
             Stage::Tune => "tune",
+            Stage::Spsa => "spsa",
             Stage::Gate => "gate",
             Stage::Anchor => "anchor",
         }
@@ -157,6 +162,14 @@ pub enum LoopError {
         /// The tuner's error.
         source: TuneError,
     },
+    /// The SPSA stage failed.
+    #[error("generation {generation}, spsa: {source}")]
+    Spsa {
+        /// 1-based generation.
+        generation: u32,
+        /// The SPSA run's error.
+        source: SpsaError,
+    },
     /// Merging the gate's waves failed.
     #[error("generation {generation}, gate: {source}")]
     Merge {
@@ -214,6 +227,7 @@ impl LoopError {
             | LoopError::Lock(LockError::Held { .. }) => true,
             LoopError::Match { source, .. } => source.is_bad_input(),
             LoopError::Tune { source, .. } => source.is_bad_input(),
+            LoopError::Spsa { source, .. } => source.is_bad_input(),
             LoopError::Merge { .. } | LoopError::Io { .. } | LoopError::Lock(_) => false,
         }
     }

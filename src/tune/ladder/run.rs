@@ -106,7 +106,10 @@ fn play_generation(
     let (challenger, gate) = if tune.unusable.is_some() {
         (champion.clone(), None)
     } else {
-        let challenger = generation.challenger(champion)?;
+        let mut challenger = generation.challenger(champion)?;
+        if config.spsa_every > 0 && number % config.spsa_every == 0 {
+            challenger = generation.spsa(&challenger)?;
+        }
         let gate = generation.gate(&challenger, champion)?;
         (challenger, Some(gate))
     };
@@ -237,14 +240,17 @@ fn champion_after(config: &LoopConfig, dir: &Path, rows: &[GenerationRow]) -> En
         })
 }
 
-/// A generation's challenger files (as `Generation::challenger` wrote them).
+/// A generation's challenger files (as `Generation::challenger` and `Generation::spsa` wrote
+/// them): its search file when it has one, else the champion's (the compiled-in constants).
 fn challenger_files(gen_dir: &Path, champion: &EngineFiles) -> EngineFiles {
+    let search = gen_dir.join("challenger.search.toml");
     EngineFiles {
         weights: gen_dir.join("challenger.weights.toml"),
-        search: champion
-            .search
-            .as_ref()
-            .map(|_| gen_dir.join("challenger.search.toml")),
+        search: if search.exists() {
+            Some(search)
+        } else {
+            champion.search.clone()
+        },
     }
 }
 

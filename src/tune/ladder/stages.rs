@@ -11,6 +11,9 @@ use crate::arena::{
 };
 use crate::record::TrainingPosition;
 use crate::stats::{Pentanomial, SprtDecision};
+use crate::tune::spsa::games::with_values;
+use crate::tune::spsa::run::{run_spsa, RunOptions as SpsaRunOptions, SpsaEvent};
+use crate::tune::spsa::{tuned_files, BuiltinObjective, SpsaEngine, Target};
 use crate::tune::{TuneError, TuneSummary};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -245,6 +248,89 @@ impl Generation<'_, '_> {
             None => None,
         };
         Ok(EngineFiles { weights, search })
+    }
+
+    /// SPSA over the challenger's search constants (and any weights `[[spsa.param]]` names),
+    /// from the challenger's files; the tuned values become the challenger's files.
+    pub fn spsa(&mut self, challenger: &EngineFiles) -> Result<EngineFiles, LoopError> {
+        let out = self.dir.join("spsa");
+        let (config, text) = self.config.spsa_config(self.number, challenger, &out)?;
+        self.started(Stage::Spsa);
+        self.write_stage_config(Stage::Spsa, &text)?;
+        let generation = self.number;
+        let failed = |source| LoopError::Spsa { generation, source };
+        let objective = BuiltinObjective::new(&config).map_err(failed)?;
+        let options = SpsaRunOptions {
+            concurrency: config.concurrency,
+            resume: out.exists(),
+            stop: None,
+            description: config.description(),
+            barrier_timeout: None,
+        };
+        let tuned = |theta: &[f64]| tuned_files(&config, theta);
+        let games_per_iteration = config.plan.pairs_per_iteration * 2;
+        let total = config.plan.schedule.iterations * games_per_iteration;
+        let started = std::time::Instant::now();
+        let on_event = &mut *self.on_event;
+        let mut done = 0;
+        let mut forward = |event: SpsaEvent<'_>| match event {
+            SpsaEvent::Started {
+                done: iterations, ..
+            } => done = iterations * games_per_iteration,
+            SpsaEvent::GameFinished { .. } => {
+                done += 2;
+                on_event(LoopEvent::Game {
+                    generation,
+                    stage: Stage::Spsa,
+                    done,
+                    total,
+                    elapsed: started.elapsed(),
+                });
+            }
+            _ => {}
+        };
+        let summary = run_spsa(
+            &config.plan,
+            &objective,
+            &out,
+            &options,
+            &tuned,
+            &mut forward,
+        )
+        .map_err(failed)?;
+        let SpsaEngine::Builtin { base, targets, .. } = &config.engine else {
+            unreachable!("the loop's SPSA plays the built-in engine")
+        };
+        let tuned = with_values(base, targets, &summary.theta);
+        let header = format!(
+            "# Generation {generation} of `sparring loop {}`: SPSA-tuned ({} iterations).
+
+",
+            self.config.source, summary.done
+        );
+        let search = self.dir.join("challenger.search.toml");
+        let text = tuned.search.to_toml_string_with_header(&header);
+        crate::files::write_atomic(&search, text.as_bytes()).map_err(io_error(&search))?;
+        let weights = if targets.iter().any(|t| matches!(t, Target::Weight { .. })) {
+            let path = self.dir.join("challenger.weights.toml");
+            let text = tuned.eval.to_toml_string_with_header(&header);
+            crate::files::write_atomic(&path, text.as_bytes()).map_err(io_error(&path))?;
+            path
+        } else {
+            challenger.weights.clone()
+        };
+        self.finished(
+            Stage::Spsa,
+            format!(
+                "{} iterations, {} parameters",
+                summary.done,
+                config.plan.params.len()
+            ),
+        );
+        Ok(EngineFiles {
+            weights,
+            search: Some(search),
+        })
     }
 
     /// Challenger against champion, wave by wave until the SPRT decides or the games run out.
