@@ -6,10 +6,10 @@
 use super::config::{EngineKind, MatchConfig, PgnMode};
 use super::engine_log::{EngineLog, LogSink, LoggedPlayer};
 use super::events::Event;
+use super::figures::{read_figures, write_figures_header, write_figures_row, FIGURES_FILE};
 use super::game::{play_game, GameSetup};
 use super::lock::{LockError, OutputLock};
 use super::manifest::{Fingerprint, ManifestError, MANIFEST_FILE};
-use super::merge::{write_figures_header, write_figures_row, FIGURES_FILE};
 use super::pairing::{ranking, EngineFigures, PairingStats};
 use super::player::{BuiltinPlayer, Player, PlayerError};
 use super::report::EngineFacts;
@@ -685,7 +685,7 @@ fn prepare_outputs(
         if sharded {
             // Keep the figures of the finished games (a kill may leave rows of an unfinished one).
             let text = std::fs::read_to_string(&figures_path).unwrap_or_default();
-            let rows = super::merge::read_figures(&text).unwrap_or_default();
+            let rows = read_figures(&text).unwrap_or_default();
             let mut kept = Vec::new();
             write_figures_header(&mut kept).map_err(io_error(&figures_path))?;
             for (game, engine, figures) in rows.iter().filter(|r| done.contains(&r.0)) {
