@@ -179,11 +179,7 @@ fn swap_into_place(staging: &Path, out: &Path) -> Result<(), MergeError> {
     Ok(())
 }
 
+/// Writes a file of the merge through a temporary file beside it.
 fn replace_file(path: &Path, content: &[u8]) -> Result<(), MergeError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, content)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(io(path))
+    crate::files::write_atomic(path, content).map_err(io(path))
 }

@@ -42,12 +42,7 @@ fn append(path: &Path) -> Result<BufWriter<File>, ArenaError> {
 
 /// Replaces a file's content through a temporary file, so a kill never leaves it half written.
 pub(super) fn replace_file(path: &Path, content: &[u8]) -> Result<(), ArenaError> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, content)
-        .and_then(|_| std::fs::rename(&tmp, path))
-        .map_err(io_error(path))
+    crate::files::write_atomic(path, content).map_err(io_error(path))
 }
 
 impl Outputs {
