@@ -406,9 +406,7 @@ impl Fingerprint {
     /// Writes `run.toml` into `dir` (through a temporary file, so it is never half written).
     pub fn write(&self, dir: &Path) -> Result<(), ManifestError> {
         let path = dir.join(MANIFEST_FILE);
-        let tmp = dir.join(format!("{MANIFEST_FILE}.tmp"));
-        std::fs::write(&tmp, self.to_toml())
-            .and_then(|_| std::fs::rename(&tmp, &path))
+        crate::files::write_atomic(&path, self.to_toml().as_bytes())
             .map_err(|source| ManifestError::Io { path, source })
     }
 

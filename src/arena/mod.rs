@@ -6,6 +6,7 @@ pub mod config;
 pub mod engine;
 pub mod engine_log;
 pub mod events;
+mod figures;
 mod game;
 pub mod lock;
 pub mod manifest;

@@ -170,9 +170,7 @@ pub fn write_ranking(dir: &Path, standings: &[Standing], by_pairs: bool) -> std:
         ])?;
     }
     let text = writer.into_inner().map_err(|e| e.into_error())?;
-    let tmp = dir.join("ranking.csv.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(tmp, dir.join("ranking.csv"))
+    crate::files::write_atomic(&dir.join("ranking.csv"), &text)
 }
 
 /// `summary.csv`: one row per pairing, from the first engine's point of view, counted over
@@ -270,9 +268,7 @@ pub fn write_summary(
         writer.write_record(&row)?;
     }
     let text = writer.into_inner().map_err(|e| e.into_error())?;
-    let tmp = dir.join("summary.csv.tmp");
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(tmp, dir.join("summary.csv"))
+    crate::files::write_atomic(&dir.join("summary.csv"), &text)
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@ use crate::openings::{
     OpeningsError,
 };
 use crate::rng::Rng;
+use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -554,23 +555,33 @@ impl std::fmt::Display for Slice {
 
 /// 1-based game ids as compact text: `1-8, 11, 13-16` (empty: `none`).
 pub fn describe_game_ids(ids: impl IntoIterator<Item = u64>) -> String {
-    let mut ranges: Vec<(u64, u64)> = Vec::new();
+    describe_id_ranges(&id_ranges(ids))
+}
+
+/// Ascending ids as ranges of consecutive ids.
+pub(crate) fn id_ranges(ids: impl IntoIterator<Item = u64>) -> Vec<RangeInclusive<u64>> {
+    let mut ranges: Vec<RangeInclusive<u64>> = Vec::new();
     for id in ids {
         match ranges.last_mut() {
-            Some((_, end)) if *end + 1 == id => *end = id,
-            _ => ranges.push((id, id)),
+            Some(r) if *r.end() + 1 == id => *r = *r.start()..=id,
+            _ => ranges.push(id..=id),
         }
     }
+    ranges
+}
+
+/// Ranges of ids as compact text: `1-8, 11, 13-16` (empty: `none`).
+pub(crate) fn describe_id_ranges(ranges: &[RangeInclusive<u64>]) -> String {
     if ranges.is_empty() {
         return "none".to_string();
     }
     ranges
         .iter()
-        .map(|&(a, b)| {
-            if a == b {
-                a.to_string()
+        .map(|r| {
+            if r.start() == r.end() {
+                r.start().to_string()
             } else {
-                format!("{a}-{b}")
+                format!("{}-{}", r.start(), r.end())
             }
         })
         .collect::<Vec<_>>()

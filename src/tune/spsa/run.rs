@@ -173,9 +173,7 @@ pub(super) fn io_error(path: &Path) -> impl Fn(std::io::Error) -> SpsaError + '_
 
 /// Writes `content` to `path` atomically: a kill leaves the old file or the new one.
 pub(super) fn write_atomic(path: &Path, content: &str) -> Result<(), SpsaError> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, content).map_err(io_error(&tmp))?;
-    std::fs::rename(&tmp, path).map_err(io_error(path))
+    crate::files::write_atomic(path, content.as_bytes()).map_err(io_error(path))
 }
 
 fn format_values(values: &[f64]) -> String {

@@ -1,0 +1,138 @@
+//! Checking the `[[engine]]` tables and the `[each]` defaults they inherit.
+
+use super::file::{EachFile, EngineFile};
+use super::model::{EngineConfig, EngineKind, TimeControl};
+use super::validate::{has_control, limit};
+use crate::toml_config::{ConfigError, Document};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// A `uci.options` table as the name/value texts sent to the engine, checked under `key`.
+fn option_texts(
+    doc: &Document<'_>,
+    key: &str,
+    table: BTreeMap<String, toml::Value>,
+) -> Result<BTreeMap<String, String>, ConfigError> {
+    let mut options = BTreeMap::new();
+    for (name, value) in table {
+        let option_key = format!("{key}.{name}");
+        let value = match value {
+            toml::Value::String(s) => s,
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            _ => return Err(doc.invalid_value(&option_key, "a string, number or boolean")),
+        };
+        if name.trim().is_empty() || has_control(&name) {
+            return Err(doc.invalid(
+                &option_key,
+                "an option name without control characters (it is sent to the engine)",
+                format!("the name {name:?}"),
+            ));
+        }
+        if has_control(&value) {
+            return Err(doc.invalid(
+                &option_key,
+                "a value without control characters (it is sent to the engine)",
+                format!("the string {value:?}"),
+            ));
+        }
+        options.insert(name, value);
+    }
+    Ok(options)
+}
+
+/// The `[[engine]]` tables with the `[each]` defaults applied, checked: at least two, names
+/// unique.
+pub(super) fn engines(
+    doc: &Document<'_>,
+    list: Option<Vec<EngineFile>>,
+    each: Option<EachFile>,
+    each_limit: Option<TimeControl>,
+) -> Result<Vec<EngineConfig>, ConfigError> {
+    let list = list.ok_or_else(|| doc.missing("engine", "at least two [[engine]] tables"))?;
+    let (each_uci, each_builtin) = match each {
+        Some(e) => (e.uci, e.builtin),
+        None => (None, None),
+    };
+    let each_options = match each_uci.as_ref().and_then(|u| u.options.clone()) {
+        Some(table) => option_texts(doc, "each.uci.options", table)?,
+        None => BTreeMap::new(),
+    };
+    let each_working_dir = each_uci.and_then(|u| u.working_dir);
+    let each_hash_mb = each_builtin
+        .as_ref()
+        .and_then(|b| b.hash_mb)
+        .map(|mb| doc.in_range("each.builtin.hash_mb", mb, 1, Some(65_536)))
+        .transpose()?;
+    let each_search = each_builtin.as_ref().and_then(|b| b.search.clone());
+    let each_weights = each_builtin.and_then(|b| b.weights);
+    let mut engines: Vec<EngineConfig> = Vec::new();
+    for (i, e) in list.into_iter().enumerate() {
+        let key = |name: &str| format!("engine[{i}].{name}");
+        let name = e
+            .name
+            .ok_or_else(|| doc.missing(&key("name"), "the engine's name"))?;
+        if name.trim().is_empty() || has_control(&name) {
+            return Err(
+                doc.invalid_value(&key("name"), "a non-blank name without control characters")
+            );
+        }
+        if engines.iter().any(|x| x.name == name) {
+            return Err(doc.invalid_value(&key("name"), "a name no other engine has"));
+        }
+        let time_control = match &e.time_control {
+            Some(tc) => Some(limit(doc, &key("time_control"), tc)?),
+            None => each_limit.clone(),
+        };
+        let kind = match (e.builtin, e.uci) {
+            (Some(b), None) => EngineKind::Builtin {
+                weights: b
+                    .weights
+                    .or_else(|| each_weights.clone())
+                    .map(PathBuf::from),
+                hash_mb: match b.hash_mb {
+                    Some(mb) => doc.in_range(&key("builtin.hash_mb"), mb, 1, Some(65_536))?,
+                    None => each_hash_mb.unwrap_or(16),
+                },
+                search: b.search.or_else(|| each_search.clone()).map(PathBuf::from),
+            },
+            (None, Some(u)) => {
+                let command = u
+                    .command
+                    .ok_or_else(|| doc.missing(&key("uci.command"), "the engine's executable"))?;
+                let mut options = each_options.clone();
+                options.extend(option_texts(
+                    doc,
+                    &key("uci.options"),
+                    u.options.unwrap_or_default(),
+                )?);
+                EngineKind::Uci {
+                    command,
+                    args: u.args.unwrap_or_default(),
+                    options: options.into_iter().collect(),
+                    working_dir: u
+                        .working_dir
+                        .or_else(|| each_working_dir.clone())
+                        .map(PathBuf::from),
+                }
+            }
+            _ => {
+                return Err(doc.invalid(
+                    &key("builtin"),
+                    "exactly one of `builtin = { ... }` or `uci = { ... }`",
+                    "a table with both or neither",
+                ))
+            }
+        };
+        engines.push(EngineConfig {
+            name,
+            kind,
+            time_control,
+        });
+    }
+    if engines.len() < 2 {
+        return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));
+    }
+    Ok(engines)
+}

@@ -1,0 +1,23 @@
+//! The match configuration (TOML). The file's shape is derived with serde (unknown keys are
+//! errors); ranges and cross-field rules are checked in plain code afterwards. Every error names
+//! the file, line and column, the dotted key and what was expected.
+//!
+//! `model` holds the checked configuration, `file` the file's serde shape, `validate` the checks
+//! that turn one into the other, and `dump` the way back to TOML (`--dump-config`).
+
+mod dump;
+mod engines;
+mod file;
+mod model;
+#[cfg(test)]
+mod tests;
+mod validate;
+
+pub use crate::toml_config::ConfigError;
+pub(crate) use file::AdjudicationFile;
+pub use model::{
+    parse_seconds, seconds_text, Adjudication, DrawAdjudication, EngineConfig, EngineKind,
+    MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode, PositionsFormat,
+    ResignAdjudication, ResultsFormat, TimeControl, TournamentKind, Variant,
+};
+pub(crate) use validate::read_adjudication;

@@ -1,0 +1,424 @@
+//! The checked match configuration: what a run plays, whether it came from a TOML file or from
+//! the fastchess/cutechess command line.
+
+use crate::stats::SprtParams;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Who plays whom: `tournament.kind`, `"gauntlet"` (default) or `"round-robin"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TournamentKind {
+    /// The first engine plays every other engine.
+    Gauntlet,
+    /// Every engine plays every other engine.
+    RoundRobin,
+}
+
+/// The rules the games are played by: `tournament.variant`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Variant {
+    /// Standard chess (the default). An opening with Chess960 castling rights is refused.
+    #[default]
+    Standard,
+    /// Chess960 (Fischer Random), `"chess960"` (also `"fischerandom"`, fastchess's name): external
+    /// engines get `UCI_Chess960` and castle king takes rook, the PGN says `Variant "Chess960"`.
+    /// Double Fischer Random is this variant with a DFRC opening suite.
+    Chess960,
+}
+
+impl Variant {
+    /// The configuration's name for it: `standard` or `chess960`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Variant::Standard => "standard",
+            Variant::Chess960 => "chess960",
+        }
+    }
+
+    /// Whether games are Chess960 games.
+    pub fn is_chess960(self) -> bool {
+        self == Variant::Chess960
+    }
+}
+
+/// How long each move may take.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TimeControl {
+    /// `time_control.nodes`: every move is searched to this many nodes (`go nodes`).
+    Nodes(u64),
+    /// `time_control.depth`: every move is searched to this depth in plies (`go depth`), 1 to 127.
+    Depth(u32),
+    /// `time_control.movetime_ms`: a fixed thinking time per move (`go movetime`), 1 ms to 24 h.
+    MoveTime(Duration),
+    /// `moves/base+increment`; `moves` None for sudden death with increment.
+    Clock {
+        /// Moves per period; after that many moves `base` is added to the clock again.
+        moves: Option<u32>,
+        /// Time on the clock at the start of the game (and added at every new period).
+        base: Duration,
+        /// Time added to the mover's clock after each of its moves.
+        increment: Duration,
+    },
+}
+
+impl std::fmt::Display for TimeControl {
+    /// The console form: `5000 nodes`, `10 plies`, `0.5/move`, `10+0.1`, `40/60+0.6`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimeControl::Nodes(n) => write!(f, "{n} nodes"),
+            TimeControl::Depth(d) => write!(f, "{d} plies"),
+            TimeControl::MoveTime(t) => write!(f, "{}/move", t.as_secs_f64()),
+            TimeControl::Clock {
+                moves,
+                base,
+                increment,
+            } => {
+                if let Some(m) = moves {
+                    write!(f, "{m}/")?;
+                }
+                write!(f, "{}+{}", base.as_secs_f64(), increment.as_secs_f64())
+            }
+        }
+    }
+}
+
+impl TimeControl {
+    /// The PGN `TimeControl` tag: `40/60+0.6` or `10+0.1` for clocks, `-` (none) otherwise.
+    pub fn pgn_tag(&self) -> String {
+        match self {
+            TimeControl::Clock { .. } => self.to_string(),
+            _ => "-".to_string(),
+        }
+    }
+
+    /// Parses `10+0.1`, `40/60+0.6`, `60` (seconds).
+    pub fn parse_clock(text: &str) -> Option<TimeControl> {
+        let (moves, rest) = match text.split_once('/') {
+            Some((m, rest)) => (Some(m.trim().parse::<u32>().ok().filter(|&m| m > 0)?), rest),
+            None => (None, text),
+        };
+        let (base, increment) = match rest.split_once('+') {
+            Some((b, i)) => (b, i),
+            None => (rest, "0"),
+        };
+        let seconds = |s: &str| parse_seconds(s.trim());
+        let base = seconds(base)?;
+        if base.is_zero() {
+            return None;
+        }
+        Some(TimeControl::Clock {
+            moves,
+            base,
+            increment: seconds(increment)?,
+        })
+    }
+}
+
+/// Parses a non-negative decimal number of seconds (`12`, `0.125`, `8.50`) exactly, to the
+/// nanosecond, so a time control written back as text reads in as the same duration.
+pub fn parse_seconds(text: &str) -> Option<Duration> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && fraction.is_empty()) || !digits(whole) || !digits(fraction) {
+        return None;
+    }
+    let secs: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    // Digits past the nanosecond must be zeros: a duration holds nothing finer.
+    if fraction.len() > 9 && fraction[9..].bytes().any(|b| b != b'0') {
+        return None;
+    }
+    let mut nanos = 0u32;
+    for i in 0..9 {
+        nanos = nanos * 10
+            + fraction
+                .as_bytes()
+                .get(i)
+                .map_or(0, |b| u32::from(b - b'0'));
+    }
+    Some(Duration::new(secs, nanos))
+}
+
+/// A duration as the shortest exact decimal number of seconds (`12.5`, `0.09`, `10`): the
+/// inverse of `parse_seconds`.
+pub fn seconds_text(duration: Duration) -> String {
+    let nanos = duration.subsec_nanos();
+    if nanos == 0 {
+        return duration.as_secs().to_string();
+    }
+    let fraction = format!("{nanos:09}");
+    format!("{}.{}", duration.as_secs(), fraction.trim_end_matches('0'))
+}
+
+/// How the rounds walk through the opening suite: `openings.order`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpeningOrder {
+    /// A seeded permutation of the suite (the default); the same seed gives the same order.
+    Random,
+    /// The suite's openings in file order, starting at `openings.start`.
+    Sequential,
+}
+
+/// The `[openings]` table: where the start positions of the games come from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OpeningsConfig {
+    /// `openings.file`: the path of the EPD suite, PGN file or Polyglot book (required).
+    pub file: PathBuf,
+    /// `epd`, `pgn` or `polyglot`; None: guessed from the extension.
+    pub format: Option<String>,
+    /// `openings.order`: random (default) or sequential.
+    pub order: OpeningOrder,
+    /// `openings.plies`: PGN games are cut and Polyglot lines drawn to this many plies; None: as
+    /// far as the book goes.
+    pub plies: Option<usize>,
+    /// 1-based index of the first opening to use.
+    pub start: usize,
+    /// Every game takes its own opening instead of a colour-reversed pair sharing one. Between
+    /// identical deterministic engines a pair's second game would repeat the first, so self-play
+    /// data generation wants this.
+    pub per_game: bool,
+    /// Uniformly random legal moves played after the book line: drawn per pair (both games of a
+    /// pair get the same moves) or, with `per_game`, per game.
+    pub random_plies: usize,
+}
+
+/// `adjudication.draw`: ends a long, level game as a draw.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DrawAdjudication {
+    /// Not before this full move number.
+    pub move_number: u32,
+    /// Consecutive moves of each engine with a score within `score_cp` of zero.
+    pub move_count: u32,
+    /// `adjudication.draw.score_cp` (centipawns, default 0): the largest absolute score that counts
+    /// as level.
+    pub score_cp: i32,
+}
+
+/// `adjudication.resign`: ends a game as a loss for an engine that keeps reporting a lost score.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ResignAdjudication {
+    /// Consecutive moves of the losing engine at or below `-score_cp`.
+    pub move_count: u32,
+    /// `adjudication.resign.score_cp` (centipawns, required, at least 1); a mate score against the
+    /// engine also counts.
+    pub score_cp: i32,
+    /// Also require the winner's scores to be at least `score_cp`.
+    pub two_sided: bool,
+}
+
+/// The `[adjudication]` table; every rule is off unless given.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Adjudication {
+    /// `adjudication.draw`; None: no draw adjudication.
+    pub draw: Option<DrawAdjudication>,
+    /// `adjudication.resign`; None: no resign adjudication.
+    pub resign: Option<ResignAdjudication>,
+    /// Draw after this many moves by each side, book moves not counted.
+    pub max_moves: Option<u32>,
+}
+
+/// How an engine is run: an `[[engine]]` table holds exactly one of `builtin` or `uci`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EngineKind {
+    /// The project's own engine, in process.
+    Builtin {
+        /// `builtin.weights`: an evaluation weights file; None: the compiled-in weights.
+        weights: Option<PathBuf>,
+        /// `builtin.hash_mb`: transposition table size in MiB (default 16, at most 65536).
+        hash_mb: usize,
+        /// `builtin.search`: a search constants file (as `sparring uci --search`); None: the
+        /// compiled-in constants.
+        search: Option<PathBuf>,
+    },
+    /// An external UCI engine run as a child process.
+    Uci {
+        /// `uci.command`: the executable to start (required).
+        command: String,
+        /// `uci.args`: command-line arguments passed to it (default none).
+        args: Vec<String>,
+        /// `uci.options`: `setoption` name/value pairs sent at start-up, sorted by name.
+        options: Vec<(String, String)>,
+        /// `uci.working_dir`: the directory the engine runs in; None: the runner's own.
+        working_dir: Option<PathBuf>,
+    },
+}
+
+/// One `[[engine]]` table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineConfig {
+    /// `engine.name`: unique, non-blank, no control characters; used in records and results.
+    pub name: String,
+    /// Whether the engine is built in or an external UCI program.
+    pub kind: EngineKind,
+    /// This engine's own time control (fastchess `-engine tc=`); None: the match's
+    /// `[time_control]`.
+    pub time_control: Option<TimeControl>,
+}
+
+/// Which tool's console lines the results block imitates: `output.format`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ResultsFormat {
+    /// fastchess's results block (the default): what the fishtest and OpenBench workers parse.
+    #[default]
+    Fastchess,
+    /// cutechess-cli's `Score of A vs B: ...` and `Elo difference: ...` lines.
+    Cutechess,
+}
+
+/// `output.pgn_mode`: what a new run (not `--resume`) does with a PGN file that already holds
+/// games.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PgnMode {
+    /// Refuse the output directory, as for any other result file (the default for TOML runs).
+    #[default]
+    New,
+    /// Add this run's games after the file's games, as fastchess and cutechess-cli do (the
+    /// default of their command lines: tuner front ends rerun into one `-pgnout` file).
+    Append,
+    /// Replace the file (`-pgnout ... append=false`).
+    Replace,
+}
+
+impl PgnMode {
+    /// The TOML spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            PgnMode::New => "new",
+            PgnMode::Append => "append",
+            PgnMode::Replace => "replace",
+        }
+    }
+}
+
+/// `output.positions_format`: which files the sampled positions go to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PositionsFormat {
+    /// `positions.epd`, the tuner's format (the default).
+    #[default]
+    Epd,
+    /// `positions.bullet` (`FEN | score | result`, the text NNUE trainers read) instead.
+    Bullet,
+    /// Both files.
+    Both,
+}
+
+impl PositionsFormat {
+    /// The key's value: `epd`, `bullet` or `both`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PositionsFormat::Epd => "epd",
+            PositionsFormat::Bullet => "bullet",
+            PositionsFormat::Both => "both",
+        }
+    }
+
+    /// Whether positions.epd is written.
+    pub fn epd(self) -> bool {
+        self != PositionsFormat::Bullet
+    }
+
+    /// Whether positions.bullet is written.
+    pub fn bullet(self) -> bool {
+        self != PositionsFormat::Epd
+    }
+}
+
+/// The `[output]` table (required): where the match records go.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OutputConfig {
+    /// `output.dir` (required): the directory for the PGN, results and positions; must not be a
+    /// file.
+    pub dir: PathBuf,
+    /// Also write `positions.epd` for the tuner.
+    pub positions: bool,
+    /// At most this many positions sampled from each game.
+    pub positions_per_game: usize,
+    /// `output.positions_format`: positions.epd, positions.bullet or both (with `positions`).
+    pub positions_format: PositionsFormat,
+    /// Print the results block every this many finished game pairs.
+    pub rating_interval: u32,
+    /// `output.pgn_name`: the PGN file, a path relative to `dir` (default `games.pgn`; the
+    /// fastchess command line gives `../<name>.pgn`, see docs/command-line-dialect.md).
+    pub pgn_name: String,
+    /// `output.pgn_mode`: what a new run does with a PGN file that already holds games.
+    pub pgn_mode: PgnMode,
+    /// Every line sent to and received from each engine, and each engine's standard error, is
+    /// written to this file with a timestamp; None: no engine log.
+    pub engine_log: Option<PathBuf>,
+    /// Which tool's results lines the console prints.
+    pub format: ResultsFormat,
+    /// Print the pentanomial line (`Ptnml(0-2)`) in the results block (default true).
+    pub report_penta: bool,
+}
+
+/// A checked match configuration, as read by `sparring match` from a TOML file or built from
+/// the fastchess/cutechess command line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchConfig {
+    /// Where the configuration came from, for messages.
+    pub source: String,
+    /// `tournament.event`: the PGN `Event` tag (default "sparring match").
+    pub event: String,
+    /// `tournament.site`: the PGN `Site` tag (default "?").
+    pub site: String,
+    /// `tournament.kind`: gauntlet (default) or round-robin.
+    pub kind: TournamentKind,
+    /// `tournament.variant`: standard (default) or chess960.
+    pub variant: Variant,
+    /// `tournament.rounds` (default 1): each round plays every pairing twice, colours reversed.
+    pub rounds: u32,
+    /// `tournament.single_last_game` (default false): the last round plays only the first game
+    /// of each pairing's pair, for an odd number of games per pairing (fastchess's `-games 1
+    /// -rounds N` with N odd). Pair statistics count the complete pairs; W/D/L every game.
+    pub single_last_game: bool,
+    /// `tournament.concurrency` (default 1): games played at once; at most the machine's threads.
+    pub concurrency: usize,
+    /// `tournament.seed` (default 1): seeds the opening order and the random opening moves. A
+    /// seed above 2^63 - 1 is written as a string in TOML (`seed = "18446744073709551615"`).
+    pub seed: u64,
+    /// The `[time_control]` table: exactly one of `nodes`, `depth`, `movetime_ms`, `clock`. An
+    /// engine with a `time_control` of its own (its table or `[each]`) plays that instead; the
+    /// table may be left out when every engine has one, and then holds the first engine's.
+    pub time_control: TimeControl,
+    /// Extra time a clock may run over before the move is a time forfeit.
+    pub margin: Duration,
+    /// How long an engine may stay silent (start-up, isready, or a move without a clock).
+    pub timeout: Duration,
+    /// The `[openings]` table; None: every game starts from the initial position.
+    pub openings: Option<OpeningsConfig>,
+    /// The `[adjudication]` table; no rule applies when it is absent.
+    pub adjudication: Adjudication,
+    /// The `[sprt]` table; None: the match runs all its rounds without a stopping test.
+    pub sprt: Option<SprtParams>,
+    /// The `[output]` table.
+    pub output: OutputConfig,
+    /// The `[[engine]]` tables in file order, at least two; in a gauntlet the first plays the rest.
+    pub engines: Vec<EngineConfig>,
+    /// `tournament.max_restarts` (default 3): how many times in a row an engine may fail to
+    /// start or restart before the run stops with an error, instead of forfeiting every
+    /// remaining game.
+    pub max_restarts: u32,
+    /// `tournament.strict_options`: an option an engine did not declare stops the run instead of
+    /// giving a warning.
+    pub strict_options: bool,
+}
+
+impl MatchConfig {
+    /// The games of the whole schedule: two (a colour-reversed pair) per pairing per round.
+    pub fn total_games(&self) -> u64 {
+        let engines = self.engines.len() as u64;
+        let pairings = match self.kind {
+            TournamentKind::Gauntlet => engines.saturating_sub(1),
+            TournamentKind::RoundRobin => engines * engines.saturating_sub(1) / 2,
+        };
+        let games = u64::from(self.rounds) * pairings * 2;
+        if self.single_last_game {
+            games - pairings
+        } else {
+            games
+        }
+    }
+}

@@ -1,0 +1,463 @@
+//! Checking a match file after serde read it: defaults, ranges and cross-field rules, each
+//! error naming its file, line and dotted key.
+
+use super::engines::engines;
+use super::file::{
+    AdjudicationFile, EngineTimeControlFile, KindFile, MatchFile, OpeningsFile, OrderFile,
+    OutputFile, ResultsFormatFile, SprtFile, TimeControlFile, TournamentFile, VariantFile,
+};
+use super::model::{
+    Adjudication, DrawAdjudication, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig,
+    PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat, TimeControl, TournamentKind,
+    Variant,
+};
+use crate::available_cores;
+use crate::stats::{SprtModel, SprtParams};
+use crate::toml_config::{read_text, ConfigError, Document};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// A text sent to an engine or written into a record must not hold control characters: a
+/// newline in an option would inject a UCI command.
+pub(super) fn has_control(text: &str) -> bool {
+    text.chars().any(char::is_control)
+}
+
+impl MatchConfig {
+    /// Reads and parses the configuration file at `path`; errors name the file, line and key.
+    pub fn load(path: &Path) -> Result<MatchConfig, ConfigError> {
+        let text = read_text(path)?;
+        MatchConfig::parse(&text, &path.display().to_string())
+    }
+
+    /// Parses a configuration; `file` names it in errors.
+    pub fn parse(text: &str, file: &str) -> Result<MatchConfig, ConfigError> {
+        let doc = Document::parse(text, file)?;
+        let f: MatchFile = doc.deserialize()?;
+        // The order of the checks decides which error a file with several gets: keep it.
+        let t = f
+            .tournament
+            .ok_or_else(|| doc.missing("tournament", "a [tournament] table"))?;
+        let tournament = tournament(&doc, t)?;
+        let each_limit = f
+            .each
+            .as_ref()
+            .and_then(|e| e.time_control.as_ref())
+            .map(|tc| limit(&doc, "each.time_control", tc))
+            .transpose()?;
+        let own_limits = f.engine.as_ref().is_some_and(|list| {
+            each_limit.is_some()
+                || (!list.is_empty() && list.iter().all(|e| e.time_control.is_some()))
+        });
+        let (time_control, margin_ms) = match_limit(&doc, f.time_control, own_limits)?;
+        let openings = f.openings.map(|o| openings(&doc, o)).transpose()?;
+        let adjudication = read_adjudication(&doc, f.adjudication)?;
+        let sprt = f.sprt.map(|s| sprt_params(&doc, s)).transpose()?;
+        let out = f
+            .output
+            .ok_or_else(|| doc.missing("output", "an [output] table with `dir`"))?;
+        let output = output(&doc, out)?;
+
+        let engines = engines(&doc, f.engine, f.each, each_limit)?;
+        let time_control = match time_control {
+            Some(tc) => tc,
+            None => match engines.iter().find_map(|e| e.time_control.clone()) {
+                Some(tc) => tc,
+                None => return Err(doc.missing("time_control", "a [time_control] table")),
+            },
+        };
+
+        Ok(MatchConfig {
+            source: file.to_string(),
+            event: tournament.event,
+            site: tournament.site,
+            kind: tournament.kind,
+            variant: tournament.variant,
+            rounds: tournament.rounds,
+            single_last_game: tournament.single_last_game,
+            concurrency: tournament.concurrency,
+            seed: tournament.seed,
+            time_control,
+            margin: Duration::from_millis(margin_ms),
+            timeout: Duration::from_millis(tournament.timeout_ms),
+            openings,
+            adjudication,
+            sprt,
+            output,
+            engines,
+            max_restarts: tournament.max_restarts,
+            strict_options: tournament.strict_options,
+        })
+    }
+}
+
+/// The `[tournament]` table, checked.
+struct Tournament {
+    event: String,
+    site: String,
+    kind: TournamentKind,
+    variant: Variant,
+    rounds: u32,
+    single_last_game: bool,
+    concurrency: usize,
+    seed: u64,
+    timeout_ms: u64,
+    max_restarts: u32,
+    strict_options: bool,
+}
+
+fn tournament(doc: &Document<'_>, t: TournamentFile) -> Result<Tournament, ConfigError> {
+    let kind = match t.kind {
+        None | Some(KindFile::Gauntlet) => TournamentKind::Gauntlet,
+        Some(KindFile::RoundRobin) => TournamentKind::RoundRobin,
+    };
+    let variant = match t.variant {
+        None | Some(VariantFile::Standard) => Variant::Standard,
+        Some(VariantFile::Chess960) => Variant::Chess960,
+    };
+    let rounds = doc.in_range(
+        "tournament.rounds",
+        t.rounds.unwrap_or(1),
+        1,
+        Some(100_000_000),
+    )?;
+    let cores = available_cores();
+    let concurrency = t.concurrency.unwrap_or(1);
+    if concurrency > cores {
+        return Err(doc.invalid_value(
+            "tournament.concurrency",
+            format!("an integer from 1 to {cores} (the threads this machine runs at once)"),
+        ));
+    }
+    let concurrency = doc.in_range("tournament.concurrency", concurrency, 1, None)?;
+    let seed = seed(doc, t.seed)?;
+    let event = t.event.unwrap_or_else(|| "sparring match".to_string());
+    let site = t.site.unwrap_or_else(|| "?".to_string());
+    for (key, text) in [("tournament.event", &event), ("tournament.site", &site)] {
+        if has_control(text) {
+            return Err(doc.invalid_value(key, "a text without control characters"));
+        }
+    }
+    let timeout_ms = doc.in_range(
+        "tournament.timeout_ms",
+        t.timeout_ms.unwrap_or(30_000),
+        100,
+        Some(3_600_000),
+    )?;
+    let max_restarts = doc.in_range(
+        "tournament.max_restarts",
+        t.max_restarts.unwrap_or(3),
+        1,
+        Some(1000),
+    )?;
+    Ok(Tournament {
+        event,
+        site,
+        kind,
+        variant,
+        rounds,
+        single_last_game: t.single_last_game.unwrap_or(false),
+        concurrency,
+        seed,
+        timeout_ms,
+        max_restarts,
+        strict_options: t.strict_options.unwrap_or(false),
+    })
+}
+
+/// `tournament.seed`: an integer, or a string of digits for seeds above 2^63 - 1.
+fn seed(doc: &Document<'_>, seed: Option<toml::Value>) -> Result<u64, ConfigError> {
+    Ok(match seed {
+        None => 1,
+        Some(toml::Value::Integer(i)) => doc.in_range("tournament.seed", i, 0, None)? as u64,
+        Some(toml::Value::String(text)) => text.parse::<u64>().map_err(|_| {
+            doc.invalid_value(
+                "tournament.seed",
+                "an integer from 0 to 18446744073709551615",
+            )
+        })?,
+        Some(_) => {
+            return Err(doc.invalid_value(
+                "tournament.seed",
+                "a non-negative integer (or a string of digits above 2^63 - 1)",
+            ))
+        }
+    })
+}
+
+/// The `[time_control]` table: the match-wide limit (None when every engine has its own and
+/// the table gives none) and the margin in milliseconds.
+fn match_limit(
+    doc: &Document<'_>,
+    table: Option<TimeControlFile>,
+    own_limits: bool,
+) -> Result<(Option<TimeControl>, u64), ConfigError> {
+    if table.is_none() && !own_limits {
+        return Err(doc.missing(
+            "time_control",
+            "a [time_control] table (or a time_control for every engine)",
+        ));
+    }
+    let tc = table.unwrap_or_default();
+    let match_limit = EngineTimeControlFile {
+        nodes: tc.nodes,
+        depth: tc.depth,
+        movetime_ms: tc.movetime_ms,
+        clock: tc.clock,
+    };
+    let given = match_limit.nodes.is_some()
+        || match_limit.depth.is_some()
+        || match_limit.movetime_ms.is_some()
+        || match_limit.clock.is_some();
+    // Without a match-wide limit every engine has its own; the first one's stands in.
+    let time_control = if given || !own_limits {
+        Some(limit(doc, "time_control", &match_limit)?)
+    } else {
+        None
+    };
+    let margin_ms = doc.in_range(
+        "time_control.margin_ms",
+        tc.margin_ms.unwrap_or(100),
+        0,
+        Some(3_600_000),
+    )?;
+    Ok((time_control, margin_ms))
+}
+
+/// The `[openings]` table, checked.
+fn openings(doc: &Document<'_>, o: OpeningsFile) -> Result<OpeningsConfig, ConfigError> {
+    Ok(OpeningsConfig {
+        file: PathBuf::from(
+            o.file.ok_or_else(|| {
+                doc.missing("openings.file", "the path of an opening suite or book")
+            })?,
+        ),
+        format: o.format.map(|name| name.0),
+        order: match o.order {
+            None | Some(OrderFile::Random) => OpeningOrder::Random,
+            Some(OrderFile::Sequential) => OpeningOrder::Sequential,
+        },
+        plies: o
+            .plies
+            .map(|p| doc.in_range("openings.plies", p, 0, Some(1000)))
+            .transpose()?,
+        start: doc.in_range("openings.start", o.start.unwrap_or(1), 1, None)?,
+        per_game: o.per_game.unwrap_or(false),
+        random_plies: doc.in_range(
+            "openings.random_plies",
+            o.random_plies.unwrap_or(0),
+            0,
+            Some(100),
+        )?,
+    })
+}
+
+/// The `[output]` table, checked.
+fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigError> {
+    let dir = out
+        .dir
+        .ok_or_else(|| doc.missing("output.dir", "the output directory"))?;
+    if dir.is_empty() {
+        return Err(doc.invalid_value("output.dir", "a non-empty path"));
+    }
+    if Path::new(&dir).is_file() {
+        return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
+    }
+    let positions = out.positions.unwrap_or(false);
+    let positions_format = match out.positions_format.as_deref() {
+        None | Some("epd") => PositionsFormat::Epd,
+        Some("bullet") => PositionsFormat::Bullet,
+        Some("both") => PositionsFormat::Both,
+        Some(_) => {
+            return Err(
+                doc.invalid_value("output.positions_format", "\"epd\", \"bullet\" or \"both\"")
+            )
+        }
+    };
+    if positions_format != PositionsFormat::Epd && !positions {
+        return Err(doc.other(
+            "output.positions_format",
+            "positions are recorded only with `positions = true`".to_string(),
+        ));
+    }
+    Ok(OutputConfig {
+        dir: PathBuf::from(dir),
+        positions,
+        positions_format,
+        positions_per_game: doc.in_range(
+            "output.positions_per_game",
+            out.positions_per_game.unwrap_or(12),
+            1,
+            Some(10_000),
+        )?,
+        rating_interval: doc.in_range(
+            "output.rating_interval",
+            out.rating_interval.unwrap_or(10),
+            1,
+            Some(1_000_000),
+        )?,
+        pgn_name: match out.pgn_name {
+            None => "games.pgn".to_string(),
+            Some(name) if name.trim().is_empty() || has_control(&name) => {
+                return Err(doc.invalid_value(
+                    "output.pgn_name",
+                    "a file name (or a path relative to output.dir)",
+                ))
+            }
+            Some(name) => name,
+        },
+        pgn_mode: match out.pgn_mode.as_deref() {
+            None | Some("new") => PgnMode::New,
+            Some("append") => PgnMode::Append,
+            Some("replace") => PgnMode::Replace,
+            Some(_) => {
+                return Err(
+                    doc.invalid_value("output.pgn_mode", "\"new\", \"append\" or \"replace\"")
+                )
+            }
+        },
+        engine_log: match out.engine_log {
+            Some(path) if path.is_empty() => {
+                return Err(doc.invalid_value("output.engine_log", "a non-empty path"))
+            }
+            path => path.map(PathBuf::from),
+        },
+        format: match out.format {
+            None | Some(ResultsFormatFile::Fastchess) => ResultsFormat::Fastchess,
+            Some(ResultsFormatFile::Cutechess) => ResultsFormat::Cutechess,
+        },
+        report_penta: out.report_penta.unwrap_or(true),
+    })
+}
+
+/// The `[adjudication]` table, checked: shared by match and SPSA configurations so both read
+/// the same keys with the same ranges.
+pub(crate) fn read_adjudication(
+    doc: &Document<'_>,
+    adj: Option<AdjudicationFile>,
+) -> Result<Adjudication, ConfigError> {
+    let mut adjudication = Adjudication::default();
+    if let Some(adj) = adj {
+        if let Some(d) = adj.draw {
+            adjudication.draw = Some(DrawAdjudication {
+                move_number: doc.in_range(
+                    "adjudication.draw.move_number",
+                    d.move_number.unwrap_or(0),
+                    0,
+                    Some(10_000),
+                )?,
+                move_count: doc.in_range(
+                    "adjudication.draw.move_count",
+                    d.move_count.unwrap_or(1),
+                    1,
+                    Some(10_000),
+                )?,
+                score_cp: doc.in_range(
+                    "adjudication.draw.score_cp",
+                    d.score_cp.unwrap_or(0),
+                    0,
+                    Some(10_000),
+                )?,
+            });
+        }
+        if let Some(r) = adj.resign {
+            let score_cp = r.score_cp.ok_or_else(|| {
+                doc.missing("adjudication.resign.score_cp", "a positive centipawn score")
+            })?;
+            adjudication.resign = Some(ResignAdjudication {
+                move_count: doc.in_range(
+                    "adjudication.resign.move_count",
+                    r.move_count.unwrap_or(3),
+                    1,
+                    Some(10_000),
+                )?,
+                score_cp: doc.in_range(
+                    "adjudication.resign.score_cp",
+                    score_cp,
+                    1,
+                    Some(100_000),
+                )?,
+                two_sided: r.two_sided.unwrap_or(false),
+            });
+        }
+        adjudication.max_moves = adj
+            .max_moves
+            .map(|m| doc.in_range("adjudication.max_moves", m, 1, Some(100_000)))
+            .transpose()?;
+    }
+    Ok(adjudication)
+}
+
+/// The SPRT design, each bound checked under its own key.
+fn sprt_params(doc: &Document<'_>, s: SprtFile) -> Result<SprtParams, ConfigError> {
+    let elo0 = doc.number(
+        "sprt.elo0",
+        s.elo0.unwrap_or(0.0),
+        "a finite number",
+        |_| true,
+    )?;
+    let elo1 = doc.number(
+        "sprt.elo1",
+        s.elo1.unwrap_or(5.0),
+        &format!("a finite number greater than elo0 ({elo0})"),
+        |e| e > elo0,
+    )?;
+    // An error rate of one half or more is a test no better than a coin toss.
+    let probability = "an error rate above 0 and below 0.5";
+    let alpha = doc.number("sprt.alpha", s.alpha.unwrap_or(0.05), probability, |p| {
+        p > 0.0 && p < 0.5
+    })?;
+    let beta = doc.number("sprt.beta", s.beta.unwrap_or(0.05), probability, |p| {
+        p > 0.0 && p < 0.5
+    })?;
+    let model = match s.model {
+        None => SprtModel::Normalized,
+        Some(m) => m.parse::<SprtModel>().map_err(|_| {
+            doc.invalid_value("sprt.model", "\"normalized\", \"logistic\" or \"bayeselo\"")
+        })?,
+    };
+    // The checks above are the ones `new` makes; this keeps any future one reported too.
+    SprtParams::new(elo0, elo1, alpha, beta, model).map_err(|e| doc.other("sprt", e))
+}
+
+/// One limit from a `time_control` table at `key`: exactly one of nodes, depth, movetime_ms,
+/// clock.
+pub(super) fn limit(
+    doc: &Document<'_>,
+    key: &str,
+    tc: &EngineTimeControlFile,
+) -> Result<TimeControl, ConfigError> {
+    let given = [
+        tc.nodes.is_some(),
+        tc.depth.is_some(),
+        tc.movetime_ms.is_some(),
+        tc.clock.is_some(),
+    ]
+    .iter()
+    .filter(|&&b| b)
+    .count();
+    if given != 1 {
+        return Err(doc.invalid(
+            key,
+            "exactly one of nodes, depth, movetime_ms, clock",
+            format!("a table with {given} of them"),
+        ));
+    }
+    let sub = |name: &str| format!("{key}.{name}");
+    Ok(if let Some(n) = tc.nodes {
+        TimeControl::Nodes(doc.in_range(&sub("nodes"), n, 1, Some(i64::MAX as u64))?)
+    } else if let Some(d) = tc.depth {
+        TimeControl::Depth(doc.in_range(&sub("depth"), d, 1, Some(127))?)
+    } else if let Some(ms) = tc.movetime_ms {
+        let ms = doc.in_range(&sub("movetime_ms"), ms, 1, Some(86_400_000))?;
+        TimeControl::MoveTime(Duration::from_millis(ms))
+    } else {
+        let text = tc.clock.as_deref().expect("one limit is given");
+        TimeControl::parse_clock(text).ok_or_else(|| {
+            doc.invalid_value(
+                &sub("clock"),
+                "\"base+increment\" or \"moves/base+increment\" in seconds, e.g. \"10+0.1\" or \"40/60+0.6\"",
+            )
+        })?
+    })
+}

@@ -1,0 +1,261 @@
+//! The engines of a run: how each one's players are made, started (and restarted after a
+//! failure), and how a worker plays one scheduled game with them.
+
+use super::error::ArenaError;
+use crate::arena::config::{EngineKind, MatchConfig};
+use crate::arena::engine_log::{LogSink, LoggedPlayer};
+use crate::arena::game::{play_game, GameSetup};
+use crate::arena::player::{BuiltinPlayer, Player, PlayerError};
+use crate::arena::schedule::GameSpec;
+use crate::arena::uci_player::{check_options, UciCommand, UciPlayer};
+use crate::eval::EvalParams;
+use crate::record::{GameRecord, Termination};
+use crate::search::SearchParams;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// How to create a fresh player of one engine (on start and after a failure).
+#[derive(Clone)]
+pub enum EngineFactory {
+    /// The built-in engine with these weights, search constants and table size.
+    Builtin {
+        /// The evaluation weights, shared by every player of this engine.
+        params: Arc<EvalParams>,
+        /// The search constants (`builtin.search`, else the compiled-in ones).
+        search: Arc<SearchParams>,
+        /// Transposition table size per player.
+        hash_mb: usize,
+    },
+    /// An external UCI engine.
+    Uci(UciCommand),
+}
+
+impl EngineFactory {
+    /// Starts a player; `timeout` bounds an external engine's handshake.
+    pub fn start(&self, timeout: std::time::Duration) -> Result<Box<dyn Player>, PlayerError> {
+        self.start_logged(timeout, None)
+    }
+
+    /// Starts a player whose engine traffic goes to the engine log when `log` is given (the
+    /// built-in engine's requests and answers in UCI words).
+    pub fn start_logged(
+        &self,
+        timeout: std::time::Duration,
+        log: Option<&LogSink>,
+    ) -> Result<Box<dyn Player>, PlayerError> {
+        match self {
+            EngineFactory::Builtin {
+                params,
+                search,
+                hash_mb,
+            } => {
+                let player = Box::new(BuiltinPlayer::with_search_params(
+                    params.clone(),
+                    SearchParams::clone(search),
+                    *hash_mb,
+                )?);
+                Ok(match log {
+                    Some(log) => Box::new(LoggedPlayer::new(player, log.fresh())),
+                    None => player,
+                })
+            }
+            EngineFactory::Uci(command) => Ok(Box::new(UciPlayer::start_logged(
+                command,
+                timeout,
+                log.map(LogSink::fresh),
+            )?)),
+        }
+    }
+
+    /// Builds the factories of a configuration: weights files load once each and are shared.
+    /// Settings that cannot work (a table larger than the machine, an option that would break
+    /// its UCI line) are refused here, before any engine starts.
+    pub fn from_config(config: &MatchConfig) -> Result<Vec<EngineFactory>, ArenaError> {
+        let mut loaded: HashMap<Option<PathBuf>, Arc<EvalParams>> = HashMap::new();
+        let mut factories = Vec::new();
+        for engine in &config.engines {
+            let factory = match &engine.kind {
+                EngineKind::Builtin {
+                    weights,
+                    hash_mb,
+                    search,
+                } => {
+                    // The limit the engine itself advertises; players still allocate fallibly.
+                    let available_mb = crate::search::max_hash_mb();
+                    if *hash_mb > available_mb {
+                        return Err(ArenaError::HashTooLarge {
+                            config: config.source.clone(),
+                            name: engine.name.clone(),
+                            hash_mb: *hash_mb,
+                            available_mb,
+                        });
+                    }
+                    let params = match loaded.get(weights) {
+                        Some(p) => p.clone(),
+                        None => {
+                            let params = match weights {
+                                Some(path) => {
+                                    EvalParams::load(path).map_err(|e| ArenaError::Weights {
+                                        name: engine.name.clone(),
+                                        message: e.to_string(),
+                                    })?
+                                }
+                                None => EvalParams::default(),
+                            };
+                            let params = Arc::new(params);
+                            loaded.insert(weights.clone(), params.clone());
+                            params
+                        }
+                    };
+                    let search = match search {
+                        Some(path) => {
+                            SearchParams::load(path).map_err(|source| ArenaError::SearchParams {
+                                name: engine.name.clone(),
+                                source: Box::new(source),
+                            })?
+                        }
+                        None => SearchParams::default(),
+                    };
+                    EngineFactory::Builtin {
+                        params,
+                        search: Arc::new(search),
+                        hash_mb: *hash_mb,
+                    }
+                }
+                EngineKind::Uci {
+                    command,
+                    args,
+                    options,
+                    working_dir,
+                } => {
+                    check_options(options).map_err(|source| ArenaError::EngineStart {
+                        name: engine.name.clone(),
+                        source,
+                    })?;
+                    EngineFactory::Uci(UciCommand {
+                        command: command.clone(),
+                        args: args.clone(),
+                        options: options.clone(),
+                        working_dir: working_dir.clone(),
+                    })
+                }
+            };
+            factories.push(factory);
+        }
+        Ok(factories)
+    }
+}
+
+/// Starts a player of `factory` for the run's variant: in Chess960 it is switched to Chess960
+/// before its first game.
+pub(super) fn start_player(
+    config: &MatchConfig,
+    factory: &EngineFactory,
+    sink: Option<&LogSink>,
+) -> Result<Box<dyn Player>, PlayerError> {
+    let mut player = factory.start_logged(config.timeout, sink)?;
+    if config.variant.is_chess960() {
+        player.enable_chess960()?;
+    }
+    Ok(player)
+}
+
+/// Starts engine `e` if it has no player, trying up to `tournament.max_restarts` times in a row.
+pub(super) fn ensure_started(
+    config: &MatchConfig,
+    e: usize,
+    factories: &[EngineFactory],
+    sinks: &[Option<LogSink>],
+    players: &mut [Option<Box<dyn Player>>],
+) -> Result<(), ArenaError> {
+    if players[e].is_some() {
+        return Ok(());
+    }
+    let mut last_error = None;
+    let attempts = config.max_restarts.max(1);
+    for _ in 0..attempts {
+        match start_player(config, &factories[e], sinks[e].as_ref()) {
+            Ok(p) => {
+                players[e] = Some(p);
+                return Ok(());
+            }
+            Err(err) => last_error = Some(err),
+        }
+    }
+    Err(ArenaError::EngineRestart {
+        name: config.engines[e].name.clone(),
+        attempts,
+        source: last_error.expect("at least one attempt"),
+    })
+}
+
+/// Plays one scheduled game on a worker, starting players as needed and replacing one that
+/// failed. An engine that cannot be started any more stops the run (the game is not recorded,
+/// so a resumed run plays it).
+pub(super) fn play_one(
+    config: &MatchConfig,
+    spec: &GameSpec,
+    opening: &crate::openings::Opening,
+    names: &[String],
+    factories: &[EngineFactory],
+    sinks: &[Option<LogSink>],
+    players: &mut [Option<Box<dyn Player>>],
+) -> Result<GameRecord, ArenaError> {
+    let [w, b] = spec.engines;
+    let time_control = |e: usize| {
+        config.engines[e]
+            .time_control
+            .as_ref()
+            .unwrap_or(&config.time_control)
+    };
+    let setup = GameSetup {
+        game_id: spec.game_id,
+        pair_id: spec.pair_id,
+        round: spec.round,
+        event: &config.event,
+        site: &config.site,
+        opening_id: opening.id,
+        start: &opening.start,
+        book_moves: &opening.moves,
+        names: [&names[w], &names[b]],
+        engines: [w, b],
+        time_controls: [time_control(w), time_control(b)],
+        margin: config.margin,
+        timeout: config.timeout,
+        adjudication: &config.adjudication,
+        engine_log: config.output.engine_log.as_deref(),
+    };
+    for &e in &[w, b] {
+        ensure_started(config, e, factories, sinks, players)?;
+        if let Some(player) = players[e].as_mut() {
+            player.set_log_game(spec.game_id);
+        }
+    }
+    let mut white = players[w].take().expect("started above");
+    let mut black = players[b].take().expect("started above");
+    let mut record = play_game(&setup, [white.as_mut(), black.as_mut()]);
+    record.chess960 |= config.variant.is_chess960();
+    players[w] = Some(white);
+    players[b] = Some(black);
+    // An engine that failed may be hung or half-dead: start it afresh for the next game (the
+    // old one is dropped: its process group is killed).
+    if !matches!(
+        record.termination,
+        Termination::Normal | Termination::Adjudication
+    ) {
+        let loser = match record.result {
+            crate::board::GameResult::WhiteWins => Some(b),
+            crate::board::GameResult::BlackWins => Some(w),
+            crate::board::GameResult::Draw => None,
+        };
+        match loser {
+            Some(e) => players[e] = None,
+            None => {
+                players[w] = None;
+                players[b] = None;
+            }
+        }
+    }
+    Ok(record)
+}

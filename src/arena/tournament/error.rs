@@ -1,0 +1,153 @@
+//! Why a run could not start or had to stop.
+
+use crate::arena::lock::LockError;
+use crate::arena::manifest::ManifestError;
+use crate::arena::player::PlayerError;
+use crate::arena::schedule::WaveError;
+use crate::record::GamesCsvError;
+use crate::toml_config::ConfigError;
+use std::path::{Path, PathBuf};
+use thiserror::Error;
+
+/// Why a run could not start or had to stop.
+#[derive(Debug, Error)]
+pub enum ArenaError {
+    /// An engine did not start before the games (or its settings cannot be sent to it).
+    #[error("engine `{name}`: {source}")]
+    EngineStart {
+        /// The engine's configured name.
+        name: String,
+        /// Why it did not start.
+        source: PlayerError,
+    },
+    /// A configured option value the engine's own `option` line does not allow; refused
+    /// before the first game.
+    #[error("engine `{name}`: {source}")]
+    OptionValue {
+        /// The engine's configured name.
+        name: String,
+        /// The option, its value and what the engine allows.
+        source: PlayerError,
+    },
+    /// With `strict_options`, an option the engine did not declare.
+    #[error("engine `{name}` does not declare option `{option}` (strict options: the run stops)")]
+    UndeclaredOption {
+        /// The engine's configured name.
+        name: String,
+        /// The option's configured name.
+        option: String,
+    },
+    /// An engine failed to start `tournament.max_restarts` times in a row during the run.
+    #[error("engine `{name}` failed to restart {attempts} times in a row ({source}): the run stops; the games played so far are saved, and --resume continues")]
+    EngineRestart {
+        /// The engine's configured name.
+        name: String,
+        /// How many starts were tried.
+        attempts: u32,
+        /// Why the last one failed.
+        source: PlayerError,
+    },
+    /// A built-in engine's weights file could not be loaded.
+    #[error("engine `{name}`: weights: {message}")]
+    Weights {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file.
+        message: String,
+    },
+    /// A built-in engine's search constants file could not be loaded.
+    #[error("engine `{name}`: search: {source}")]
+    SearchParams {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file (its path, line and key); boxed to keep the error small.
+        source: Box<ConfigError>,
+    },
+    /// A built-in engine's table cannot fit in this machine.
+    #[error("{config}: engine `{name}`: hash_mb = {hash_mb} is more than this machine can give a table ({available_mb} MB)")]
+    HashTooLarge {
+        /// The configuration file.
+        config: String,
+        /// The engine's configured name.
+        name: String,
+        /// The table size asked for.
+        hash_mb: usize,
+        /// The largest table this machine can have (`search::max_hash_mb`).
+        available_mb: usize,
+    },
+    /// Reading or writing an output file failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// `output.dir` names something that is not a directory.
+    #[error("{config}: output.dir: {} exists and is not a directory; the output directory must be a directory or not exist yet", dir.display())]
+    OutputNotDirectory {
+        /// The configuration file.
+        config: String,
+        /// The path it names.
+        dir: PathBuf,
+    },
+    /// The output files of the run to resume disagree or are damaged.
+    #[error("cannot resume: {0}")]
+    Resume(String),
+    /// `games.csv` of the run to resume cannot be read.
+    #[error("cannot resume: {0}")]
+    GamesCsv(#[from] GamesCsvError),
+    /// The run fingerprint does not match (or cannot be read or written).
+    #[error("cannot resume: {0}")]
+    Manifest(#[from] ManifestError),
+    /// A wave past the end of the schedule, or of no pairs.
+    #[error("--wave: {0}")]
+    Wave(#[from] WaveError),
+    /// The output directory is locked by another run.
+    #[error(transparent)]
+    Lock(#[from] LockError),
+    /// A new run into a directory that holds results.
+    #[error("{dir} already holds the results of a run: pass --resume to continue it, or choose another output directory")]
+    OutputExists {
+        /// The output directory.
+        dir: String,
+    },
+    /// Shards and waves split whole pairs, so a run ending in single games is played whole.
+    #[error("tournament.single_last_game: a run with an odd number of games per pairing cannot be split into shards or waves; play it whole")]
+    UnpairedSlice,
+}
+
+impl ArenaError {
+    /// Whether the error is the user's input (a configuration, a directory in use or not matching
+    /// the run): the command line exits with status 2 for these, 1 for the others.
+    pub fn is_bad_input(&self) -> bool {
+        matches!(
+            self,
+            ArenaError::Weights { .. }
+                | ArenaError::SearchParams { .. }
+                | ArenaError::EngineStart {
+                    source: PlayerError::NoChess960 { .. },
+                    ..
+                }
+                | ArenaError::OptionValue { .. }
+                | ArenaError::UndeclaredOption { .. }
+                | ArenaError::HashTooLarge { .. }
+                | ArenaError::OutputNotDirectory { .. }
+                | ArenaError::Resume(_)
+                | ArenaError::GamesCsv(_)
+                | ArenaError::Manifest(ManifestError::Mismatch { .. })
+                | ArenaError::Manifest(ManifestError::Malformed { .. })
+                | ArenaError::Lock(LockError::Held { .. })
+                | ArenaError::OutputExists { .. }
+                | ArenaError::UnpairedSlice
+                | ArenaError::Wave(_)
+        )
+    }
+}
+
+pub(super) fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> ArenaError + '_ {
+    move |source| ArenaError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}

@@ -1,0 +1,17 @@
+//! Runs a tournament: worker threads (one per concurrent game) take games from the schedule and
+//! play them with their own players; the calling thread collects finished games in completion
+//! order, appends and flushes them to the output files, keeps the statistics by game pairs,
+//! reports progress and stops the run when the SPRT decides.
+//!
+//! `engines` makes and starts the players, `outputs` claims the output directory and writes the
+//! records, `resume` keeps what a stopped run finished, and `run` drives the workers.
+
+mod engines;
+mod error;
+mod outputs;
+mod resume;
+mod run;
+
+pub use engines::EngineFactory;
+pub use error::ArenaError;
+pub use run::{run_tournament, RunOptions, TournamentSummary};

@@ -1,0 +1,522 @@
+//! Running a tournament: the schedule and the engines are set up, worker threads (one per
+//! concurrent game) take games from the schedule, and the calling thread collects finished
+//! games in completion order, records them, keeps the statistics and stops the run when the
+//! SPRT decides.
+
+use super::engines::{play_one, start_player, EngineFactory};
+use super::error::{io_error, ArenaError};
+use super::outputs::{claim_output_dir, prepare_outputs, Outputs};
+use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
+use crate::arena::engine_log::{EngineLog, LogSink};
+use crate::arena::events::Event;
+use crate::arena::manifest::Fingerprint;
+use crate::arena::pairing::{ranking, EngineFigures, PairingStats};
+use crate::arena::player::{Player, PlayerError};
+use crate::arena::report::{write_ranking, write_summary, EngineFacts};
+use crate::arena::schedule::{OpeningSource, Schedule, Shard, Slice, Wave};
+use crate::board::{Color, GameResult};
+use crate::record::{FinishedGame, GameRecord};
+use crate::rng::Rng;
+use crate::stats::SprtDecision;
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Instant;
+
+/// What a finished run reports.
+pub struct TournamentSummary {
+    /// One entry per pairing of the schedule, resumed games included.
+    pub pairings: Vec<PairingStats>,
+    /// Games played by this run (not counting resumed ones).
+    pub games_played: u64,
+    /// Per pairing: the SPRT's decision, if any.
+    pub sprt_decisions: Vec<Option<SprtDecision>>,
+    /// Per configured engine: what it did in this run's games.
+    pub figures: Vec<EngineFigures>,
+    /// Where the results are.
+    pub output_dir: PathBuf,
+}
+
+/// How to run.
+#[derive(Clone, Debug, Default)]
+pub struct RunOptions {
+    /// Continue the run in the output directory instead of refusing to touch it.
+    pub resume: bool,
+    /// Play only this shard of the schedule (its games are a contiguous block of whole pairs);
+    /// the directory then also gets `figures.csv` for `sparring merge`, and the SPRT does not
+    /// stop the shard (the merge evaluates it on all shards' pairs).
+    pub shard: Option<Shard>,
+    /// Play only this wave of the schedule (with `shard`: that shard of the wave). Like a
+    /// shard, a wave writes `figures.csv` and plays all its games whatever its SPRT says.
+    pub wave: Option<Wave>,
+}
+
+impl RunOptions {
+    /// The part of the schedule these options play.
+    pub fn slice(&self) -> Slice {
+        Slice {
+            wave: self.wave,
+            shard: self.shard,
+        }
+    }
+}
+
+/// Plays the whole tournament, reporting progress through `on_event` (called on this thread).
+pub fn run_tournament(
+    config: &MatchConfig,
+    openings: Arc<dyn OpeningSource>,
+    options: &RunOptions,
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<TournamentSummary, ArenaError> {
+    let run_started = Instant::now();
+    let factories = EngineFactory::from_config(config)?;
+    let schedule = schedule_of(config, openings.as_ref());
+    let schedule_games = schedule.total_games();
+    if config.single_last_game && options.slice() != Slice::default() {
+        return Err(ArenaError::UnpairedSlice);
+    }
+    // The 0-based game numbers this run plays: all, or its shard's block.
+    if let Some(wave) = options.wave {
+        Wave::new(wave.index, wave.pairs, schedule_games)?;
+    }
+    let slice = options.slice();
+    let sliced = slice != Slice::default();
+    let games_range = slice.games(schedule_games);
+    let total = games_range.end - games_range.start;
+    let mut fingerprint = Fingerprint::of(config);
+    if sliced {
+        fingerprint = fingerprint.with_slice(slice, schedule_games);
+    }
+    // Held until this function returns, whatever it returns.
+    let (_lock, fingerprint) = claim_output_dir(config, options.resume, fingerprint, on_event)?;
+    let sinks = engine_log_sinks(config)?;
+    let facts = start_engines(config, &factories, &sinks, on_event)?;
+    on_event(Event::EnginesReady { engines: &facts });
+
+    let (mut outputs, finished) = prepare_outputs(config, options.resume, &games_range, sliced)?;
+    fingerprint.write(&outputs.dir)?;
+
+    let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
+    let mut tally = Tally::new(config, &schedule, &names, total, sliced, run_started);
+    // Statistics of the games already played (resume).
+    let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
+    tally.add_resumed(&finished);
+    on_event(Event::RunStarted {
+        total,
+        already_done: done.len() as u64,
+    });
+    let next = AtomicU64::new(games_range.start);
+    let stop = AtomicBool::new(false);
+    let work = Work {
+        config,
+        schedule: &schedule,
+        factories: &factories,
+        sinks: &sinks,
+        names: &names,
+        openings: openings.as_ref(),
+        next: &next,
+        stop: &stop,
+        done: &done,
+        end: games_range.end,
+        random_plies: config.openings.as_ref().map_or(0, |o| o.random_plies),
+    };
+    let (tx, rx) = mpsc::channel::<WorkerMessage>();
+    let workers = config.concurrency.min(total.max(1) as usize);
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let work = &work;
+            scope.spawn(move || work.play(&tx));
+        }
+        drop(tx);
+        for message in rx {
+            tally.receive(message, &mut outputs, &stop, on_event);
+        }
+    });
+    tally.finish(outputs.dir, on_event)
+}
+
+/// The run's schedule: the book applies `openings.start` itself, so the schedule counts from
+/// its first entry.
+fn schedule_of(config: &MatchConfig, openings: &dyn OpeningSource) -> Schedule {
+    let order = config
+        .openings
+        .as_ref()
+        .map_or(OpeningOrder::Sequential, |o| o.order);
+    Schedule::new(
+        config.kind,
+        config.engines.len(),
+        config.rounds as u64,
+        openings.count(),
+        order,
+        1,
+        config.seed,
+    )
+    .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game))
+    .with_single_last_game(config.single_last_game)
+}
+
+/// Per engine: where its traffic goes in the engine log, when the run keeps one.
+fn engine_log_sinks(config: &MatchConfig) -> Result<Vec<Option<LogSink>>, ArenaError> {
+    let engine_log = match &config.output.engine_log {
+        Some(path) => Some(Arc::new(EngineLog::open(path).map_err(io_error(path))?)),
+        None => None,
+    };
+    Ok(config
+        .engines
+        .iter()
+        .map(|e| {
+            engine_log
+                .as_ref()
+                .map(|log| LogSink::new(log.clone(), &e.name))
+        })
+        .collect())
+}
+
+/// Starts every engine once before any game, so a bad command or option stops the run at
+/// once; returns what the results heading says of each.
+fn start_engines(
+    config: &MatchConfig,
+    factories: &[EngineFactory],
+    sinks: &[Option<LogSink>],
+    on_event: &mut dyn FnMut(Event<'_>),
+) -> Result<Vec<EngineFacts>, ArenaError> {
+    let mut facts = Vec::new();
+    for ((factory, engine), sink) in factories.iter().zip(&config.engines).zip(sinks) {
+        let player =
+            start_player(config, factory, sink.as_ref()).map_err(|source| match source {
+                PlayerError::OptionValue { .. } => ArenaError::OptionValue {
+                    name: engine.name.clone(),
+                    source,
+                },
+                source => ArenaError::EngineStart {
+                    name: engine.name.clone(),
+                    source,
+                },
+            })?;
+        for option in player.undeclared_options() {
+            if config.strict_options {
+                return Err(ArenaError::UndeclaredOption {
+                    name: engine.name.clone(),
+                    option,
+                });
+            }
+            on_event(Event::UndeclaredOption {
+                engine: &engine.name,
+                option: &option,
+            });
+        }
+        let (threads, hash) = match &engine.kind {
+            EngineKind::Builtin { hash_mb, .. } => {
+                (Some("1".to_string()), Some(hash_mb.to_string()))
+            }
+            EngineKind::Uci { .. } => (player.option_value("Threads"), player.option_value("Hash")),
+        };
+        facts.push(EngineFacts {
+            name: engine.name.clone(),
+            time_control: engine
+                .time_control
+                .clone()
+                .unwrap_or_else(|| config.time_control.clone()),
+            threads,
+            hash,
+        });
+    }
+    Ok(facts)
+}
+
+/// What a worker tells the collecting thread.
+enum WorkerMessage {
+    Started {
+        game_id: u64,
+        engines: [usize; 2],
+    },
+    Finished(Box<GameRecord>),
+    /// The run cannot go on (an engine that does not start any more).
+    Failed(ArenaError),
+}
+
+/// What the workers share: the run's setup and the counter of the next game to take.
+struct Work<'a> {
+    config: &'a MatchConfig,
+    schedule: &'a Schedule,
+    factories: &'a [EngineFactory],
+    sinks: &'a [Option<LogSink>],
+    names: &'a [String],
+    openings: &'a dyn OpeningSource,
+    next: &'a AtomicU64,
+    stop: &'a AtomicBool,
+    /// Games finished before (resume): skipped.
+    done: &'a HashSet<u64>,
+    /// One past the last game number of the run.
+    end: u64,
+    random_plies: usize,
+}
+
+impl Work<'_> {
+    /// One worker: takes the next game until none is left or the run stops, with its own
+    /// players.
+    fn play(&self, tx: &mpsc::Sender<WorkerMessage>) {
+        let mut players: Vec<Option<Box<dyn Player>>> =
+            (0..self.factories.len()).map(|_| None).collect();
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                break;
+            }
+            let n = self.next.fetch_add(1, Ordering::Relaxed);
+            if n >= self.end {
+                break;
+            }
+            let spec = self.schedule.game(n);
+            if self.done.contains(&spec.game_id) {
+                continue;
+            }
+            let mut rng = Rng::derive(self.config.seed, self.schedule.opening_stream(&spec));
+            let opening = self
+                .openings
+                .opening(spec.opening_index, &mut rng)
+                .with_random_moves(self.random_plies, &mut rng);
+            let _ = tx.send(WorkerMessage::Started {
+                game_id: spec.game_id,
+                engines: spec.engines,
+            });
+            let message = match play_one(
+                self.config,
+                &spec,
+                &opening,
+                self.names,
+                self.factories,
+                self.sinks,
+                &mut players,
+            ) {
+                Ok(record) => WorkerMessage::Finished(Box::new(record)),
+                Err(e) => {
+                    self.stop.store(true, Ordering::Relaxed);
+                    WorkerMessage::Failed(e)
+                }
+            };
+            if tx.send(message).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+/// The collecting thread's state: the statistics of the run so far and its first error.
+struct Tally<'a> {
+    config: &'a MatchConfig,
+    schedule: &'a Schedule,
+    names: &'a [String],
+    /// Games of this run's part of the schedule.
+    total: u64,
+    /// A shard or wave: the SPRT does not stop it.
+    sliced: bool,
+    run_started: Instant,
+    /// The interval counts game pairs when results are by pairs, else games (as fastchess).
+    by_pairs: bool,
+    rating_interval: u64,
+    counted_at_last_block: u64,
+    pairings: Vec<PairingStats>,
+    decisions: Vec<Option<SprtDecision>>,
+    figures: Vec<EngineFigures>,
+    played: u64,
+    games_done: u64,
+    run_error: Option<ArenaError>,
+}
+
+impl<'a> Tally<'a> {
+    fn new(
+        config: &'a MatchConfig,
+        schedule: &'a Schedule,
+        names: &'a [String],
+        total: u64,
+        sliced: bool,
+        run_started: Instant,
+    ) -> Tally<'a> {
+        let pairings: Vec<PairingStats> = schedule
+            .pairings
+            .iter()
+            .map(|&(a, b)| PairingStats::new(&names[a], &names[b]))
+            .collect();
+        Tally {
+            config,
+            schedule,
+            names,
+            total,
+            sliced,
+            run_started,
+            by_pairs: config.output.report_penta
+                && config.output.format == ResultsFormat::Fastchess,
+            rating_interval: u64::from(config.output.rating_interval.max(1)),
+            counted_at_last_block: 0,
+            decisions: vec![None; pairings.len()],
+            pairings,
+            figures: vec![EngineFigures::default(); config.engines.len()],
+            played: 0,
+            games_done: 0,
+            run_error: None,
+        }
+    }
+
+    /// Counts the games a resumed run finished before.
+    fn add_resumed(&mut self, finished: &[FinishedGame]) {
+        for game in finished {
+            let spec = self.schedule.game(game.game_id - 1);
+            let first = self.schedule.pairings[spec.pairing].0;
+            let first_is_white = spec.engines[0] == first;
+            let white_score = match game.result {
+                GameResult::WhiteWins => 1.0,
+                GameResult::BlackWins => 0.0,
+                GameResult::Draw => 0.5,
+            };
+            let first_score = if first_is_white {
+                white_score
+            } else {
+                1.0 - white_score
+            };
+            self.pairings[spec.pairing].add_game(game.pair_id, first_score);
+        }
+        let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
+        self.games_done = done.len() as u64;
+    }
+
+    /// Handles one worker message: a game started, the run failed, or a game to record.
+    fn receive(
+        &mut self,
+        message: WorkerMessage,
+        outputs: &mut Outputs,
+        stop: &AtomicBool,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) {
+        let record = match message {
+            WorkerMessage::Started { game_id, engines } => {
+                on_event(Event::GameStarted {
+                    game_id,
+                    total: self.total,
+                    white: &self.names[engines[0]],
+                    black: &self.names[engines[1]],
+                });
+                return;
+            }
+            WorkerMessage::Failed(e) => {
+                stop.store(true, Ordering::Relaxed);
+                self.run_error.get_or_insert(e);
+                return;
+            }
+            WorkerMessage::Finished(record) => record,
+        };
+        if matches!(self.run_error, Some(ArenaError::Io { .. })) {
+            // Nothing more can be saved.
+            return;
+        }
+        let (per_game, seed) = (self.config.output.positions_per_game, self.config.seed);
+        if let Err(e) = outputs.write(&record, per_game, seed) {
+            // Nothing more can be saved: stop scheduling, let running games end.
+            self.run_error = Some(e);
+            stop.store(true, Ordering::Relaxed);
+            return;
+        }
+        self.add_game(&record, stop, on_event);
+    }
+
+    /// Counts a recorded game, reports it and the results when due, and stops the run when
+    /// the SPRT decided every pairing.
+    fn add_game(
+        &mut self,
+        record: &GameRecord,
+        stop: &AtomicBool,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) {
+        self.played += 1;
+        self.games_done += 1;
+        self.figures[record.white_engine].add_game(record, Color::White);
+        self.figures[record.black_engine].add_game(record, Color::Black);
+        let (a, b) = (record.white_engine, record.black_engine);
+        let Some(p) = self
+            .schedule
+            .pairings
+            .iter()
+            .position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a))
+        else {
+            return;
+        };
+        let first = self.schedule.pairings[p].0;
+        self.pairings[p].add_game(record.pair_id, record.score_of_engine(first));
+        on_event(Event::GameFinished {
+            record,
+            done: self.games_done,
+            total: self.total,
+            finished_this_run: self.played,
+            elapsed: self.run_started.elapsed(),
+            pairings: &self.pairings,
+        });
+        let counted: u64 = if self.by_pairs {
+            self.pairings.iter().map(|p| p.ptnml.pairs()).sum()
+        } else {
+            self.pairings.iter().map(|p| p.games_wdl.games()).sum()
+        };
+        if counted >= self.counted_at_last_block + self.rating_interval {
+            self.counted_at_last_block = counted;
+            on_event(Event::ResultsDue {
+                pairings: &self.pairings,
+            });
+        }
+        if let Some(sprt) = &self.config.sprt {
+            let stats = &self.pairings[p];
+            if let Ok(llr) = sprt.llr_ptnml(stats.ptnml) {
+                self.decisions[p] = match sprt.decision(llr) {
+                    SprtDecision::Continue => None,
+                    decided => Some(decided),
+                };
+            }
+            // A shard or wave holds a slice of the pairs: the merge decides, so it plays
+            // all of its games.
+            if !self.sliced
+                && self.decisions.iter().all(Option::is_some)
+                && !stop.load(Ordering::Relaxed)
+            {
+                stop.store(true, Ordering::Relaxed);
+                on_event(Event::SprtDecided {
+                    pairings: &self.pairings,
+                    decisions: &self.decisions,
+                });
+            }
+        }
+    }
+
+    /// Ends the run: its first error, or summary.csv and ranking.csv written into `dir` and
+    /// the summary.
+    fn finish(
+        self,
+        dir: PathBuf,
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) -> Result<TournamentSummary, ArenaError> {
+        if let Some(e) = self.run_error {
+            return Err(e);
+        }
+        write_summary(
+            &dir,
+            &self.pairings,
+            self.config.sprt.as_ref(),
+            &self.decisions,
+        )
+        .map_err(io_error(&dir.join("summary.csv")))?;
+        let standings = ranking(self.names, &self.pairings, &self.figures, self.by_pairs);
+        write_ranking(&dir, &standings, self.by_pairs)
+            .map_err(io_error(&dir.join("ranking.csv")))?;
+        on_event(Event::RunFinished {
+            pairings: &self.pairings,
+            decisions: &self.decisions,
+            figures: &self.figures,
+            elapsed: self.run_started.elapsed(),
+        });
+        Ok(TournamentSummary {
+            pairings: self.pairings,
+            games_played: self.played,
+            sprt_decisions: self.decisions,
+            figures: self.figures,
+            output_dir: dir,
+        })
+    }
+}
