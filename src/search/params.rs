@@ -227,8 +227,8 @@ search_params! {
         "History malus of each quiet move tried before the cutoff: scale * depth^2 ...";
     history_malus_max: i32 = 1600, "history.malus_max", [0, 16384],
         "... at most this.";
-    history_divisor: i32 = 16384, "history.divisor", [1024, 65536],
-        "History gravity: each update pulls an entry toward zero by entry * |update| / divisor,\nwhich bounds the entries by this value (the ranges keep the product within 32 bits).";
+    history_divisor: i32 = 16384, "history.divisor", [1024, 32000],
+        "History gravity: each update pulls an entry toward zero by entry * |update| / divisor,\nwhich bounds the entries by this value (16-bit tables; the product stays within 32 bits).";
 
     qsearch_delta_margin: i32 = 200, "qsearch.delta_margin", [0, 5000],
         "Quiescence delta pruning: a capture is skipped when the stand-pat score plus the victim's\nvalue plus this margin cannot reach alpha.";
