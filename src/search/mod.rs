@@ -696,6 +696,10 @@ impl Searcher {
             let quiet = mv.is_quiet();
             let gives_check = pos.gives_check(mv);
             let moved = piece_to(pos, mv);
+            let history = match quiet {
+                true => self.histories.quiet(side, mv, moved, previous),
+                false => 0,
+            };
             if !root && !in_check && !gives_check && best_score > -MATE_BOUND {
                 let tuning = &self.tuning;
                 if quiet {
@@ -707,6 +711,18 @@ impl Searcher {
                     if depth <= tuning.futility_max_depth
                         && static_eval + tuning.futility_base + tuning.futility_per_depth * depth
                             <= alpha
+                    {
+                        continue;
+                    }
+                    // History pruning: a quiet move that keeps failing in this line.
+                    if depth <= tuning.history_prune_max_depth
+                        && history < -tuning.history_prune_margin * depth
+                    {
+                        continue;
+                    }
+                    // Quiet SEE pruning: a move that gives material away for nothing.
+                    if depth <= tuning.see_quiet_max_depth
+                        && !see_ge(pos, mv, -tuning.see_quiet_margin * depth)
                     {
                         continue;
                     }
@@ -754,8 +770,7 @@ impl Searcher {
                     if self.killers[ply].contains(&mv) {
                         reduction -= tuning.lmr_killer;
                     }
-                    reduction -= self.histories.quiet(side, mv, moved, previous)
-                        / tuning.lmr_history_divisor;
+                    reduction -= history / tuning.lmr_history_divisor;
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(

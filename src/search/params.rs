@@ -192,6 +192,15 @@ search_params! {
         "SEE pruning: the deepest remaining depth at which captures losing material are skipped.";
     see_capture_margin: i32 = 90, "see.capture_margin", [0, 2000],
         "SEE pruning: a capture is skipped if it loses more than this many centipawns per ply of\nremaining depth.";
+    see_quiet_max_depth: i32 = 8, "see.quiet_max_depth", [0, 32],
+        "SEE pruning: the deepest remaining depth at which quiet moves losing material are skipped.";
+    see_quiet_margin: i32 = 60, "see.quiet_margin", [0, 2000],
+        "SEE pruning: a quiet move is skipped if it loses more than this many centipawns per ply of\nremaining depth.";
+
+    history_prune_max_depth: i32 = 3, "history_pruning.max_depth", [0, 32],
+        "History pruning: the deepest remaining depth at which quiet moves with bad history are\nskipped ...";
+    history_prune_margin: i32 = 1500, "history_pruning.margin", [0, 100000],
+        "... when their history (butterfly plus continuation) is below minus this per ply of\nremaining depth.";
 
     lmr_base: f64 = 0.75, "lmr.base", [0, 4],
         "Late-move reductions: reduction = base + ln(depth) * ln(move number) / divisor, truncated.";
