@@ -4,6 +4,7 @@
 //! under node or depth limits.
 
 pub mod bench_positions;
+mod history;
 mod limits;
 pub mod params;
 mod tt;
@@ -13,6 +14,8 @@ pub use crate::score::{Score, MATE, MATE_BOUND};
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use params::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
 pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
+
+use history::{piece_to, Histories, PieceTo, NO_PIECE_TO};
 
 use crate::board::see::{see_ge, SEE_VALUES};
 use crate::board::{GenMode, Move, MoveList, PieceKind, Position};
@@ -128,7 +131,10 @@ pub struct Searcher {
     /// Whether either root list applies, so the unrestricted search pays one test at the root.
     root_restricted: bool,
     root_listener: Option<RootMoveListener>,
-    history: Box<[[[i32; 64]; 64]; 2]>,
+    histories: Histories,
+    /// The piece and destination of the move made at each ply of the current path
+    /// (`NO_PIECE_TO` for a null move), for the continuation histories and counter moves.
+    moved: [PieceTo; MAX_PLY + 2],
     killers: [[Move; 2]; MAX_PLY + 2],
     /// The tuned constants, with their derived tables (late-move reductions, pruning counts).
     tuning: SearchParams,
@@ -176,7 +182,8 @@ impl Searcher {
             root_excluded: Vec::new(),
             root_restricted: false,
             root_listener: None,
-            history: Box::new([[[0; 64]; 64]; 2]),
+            histories: Histories::new(),
+            moved: [NO_PIECE_TO; MAX_PLY + 2],
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             tuning: SearchParams::default(),
             pv: Box::new([[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1]),
@@ -266,10 +273,7 @@ impl Searcher {
     /// Forgets everything learnt (UCI `ucinewgame`): table, history and killers.
     pub fn clear(&mut self) {
         self.tt.clear();
-        self.history
-            .iter_mut()
-            .flatten()
-            .for_each(|row| row.fill(0));
+        self.histories.clear();
         self.killers = [[Move::NULL; 2]; MAX_PLY + 2];
     }
 
@@ -647,6 +651,7 @@ impl Searcher {
                     + depth / tuning.nmp_depth_divisor
                     + ((static_eval - beta) / tuning.nmp_eval_divisor).min(tuning.nmp_eval_max);
                 let undo = pos.make_null_move();
+                self.moved[ply] = NO_PIECE_TO;
                 self.keys.push(key);
                 let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, true);
                 self.keys.pop();
@@ -673,10 +678,12 @@ impl Searcher {
         self.score_moves(pos, &moves, &mut scores, tt_move, ply);
 
         let side = pos.side_to_move().index();
+        let previous = self.previous_moves(ply);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = Move::NULL;
         let mut quiets_tried = MoveList::new();
+        let mut captures_tried = MoveList::new();
         let mut searched = 0usize;
         let lmp_limit = self.tuning.tables.lmp[improving as usize]
             [(depth.max(0) as usize).min(params::LMP_SIZE - 1)];
@@ -688,6 +695,11 @@ impl Searcher {
             }
             let quiet = mv.is_quiet();
             let gives_check = pos.gives_check(mv);
+            let moved = piece_to(pos, mv);
+            let history = match quiet {
+                true => self.histories.quiet(side, mv, moved, previous),
+                false => 0,
+            };
             if !root && !in_check && !gives_check && best_score > -MATE_BOUND {
                 let tuning = &self.tuning;
                 if quiet {
@@ -702,6 +714,18 @@ impl Searcher {
                     {
                         continue;
                     }
+                    // History pruning: a quiet move that keeps failing in this line.
+                    if depth <= tuning.history_prune_max_depth
+                        && history < -tuning.history_prune_margin * depth
+                    {
+                        continue;
+                    }
+                    // Quiet SEE pruning: a move that gives material away for nothing.
+                    if depth <= tuning.see_quiet_max_depth
+                        && !see_ge(pos, mv, -tuning.see_quiet_margin * depth)
+                    {
+                        continue;
+                    }
                 } else if depth <= tuning.see_max_depth
                     && !see_ge(pos, mv, -tuning.see_capture_margin * depth)
                 {
@@ -712,6 +736,7 @@ impl Searcher {
             let undo = pos.make_move(mv);
             self.tt.prefetch(pos.key());
             self.keys.push(key);
+            self.moved[ply] = moved;
             searched += 1;
             if root {
                 if let Some(listener) = self.root_listener.as_mut() {
@@ -745,8 +770,7 @@ impl Searcher {
                     if self.killers[ply].contains(&mv) {
                         reduction -= tuning.lmr_killer;
                     }
-                    reduction -= self.history[side][mv.from().index()][mv.to().index()]
-                        / tuning.lmr_history_divisor;
+                    reduction -= history / tuning.lmr_history_divisor;
                     reduction = reduction.clamp(0, (new_depth - 1).max(0));
                 }
                 score = -self.negamax(
@@ -777,15 +801,15 @@ impl Searcher {
                     alpha = score;
                     self.update_pv(ply, mv);
                     if score >= beta {
-                        if quiet {
-                            self.reward_quiet(side, mv, &quiets_tried, depth, ply);
-                        }
+                        self.reward_cutoff(pos, mv, &quiets_tried, &captures_tried, depth, ply);
                         break;
                     }
                 }
             }
             if quiet {
                 quiets_tried.push(mv);
+            } else if captured(pos, mv).is_some() {
+                captures_tried.push(mv);
             }
         }
         // Every move was pruned (possible only outside check): fall back to the static score.
@@ -808,13 +832,28 @@ impl Searcher {
         best_score
     }
 
-    /// Killers and history for a quiet move that caused a cutoff; the quiet moves tried before it
-    /// are penalised.
-    fn reward_quiet(&mut self, side: usize, mv: Move, tried: &MoveList, depth: i32, ply: usize) {
-        if self.killers[ply][0] != mv {
-            self.killers[ply][1] = self.killers[ply][0];
-            self.killers[ply][0] = mv;
-        }
+    /// The piece-to indices of the moves one and two plies before `ply`.
+    #[inline]
+    fn previous_moves(&self, ply: usize) -> [PieceTo; 2] {
+        let back = |n: usize| match ply.checked_sub(n) {
+            Some(p) => self.moved[p],
+            None => NO_PIECE_TO,
+        };
+        [back(1), back(2)]
+    }
+
+    /// The histories after `mv` refuted the node at `ply`: a quiet refutation becomes a killer
+    /// and the counter move, and gains history while the quiet moves tried before it lose; a
+    /// capture gains capture history; the captures tried before either lose.
+    fn reward_cutoff(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        quiets: &MoveList,
+        captures: &MoveList,
+        depth: i32,
+        ply: usize,
+    ) {
         let tuning = &self.tuning;
         let depth_squared = depth.saturating_mul(depth);
         // An update no larger than the divisor keeps every entry within about the divisor, and
@@ -830,14 +869,26 @@ impl Searcher {
             .saturating_mul(depth_squared)
             .min(tuning.history_malus_max)
             .min(divisor);
-        let table = &mut self.history[side];
-        let mut update = |m: Move, delta: i32| {
-            let entry = &mut table[m.from().index()][m.to().index()];
-            *entry += delta - *entry * delta.abs() / divisor;
-        };
-        update(mv, bonus);
-        for &m in tried.iter() {
-            update(m, -malus);
+        let side = pos.side_to_move().index();
+        let previous = self.previous_moves(ply);
+        let histories = &mut self.histories;
+        if mv.is_quiet() {
+            if self.killers[ply][0] != mv {
+                self.killers[ply][1] = self.killers[ply][0];
+                self.killers[ply][0] = mv;
+            }
+            histories.set_counter(previous[0], mv);
+            histories.update_quiet(side, mv, piece_to(pos, mv), previous, bonus, divisor);
+            for &m in quiets.iter() {
+                histories.update_quiet(side, m, piece_to(pos, m), previous, -malus, divisor);
+            }
+        } else if let Some(victim) = captured(pos, mv) {
+            histories.update_capture(piece_to(pos, mv), victim, bonus, divisor);
+        }
+        for &m in captures.iter() {
+            if let Some(victim) = captured(pos, m) {
+                histories.update_capture(piece_to(pos, m), victim, -malus, divisor);
+            }
         }
     }
 
@@ -852,29 +903,33 @@ impl Searcher {
         ply: usize,
     ) {
         let side = pos.side_to_move().index();
+        let previous = self.previous_moves(ply);
+        let counter = self.histories.counter_move(previous[0]);
         for (i, &mv) in moves.iter().enumerate() {
             scores[i] = if mv == tt_move {
                 100_000_000
             } else if !mv.is_quiet() {
-                let victim = if mv.is_en_passant() {
-                    PieceKind::Pawn
-                } else {
-                    pos.kind_on(mv.to()).unwrap_or(PieceKind::Pawn)
-                };
+                let victim = captured(pos, mv).unwrap_or(PieceKind::Pawn);
                 let attacker = pos.kind_on(mv.from()).unwrap_or(PieceKind::Pawn);
+                // Capture history breaks ties between victims of about the same value.
+                let learnt = self.histories.capture(piece_to(pos, mv), victim) / 64;
                 let mvv_lva = 16 * SEE_VALUES[victim.index()] / 10 - attacker.index() as i32;
+                let key = mvv_lva + learnt;
                 match mv.promotion() {
-                    Some(PieceKind::Queen) => 20_000_000 + mvv_lva,
-                    Some(_) => -20_000_000 + mvv_lva,
-                    None if see_ge(pos, mv, 0) => 10_000_000 + mvv_lva,
-                    None => -10_000_000 + mvv_lva,
+                    Some(PieceKind::Queen) => 20_000_000 + key,
+                    Some(_) => -20_000_000 + key,
+                    None if see_ge(pos, mv, 0) => 10_000_000 + key,
+                    None => -10_000_000 + key,
                 }
             } else if self.killers[ply][0] == mv {
                 9_000_000
             } else if self.killers[ply][1] == mv {
                 8_000_000
+            } else if mv == counter {
+                7_000_000
             } else {
-                self.history[side][mv.from().index()][mv.to().index()]
+                self.histories
+                    .quiet(side, mv, piece_to(pos, mv), previous)
             };
         }
     }
@@ -942,6 +997,7 @@ impl Searcher {
                     continue;
                 }
             }
+            self.moved[ply] = piece_to(pos, mv);
             let undo = pos.make_move(mv);
             self.tt.prefetch(pos.key());
             let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
@@ -966,6 +1022,19 @@ impl Searcher {
         self.tt
             .store(key, best_move, score_to_tt(best_score, ply), eval, 0, bound);
         best_score
+    }
+}
+
+/// The kind a capture takes (a pawn for en passant); None for quiet moves and promotions
+/// that capture nothing.
+#[inline]
+fn captured(pos: &Position, mv: Move) -> Option<PieceKind> {
+    if mv.is_quiet() {
+        None
+    } else if mv.is_en_passant() {
+        Some(PieceKind::Pawn)
+    } else {
+        pos.kind_on(mv.to())
     }
 }
 

@@ -192,6 +192,15 @@ search_params! {
         "SEE pruning: the deepest remaining depth at which captures losing material are skipped.";
     see_capture_margin: i32 = 90, "see.capture_margin", [0, 2000],
         "SEE pruning: a capture is skipped if it loses more than this many centipawns per ply of\nremaining depth.";
+    see_quiet_max_depth: i32 = 8, "see.quiet_max_depth", [0, 32],
+        "SEE pruning: the deepest remaining depth at which quiet moves losing material are skipped.";
+    see_quiet_margin: i32 = 60, "see.quiet_margin", [0, 2000],
+        "SEE pruning: a quiet move is skipped if it loses more than this many centipawns per ply of\nremaining depth.";
+
+    history_prune_max_depth: i32 = 3, "history_pruning.max_depth", [0, 32],
+        "History pruning: the deepest remaining depth at which quiet moves with bad history are\nskipped ...";
+    history_prune_margin: i32 = 1500, "history_pruning.margin", [0, 100000],
+        "... when their history (butterfly plus continuation) is below minus this per ply of\nremaining depth.";
 
     lmr_base: f64 = 0.75, "lmr.base", [0, 4],
         "Late-move reductions: reduction = base + ln(depth) * ln(move number) / divisor, truncated.";
@@ -227,8 +236,8 @@ search_params! {
         "History malus of each quiet move tried before the cutoff: scale * depth^2 ...";
     history_malus_max: i32 = 1600, "history.malus_max", [0, 16384],
         "... at most this.";
-    history_divisor: i32 = 16384, "history.divisor", [1024, 65536],
-        "History gravity: each update pulls an entry toward zero by entry * |update| / divisor,\nwhich bounds the entries by this value (the ranges keep the product within 32 bits).";
+    history_divisor: i32 = 16384, "history.divisor", [1024, 32000],
+        "History gravity: each update pulls an entry toward zero by entry * |update| / divisor,\nwhich bounds the entries by this value (16-bit tables; the product stays within 32 bits).";
 
     qsearch_delta_margin: i32 = 200, "qsearch.delta_margin", [0, 5000],
         "Quiescence delta pruning: a capture is skipped when the stand-pat score plus the victim's\nvalue plus this margin cannot reach alpha.";
