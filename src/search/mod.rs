@@ -928,8 +928,7 @@ impl Searcher {
             } else if mv == counter {
                 7_000_000
             } else {
-                self.histories
-                    .quiet(side, mv, piece_to(pos, mv), previous)
+                self.histories.quiet(side, mv, piece_to(pos, mv), previous)
             };
         }
     }
