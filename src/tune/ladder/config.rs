@@ -360,16 +360,7 @@ impl LoopConfig {
         let seed = self.stage_seed(generation, SeedStream::Spsa);
         run.insert("seed".into(), toml::Value::Integer(seed));
         table.insert("spsa".into(), toml::Value::Table(run));
-        let mut engine = toml::Table::new();
-        engine.insert("weights".into(), path_value(&challenger.weights));
-        if let Some(search) = &challenger.search {
-            engine.insert("search".into(), path_value(search));
-        }
-        engine.insert(
-            "hash_mb".into(),
-            toml::Value::Integer(self.champion.hash_mb as i64),
-        );
-        table.insert("engine".into(), toml::Value::Table(engine));
+        table.insert("engine".into(), self.builtin_table(challenger));
         set(&mut table, &["output", "dir"], path_value(dir));
         let text = toml::to_string(&table).expect("a TOML table serialises");
         let source = format!("{} [spsa]", self.source);
@@ -450,7 +441,8 @@ impl LoopConfig {
         set(table, &["output", "dir"], path_value(dir));
     }
 
-    fn engine_table(&self, name: &str, files: &EngineFiles) -> toml::Value {
+    /// A built-in engine with `files`: weights, search constants and the loop's table size.
+    fn builtin_table(&self, files: &EngineFiles) -> toml::Value {
         let mut builtin = toml::Table::new();
         builtin.insert("weights".into(), path_value(&files.weights));
         if let Some(search) = &files.search {
@@ -460,9 +452,13 @@ impl LoopConfig {
             "hash_mb".into(),
             toml::Value::Integer(self.champion.hash_mb as i64),
         );
+        toml::Value::Table(builtin)
+    }
+
+    fn engine_table(&self, name: &str, files: &EngineFiles) -> toml::Value {
         let mut engine = toml::Table::new();
         engine.insert("name".into(), toml::Value::String(name.into()));
-        engine.insert("builtin".into(), toml::Value::Table(builtin));
+        engine.insert("builtin".into(), self.builtin_table(files));
         toml::Value::Table(engine)
     }
 
