@@ -2203,8 +2203,8 @@ fn dialect_seed_lines_are_accepted() {
 fn fuzz_dialect_command_lines() {
     let dir = dialect_dir("fuzz-dialect");
     let check_dir = dir.clone();
-    run_target("dialect", 1000, dialect_cases(), move |case| {
+    run_target("dialect", 2000, dialect_cases(), move |case| {
         check_dialect_case(case, &check_dir)
     })
-    .assert_mixed("dialect", 1000);
+    .assert_mixed("dialect", 2000);
 }
