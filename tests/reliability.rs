@@ -788,7 +788,9 @@ fn shard_env_refuses_every_bad_variable_naming_it() {
     std::fs::write(dir.join("m.toml"), MATCH_TOML).unwrap();
     let not_text = OsStr::from_bytes(b"\xff1");
     let o = OsStr::new;
-    let cases: &[(&[(&str, &OsStr)], &[&str], &str)] = &[
+    // (variables, arguments after `--shard env`, what the refusal names)
+    type Case<'a> = (&'a [(&'a str, &'a OsStr)], &'a [&'a str], &'a str);
+    let cases: &[Case] = &[
         (
             &[
                 ("SLURM_ARRAY_TASK_ID", not_text),
