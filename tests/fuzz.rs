@@ -25,6 +25,7 @@ use sparring::rng::Rng;
 use sparring::tune::config::TuneConfig;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
@@ -1132,17 +1133,36 @@ const SESSION_HANG_LIMIT: Duration = Duration::from_secs(60);
 
 /// Runs `sparring uci` on the plan's input; returns (exit code, stdout, stderr) or a hang.
 fn run_engine(input: &[u8]) -> Result<(Option<i32>, String, String), String> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .arg("uci")
+    run_program(
+        Path::new(env!("CARGO_BIN_EXE_sparring")),
+        &["uci".to_string()],
+        Path::new("."),
+        input,
+        SESSION_HANG_LIMIT,
+    )
+}
+
+/// Runs `program args` in `cwd` with `input` on standard input; returns (exit code, stdout,
+/// stderr), or an error if it has not exited after `limit` (it is then killed).
+fn run_program(
+    program: &Path,
+    args: &[String],
+    cwd: &Path,
+    input: &[u8],
+    limit: Duration,
+) -> Result<(Option<i32>, String, String), String> {
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| format!("cannot start the engine: {e}"))?;
+        .map_err(|e| format!("cannot start {}: {e}", program.display()))?;
     let mut stdin = child.stdin.take().unwrap();
     let input = input.to_vec();
     let writer = std::thread::spawn(move || {
-        // The engine may exit before reading everything (after `quit`): a broken pipe is fine.
+        // The program may exit before reading everything (after `quit`): a broken pipe is fine.
         let _ = stdin.write_all(&input);
     });
     let mut stdout = child.stdout.take().unwrap();
@@ -1162,12 +1182,10 @@ fn run_engine(input: &[u8]) -> Result<(Option<i32>, String, String), String> {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             break status;
         }
-        if started.elapsed() > SESSION_HANG_LIMIT {
+        if started.elapsed() > limit {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(format!(
-                "no exit after {SESSION_HANG_LIMIT:?}: killed (a hang)"
-            ));
+            return Err(format!("no exit after {limit:?}: killed (a hang)"));
         }
         std::thread::sleep(Duration::from_millis(2));
     };
@@ -1540,4 +1558,653 @@ fn check_gains_finite(line: &sparring::tune::spsa::ParamLine) -> Result<(), Stri
         }
     }
     Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The fastchess / cutechess-cli command line (src/cli/dialect, issue 21). It lives in the binary,
+// so each case runs the binary on a real worker line with a few token edits (tokens dropped,
+// repeated, swapped, values negative, huge, malformed or empty, options left last without their
+// value), always with `--dump-config FILE`, which parses and writes the TOML form instead of
+// playing. Expected: status 0 with a dump that reads back to the same text, or status 2 with a
+// one-line `error:` naming an option; never a panic (101), a hang, or status 1.
+
+/// How a command line reaches the dialect.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Runner {
+    /// `sparring match -engine ...`, `--dump-config FILE` last.
+    Match,
+    /// A `fastchess` symlink, `--dump-config FILE` first (the line's own last option stays last).
+    Fastchess,
+    /// A `fastchess-ob` symlink, as OpenBench installs it.
+    FastchessOb,
+    /// A `cutechess-cli` symlink: cutechess-cli's `-games`/`-rounds` and results lines.
+    Cutechess,
+}
+
+/// The real command lines: the README's, fishtest's (fastchess and cutechess-cli eras) and
+/// OpenBench's (docs/research/worker-command-lines.md), with this machine's concurrency, plus
+/// lines that reach the other options. `{C}` is the concurrency. `|` separates arguments
+/// that hold spaces (shlex/argv elements).
+const DIALECT_SEEDS: &[(Runner, &str)] = &[
+    (
+        Runner::Match,
+        "-engine builtin name=default weights=configs/weights/default.toml \
+         -engine builtin name=material-only weights=configs/weights/material-only.toml \
+         -each tc=inf nodes=20000 -openings file=openings/balanced-8ply.epd format=epd order=random \
+         -rounds 100 -concurrency {C} -srand 1 -pgnout file=results/cli/games.pgn",
+    ),
+    (
+        Runner::Fastchess,
+        "-testEnv -recover -repeat -games 2 -rounds 400 \
+         -ratinginterval 1 -scoreinterval 1 -autosaveinterval 0 -report penta=true \
+         -pgnout file=results-6650f0a1b2c3d4e5f6a7b8c9-17.pgn append=false -crc32 pgn=true \
+         -site https://tests.stockfishchess.org/tests/view/6650f0a1b2c3d4e5f6a7b8c9 \
+         -event |Batch 17: patch vs master| -srand 5549552095228975195 \
+         -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
+         -variant standard -concurrency {C} \
+         -openings file=UHO_Lichess_4852_v1.epd format=epd order=random plies=16 start=6801 \
+         -check-mate-pvs \
+         -engine name=New-0123456789abcdef0123456789abcdef01234567 tc=12.500+0.125 \
+         cmd=/home/w/worker/testing/stockfish-new dir=. option.Hash=16 \
+         option.EvalFile=nn-0123456789ab.nnue option.EvalFileSmall=nn-ba9876543210.nnue \
+         -engine name=Base-76543210fedcba9876543210fedcba9876543210 tc=12.500+0.125 \
+         cmd=/home/w/worker/testing/stockfish-base dir=. option.Hash=16 \
+         option.EvalFile=nn-0123456789ab.nnue option.EvalFileSmall=nn-ba9876543210.nnue \
+         -each proto=uci option.Threads=1",
+    ),
+    (
+        Runner::FastchessOb,
+        "-recover -variant standard -testEnv -concurrency {C} -rounds 512 -games 2 \
+         -resign movecount=3 score=400 -draw movenumber=40 movecount=8 score=10 \
+         -engine dir=Engines/ cmd=./Ethereal-1A2B3C4D proto=uci tc=8.50+0.09 timemargin=250 \
+         option.Threads=1 option.Hash=8 name=Ethereal-dev \
+         -engine dir=Engines/ cmd=./Ethereal-5E6F7A8B proto=uci tc=8.50+0.09 timemargin=250 \
+         option.Threads=1 option.Hash=8 name=Ethereal-base \
+         -openings file=Books/UHO_Lichess_4852_v1.epd format=epd order=random start=8193 \
+         -srand 4242 -pgnout file=PGNs/4242.98765.1767225600.0.pgn seldepth=true nodes=true \
+         |match_line=^info string pgncomment .*|",
+    ),
+    (
+        Runner::FastchessOb,
+        "-recover -variant fischerandom -testEnv -concurrency {C} -rounds 8 -games 1 \
+         -engine dir=Engines/ cmd=./Dev proto=uci tc=inf nodes=5000 option.Threads=1 \
+         option.Hash=8 name=Dev-dev \
+         -engine dir=Engines/ cmd=./Base proto=uci tc=inf depth=8 option.Threads=1 \
+         option.Hash=8 name=Dev-base \
+         -openings file=Books/DFRC_4852_v1.epd format=epd order=sequential start=1",
+    ),
+    (
+        Runner::Cutechess,
+        "-recover -repeat -games 800 -tournament gauntlet -pgnout results-old.pgn fi \
+         -site https://tests.stockfishchess.org/tests/view/5f0a \
+         -event |Batch 3: patch vs master| -srand 123456789 \
+         -resign movecount=3 score=400 -draw movenumber=34 movecount=8 score=20 \
+         -variant standard -concurrency {C} \
+         -openings file=UHO_4060_v4.epd format=epd order=random plies=16 start=1 \
+         -engine name=New-abc tc=10+0.1 cmd=./stockfish dir=. option.Hash=16 \
+         -engine name=Base-def tc=10+0.1 cmd=./stockfish dir=. option.Hash=16 \
+         -each proto=uci timemargin=10000 option.Threads=1",
+    ),
+    (
+        Runner::Match,
+        "-engine builtin name=a hash=8 tc=40/12.5+0.125 -engine cmd=./sparring |args=uci --x 'y z'| \
+         name=b depth=5 option.Hash=4 -each timemargin=250 -rounds 6 -concurrency 1 \
+         -srand 18446744073709551615 -draw movenumber=34 movecount=8 score=20 \
+         -resign movecount=3 score=600 twosided=true -maxmoves 150 \
+         -sprt elo0=0 elo1=2.5 alpha=0.05 beta=0.1 model=logistic \
+         -openings file=suite.pgn format=pgn order=random start=2 plies=8 policy=round \
+         -pgnout file=out/run.pgn -ratinginterval 3 -log file=engines.log engine=true level=info \
+         -strict -tournament gauntlet -output format=cutechess -site |my lab| --progress lines",
+    ),
+    (
+        Runner::Match,
+        "-engine builtin name=x st=0.5 -engine builtin name=y st=0.25 -engine builtin name=z \
+         tc=1:30+1 -tournament roundrobin -games 1 -rounds 3 -maxmoves 100000 \
+         -report penta=false -output format=fastchess -show-latency -use-affinity 0,1 \
+         -pgnout file=rr.pgn append=true notation=san min=false -ratinginterval 0",
+    ),
+    (
+        Runner::Cutechess,
+        "-quick cmd=builtin cmd=./engine book=book.pgn -concurrency {C}",
+    ),
+    (Runner::Fastchess, "-config file=match.toml discard=true --resume"),
+];
+
+/// Options to insert: every one the dialect reads, the refused ones, and near misses.
+const DIALECT_OPTIONS: &[&str] = &[
+    "-engine",
+    "-each",
+    "-variant",
+    "-rounds",
+    "-games",
+    "-repeat",
+    "-concurrency",
+    "-srand",
+    "-draw",
+    "-resign",
+    "-maxmoves",
+    "-sprt",
+    "-openings",
+    "-pgnout",
+    "-recover",
+    "-ratinginterval",
+    "-scoreinterval",
+    "-autosaveinterval",
+    "-report",
+    "-output",
+    "-log",
+    "-strict",
+    "-config",
+    "-event",
+    "-site",
+    "-tournament",
+    "-testEnv",
+    "-crc32",
+    "-check-mate-pvs",
+    "-use-affinity",
+    "-show-latency",
+    "-quick",
+    "-epdout",
+    "-tb",
+    "-noswap",
+    "-version",
+    "-help",
+    "--resume",
+    "--progress",
+    "-frobnicate",
+    "--",
+    "---",
+    "-Engine",
+    "-rounds=2",
+    "-é",
+];
+
+/// Keys of `key=value` tokens: the engine keys, every group's keys, refused and unknown ones.
+const DIALECT_KEYS: &[&str] = &[
+    "cmd",
+    "name",
+    "dir",
+    "args",
+    "proto",
+    "tc",
+    "st",
+    "nodes",
+    "plies",
+    "depth",
+    "timemargin",
+    "restart",
+    "weights",
+    "hash",
+    "option.Hash",
+    "option.Threads",
+    "option.",
+    "option.Weights",
+    "file",
+    "format",
+    "order",
+    "start",
+    "policy",
+    "movenumber",
+    "movecount",
+    "score",
+    "twosided",
+    "elo0",
+    "elo1",
+    "alpha",
+    "beta",
+    "model",
+    "append",
+    "notation",
+    "min",
+    "level",
+    "engine",
+    "penta",
+    "pgn",
+    "book",
+    "discard",
+    "stats",
+    "compress",
+    "conf",
+    "stderr",
+    "",
+    "NAME",
+    "tc ",
+    "é",
+];
+
+/// Values: boundaries, overflows, malformed numbers and limits, empty and odd text.
+const DIALECT_VALUES: &[&str] = &[
+    "-1",
+    "0",
+    "-0",
+    "1",
+    "2",
+    "3",
+    "-2",
+    "-100000",
+    "100000",
+    "100001",
+    "127",
+    "128",
+    "65536",
+    "65537",
+    "100000000",
+    "100000001",
+    "200000001",
+    "2147483647",
+    "2147483648",
+    "4294967295",
+    "4294967296",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "99999999999999999999999",
+    "",
+    " ",
+    "nan",
+    "NaN",
+    "inf",
+    "-inf",
+    "infinite",
+    "1e400",
+    "1e-400",
+    "1e308",
+    "0.0001",
+    "0.5",
+    "0.49",
+    "-0.5",
+    "0.0",
+    "1.5",
+    "abc",
+    "0x10",
+    "1_000",
+    "+1",
+    "=",
+    "==",
+    "k=v",
+    "=v",
+    "é",
+    "\u{3000}",
+    "\t",
+    "\n",
+    "\r",
+    "\u{7}",
+    "'",
+    "\"",
+    "a b",
+    "'unclosed",
+    "\"unclosed",
+    "\\",
+    "10+0.1",
+    "40/60+0.6",
+    "1:30+1",
+    "0+0",
+    "0",
+    "inf+1",
+    "inf/10+0",
+    "1/0+0",
+    "0/10+1",
+    "99999999999999999999+0",
+    "10+99999999999999999999",
+    "99999999999999999999:0+0",
+    "10+0.1hg",
+    "10s+0.1s",
+    "-10+0",
+    "10+-1",
+    "1/",
+    "/10",
+    "+",
+    ":",
+    "1:",
+    "true",
+    "false",
+    "TRUE",
+    "builtin",
+    "random",
+    "sequential",
+    "epd",
+    "pgn",
+    "round",
+    "gauntlet",
+    "roundrobin",
+    "fischerandom",
+    "chess960",
+    "standard",
+    "cutechess",
+    "fastchess",
+    "normalized",
+    "logistic",
+    "bayesian",
+    "off",
+    "uci",
+    "xboard",
+    "lines",
+    "bar",
+    "auto",
+    "trace",
+    "x.toml",
+    "match.toml",
+    "/",
+    ".",
+    "..",
+    "-",
+    "out/",
+    "file.pgn",
+    "dir/",
+    "san",
+    "lan",
+];
+
+/// One edit of a command line's tokens; positions are `Index`es into the current tokens.
+#[derive(Clone, Debug)]
+enum TokenEdit {
+    Drop(Index),
+    Repeat(Index),
+    Swap(Index, Index),
+    /// The value of a `key=value` token, a bare value replaced, or a value put after an option.
+    Value(Index, Index),
+    /// The key of a `key=value` token (or a key put before a bare value).
+    Key(Index, Index),
+    InsertOption(Index, Index),
+    InsertValue(Index, Index),
+    InsertPair(Index, Index, Index),
+    /// The line ends right after an option: its values are gone.
+    EndAfterOption(Index),
+    /// An option and its values repeated at the end of the line.
+    RepeatGroup(Index),
+}
+
+/// The dialect's own test: a token starting with `-` that is not a negative number.
+fn dialect_is_option(token: &str) -> bool {
+    let mut chars = token.chars();
+    chars.next() == Some('-')
+        && chars
+            .next()
+            .is_some_and(|c| !c.is_ascii_digit() && c != '.')
+}
+
+impl TokenEdit {
+    fn apply(&self, tokens: &mut Vec<String>) {
+        let len = tokens.len();
+        let options: Vec<usize> = (0..len)
+            .filter(|&i| dialect_is_option(&tokens[i]))
+            .collect();
+        let value = |v: &Index| DIALECT_VALUES[v.index(DIALECT_VALUES.len())].to_string();
+        let key = |k: &Index| DIALECT_KEYS[k.index(DIALECT_KEYS.len())];
+        match self {
+            TokenEdit::Drop(at) if len > 0 => {
+                tokens.remove(at.index(len));
+            }
+            TokenEdit::Repeat(at) if len > 0 => {
+                let at = at.index(len);
+                tokens.insert(at, tokens[at].clone());
+            }
+            TokenEdit::Swap(a, b) if len > 0 => tokens.swap(a.index(len), b.index(len)),
+            TokenEdit::Value(at, v) if len > 0 => {
+                let at = at.index(len);
+                let token = tokens[at].clone();
+                if let Some((k, _)) = token.split_once('=') {
+                    tokens[at] = format!("{k}={}", value(v));
+                } else if dialect_is_option(&token) {
+                    tokens.insert(at + 1, value(v));
+                } else {
+                    tokens[at] = value(v);
+                }
+            }
+            TokenEdit::Key(at, k) if len > 0 => {
+                let at = at.index(len);
+                let token = tokens[at].clone();
+                tokens[at] = match token.split_once('=') {
+                    Some((_, rest)) => format!("{}={rest}", key(k)),
+                    None => format!("{}={token}", key(k)),
+                };
+            }
+            TokenEdit::InsertOption(at, o) => tokens.insert(
+                at.index(len + 1),
+                DIALECT_OPTIONS[o.index(DIALECT_OPTIONS.len())].to_string(),
+            ),
+            TokenEdit::InsertValue(at, v) => tokens.insert(at.index(len + 1), value(v)),
+            TokenEdit::InsertPair(at, k, v) => {
+                tokens.insert(at.index(len + 1), format!("{}={}", key(k), value(v)))
+            }
+            TokenEdit::EndAfterOption(at) if !options.is_empty() => {
+                tokens.truncate(options[at.index(options.len())] + 1)
+            }
+            TokenEdit::RepeatGroup(at) if !options.is_empty() => {
+                let start = options[at.index(options.len())];
+                let end = options.iter().find(|&&i| i > start).copied().unwrap_or(len);
+                let group = tokens[start..end].to_vec();
+                tokens.extend(group);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn token_edit() -> impl Strategy<Value = TokenEdit> {
+    let i = any::<Index>;
+    prop_oneof![
+        3 => i().prop_map(TokenEdit::Drop),
+        2 => i().prop_map(TokenEdit::Repeat),
+        2 => (i(), i()).prop_map(|(a, b)| TokenEdit::Swap(a, b)),
+        6 => (i(), i()).prop_map(|(a, v)| TokenEdit::Value(a, v)),
+        2 => (i(), i()).prop_map(|(a, k)| TokenEdit::Key(a, k)),
+        2 => (i(), i()).prop_map(|(a, o)| TokenEdit::InsertOption(a, o)),
+        1 => (i(), i()).prop_map(|(a, v)| TokenEdit::InsertValue(a, v)),
+        2 => (i(), i(), i()).prop_map(|(a, k, v)| TokenEdit::InsertPair(a, k, v)),
+        2 => i().prop_map(TokenEdit::EndAfterOption),
+        1 => i().prop_map(TokenEdit::RepeatGroup),
+    ]
+}
+
+/// A mutated command line and how it is run.
+#[derive(Clone)]
+struct DialectCase {
+    runner: Runner,
+    tokens: Vec<String>,
+}
+
+impl std::fmt::Debug for DialectCase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}:", self.runner)?;
+        for t in &self.tokens {
+            let plain = !t.is_empty()
+                && t.chars()
+                    .all(|c| c.is_ascii_graphic() && !"'\"\\$`".contains(c));
+            if plain {
+                write!(f, " {t}")?;
+            } else {
+                write!(f, " {t:?}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The seed lines as argument lists, with this machine's concurrency.
+fn dialect_seed_tokens() -> Vec<(Runner, Vec<String>)> {
+    let concurrency = sparring::available_cores().min(2).to_string();
+    DIALECT_SEEDS
+        .iter()
+        .map(|(runner, line)| {
+            let line = line.replace("{C}", &concurrency);
+            let mut tokens = Vec::new();
+            for (i, part) in line.split('|').enumerate() {
+                if i % 2 == 1 {
+                    tokens.push(part.to_string());
+                } else {
+                    tokens.extend(part.split_whitespace().map(str::to_string));
+                }
+            }
+            (*runner, tokens)
+        })
+        .collect()
+}
+
+fn dialect_cases() -> impl Strategy<Value = DialectCase> {
+    let seeds = Arc::new(dialect_seed_tokens());
+    (
+        any::<Index>(),
+        any::<bool>(),
+        prop::collection::vec(token_edit(), 1..5),
+    )
+        .prop_map(move |(seed, through_match, edits)| {
+            let (runner, tokens) = &seeds[seed.index(seeds.len())];
+            let mut tokens = tokens.clone();
+            for edit in &edits {
+                edit.apply(&mut tokens);
+            }
+            // A fastchess line runs as `sparring match` or through the symlink, half each.
+            let runner = match runner {
+                Runner::Match | Runner::Fastchess if through_match => Runner::Match,
+                Runner::Match => Runner::Fastchess,
+                other => *other,
+            };
+            DialectCase { runner, tokens }
+        })
+}
+
+/// The scratch directory of the dialect target: the runner symlinks and the `-config` file.
+fn dialect_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["fastchess", "fastchess-ob", "cutechess-cli"] {
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_sparring"), dir.join(name)).unwrap();
+    }
+    std::fs::write(
+        dir.join("match.toml"),
+        "[tournament]\nrounds = 2\nconcurrency = 1\n[time_control]\nnodes = 100\n\
+         [output]\ndir = \"out\"\n\
+         [[engine]]\nname = \"a\"\nbuiltin = {}\n[[engine]]\nname = \"b\"\nbuiltin = {}\n",
+    )
+    .unwrap();
+    dir
+}
+
+impl DialectCase {
+    /// The program and its arguments. `sparring match` needs a single-dash option first (else
+    /// it is `sparring match CONFIG`, which clap reads): such a line goes through `fastchess`.
+    fn command(&self, dir: &Path) -> (PathBuf, Vec<String>) {
+        let dump = ["--dump-config".to_string(), "dump.toml".to_string()];
+        let first_is_option = self.tokens.first().is_some_and(|t| {
+            t.starts_with('-') && !t.starts_with("--") && t != "-h" && t.len() > 1
+        });
+        let runner = match self.runner {
+            Runner::Match if !first_is_option => Runner::Fastchess,
+            other => other,
+        };
+        let name = match runner {
+            Runner::Match => {
+                let mut args = vec!["match".to_string()];
+                args.extend(self.tokens.iter().cloned());
+                args.extend(dump);
+                return (PathBuf::from(env!("CARGO_BIN_EXE_sparring")), args);
+            }
+            Runner::Fastchess => "fastchess",
+            Runner::FastchessOb => "fastchess-ob",
+            Runner::Cutechess => "cutechess-cli",
+        };
+        let mut args = dump.to_vec();
+        args.extend(self.tokens.iter().cloned());
+        (dir.join(name), args)
+    }
+}
+
+/// Whether an error message names an option: a `-x` or `--x` word.
+fn names_an_option(message: &str) -> bool {
+    let b = message.as_bytes();
+    (0..b.len()).any(|i| {
+        b[i] == b'-'
+            && (i == 0 || b" `'\"(-".contains(&b[i - 1]))
+            && b.get(i + 1)
+                .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'-')
+    })
+}
+
+/// A case taking this long is a hang: parsing a command line takes milliseconds.
+const DIALECT_HANG_LIMIT: Duration = Duration::from_secs(60);
+
+fn check_dialect_case(case: &DialectCase, dir: &Path) -> Result<Verdict, String> {
+    let dump = dir.join("dump.toml");
+    let _ = std::fs::remove_file(&dump);
+    let (program, args) = case.command(dir);
+    let (code, out, err) = run_program(&program, &args, dir, b"", DIALECT_HANG_LIMIT)?;
+    if err.contains("panicked") || code == Some(101) {
+        return Err(format!("panicked (status {code:?}): {err}"));
+    }
+    match code {
+        Some(0) => {
+            if out.contains(VERSION_PREFIX) || out.contains("Usage:") {
+                // -version or -help: printed, nothing parsed further.
+                return Ok(Verdict::Accepted);
+            }
+            for line in err.lines() {
+                if !(line.starts_with("note: -") || line.starts_with("wrote ")) {
+                    return Err(format!(
+                        "status 0 with a stray standard error line: {line:?}"
+                    ));
+                }
+            }
+            let text = std::fs::read_to_string(&dump)
+                .map_err(|e| format!("status 0 but no dump: {e}; stderr: {err}"))?;
+            let config = MatchConfig::load(&dump)
+                .map_err(|e| format!("the dump does not read back: {e}\n{text}"))?;
+            if config.to_toml() != text {
+                return Err(format!(
+                    "the dump changes when read back:\n{text}\nread back:\n{}",
+                    config.to_toml()
+                ));
+            }
+            Ok(Verdict::Accepted)
+        }
+        Some(2) => {
+            if !out.is_empty() {
+                return Err(format!("status 2 with standard output: {out}"));
+            }
+            if dump.exists() {
+                return Err("status 2 but the dump was written".into());
+            }
+            let lines: Vec<&str> = err.lines().collect();
+            match lines.as_slice() {
+                [line] if line.starts_with("error: ") && names_an_option(line) => {
+                    Ok(Verdict::Refused)
+                }
+                _ => Err(format!(
+                    "status 2 without a one-line `error:` naming an option: {err:?}"
+                )),
+            }
+        }
+        other => Err(format!("exit status {other:?}; stderr: {err}")),
+    }
+}
+
+/// What `-version` prints first.
+const VERSION_PREFIX: &str = "fastchess-compatible";
+
+/// The seed lines themselves are accepted: the mutations start from valid lines.
+#[test]
+fn dialect_seed_lines_are_accepted() {
+    let dir = dialect_dir("fuzz-dialect-seeds");
+    for (runner, tokens) in dialect_seed_tokens() {
+        let case = DialectCase { runner, tokens };
+        let dump = dir.join("dump.toml");
+        assert_eq!(
+            check_dialect_case(&case, &dir),
+            Ok(Verdict::Accepted),
+            "{case:?}"
+        );
+        assert!(dump.exists(), "{case:?}: nothing dumped");
+    }
+}
+
+#[test]
+fn fuzz_dialect_command_lines() {
+    let dir = dialect_dir("fuzz-dialect");
+    let check_dir = dir.clone();
+    run_target("dialect", 2000, dialect_cases(), move |case| {
+        check_dialect_case(case, &check_dir)
+    })
+    .assert_mixed("dialect", 2000);
 }

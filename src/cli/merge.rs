@@ -3,7 +3,7 @@
 
 use super::UsageError;
 use sparring::arena::{merge_shards, MergeOptions};
-use sparring::stats::SprtDecision;
+use sparring::stats::{fixed, SprtDecision};
 use std::path::PathBuf;
 
 /// `sparring merge`: merge shard (and wave) directories into one result.
@@ -77,7 +77,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     for (p, decision) in report.pairings.iter().zip(&report.decisions) {
         let w = p.games_wdl;
         let elo = p.ptnml.estimate().map_or("n/a".to_string(), |e| {
-            format!("{:.2} +/- {:.2}", e.elo, e.elo_error)
+            // Never `-0.00` (a balanced merge's Elo is often a negative zero).
+            format!("{} +/- {}", fixed(e.elo, 2), fixed(e.elo_error, 2))
         });
         println!(
             "{} vs {}: {} games, {} - {} - {} (W-L-D), {} pairs, Elo {elo}",
@@ -104,11 +105,11 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
                 _ => verdict.to_string(),
             };
             println!(
-                "  SPRT [{}, {}] ({}): LLR {:.2} ({:.2}, {:.2}): {verdict}",
+                "  SPRT [{}, {}] ({}): LLR {} ({:.2}, {:.2}): {verdict}",
                 sprt.elo0(),
                 sprt.elo1(),
                 sprt.model(),
-                llr,
+                fixed(llr, 2),
                 sprt.lower_bound(),
                 sprt.upper_bound()
             );

@@ -32,18 +32,22 @@ impl ShardArgs {
             ));
         }
         match spec {
-            Some("env") => {
-                shard_from_env(|k| std::env::var(k).ok(), self.shards, "--shard env").map(Some)
-            }
+            Some("env") => shard_from_env(scheduler_var, self.shards, "--shard env").map(Some),
             Some(text) => Shard::parse(text)
                 .map(Some)
                 .map_err(|e| UsageError(format!("--shard: {e}"))),
             None if from_env => {
-                shard_from_env(|k| std::env::var(k).ok(), self.shards, "--shard-from-env").map(Some)
+                shard_from_env(scheduler_var, self.shards, "--shard-from-env").map(Some)
             }
             None => Ok(None),
         }
     }
+}
+
+/// A scheduler variable as text; one that is not UTF-8 is kept (lossily), so it is refused as
+/// not a number, naming it, instead of being taken for unset.
+fn scheduler_var(name: &str) -> Option<String> {
+    std::env::var_os(name).map(|v| v.to_string_lossy().into_owned())
 }
 
 /// The shard a scheduler's environment names (`var` looks a variable up): Slurm's array task

@@ -30,7 +30,8 @@ pub struct SpsaArgs {
     #[arg(long)]
     pub seed: Option<u64>,
     /// Continue the run in the output directory where it stopped (with --shard: continue the
-    /// shard; a shard not started yet just starts).
+    /// shard). A run or shard not started yet, or killed before its first state.toml, just
+    /// starts, so a scheduler can pass --resume every time.
     #[arg(long)]
     pub resume: bool,
     // A shard plays its block of every iteration's pairs (docs/spsa.md, "Shards").

@@ -304,17 +304,22 @@ fn secular(a: &[f64], p: &[f64]) -> Option<f64> {
 }
 
 /// Maximum-likelihood distribution on the same support with expected score `s`
-/// (Van den Bergh, "support_MLE_multinomial", Proposition 1.1).
+/// (Van den Bergh, "support_MLE_multinomial", Proposition 1.1). `None` also when the
+/// root lies closer to a pole than a float resolves (a bucket of 1e-3 regularized
+/// games beside 10^18 real ones): the distribution then has an infinite or negative
+/// entry, and its LLR would be infinite with the wrong sign.
 fn mle_expected(pdf: &[(f64, f64)], s: f64) -> Option<Vec<f64>> {
     let shifted: Vec<f64> = pdf.iter().map(|&(a, _)| a - s).collect();
     let probs: Vec<f64> = pdf.iter().map(|&(_, p)| p).collect();
     let x = secular(&shifted, &probs)?;
-    Some(
-        pdf.iter()
-            .zip(&shifted)
-            .map(|(&(_, p), &d)| p / (1.0 + x * d))
-            .collect(),
-    )
+    let q: Vec<f64> = pdf
+        .iter()
+        .zip(&shifted)
+        .map(|(&(_, p), &d)| p / (1.0 + x * d))
+        .collect();
+    let valid =
+        q.iter().all(|&v| v.is_finite() && v > 0.0) && (q.iter().sum::<f64>() - 1.0).abs() < 1e-6;
+    valid.then_some(q)
 }
 
 /// Maximum-likelihood distribution with t-value `(mu - reference) / sigma = t`,
@@ -514,5 +519,33 @@ mod tests {
         // Hypotheses far outside what nElo can express still give a number.
         let wild = params(-5000.0, 5000.0, SprtModel::Normalized);
         assert!(wild.llr_wdl(Wdl::new(10, 10, 10)).is_finite());
+    }
+
+    /// Regression (issue 21 sweep): all draws in counts near u64::MAX made the logistic LLR
+    /// +infinity (H1 accepted for a score of exactly one half): the empty buckets' 1e-3 put
+    /// the MLE's root closer to its pole than a float resolves.
+    #[test]
+    fn all_draws_at_huge_counts_never_accept_h1() {
+        let max = u64::MAX;
+        for model in [SprtModel::Normalized, SprtModel::Logistic] {
+            let p = params(0.0, 5.0, model);
+            for llr in [
+                p.llr_wdl(Wdl::new(0, max, 0)),
+                p.llr_wdl(Wdl::new(0, 1 << 40, 0)),
+                p.llr_ptnml(Pentanomial::new(0, 0, max / 2, 0, 0)).unwrap(),
+                p.llr_ptnml(Pentanomial::new(0, 0, 1 << 40, 0, 0)).unwrap(),
+            ] {
+                assert!(llr.is_finite(), "{model}: {llr}");
+                assert_eq!(p.decision(llr), SprtDecision::AcceptH0, "{model}: {llr}");
+            }
+            // The mirror: hypotheses below zero are accepted as H1, at the same counts.
+            let mirrored = params(-5.0, 0.0, model);
+            let llr = mirrored.llr_wdl(Wdl::new(0, max, 0));
+            assert_eq!(
+                mirrored.decision(llr),
+                SprtDecision::AcceptH1,
+                "{model}: {llr}"
+            );
+        }
     }
 }

@@ -89,15 +89,18 @@ pub fn run(args: &[OsString], flavor: Flavor) -> anyhow::Result<()> {
         match arg.to_str() {
             Some(t) => texts.push(t.to_string()),
             None => {
-                return Err(UsageError(format!(
+                return Err(UsageError(one_line(&format!(
                     "argument {} is not valid UTF-8",
                     arg.to_string_lossy()
-                ))
+                )))
                 .into())
             }
         }
     }
-    match parse(&texts, flavor)? {
+    // A refusal quotes the user's tokens, which may hold line breaks or other control
+    // characters: escaped, so the message stays the one line a worker's log parser reads.
+    let request = parse(&texts, flavor).map_err(|e| UsageError(one_line(&e.0)))?;
+    match request {
         Request::Version => println!("{VERSION_LINE}"),
         Request::Help => print!("{}", usage(flavor)),
         Request::Match(m) => {
@@ -112,6 +115,19 @@ pub fn run(args: &[OsString], flavor: Flavor) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// `text` with its control characters escaped (`\n`, `\t`, `\u{7}`): one line.
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// One option and the tokens after it, up to the next option.
@@ -495,7 +511,8 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
                 file.display()
             )));
         }
-        let config = MatchConfig::load(file).map_err(|e| usage_error(e.to_string()))?;
+        let config = MatchConfig::load(file)
+            .map_err(|e| usage_error(format!("-config file={}: {e}", file.display())))?;
         return Ok(Request::Match(Box::new(DialectMatch {
             config,
             notes: s.notes,
@@ -909,6 +926,12 @@ fn output_location(s: &Settings) -> Result<(PathBuf, String), UsageError> {
         .file_name()
         .and_then(|n| n.to_str())
         .ok_or_else(|| usage_error(format!("-pgnout file={file}: expected a file name")))?;
+    // As the TOML form's output.pgn_name requires (a blank name, a line break in it).
+    if name.trim().is_empty() || name.chars().any(char::is_control) {
+        return Err(usage_error(format!(
+            "-pgnout file={file:?}: expected a file name without control characters"
+        )));
+    }
     if path.is_dir() {
         return Err(usage_error(format!(
             "-pgnout file={file}: is a directory, expected a file"

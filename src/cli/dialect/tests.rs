@@ -460,3 +460,32 @@ fn options_without_their_values_are_refused_by_name() {
     // Options that take no value or an optional one still parse bare.
     config(&format!("{TWO} -recover -repeat -use-affinity -strict"));
 }
+
+/// Regression (issue 21 sweep, found by tests/fuzz.rs): a value holding a line break made the
+/// refusal two lines; `run` escapes control characters.
+#[test]
+fn refusals_quoting_control_characters_stay_one_line() {
+    let message = one_line(&error(&format!("{TWO} -rounds")).replace("needs", "\nneeds"));
+    assert!(!message.contains('\n'), "{message}");
+    assert_eq!(one_line("-engine \n\t\u{7}: x"), "-engine \\n\\t\\u{7}: x");
+    assert_eq!(one_line("é ok"), "é ok");
+}
+
+/// Regression (issue 21 sweep, found by tests/fuzz.rs): a PGN name the TOML form refuses (blank,
+/// a control character) was accepted, and `--dump-config` wrote a file that did not read back;
+/// a `-config` file that cannot be read did not name `-config`.
+#[test]
+fn pgn_names_the_toml_form_refuses_and_missing_config_files_are_named() {
+    for name in ["\t", " ", "a\nb.pgn", "dir/\u{7}.pgn"] {
+        let line = format!("{TWO} -pgnout");
+        let mut tokens = args(&line);
+        tokens.push(format!("file={name}"));
+        let message = parse(&tokens, Flavor::Fastchess).unwrap_err().0;
+        assert!(message.starts_with("-pgnout file="), "{message}");
+    }
+    let message = error("-config file=no-such-file.toml");
+    assert!(
+        message.starts_with("-config file=no-such-file.toml: "),
+        "{message}"
+    );
+}

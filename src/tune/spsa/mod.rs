@@ -63,8 +63,9 @@ pub enum SpsaError {
         /// The run directory.
         dir: PathBuf,
     },
-    /// `--resume` on a directory without a run.
-    #[error("{}: no SPSA run to resume (no state.toml)", dir.display())]
+    /// `--resume` on a directory whose pairs.csv holds finished pairs but that has no
+    /// state.toml (a directory with no run yet, or one killed during its setup, just starts).
+    #[error("{}: no SPSA run to resume: pairs.csv holds finished pairs but there is no state.toml; restore it, or choose another --out", dir.display())]
     NothingToResume {
         /// The directory.
         dir: PathBuf,

@@ -213,7 +213,11 @@ impl RunDir {
                 dir: dir.to_path_buf(),
             });
         }
-        if options.resume {
+        // No state.toml: no run yet, or one killed during its setup, which writes the state
+        // last, before any game. Such a directory starts the run with `--resume` too (as a match
+        // or an SPSA shard does), so schedulers can pass it every time; finished pairs without a
+        // state are a damaged run, refused.
+        if options.resume && has_pair_rows(&dir.join(PAIRS))? {
             return Err(SpsaError::NothingToResume {
                 dir: dir.to_path_buf(),
             });
@@ -454,6 +458,17 @@ pub(super) fn csv_values(values: &[f64]) -> String {
         .map(|v| format!("{v:?}"))
         .collect::<Vec<_>>()
         .join(",")
+}
+
+/// Whether a pairs.csv exists and holds a line past its header.
+fn has_pair_rows(path: &Path) -> Result<bool, SpsaError> {
+    match std::fs::read_to_string(path) {
+        Ok(text) => Ok(text.lines().skip(1).any(|l| !l.trim().is_empty())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(false),
+        // Not text: not the header alone either.
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidData => Ok(true),
+        Err(e) => Err(io_error(path)(e)),
+    }
 }
 
 pub(super) fn append(path: &Path) -> Result<std::fs::File, SpsaError> {
