@@ -699,6 +699,25 @@ fn merge_of_a_shard_cut_mid_line_names_the_game_and_resume_repairs_it() {
             "{what}"
         );
     }
+
+    // figures.csv cut mid-row while games.csv lists the game (a damaged file, not a kill: the
+    // rows are written before the game's games.csv row) is refused naming it, not merged with
+    // that game's engine figures silently left out.
+    let copy = dir.join("cut");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(dir.join("s1")).unwrap().flatten() {
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    let p = copy.join("figures.csv");
+    let b = std::fs::read(&p).unwrap();
+    std::fs::write(&p, &b[..b.len() - 7]).unwrap();
+    let _ = std::fs::remove_dir_all(dir.join("m"));
+    run(&dir, &["merge", "m", "s0", "cut"]).assert_bad_input(
+        "figures.csv: game 4 lacks one or both of its rows",
+        "figures.csv cut mid-row",
+    );
+    assert!(!dir.join("m").join("games.csv").exists());
 }
 
 // ---------------------------------------------------------------------------------------------

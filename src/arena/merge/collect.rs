@@ -184,6 +184,22 @@ fn read_shard_figures(
                 figures.entry(game).or_default().push((engine, f));
             }
         }
+        // The runner writes both of a game's rows before its games.csv row, so a recorded
+        // game without them is a damaged file whose figures the merge would silently lose.
+        let incomplete: Vec<u64> = games_order(ids)
+            .into_iter()
+            .filter(|id| figures.get(id).map_or(0, Vec::len) != 2)
+            .collect();
+        if let Some(first) = incomplete.first() {
+            return Err(MergeError::Damaged {
+                path,
+                message: format!(
+                    "game {first} lacks one or both of its rows ({} game(s) listed in games.csv do): \
+                     their engine figures are lost; play the shard again into a fresh directory",
+                    incomplete.len()
+                ),
+            });
+        }
     }
     Ok(figures)
 }
