@@ -355,15 +355,27 @@ fn node_total(search: &SearchParams) -> u64 {
 
 #[test]
 fn every_search_parameter_changes_the_search() {
-    let base = node_total(&SearchParams::default());
+    let default_total = node_total(&SearchParams::default());
     for spec in SEARCH_PARAMS {
         // A value that changes the tree shows up at one of the range's ends, or near the default.
         let near = (spec.default * 2.0).max(spec.default + 1.0).min(spec.max);
         let candidates = [spec.min, spec.max, near];
-        let changes = candidates.iter().any(|&value| {
-            let mut params = SearchParams::default();
-            params.set(spec.key, value).unwrap();
-            node_total(&params) != base
+        // A constant that only acts with its group's others (a depth limit beside a margin) is
+        // tried with them at their smallest as well.
+        let mut group_at_min = SearchParams::default();
+        for other in SEARCH_PARAMS.iter().filter(|o| o.group() == spec.group()) {
+            group_at_min.set(other.key, other.min).unwrap();
+        }
+        let changes = [SearchParams::default(), group_at_min].iter().any(|start| {
+            let base = match *start == SearchParams::default() {
+                true => default_total,
+                false => node_total(start),
+            };
+            candidates.iter().any(|&value| {
+                let mut params = start.clone();
+                params.set(spec.key, value).unwrap();
+                node_total(&params) != base
+            })
         });
         assert!(changes, "{} changes nothing at {candidates:?}", spec.key);
     }
