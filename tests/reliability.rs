@@ -700,6 +700,22 @@ fn merge_of_a_shard_cut_mid_line_names_the_game_and_resume_repairs_it() {
         );
     }
 
+    // The PGN emptied under a complete games.csv: not what a kill leaves, and `--resume` would
+    // refuse it, so the merge says the files disagree instead of advising `--resume`.
+    let copy = dir.join("cut");
+    let _ = std::fs::remove_dir_all(&copy);
+    std::fs::create_dir_all(&copy).unwrap();
+    for entry in std::fs::read_dir(dir.join("s1")).unwrap().flatten() {
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    std::fs::write(copy.join("games.pgn"), "").unwrap();
+    let _ = std::fs::remove_dir_all(dir.join("m"));
+    run(&dir, &["merge", "m", "s0", "cut"]).assert_bad_input(
+        "games.pgn: game 3 listed in games.csv is not in it complete (2 such game(s)): the files \
+         disagree",
+        "the PGN emptied",
+    );
+
     // figures.csv cut mid-row while games.csv lists the game (a damaged file, not a kill: the
     // rows are written before the game's games.csv row) is refused naming it, not merged with
     // that game's engine figures silently left out.

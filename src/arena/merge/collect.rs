@@ -78,12 +78,32 @@ fn read_shard(
             range: range.start + 1..range.end + 1,
         });
     }
-    let pgn_text = read_optional(&dir.join(&shape.pgn_name))?.unwrap_or_default();
+    let pgn_path = dir.join(&shape.pgn_name);
+    let pgn_text = read_optional(&pgn_path)?.unwrap_or_default();
+    let split = split_pgn_games(&pgn_text);
+    // A kill can cut only the PGN's last game after its games.csv row: `--resume` plays that
+    // one again. Any other listed game without its PGN is a damaged file resume refuses too.
+    let cut_tail = split.last().filter(|g| !g.complete).and_then(|g| g.game_id);
     let mut pgn = BTreeMap::new();
-    for game in split_pgn_games(&pgn_text) {
+    for game in split {
         if let (Some(id), true) = (game.game_id, game.complete) {
             pgn.insert(id, format!("{}\n\n", game.text.trim_end()));
         }
+    }
+    let lost: Vec<u64> = games
+        .iter()
+        .map(|g| g.game_id)
+        .filter(|id| !pgn.contains_key(id) && Some(*id) != cut_tail)
+        .collect();
+    if let Some(first) = lost.first() {
+        return Err(MergeError::Damaged {
+            path: pgn_path,
+            message: format!(
+                "game {first} listed in games.csv is not in it complete ({} such game(s)): the \
+                 files disagree; restore it, or play the shard again into a fresh directory",
+                lost.len()
+            ),
+        });
     }
     games.retain(|g| pgn.contains_key(&g.game_id));
     let ids: HashSet<u64> = games.iter().map(|g| g.game_id).collect();
