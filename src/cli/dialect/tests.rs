@@ -1,8 +1,14 @@
 //! The dialect's parser, option by option.
 
 use super::engine::{parse_tc, shell_words};
+use super::tokens::is_option;
 use super::*;
-use sparring::arena::config::{EngineKind, TimeControl};
+use sparring::arena::config::{
+    DrawAdjudication, EngineKind, MatchConfig, OpeningOrder, ResignAdjudication, ResultsFormat,
+    TimeControl, TournamentKind,
+};
+use sparring::stats::SprtModel;
+use std::time::Duration;
 
 fn args(line: &str) -> Vec<String> {
     line.split_whitespace().map(str::to_string).collect()
