@@ -202,6 +202,53 @@ fn terms_count_what_they_claim() {
 }
 
 #[test]
+fn threat_check_passer_and_outpost_terms_count_what_they_claim() {
+    // e4 attacks the undefended knight on d5: a pawn threat, and a hanging piece.
+    let pawn_threat = "4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(count(pawn_threat, "threats.by_pawn.knight"), 1);
+    assert_eq!(count(pawn_threat, "threats.hanging"), 1);
+    assert_eq!(count(pawn_threat, "threats.weak_pawn"), 0);
+    // e3-e4 would attack d5 (pawn push); the knight attacks the undefended e3 (weak pawn).
+    let push = "4k3/8/8/3n4/8/4P3/8/4K3 w - - 0 1";
+    assert_eq!(count(push, "threats.pawn_push"), 1);
+    assert_eq!(count(push, "threats.weak_pawn"), -1);
+    assert_eq!(count(push, "threats.hanging"), 0);
+    // Rd1 attacks the undefended queen on d5; the rook itself is defended by its king.
+    let rook = "4k3/8/8/3q4/8/8/8/3RK1N1 w - - 0 1";
+    assert_eq!(count(rook, "threats.rook_on_queen"), 1);
+    assert_eq!(count(rook, "threats.hanging"), 1);
+    let minor = "4k3/8/8/3r4/8/4N3/8/4K3 w - - 0 1";
+    assert_eq!(count(minor, "threats.by_minor.rook"), 1);
+    assert_eq!(count(minor, "threats.hanging"), 1);
+
+    // Ra1 can check on a8 (no black piece guards it); e2..e7 are blocked by White's king or
+    // not reachable, rank 8 beyond a8 is not attacked by the rook.
+    let checks = "4k3/8/8/8/8/8/8/R3K3 w - - 0 1";
+    assert_eq!(count(checks, "king_safety.safe_checks.rook"), 1);
+    assert_eq!(count(checks, "king_safety.safe_checks.queen"), 0);
+
+    // a2 is passed: its own king is 2 steps from a3, the enemy king 4, and a3 is free.
+    let passer = "8/8/4k3/8/8/8/P7/K7 w - - 0 1";
+    assert_eq!(count(passer, "passers.own_king.rank2"), 2);
+    assert_eq!(count(passer, "passers.enemy_king.rank2"), 4);
+    assert_eq!(count(passer, "passers.free.rank2"), 1);
+    let blocked = "8/8/4k3/8/8/n7/P7/K7 w - - 0 1";
+    assert_eq!(count(blocked, "passers.free.rank2"), 0);
+
+    // Nd5 defended by e4 with no black pawn to chase it: an outpost.
+    let outpost = "4k3/8/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(count(outpost, "pieces.outpost.knight"), 1);
+    let chased = "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1";
+    assert_eq!(count(chased, "pieces.outpost.knight"), 0);
+    assert_eq!(
+        count("4k3/8/8/8/8/3P4/3B4/4K3 w - - 0 1", "pieces.minor_behind_pawn"),
+        1
+    );
+    assert_eq!(count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "pieces.rook_seventh"), 1);
+    assert_eq!(count("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "pieces.rook_seventh"), -1);
+}
+
+#[test]
 fn flat_access_and_groups() {
     let mut p = EvalParams::handset();
     assert_eq!(p.len(), layout::NUM_PARAMS);

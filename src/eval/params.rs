@@ -55,8 +55,37 @@ pub mod layout {
     pub const KING_ATTACKS: usize = KING_OPEN_FILE + 1;
     /// The side-to-move bonus: counted +1 with White to move, -1 with Black to move.
     pub const TEMPO: usize = KING_ATTACKS + 4;
+    /// Squares from which a piece could check the enemy king safely, per checker kind: knight,
+    /// bishop, rook, queen.
+    pub const SAFE_CHECKS: usize = TEMPO + 1;
+    /// Enemy pieces attacked by a pawn, per victim: knight, bishop, rook, queen.
+    pub const THREAT_BY_PAWN: usize = SAFE_CHECKS + 4;
+    /// Enemy pieces attacked by a knight or bishop, per victim: knight, bishop, rook, queen.
+    pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 4;
+    /// Enemy queens attacked by a rook.
+    pub const THREAT_ROOK_ON_QUEEN: usize = THREAT_BY_MINOR + 4;
+    /// Enemy pieces (not pawns or kings) attacked and not defended.
+    pub const THREAT_HANGING: usize = THREAT_ROOK_ON_QUEEN + 1;
+    /// Enemy pawns attacked by a piece and not defended.
+    pub const THREAT_WEAK_PAWN: usize = THREAT_HANGING + 1;
+    /// Enemy pieces a safe pawn push would attack.
+    pub const THREAT_PAWN_PUSH: usize = THREAT_WEAK_PAWN + 1;
+    /// Passed pawns: distance of the own king to the square in front, by relative rank 2..7.
+    pub const PASSED_OWN_KING: usize = THREAT_PAWN_PUSH + 1;
+    /// Passed pawns: distance of the enemy king to the square in front, by relative rank 2..7.
+    pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 6;
+    /// Passed pawns whose square in front is empty and not attacked by the enemy, by relative
+    /// rank 2..7.
+    pub const PASSED_FREE: usize = PASSED_ENEMY_KING + 6;
+    /// Knights and bishops on an outpost: relative rank 4..6, defended by an own pawn, out of
+    /// reach of enemy pawns.
+    pub const OUTPOST: usize = PASSED_FREE + 6;
+    /// Rooks on the relative seventh rank.
+    pub const ROOK_SEVENTH: usize = OUTPOST + 2;
+    /// Knights and bishops directly behind an own pawn.
+    pub const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
     /// The number of (mg, eg) parameters.
-    pub const NUM_PARAMS: usize = TEMPO + 1;
+    pub const NUM_PARAMS: usize = MINOR_BEHIND_PAWN + 1;
 }
 
 use layout::*;
@@ -78,11 +107,15 @@ pub enum ParamGroup {
     Pieces,
     /// The side-to-move bonus (`tempo`).
     Tempo,
+    /// Attacks on enemy pieces and pawns (`threats`).
+    Threats,
+    /// Passed pawns' king distances and free paths (`passers`).
+    Passers,
 }
 
 impl ParamGroup {
     /// Every group, in layout order (the default for `model.tune`).
-    pub const ALL: [ParamGroup; 7] = [
+    pub const ALL: [ParamGroup; 9] = [
         ParamGroup::Material,
         ParamGroup::Pst,
         ParamGroup::Mobility,
@@ -90,6 +123,8 @@ impl ParamGroup {
         ParamGroup::KingSafety,
         ParamGroup::Pieces,
         ParamGroup::Tempo,
+        ParamGroup::Threats,
+        ParamGroup::Passers,
     ];
 
     /// The name used on command lines and as the first component of parameter names.
@@ -102,6 +137,8 @@ impl ParamGroup {
             ParamGroup::KingSafety => "king_safety",
             ParamGroup::Pieces => "pieces",
             ParamGroup::Tempo => "tempo",
+            ParamGroup::Threats => "threats",
+            ParamGroup::Passers => "passers",
         }
     }
 
@@ -208,7 +245,7 @@ const fn scalar(path: &'static str, offset: usize, group: ParamGroup, doc: &'sta
 }
 
 /// Every term in layout order; the weights file has one table per entry.
-pub(crate) static TERMS: [Term; 23] = [
+pub(crate) static TERMS: [Term; 36] = [
     Term {
         path: "material",
         offset: MATERIAL,
@@ -324,6 +361,104 @@ pub(crate) static TERMS: [Term; 23] = [
         TEMPO,
         ParamGroup::Tempo,
         "Tempo: a bonus for the side to move.",
+    ),
+    Term {
+        path: "king_safety.safe_checks",
+        offset: SAFE_CHECKS,
+        len: 4,
+        group: ParamGroup::KingSafety,
+        labels: Labels::Names(&["knight", "bishop", "rook", "queen"]),
+        doc: "Safe checks: squares from which a piece of each kind could check the enemy king,\n\
+              attacked by such a piece, not occupied by an own piece and not attacked by the enemy.",
+    },
+    Term {
+        path: "threats.by_pawn",
+        offset: THREAT_BY_PAWN,
+        len: 4,
+        group: ParamGroup::Threats,
+        labels: Labels::Names(&["knight", "bishop", "rook", "queen"]),
+        doc: "Enemy pieces attacked by an own pawn, per victim kind.",
+    },
+    Term {
+        path: "threats.by_minor",
+        offset: THREAT_BY_MINOR,
+        len: 4,
+        group: ParamGroup::Threats,
+        labels: Labels::Names(&["knight", "bishop", "rook", "queen"]),
+        doc: "Enemy pieces attacked by an own knight or bishop, per victim kind.",
+    },
+    scalar(
+        "threats.rook_on_queen",
+        THREAT_ROOK_ON_QUEEN,
+        ParamGroup::Threats,
+        "Enemy queens attacked by an own rook.",
+    ),
+    scalar(
+        "threats.hanging",
+        THREAT_HANGING,
+        ParamGroup::Threats,
+        "Enemy knights, bishops, rooks and queens attacked and not defended.",
+    ),
+    scalar(
+        "threats.weak_pawn",
+        THREAT_WEAK_PAWN,
+        ParamGroup::Threats,
+        "Enemy pawns attacked by an own piece and not defended.",
+    ),
+    scalar(
+        "threats.pawn_push",
+        THREAT_PAWN_PUSH,
+        ParamGroup::Threats,
+        "Enemy pieces an own pawn would attack after a push to an empty square no enemy pawn\n\
+         attacks.",
+    ),
+    Term {
+        path: "passers.own_king",
+        offset: PASSED_OWN_KING,
+        len: 6,
+        group: ParamGroup::Passers,
+        labels: Labels::Ranks,
+        doc: "Passed pawn: counted once per square of distance (king steps) from the own king to the\n\
+              square in front of the pawn, by relative rank 2..7.",
+    },
+    Term {
+        path: "passers.enemy_king",
+        offset: PASSED_ENEMY_KING,
+        len: 6,
+        group: ParamGroup::Passers,
+        labels: Labels::Ranks,
+        doc: "Passed pawn: counted once per square of distance (king steps) from the enemy king to\n\
+              the square in front of the pawn, by relative rank 2..7.",
+    },
+    Term {
+        path: "passers.free",
+        offset: PASSED_FREE,
+        len: 6,
+        group: ParamGroup::Passers,
+        labels: Labels::Ranks,
+        doc: "Passed pawn whose square in front is empty and not attacked by the enemy, by relative\n\
+              rank 2..7.",
+    },
+    Term {
+        path: "pieces.outpost",
+        offset: OUTPOST,
+        len: 2,
+        group: ParamGroup::Pieces,
+        labels: Labels::Names(&["knight", "bishop"]),
+        doc: "Outpost: a knight or bishop on relative rank 4..6, defended by an own pawn, on a\n\
+              square no enemy pawn can ever attack.",
+    },
+    scalar(
+        "pieces.rook_seventh",
+        ROOK_SEVENTH,
+        ParamGroup::Pieces,
+        "Rook on the relative seventh rank.",
+    ),
+    scalar(
+        "pieces.minor_behind_pawn",
+        MINOR_BEHIND_PAWN,
+        ParamGroup::Pieces,
+        "Knight or bishop directly behind an own pawn.",
     ),
 ];
 

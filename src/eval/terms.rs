@@ -117,6 +117,13 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
     let mut king_open = [0i32; 2];
     // Attacked enemy king-zone squares per attacker kind (knight, bishop, rook, queen).
     let mut king_att = [[0i32; 4]; 2];
+    // Squares each side attacks, per piece kind (pawn..king), and passed pawns, for the terms
+    // that need both sides' attacks (threats, safe checks, free passers) after the walk.
+    let mut attacked_by = [[Bitboard::EMPTY; 6]; 2];
+    let mut passers = [Bitboard::EMPTY; 2];
+    let mut outposts = [[0i32; 2]; 2];
+    let mut rook_seventh = [0i32; 2];
+    let mut minor_behind_pawn = [0i32; 2];
 
     for color in Color::ALL {
         let us = color.index();
@@ -139,6 +146,7 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
             isolated[us] += neighbours.is_empty() as i32;
             if !is_doubled && pawns[them].0 & PASSED_SPAN[us][s] == 0 {
                 add(PASSED + rel_rank - 1, sign);
+                passers[us] = passers[us].with(sq);
             }
             let supported = (pawn_attacks(!color, sq) & own_pawns).is_nonempty();
             let phalanx = (neighbours & Bitboard::rank(sq.rank())).is_nonempty();
@@ -172,7 +180,24 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
                     if pinned.has(sq) {
                         targets &= line(king, sq);
                     }
+                    attacked_by[us][k] |= targets;
                     add(MOBILITY[k] + (targets & safe).len() as usize, sign);
+                    if kind == PieceKind::Knight || kind == PieceKind::Bishop {
+                        let s = sq.index();
+                        let rel_rank = (s / 8) ^ (flip >> 3);
+                        let reachable = PASSED_SPAN[us][s] & adjacent_files(s % 8).0;
+                        if (3..=5).contains(&rel_rank)
+                            && pawn_att[us].has(sq)
+                            && pawns[them].0 & reachable == 0
+                        {
+                            outposts[us][k - 1] += 1;
+                        }
+                        let ahead = Bitboard::from_square(sq).forward(color);
+                        minor_behind_pawn[us] += (ahead & own_pawns).is_nonempty() as i32;
+                    }
+                    if kind == PieceKind::Rook && (sq.index() / 8) ^ (flip >> 3) == 6 {
+                        rook_seventh[us] += 1;
+                    }
                     if kind == PieceKind::Rook {
                         let file_bit = 1 << sq.file().index();
                         if any_pawn_files & file_bit == 0 {
@@ -193,6 +218,8 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
             PST + 64 * PieceKind::King.index() + (king.index() ^ flip),
             sign,
         );
+        attacked_by[us][PieceKind::Pawn.index()] = pawn_att[us];
+        attacked_by[us][PieceKind::King.index()] = king_attacks(king);
         let king_bb = Bitboard::from_square(king);
         let near = (king_bb | king_bb.west() | king_bb.east()).forward(color);
         shield[us][0] = (near & own_pawns).len() as i32;
@@ -224,5 +251,134 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
     }
     add(TEMPO, pos.side_to_move().sign());
 
+    let attacked = attacked_by.map(|a| a.iter().fold(Bitboard::EMPTY, |all, &b| all | b));
+    let walk = TwoSided {
+        pos,
+        occupied,
+        kings,
+        pawn_att,
+        attacked_by,
+        attacked,
+    };
+    let mut checks = [[0i32; 4]; 2];
+    let mut threats = [[0i32; 12]; 2];
+    let mut passed = [[[0i32; 6]; 3]; 2];
+    for color in Color::ALL {
+        let us = color.index();
+        checks[us] = walk.safe_checks(color);
+        threats[us] = walk.threats(color);
+        passed[us] = walk.passers(color, passers[us]);
+    }
+    for i in 0..4 {
+        add(SAFE_CHECKS + i, checks[0][i] - checks[1][i]);
+    }
+    // Layout order: by_pawn (4), by_minor (4), rook_on_queen, hanging, weak_pawn, pawn_push.
+    for i in 0..12 {
+        add(THREAT_BY_PAWN + i, threats[0][i] - threats[1][i]);
+    }
+    for (term, offset) in [PASSED_OWN_KING, PASSED_ENEMY_KING, PASSED_FREE]
+        .into_iter()
+        .enumerate()
+    {
+        for r in 0..6 {
+            add(offset + r, passed[0][term][r] - passed[1][term][r]);
+        }
+    }
+    for i in 0..2 {
+        add(OUTPOST + i, outposts[0][i] - outposts[1][i]);
+    }
+    add(ROOK_SEVENTH, rook_seventh[0] - rook_seventh[1]);
+    add(
+        MINOR_BEHIND_PAWN,
+        minor_behind_pawn[0] - minor_behind_pawn[1],
+    );
+
     phase(pos)
 }
+
+/// What the terms that read both sides' attacks need, gathered by the walk.
+struct TwoSided<'a> {
+    pos: &'a Position,
+    occupied: Bitboard,
+    kings: [crate::board::Square; 2],
+    pawn_att: [Bitboard; 2],
+    /// Squares attacked per side and piece kind (pawn..king).
+    attacked_by: [[Bitboard; 6]; 2],
+    /// Squares attacked per side by anything.
+    attacked: [Bitboard; 2],
+}
+
+impl TwoSided<'_> {
+    /// Safe check squares of `color` against the enemy king, per checker: knight, bishop,
+    /// rook, queen.
+    #[inline(always)]
+    fn safe_checks(&self, color: Color) -> [i32; 4] {
+        let (us, them) = (color.index(), 1 - color.index());
+        let king = self.kings[them];
+        let safe = !self.pos.color(color) & !self.attacked[them];
+        let diagonal = bishop_attacks(king, self.occupied);
+        let straight = rook_attacks(king, self.occupied);
+        let by = &self.attacked_by[us];
+        [
+            (by[1] & knight_attacks(king) & safe).len() as i32,
+            (by[2] & diagonal & safe).len() as i32,
+            (by[3] & straight & safe).len() as i32,
+            (by[4] & (diagonal | straight) & safe).len() as i32,
+        ]
+    }
+
+    /// `color`'s threats in layout order: by pawn on knight, bishop, rook, queen; by minor on
+    /// the same; rook on queen; hanging pieces; weak pawns; pawn-push threats.
+    #[inline(always)]
+    fn threats(&self, color: Color) -> [i32; 12] {
+        let (us, them) = (color.index(), 1 - color.index());
+        let victim = |kind: PieceKind| self.pos.colored(!color, kind);
+        let pieces = self.pos.color(!color)
+            & !self.pos.pieces(PieceKind::Pawn)
+            & !self.pos.pieces(PieceKind::King);
+        let by = &self.attacked_by[us];
+        let minors = by[1] | by[2];
+        let by_pieces = by[1] | by[2] | by[3] | by[4] | by[5];
+        let undefended = !self.attacked[them];
+        let own_pawns = self.pos.colored(color, PieceKind::Pawn);
+        let pushes = own_pawns.forward(color) & !self.occupied & !self.pawn_att[them];
+        let push_attacks = pawn_attack_set(color, pushes);
+        let mut t = [0i32; 12];
+        for (i, kind) in PieceKind::ALL[1..5].iter().enumerate() {
+            t[i] = (self.pawn_att[us] & victim(*kind)).len() as i32;
+            t[4 + i] = (minors & victim(*kind)).len() as i32;
+        }
+        t[8] = (by[3] & victim(PieceKind::Queen)).len() as i32;
+        t[9] = (self.attacked[us] & undefended & pieces).len() as i32;
+        t[10] = (by_pieces & undefended & victim(PieceKind::Pawn)).len() as i32;
+        t[11] = (push_attacks & pieces).len() as i32;
+        t
+    }
+
+    /// For `color`'s passed pawns, by relative rank 2..7: the own king's distance to the square
+    /// in front, the enemy king's, and whether that square is free (empty, not attacked).
+    #[inline(always)]
+    fn passers(&self, color: Color, passers: Bitboard) -> [[i32; 6]; 3] {
+        let (us, them) = (color.index(), 1 - color.index());
+        let mut p = [[0i32; 6]; 3];
+        for sq in passers {
+            let rel_rank = (sq.index() / 8) ^ if color == Color::White { 0 } else { 7 };
+            let Some(front) = Bitboard::from_square(sq).forward(color).first() else {
+                continue;
+            };
+            p[0][rel_rank - 1] += distance(self.kings[us], front);
+            p[1][rel_rank - 1] += distance(self.kings[them], front);
+            let free = !self.occupied.has(front) && !self.attacked[them].has(front);
+            p[2][rel_rank - 1] += free as i32;
+        }
+        p
+    }
+}
+
+/// King steps between two squares.
+#[inline(always)]
+fn distance(a: crate::board::Square, b: crate::board::Square) -> i32 {
+    let (a, b) = (a.index() as i32, b.index() as i32);
+    ((a % 8 - b % 8).abs()).max((a / 8 - b / 8).abs())
+}
+

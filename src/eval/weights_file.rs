@@ -296,6 +296,17 @@ fn side_count(path: &str) -> SideCount {
         "king_safety.shield" => SideCount::PerEntry(&[3, 3]),
         "king_safety.open_file" => SideCount::Shared(3),
         "king_safety.attacks" => SideCount::PerEntry(&[10 * 2, 10 * 3, 10 * 4, 9 * 6]),
+        // Check squares around a king: 8 for a knight, 13 diagonal, 14 straight, 27 for both.
+        "king_safety.safe_checks" => SideCount::PerEntry(&[8, 13, 14, 27]),
+        // Each victim counts once per term: at most 10 knights, bishops or rooks, 9 queens.
+        "threats.by_pawn" | "threats.by_minor" => SideCount::PerEntry(&[10, 10, 10, 9]),
+        "threats.rook_on_queen" => SideCount::Shared(9),
+        "threats.hanging" | "threats.pawn_push" => SideCount::Shared(15),
+        "threats.weak_pawn" | "passers.free" | "pieces.minor_behind_pawn" => SideCount::Shared(8),
+        // Up to 8 passers, each at most 7 king steps from the square in front of it.
+        "passers.own_king" | "passers.enemy_king" => SideCount::Shared(8 * 7),
+        "pieces.outpost" => SideCount::PerEntry(&[10, 10]),
+        "pieces.rook_seventh" => SideCount::Shared(10),
         // A term this table does not know yet: more occurrences than any board has (a unit
         // test makes sure every term is listed).
         _ => SideCount::Shared(UNKNOWN_TERM_COUNT),
