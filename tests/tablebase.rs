@@ -69,7 +69,9 @@ fn fixture_tables_give_the_known_wdl_and_dtz() {
     }
     // The root probe's moves: from KRvK with White to move every move keeps the win but one that
     // hangs the rook.
-    let root = tb.probe_root(&pos("8/8/8/8/8/2k5/8/K6R w - - 0 1")).unwrap();
+    let root = tb
+        .probe_root(&pos("8/8/8/8/8/2k5/8/K6R w - - 0 1"))
+        .unwrap();
     assert_eq!(root.wdl, Wdl::Win);
     assert!(root.moves.iter().any(|m| m.wdl == Wdl::Win && m.dtz == 27));
     assert!(root.moves.iter().all(|m| m.dtz >= 27 || m.wdl != Wdl::Win));
@@ -122,7 +124,10 @@ fn missing_tables_and_unprobeable_positions_are_named() {
         }
         other => panic!("expected a missing table, got {other:?}"),
     }
-    assert!(err.to_string().contains("missing table KQvK.rtbw in"), "{err}");
+    assert!(
+        err.to_string().contains("missing table KQvK.rtbw in"),
+        "{err}"
+    );
     assert!(err.is_bad_input());
     let err = only_krvk
         .probe_dtz(&pos("8/4P3/8/8/8/8/8/K1k5 w - - 0 1"))
@@ -147,7 +152,10 @@ fn paths_without_tables_are_refused() {
     let err = Tablebases::open(empty.join("nowhere")).unwrap_err();
     assert!(matches!(err, TablebaseError::Unreadable { .. }), "{err:?}");
     let err = Tablebases::open(empty.join("notes.rtbw")).unwrap_err();
-    assert!(matches!(err, TablebaseError::NotADirectory { .. }), "{err:?}");
+    assert!(
+        matches!(err, TablebaseError::NotADirectory { .. }),
+        "{err:?}"
+    );
     std::fs::remove_dir_all(&empty).unwrap();
 }
 
@@ -264,10 +272,7 @@ fn agrees_with_python_chess(dir: &Path, per_table: usize, seed: u64) -> usize {
     for (fen, expected) in fens.iter().zip(&theirs) {
         let p = pos(fen);
         let expected = expected.unwrap_or_else(|| panic!("python-chess has no table for {fen}"));
-        let ours = (
-            tb.probe_wdl(&p).unwrap().value(),
-            tb.probe_dtz(&p).unwrap(),
-        );
+        let ours = (tb.probe_wdl(&p).unwrap().value(), tb.probe_dtz(&p).unwrap());
         assert_eq!(ours, expected, "(wdl, dtz) of {fen}");
     }
     let wins = theirs.iter().flatten().filter(|(w, _)| *w == 2).count();

@@ -122,10 +122,22 @@ mod tests {
 
     #[test]
     fn names_put_the_stronger_side_first_in_file_order() {
-        assert_eq!(material("8/8/8/8/8/8/4P3/K1k1r2R w - - 0 1").table_name(), "KRPvKR");
-        assert_eq!(material("8/8/8/8/8/8/4p3/K1k1R2r b - - 0 1").table_name(), "KRPvKR");
-        assert_eq!(material("8/8/8/8/8/8/8/K1k1Q2R b - - 0 1").table_name(), "KQRvK");
-        assert_eq!(material("8/8/8/8/8/8/4p3/K1k1R3 b - - 0 1").table_name(), "KRvKP");
+        assert_eq!(
+            material("8/8/8/8/8/8/4P3/K1k1r2R w - - 0 1").table_name(),
+            "KRPvKR"
+        );
+        assert_eq!(
+            material("8/8/8/8/8/8/4p3/K1k1R2r b - - 0 1").table_name(),
+            "KRPvKR"
+        );
+        assert_eq!(
+            material("8/8/8/8/8/8/8/K1k1Q2R b - - 0 1").table_name(),
+            "KQRvK"
+        );
+        assert_eq!(
+            material("8/8/8/8/8/8/4p3/K1k1R3 b - - 0 1").table_name(),
+            "KRvKP"
+        );
         assert_eq!(material("8/8/8/8/8/8/8/K1k5 w - - 0 1").count(), 2);
     }
 
@@ -133,10 +145,15 @@ mod tests {
     fn the_tables_a_probe_needs_follow_captures_and_promotions() {
         let needed = material("8/8/8/8/8/8/4P3/K1k1r2R w - - 0 1").tables_needed();
         assert_eq!(needed[0], "KRPvKR");
-        for name in ["KQRvKR", "KRRvKR", "KRNvKR", "KRvKR", "KRPvK", "KRvKP", "KRvK", "KQvK"] {
+        for name in [
+            "KQRvKR", "KRRvKR", "KRNvKR", "KRvKR", "KRPvK", "KRvKP", "KRvK", "KQvK",
+        ] {
             assert!(needed.contains(&name.to_string()), "{name} in {needed:?}");
         }
         assert!(!needed.iter().any(|n| n == "KvK"));
-        assert_eq!(material("8/8/8/8/8/8/8/K1k1R3 b - - 0 1").tables_needed(), ["KRvK"]);
+        assert_eq!(
+            material("8/8/8/8/8/8/8/K1k1R3 b - - 0 1").tables_needed(),
+            ["KRvK"]
+        );
     }
 }

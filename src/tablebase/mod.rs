@@ -251,9 +251,8 @@ fn is_table_name(stem: &str) -> bool {
     let Some((a, b)) = stem.split_once('v') else {
         return false;
     };
-    let side = |s: &str| {
-        s.starts_with('K') && s.len() <= 7 && s[1..].chars().all(|c| "QRBNP".contains(c))
-    };
+    let side =
+        |s: &str| s.starts_with('K') && s.len() <= 7 && s[1..].chars().all(|c| "QRBNP".contains(c));
     side(a) && side(b)
 }
 
@@ -266,10 +265,12 @@ impl Tablebases {
         let mut dirs = Vec::new();
         let (mut wdl, mut dtz) = (BTreeSet::new(), BTreeSet::new());
         for dir in std::env::split_paths(given).filter(|d| !d.as_os_str().is_empty()) {
-            let dir = dir.canonicalize().map_err(|source| TablebaseError::Unreadable {
-                path: dir.display().to_string(),
-                source,
-            })?;
+            let dir = dir
+                .canonicalize()
+                .map_err(|source| TablebaseError::Unreadable {
+                    path: dir.display().to_string(),
+                    source,
+                })?;
             if !dir.is_dir() {
                 return Err(TablebaseError::NotADirectory {
                     path: dir.display().to_string(),
@@ -312,7 +313,11 @@ impl Tablebases {
             })?
         };
         // Counted from the files: the prober's own count survives a reload of other tables.
-        let max_pieces = wdl.iter().map(|name| name.len() as u32 - 1).max().unwrap_or(0);
+        let max_pieces = wdl
+            .iter()
+            .map(|name| name.len() as u32 - 1)
+            .max()
+            .unwrap_or(0);
         let shared = Arc::new(Shared {
             max_pieces,
             dirs,
