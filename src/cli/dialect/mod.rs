@@ -1079,6 +1079,7 @@ fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
         timeout: Duration::from_secs(30),
         openings,
         adjudication: Adjudication {
+            tablebase: None,
             draw: s.draw.clone(),
             resign: s.resign.clone(),
             max_moves: s.max_moves,
