@@ -14,6 +14,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod stats;
+pub mod tablebase;
 pub mod toml_config;
 pub mod tune;
 pub mod uci;

@@ -42,6 +42,8 @@ enum Command {
     /// The self-play tuning loop: generations of self-play, Texel tune and SPRT gate, with a
     /// ladder of the climb (see `sparring loop --help`).
     Loop(cli::ladder::LoopArgs),
+    /// Syzygy endgame tables: `tablebase probe --path DIR FEN` prints a position's WDL and DTZ.
+    Tablebase(cli::tablebase::TablebaseArgs),
 }
 
 /// `sparring match CONFIG [...]`, plus `--dump-config`.
@@ -105,5 +107,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Spsa(args) => cli::spsa::run(&args),
         Command::Merge(args) => cli::merge::run(&args),
         Command::Loop(args) => cli::ladder::run(&args),
+        Command::Tablebase(args) => cli::tablebase::run(&args),
     }
 }

@@ -1,9 +1,49 @@
-//! Score-based adjudication: the draw and resign rules and the maximal game length, counted
-//! move by move from the scores the engines report.
+//! Adjudication: the Syzygy tables' verdict, then the score-based draw and resign rules and the
+//! maximal game length, counted move by move from the scores the engines report.
 
-use super::config::Adjudication;
+use super::config::{Adjudication, TablebaseAdjudication, TablebaseResults};
 use crate::board::{Color, GameResult, Position};
 use crate::score::Score;
+use crate::tablebase::Wdl;
+
+/// The tables' verdict on `pos`, as fastchess gives it: only with a zeroed halfmove clock (the
+/// WDL answer counts the fifty-move rule from there), no castling right and few enough pieces;
+/// a position the tables cannot answer (a missing table) is left to the players.
+pub(crate) fn tablebase_verdict(
+    rules: &TablebaseAdjudication,
+    pos: &Position,
+) -> Option<(GameResult, String)> {
+    let pieces = pos.occupied().len();
+    if pos.halfmove_clock() != 0
+        || pos.castling_rights().0 != 0
+        || pieces > rules.tables.max_pieces()
+        || (rules.pieces != 0 && pieces > rules.pieces)
+    {
+        return None;
+    }
+    let mover = pos.side_to_move();
+    let winner = match rules.tables.probe_wdl(pos).ok()? {
+        Wdl::Win => Some(mover),
+        Wdl::Loss => Some(!mover),
+        Wdl::CursedWin if rules.ignore_50 => Some(mover),
+        Wdl::BlessedLoss if rules.ignore_50 => Some(!mover),
+        Wdl::CursedWin | Wdl::BlessedLoss | Wdl::Draw => None,
+    };
+    match (winner, rules.results) {
+        (Some(w), TablebaseResults::Both | TablebaseResults::WinLoss) => Some((
+            GameResult::win_for(w),
+            format!(
+                "{} wins by adjudication: SyzygyTB",
+                super::game::color_name(w)
+            ),
+        )),
+        (None, TablebaseResults::Both | TablebaseResults::Draw) => Some((
+            GameResult::Draw,
+            "Draw by adjudication: SyzygyTB".to_string(),
+        )),
+        _ => None,
+    }
+}
 
 /// Running counters for score-based adjudication.
 #[derive(Default)]

@@ -2,7 +2,7 @@
 //! position and clocks, checks every move, ends the game by the rules (claiming threefold and
 //! fifty-move draws on the players' behalf) or by adjudication, and records why.
 
-use super::adjudication::AdjudicationState;
+use super::adjudication::{tablebase_verdict, AdjudicationState};
 use super::config::{Adjudication, TimeControl};
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
@@ -232,6 +232,12 @@ fn run(
         if let Some(end) = arbiter.game.status_with_claims() {
             break rules_ending(end);
         }
+        // The start position (after the book) is judged here; later ones after each move.
+        if arbiter.engine_plies == 0 {
+            if let Some(outcome) = arbiter.tablebase_verdict() {
+                break outcome;
+            }
+        }
         let mover = arbiter.game.position().side_to_move();
         if let Err(outcome) = arbiter.play_move(&mut *players[mover.index()], record) {
             break outcome;
@@ -246,6 +252,13 @@ fn run(
 }
 
 impl Arbiter<'_, '_> {
+    /// The tablebase adjudication of the current position, if configured and decisive.
+    fn tablebase_verdict(&self) -> Option<Outcome> {
+        let rules = self.setup.adjudication.tablebase.as_ref()?;
+        let (result, reason) = tablebase_verdict(rules, self.game.position())?;
+        Some((result, Termination::Adjudication, reason))
+    }
+
     /// One engine move: asked for, timed, checked, played and recorded. Err: the game is over
     /// (by the player's failure, the board or adjudication).
     fn play_move(
@@ -297,6 +310,10 @@ impl Arbiter<'_, '_> {
         // adjudication rule would also apply.
         if let Some(end) = self.game.status_with_claims() {
             return Err(rules_ending(end));
+        }
+        // The tables' exact verdict comes before the score-based rules.
+        if let Some(outcome) = self.tablebase_verdict() {
+            return Err(outcome);
         }
         let adjudicated = self.adjudication.update(
             self.setup.adjudication,

@@ -159,6 +159,15 @@ impl Fingerprint {
             put("openings.random_plies", o.random_plies.to_string());
         }
         let adj = &config.adjudication;
+        if let Some(t) = &adj.tablebase {
+            put("adjudication.tablebase.path", t.path.display().to_string());
+            put("adjudication.tablebase.pieces", t.pieces.to_string());
+            put("adjudication.tablebase.ignore_50", t.ignore_50.to_string());
+            put(
+                "adjudication.tablebase.results",
+                t.results.name().to_string(),
+            );
+        }
         if let Some(d) = &adj.draw {
             put("adjudication.draw.move_number", d.move_number.to_string());
             put("adjudication.draw.move_count", d.move_count.to_string());

@@ -12,6 +12,7 @@ pub mod perft;
 pub mod shard;
 pub mod spsa;
 pub mod stats;
+pub mod tablebase;
 pub mod tune;
 pub mod uci;
 
@@ -21,6 +22,7 @@ use sparring::eval::WeightsError;
 use sparring::openings::generate::GenerateError;
 use sparring::openings::OpeningsError;
 use sparring::stats::StatsError;
+use sparring::tablebase::TablebaseError;
 use sparring::toml_config::ConfigError;
 use sparring::tune::ladder::LoopError;
 use sparring::tune::TuneError;
@@ -109,6 +111,13 @@ fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
         });
     }
     if let Some(e) = err.downcast_ref::<ArenaError>() {
+        return Some(if e.is_bad_input() {
+            BadInput
+        } else {
+            RunFailed
+        });
+    }
+    if let Some(e) = err.downcast_ref::<TablebaseError>() {
         return Some(if e.is_bad_input() {
             BadInput
         } else {

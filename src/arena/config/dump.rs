@@ -5,7 +5,7 @@
 use super::file::{
     AdjudicationFile, BuiltinFile, DrawFile, EngineFile, EngineTimeControlFile, FormatName,
     KindFile, MatchFile, OpeningsFile, OrderFile, OutputFile, ResignFile, ResultsFormatFile,
-    SprtFile, TimeControlFile, TournamentFile, UciFile, VariantFile,
+    SprtFile, TablebaseFile, TimeControlFile, TournamentFile, UciFile, VariantFile,
 };
 use super::model::{
     Adjudication, EngineConfig, EngineKind, MatchConfig, OpeningOrder, OpeningsConfig,
@@ -150,10 +150,20 @@ fn openings_file(o: &OpeningsConfig) -> OpeningsFile {
 
 /// The `[adjudication]` table, left out when no rule is on.
 fn adjudication_file(adj: &Adjudication) -> Option<AdjudicationFile> {
-    if adj.draw.is_none() && adj.resign.is_none() && adj.max_moves.is_none() {
+    if adj.draw.is_none()
+        && adj.resign.is_none()
+        && adj.max_moves.is_none()
+        && adj.tablebase.is_none()
+    {
         return None;
     }
     Some(AdjudicationFile {
+        tablebase: adj.tablebase.as_ref().map(|t| TablebaseFile {
+            path: Some(t.path.display().to_string()),
+            pieces: Some(t.pieces),
+            ignore_50: Some(t.ignore_50),
+            results: Some(t.results.name().to_string()),
+        }),
         draw: adj.draw.as_ref().map(|d| DrawFile {
             move_number: Some(d.move_number),
             move_count: Some(d.move_count),

@@ -137,9 +137,19 @@ pub(super) enum OrderFile {
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct AdjudicationFile {
+    pub(super) tablebase: Option<TablebaseFile>,
     pub(super) draw: Option<DrawFile>,
     pub(super) resign: Option<ResignFile>,
     pub(super) max_moves: Option<u32>,
+}
+
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct TablebaseFile {
+    pub(super) path: Option<String>,
+    pub(super) pieces: Option<u32>,
+    pub(super) ignore_50: Option<bool>,
+    pub(super) results: Option<String>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -209,9 +209,62 @@ pub struct ResignAdjudication {
     pub two_sided: bool,
 }
 
+/// Which tablebase verdicts end a game (`adjudication.tablebase.results`, fastchess's
+/// `-tbadjudicate`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TablebaseResults {
+    /// Wins, losses and draws (`both`, `BOTH`; the default).
+    Both,
+    /// Wins and losses only (`win_loss`, `WIN_LOSS`).
+    WinLoss,
+    /// Draws only (`draw`, `DRAW`).
+    Draw,
+}
+
+impl TablebaseResults {
+    /// The TOML spelling.
+    pub fn name(self) -> &'static str {
+        match self {
+            TablebaseResults::Both => "both",
+            TablebaseResults::WinLoss => "win_loss",
+            TablebaseResults::Draw => "draw",
+        }
+    }
+
+    /// Parses the TOML spelling, or fastchess's upper-case one.
+    pub fn parse(text: &str) -> Option<TablebaseResults> {
+        match text.to_ascii_lowercase().as_str() {
+            "both" => Some(TablebaseResults::Both),
+            "win_loss" => Some(TablebaseResults::WinLoss),
+            "draw" => Some(TablebaseResults::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// `adjudication.tablebase`: ends a game by the Syzygy tables' verdict, as fastchess's `-tb`
+/// does: checked before each move when the halfmove clock is 0 and no castling right is left.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TablebaseAdjudication {
+    /// `adjudication.tablebase.path`: the tables' directory (several separated by ':').
+    pub path: PathBuf,
+    /// `adjudication.tablebase.pieces`: probe positions of at most this many pieces, kings
+    /// included; 0 (the default): as many as the largest table holds.
+    pub pieces: u32,
+    /// `adjudication.tablebase.ignore_50`: cursed wins and blessed losses count as wins and
+    /// losses, not draws.
+    pub ignore_50: bool,
+    /// `adjudication.tablebase.results`: which verdicts end a game.
+    pub results: TablebaseResults,
+    /// The opened tables.
+    pub tables: crate::tablebase::Tablebases,
+}
+
 /// The `[adjudication]` table; every rule is off unless given.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Adjudication {
+    /// `adjudication.tablebase`; None: no tablebase adjudication.
+    pub tablebase: Option<TablebaseAdjudication>,
     /// `adjudication.draw`; None: no draw adjudication.
     pub draw: Option<DrawAdjudication>,
     /// `adjudication.resign`; None: no resign adjudication.

@@ -4,12 +4,13 @@
 use super::engines::engines;
 use super::file::{
     AdjudicationFile, EngineTimeControlFile, KindFile, MatchFile, OpeningsFile, OrderFile,
-    OutputFile, ResultsFormatFile, SprtFile, TimeControlFile, TournamentFile, VariantFile,
+    OutputFile, ResultsFormatFile, SprtFile, TablebaseFile, TimeControlFile, TournamentFile,
+    VariantFile,
 };
 use super::model::{
     Adjudication, DrawAdjudication, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig,
-    PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat, TimeControl, TournamentKind,
-    Variant,
+    PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat, TablebaseAdjudication,
+    TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 use crate::available_cores;
 use crate::stats::{SprtModel, SprtParams};
@@ -338,6 +339,9 @@ pub(crate) fn read_adjudication(
 ) -> Result<Adjudication, ConfigError> {
     let mut adjudication = Adjudication::default();
     if let Some(adj) = adj {
+        if let Some(t) = adj.tablebase {
+            adjudication.tablebase = Some(read_tablebase(doc, t)?);
+        }
         if let Some(d) = adj.draw {
             adjudication.draw = Some(DrawAdjudication {
                 move_number: doc.in_range(
@@ -386,6 +390,44 @@ pub(crate) fn read_adjudication(
             .transpose()?;
     }
     Ok(adjudication)
+}
+
+/// `adjudication.tablebase`, with its tables opened (a path without them is refused here).
+fn read_tablebase(
+    doc: &Document<'_>,
+    t: TablebaseFile,
+) -> Result<TablebaseAdjudication, ConfigError> {
+    let path = t.path.ok_or_else(|| {
+        doc.missing(
+            "adjudication.tablebase.path",
+            "the Syzygy tables' directory",
+        )
+    })?;
+    let results = match t.results.as_deref() {
+        None => TablebaseResults::Both,
+        Some(text) => TablebaseResults::parse(text).ok_or_else(|| {
+            doc.invalid(
+                "adjudication.tablebase.results",
+                "\"both\", \"win_loss\" or \"draw\"",
+                format!("\"{text}\""),
+            )
+        })?,
+    };
+    let pieces = doc.in_range(
+        "adjudication.tablebase.pieces",
+        t.pieces.unwrap_or(0),
+        0,
+        Some(7),
+    )?;
+    let tables = crate::tablebase::Tablebases::open(&path)
+        .map_err(|e| doc.other("adjudication.tablebase.path", e))?;
+    Ok(TablebaseAdjudication {
+        path: PathBuf::from(path),
+        pieces,
+        ignore_50: t.ignore_50.unwrap_or(false),
+        results,
+        tables,
+    })
 }
 
 /// The SPRT design, each bound checked under its own key.

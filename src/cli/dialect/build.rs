@@ -144,6 +144,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         timeout: Duration::from_secs(30),
         openings,
         adjudication: Adjudication {
+            tablebase: None,
             draw: s.draw.clone(),
             resign: s.resign.clone(),
             max_moves: s.max_moves,

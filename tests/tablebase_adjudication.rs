@@ -1,0 +1,223 @@
+//! Tablebase adjudication in the runner: games from 3-5 piece start positions end with the
+//! tables' result and fastchess's reason, and a mate or stalemate on the board wins over it.
+
+use sparring::board::Position;
+use sparring::tablebase::{Tablebases, Wdl};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syzygy")
+}
+
+fn shared_dir() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    root.ancestors()
+        .skip(1)
+        .take(2)
+        .map(|a| a.join("shared/data/syzygy"))
+        .find(|d| d.join("KRPvKR.rtbw").is_file())
+}
+
+fn skip(reason: &str) {
+    if std::env::var("SPARRING_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
+    }
+    println!("skipped: {reason}");
+}
+
+/// One finished game: (start FEN, result, termination, plies, reason).
+type Row = (String, String, String, u32, String);
+
+/// Plays every position of `book` twice between two built-in engines at 2000 nodes with
+/// `tablebase` as the `[adjudication]` table's entry, and returns games.csv's rows.
+fn play(name: &str, book: &[&str], tablebase: &str) -> Vec<Row> {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-adjudication-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let epd = dir.join("book.epd");
+    std::fs::write(&epd, book.join("\n") + "\n").unwrap();
+    let config = format!(
+        r#"
+[tournament]
+rounds = {rounds}
+[time_control]
+nodes = 2000
+[adjudication]
+max_moves = 150
+tablebase = {tablebase}
+[openings]
+file = "{epd}"
+order = "sequential"
+[output]
+dir = "{out}"
+[[engine]]
+name = "a"
+builtin = {{ hash_mb = 1 }}
+[[engine]]
+name = "b"
+builtin = {{ hash_mb = 1 }}
+"#,
+        rounds = book.len(),
+        epd = epd.display(),
+        out = dir.join("out").display(),
+    );
+    let path = dir.join("match.toml");
+    std::fs::write(&path, config).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["match", path.to_str().unwrap(), "--progress", "lines"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut reader = csv::Reader::from_path(dir.join("out/games.csv")).unwrap();
+    let rows: Vec<Row> = reader
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            (
+                r[6].to_string(),
+                r[7].to_string(),
+                r[8].to_string(),
+                r[9].parse().unwrap(),
+                r[11].to_string(),
+            )
+        })
+        .collect();
+    let pgn = std::fs::read_to_string(dir.join("out/games.pgn")).unwrap();
+    let adjudicated = rows.iter().filter(|r| r.2 == "adjudication").count();
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        adjudicated
+    );
+    rows
+}
+
+/// The result string of the tables' verdict on `fen` (a zeroed clock, no fifty-move rule).
+fn expected(tables: &Tablebases, fen: &str) -> (&'static str, &'static str) {
+    let pos = Position::from_fen(fen).unwrap();
+    let white_to_move = fen.split(' ').nth(1) == Some("w");
+    match (tables.probe_wdl(&pos).unwrap(), white_to_move) {
+        (Wdl::Win, true) | (Wdl::Loss, false) => ("1-0", "White wins by adjudication: SyzygyTB"),
+        (Wdl::Win, false) | (Wdl::Loss, true) => ("0-1", "Black wins by adjudication: SyzygyTB"),
+        _ => ("1/2-1/2", "Draw by adjudication: SyzygyTB"),
+    }
+}
+
+fn assert_adjudicated_from_the_start(rows: &[Row], tables: &Tablebases) {
+    for (fen, result, termination, plies, reason) in rows {
+        let (want_result, want_reason) = expected(tables, fen);
+        assert_eq!(
+            (
+                result.as_str(),
+                termination.as_str(),
+                *plies,
+                reason.as_str()
+            ),
+            (want_result, "adjudication", 0, want_reason),
+            "{fen}"
+        );
+    }
+}
+
+#[test]
+fn games_from_three_piece_positions_end_with_the_tables_verdict() {
+    let dir = fixture_dir();
+    let book = [
+        "8/8/8/8/8/2k5/8/K6R w - - 0 1",
+        "8/8/8/8/8/8/8/K1k4R b - - 0 1",
+        "8/4P3/8/8/8/8/8/K1k5 w - - 0 1",
+        "8/8/8/8/8/8/k1p5/2K5 w - - 0 1",
+        "8/8/8/8/8/8/2k5/K6q w - - 0 1",
+    ];
+    let rows = play(
+        "three",
+        &book,
+        &format!("{{ path = \"{}\" }}", dir.display()),
+    );
+    assert_eq!(rows.len(), 2 * book.len());
+    let tables = Tablebases::open(&dir).unwrap();
+    assert_adjudicated_from_the_start(&rows, &tables);
+    assert!(rows.iter().any(|r| r.1 == "1/2-1/2") && rows.iter().any(|r| r.1 != "1/2-1/2"));
+}
+
+#[test]
+fn only_the_chosen_verdicts_end_games_and_the_piece_limit_holds() {
+    let dir = fixture_dir();
+    // A won KRvK and a drawn KPvK: with results = "draw" only the draw is adjudicated.
+    let book = [
+        "8/8/8/8/8/2k5/8/K6R w - - 0 1",
+        "8/8/8/8/8/8/k1p5/2K5 w - - 0 1",
+    ];
+    let tb = format!("{{ path = \"{}\", results = \"draw\" }}", dir.display());
+    let rows = play("draw-only", &book, &tb);
+    for (fen, _, termination, plies, reason) in &rows {
+        if fen.starts_with("8/8/8/8/8/8/k1p5") {
+            assert_eq!(
+                (reason.as_str(), *plies),
+                ("Draw by adjudication: SyzygyTB", 0)
+            );
+        } else {
+            assert!(!reason.contains("SyzygyTB"), "{fen}: {reason}");
+            assert!(*plies > 0, "{fen}: {termination}");
+        }
+    }
+    // pieces = 2: no position here is probed.
+    let tb = format!("{{ path = \"{}\", pieces = 2 }}", dir.display());
+    let rows = play("two-pieces", &book[..1], &tb);
+    assert!(rows.iter().all(|r| !r.4.contains("SyzygyTB")), "{rows:?}");
+}
+
+#[test]
+fn a_mate_or_stalemate_on_the_board_is_never_overridden() {
+    let dir = fixture_dir();
+    let book = [
+        // Black is mated at the start, White mates with a capture (the clock zeroes, the tables
+        // would be asked) and Black is stalemated: the rules decide each.
+        "k6R/8/1K6/8/8/8/8/8 b - - 0 1",
+        "k6r/8/1K6/8/8/8/8/7R w - - 3 1",
+        "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
+    ];
+    let rows = play(
+        "rules-first",
+        &book,
+        &format!("{{ path = \"{}\" }}", dir.display()),
+    );
+    for (fen, result, termination, _, reason) in &rows {
+        let want = if fen.starts_with("k7/2Q5") {
+            ("1/2-1/2", "Draw by stalemate")
+        } else {
+            ("1-0", "White mates")
+        };
+        assert_eq!((result.as_str(), reason.as_str()), want, "{fen}");
+        assert_eq!(termination, "normal", "{fen}");
+    }
+}
+
+#[test]
+fn games_from_five_piece_positions_end_with_the_tables_verdict() {
+    let Some(dir) = shared_dir() else {
+        return skip("../shared/data/syzygy is absent");
+    };
+    let book = [
+        "8/8/8/3k4/8/8/1r3P2/R3K3 w - - 0 1",
+        "8/8/4k3/8/8/2r5/8/RR2K3 b - - 0 1",
+        "8/8/4k3/8/8/2r5/8/RQ2K3 w - - 0 1",
+        "8/3k4/8/8/8/2r5/8/R1B1K3 w - - 0 1",
+        "8/3k4/8/8/8/2r5/8/R1N1K3 b - - 0 1",
+        // 4 pieces after a capture: adjudicated at the start too.
+        "8/8/8/3k4/8/8/5P2/R3K3 w - - 0 1",
+    ];
+    let rows = play(
+        "five",
+        &book,
+        &format!("{{ path = \"{}\", pieces = 5 }}", dir.display()),
+    );
+    assert_eq!(rows.len(), 2 * book.len());
+    let tables = Tablebases::open(&dir).unwrap();
+    assert_adjudicated_from_the_start(&rows, &tables);
+}
