@@ -155,6 +155,10 @@ impl Player for LoggedPlayer {
         self.inner.id_name()
     }
 
+    fn keep_lines(&mut self, patterns: std::sync::Arc<[regex::Regex]>) {
+        self.inner.keep_lines(patterns);
+    }
+
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.log.sent("ucinewgame");
         self.inner.new_game()

@@ -299,12 +299,17 @@ impl Arbiter<'_, '_> {
         }
         self.moves.push(mv);
         self.engine_plies += 1;
+        let mut details = reply.details;
+        if let TimeControl::Clock { .. } = self.setup.time_controls[mover.index()] {
+            details.time_left = Some(self.clocks.left[mover.index()]);
+        }
         record.moves.push(PlayedMove {
             mv,
             score: reply.score,
             depth: reply.depth,
             nodes: reply.nodes,
             time: elapsed,
+            details,
         });
         // The rules come first: a mate or a claimable draw on the board ends the game even if an
         // adjudication rule would also apply.
@@ -521,6 +526,7 @@ mod tests {
                 score: self.score,
                 depth: Some(1),
                 nodes: Some(1),
+                details: Default::default(),
             })
         }
     }

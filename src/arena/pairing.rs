@@ -312,6 +312,7 @@ mod tests {
                 depth: Some(depth),
                 nodes: Some(1000),
                 time: Duration::from_millis(ms),
+                details: Default::default(),
             });
         }
         let record = GameRecord {

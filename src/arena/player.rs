@@ -3,8 +3,10 @@
 
 use crate::board::{Move, Position};
 use crate::eval::EvalParams;
+use crate::record::MoveDetails;
 use crate::score::Score;
 use crate::search::{SearchLimits, Searcher};
+use regex::Regex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::Arc;
@@ -34,6 +36,8 @@ pub struct EngineReply {
     pub depth: Option<u32>,
     /// Nodes searched for this move, if reported.
     pub nodes: Option<u64>,
+    /// The rest of what it reported (seldepth, nps, PV, the lines `match_line` keeps).
+    pub details: MoveDetails,
 }
 
 /// Why a player could not start or could not answer a move request.
@@ -129,6 +133,9 @@ pub trait Player: Send {
     fn enable_chess960(&mut self) -> Result<(), PlayerError> {
         Ok(())
     }
+    /// Keeps, with each move's reply, the last line of the engine's output that matches each
+    /// pattern (fastchess's `-pgnout match_line=`). The built-in engine writes no lines.
+    fn keep_lines(&mut self, _patterns: Arc<[Regex]>) {}
 }
 
 /// What the built-in player's search thread does: the real searcher, or a stand-in in tests.
@@ -148,7 +155,21 @@ impl SearchBackend for Searcher {
 
     fn search(&mut self, pos: &Position, keys: &[u64], limits: &SearchLimits) -> EngineReply {
         self.stop_handle().store(false, Ordering::Relaxed);
-        let result = Searcher::search(self, pos, keys, limits, |_| {});
+        let mut hashfull = None;
+        let result = Searcher::search(self, pos, keys, limits, |info| {
+            hashfull = Some(info.hashfull)
+        });
+        // The figures the UCI front end's last info line would give.
+        let details = MoveDetails {
+            seldepth: Some(result.seldepth),
+            nps: Some((result.nodes as f64 / result.time.as_secs_f64().max(1e-6)) as u64),
+            hashfull,
+            tbhits: None,
+            engine_time: Some(result.time),
+            pv: uci_line(pos, &result.pv),
+            lines: Vec::new(),
+            time_left: None,
+        };
         EngineReply {
             // Not `Display`: a Chess960 castle written as the king's step (`f1g1`) would read
             // as a plain king move; `uci` writes such castling king takes rook.
@@ -156,12 +177,27 @@ impl SearchBackend for Searcher {
             score: Some(result.score),
             depth: Some(result.depth),
             nodes: Some(result.nodes),
+            details,
         }
     }
 
     fn stop_handle(&self) -> Option<Arc<AtomicBool>> {
         Some(Searcher::stop_handle(self))
     }
+}
+
+/// A line of moves from `pos` in UCI notation (Chess960 castling as king takes rook).
+fn uci_line(pos: &Position, moves: &[Move]) -> Vec<String> {
+    let mut pos = pos.clone();
+    let chess960 = pos.has_chess960_castling();
+    moves
+        .iter()
+        .map(|&mv| {
+            let text = pos.uci(mv, chess960);
+            pos.make_move(mv);
+            text
+        })
+        .collect()
 }
 
 enum Job {

@@ -10,7 +10,9 @@ pub use self::csv::{
     read_finished_games, write_games_csv, write_games_csv_header, FinishedGame, GamesCsvError,
     GAMES_CSV_HEADER,
 };
-pub use self::pgn::{escape_tag_value, split_pgn_games, write_pgn, PgnGameText};
+pub use self::pgn::{
+    escape_tag_value, move_comment, split_pgn_games, write_pgn, MoveData, PgnGameText,
+};
 pub use self::positions::{
     sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, TrainingPosition,
     MAX_TRAINING_SCORE,
@@ -69,6 +71,31 @@ pub struct PlayedMove {
     pub nodes: Option<u64>,
     /// How long it took, as the arbiter measured.
     pub time: Duration,
+    /// The rest of what the engine reported, for the PGN's move comments.
+    pub details: MoveDetails,
+}
+
+/// What an engine's `info` lines said about its move beyond score, depth and nodes, and the
+/// mover's clock after it: the figures fastchess's `-pgnout nodes=true seldepth=true ...` write.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveDetails {
+    /// `seldepth`.
+    pub seldepth: Option<u32>,
+    /// `nps`.
+    pub nps: Option<u64>,
+    /// `hashfull`, in permille.
+    pub hashfull: Option<u32>,
+    /// `tbhits`.
+    pub tbhits: Option<u64>,
+    /// `time`: the search time the engine reported (the latency is the arbiter's time minus it).
+    pub engine_time: Option<Duration>,
+    /// The principal variation as the engine wrote it (unchecked UCI moves).
+    pub pv: Vec<String>,
+    /// For each `match_line` pattern, the last line of the engine's output for this move that
+    /// matched it, in the patterns' order.
+    pub lines: Vec<String>,
+    /// The mover's clock after the move (increment added); None without a clock.
+    pub time_left: Option<Duration>,
 }
 
 /// A finished game with everything the writers and the statistics need.

@@ -1,14 +1,41 @@
 //! PGN export format: the Seven Tag Roster first, SetUp/FEN for a non-standard start, SAN movetext
-//! wrapped under 80 columns, `{book}` on book moves and `{+0.32/12 0.510s}` on engine moves, the
-//! reason the game ended in the last comment.
+//! wrapped under 80 columns, `{book}` on book moves and `{+0.32/12 0.510s}` on engine moves
+//! (with the figures `MoveData` asks for, as fastchess writes them), the reason the game ended
+//! in the last comment.
 
-use super::GameRecord;
+use super::{GameRecord, PlayedMove};
 use crate::board::{Color, Position};
 use crate::score::Score;
 use std::io::{self, Write};
-use std::time::{SystemTime, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const MAX_LINE: usize = 79;
+
+/// The figures written in each engine move's PGN comment after `score/depth time`, in
+/// fastchess's order and spelling: `tl=`, `latency=`, `n=`, `sd=`, `nps=`, `hashfull=`,
+/// `tbhits=`, `pv="..."`, then `line="..."` for each `match_lines` pattern that matched.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveData {
+    /// `tl=`: the mover's clock after the move (`timeleft=true`).
+    pub timeleft: bool,
+    /// `latency=`: the arbiter's time minus the time the engine reported.
+    pub latency: bool,
+    /// `n=`: nodes.
+    pub nodes: bool,
+    /// `sd=`: selective depth.
+    pub seldepth: bool,
+    /// `nps=`: nodes per second.
+    pub nps: bool,
+    /// `hashfull=`: hash table fill, permille.
+    pub hashfull: bool,
+    /// `tbhits=`: tablebase hits.
+    pub tbhits: bool,
+    /// `pv="..."`: the principal variation, as the engine wrote it.
+    pub pv: bool,
+    /// Regular expressions: for each, the last line of the engine's output for the move that
+    /// matches it is written as `line="..."` (fastchess's `match_line`).
+    pub match_lines: Vec<String>,
+}
 
 /// A tag value as the PGN standard wants it between quotes: backslash and quote escaped, and line
 /// breaks, tabs and other control characters (which no tag may hold) replaced by spaces.
@@ -53,8 +80,55 @@ pub(crate) fn format_score(score: Score) -> String {
     }
 }
 
-/// Writes one game.
-pub fn write_pgn(record: &GameRecord, out: &mut impl Write) -> io::Result<()> {
+/// `0.510s`: seconds with three decimals, as fastchess writes times.
+fn seconds(d: Duration) -> String {
+    format!("{:.3}s", d.as_secs_f64())
+}
+
+/// An engine move's comment: `score/depth time`, then the asked-for figures in fastchess's order
+/// and spelling (`tl=`, `latency=`, `n=`, `sd=`, `nps=`, `hashfull=`, `tbhits=`, `pv="..."`,
+/// `line="..."`), joined by `, `. A figure the engine did not report is written as 0, as
+/// fastchess does.
+pub fn move_comment(m: &PlayedMove, data: &MoveData) -> String {
+    let score = m.score.map(format_score).unwrap_or_default();
+    let depth = m.depth.unwrap_or(0);
+    let d = &m.details;
+    let mut parts = vec![format!("{score}/{depth} {}", seconds(m.time))];
+    if data.timeleft {
+        parts.push(format!("tl={}", seconds(d.time_left.unwrap_or_default())));
+    }
+    if data.latency {
+        // fastchess: its measured time minus the engine's own `time`, whole milliseconds.
+        let ms = |t: Duration| t.as_millis() as i64;
+        let latency = ms(m.time) - d.engine_time.map_or(0, ms);
+        parts.push(format!("latency={:.3}s", latency as f64 / 1000.0));
+    }
+    if data.nodes {
+        parts.push(format!("n={}", m.nodes.unwrap_or(0)));
+    }
+    if data.seldepth {
+        parts.push(format!("sd={}", d.seldepth.unwrap_or(0)));
+    }
+    if data.nps {
+        parts.push(format!("nps={}", d.nps.unwrap_or(0)));
+    }
+    if data.hashfull {
+        parts.push(format!("hashfull={}", d.hashfull.unwrap_or(0)));
+    }
+    if data.tbhits {
+        parts.push(format!("tbhits={}", d.tbhits.unwrap_or(0)));
+    }
+    if data.pv {
+        parts.push(format!("pv=\"{}\"", d.pv.join(" ")));
+    }
+    for line in &d.lines {
+        parts.push(format!("line=\"{line}\""));
+    }
+    parts.join(", ")
+}
+
+/// Writes one game; `data` says what the engine moves' comments hold.
+pub fn write_pgn(record: &GameRecord, data: &MoveData, out: &mut impl Write) -> io::Result<()> {
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", record.event.clone()),
         ("Site", record.site.clone()),
@@ -102,11 +176,7 @@ pub fn write_pgn(record: &GameRecord, out: &mut impl Write) -> io::Result<()> {
         tokens.push(pos.san(mv));
         let mut comment = match info {
             None => "book".to_string(),
-            Some(m) => {
-                let score = m.score.map(format_score).unwrap_or_default();
-                let depth = m.depth.map_or(String::new(), |d| d.to_string());
-                format!("{score}/{depth} {:.3}s", m.time.as_secs_f64())
-            }
+            Some(m) => move_comment(m, data),
         };
         if ply + 1 == total {
             comment.push_str(", ");
@@ -231,6 +301,64 @@ mod tests {
         assert_eq!(format_score(Score::Mate(3)), "+M5");
         assert_eq!(format_score(Score::Mate(-2)), "-M4");
         assert_eq!(format_duration(3723), "01:02:03");
+    }
+
+    #[test]
+    fn move_comments_hold_the_asked_figures_in_fastchess_order() {
+        use crate::board::{Move, Position};
+        use crate::record::MoveDetails;
+        let mv: Move = Position::startpos().parse_uci_move("e2e4").unwrap();
+        let mut m = PlayedMove {
+            mv,
+            score: Some(Score::Cp(-7)),
+            depth: Some(12),
+            nodes: Some(34_567),
+            time: Duration::from_millis(510),
+            details: MoveDetails {
+                seldepth: Some(17),
+                nps: Some(1_234_000),
+                hashfull: Some(45),
+                tbhits: None,
+                engine_time: Some(Duration::from_millis(498)),
+                pv: vec!["e2e4".into(), "e7e5".into()],
+                lines: vec!["info string pgncomment x".into()],
+                time_left: Some(Duration::from_millis(9_490)),
+            },
+        };
+        // The kept lines exist only when `match_lines` asked for them.
+        let mut plain = m.clone();
+        plain.details.lines.clear();
+        assert_eq!(
+            move_comment(&plain, &MoveData::default()),
+            "-0.07/12 0.510s"
+        );
+        let all = MoveData {
+            timeleft: true,
+            latency: true,
+            nodes: true,
+            seldepth: true,
+            nps: true,
+            hashfull: true,
+            tbhits: true,
+            pv: true,
+            match_lines: vec!["^info string".into()],
+        };
+        assert_eq!(
+            move_comment(&m, &all),
+            "-0.07/12 0.510s, tl=9.490s, latency=0.012s, n=34567, sd=17, nps=1234000, \
+             hashfull=45, tbhits=0, pv=\"e2e4 e7e5\", line=\"info string pgncomment x\""
+        );
+        // Nothing reported: fastchess writes an empty score and zeros.
+        m.score = None;
+        m.depth = None;
+        m.nodes = None;
+        m.details = MoveDetails::default();
+        let openbench = MoveData {
+            nodes: true,
+            seldepth: true,
+            ..MoveData::default()
+        };
+        assert_eq!(move_comment(&m, &openbench), "/0 0.510s, n=0, sd=0");
     }
 
     #[test]

@@ -478,6 +478,7 @@ mod tests {
                 depth: Some(8),
                 nodes: Some(1000),
                 time: Duration::ZERO,
+                details: Default::default(),
             });
         }
         let record = GameRecord {

@@ -14,7 +14,7 @@
 //! - `--exit-on CMD`      exit with status 5 (saying nothing) on receiving command CMD (`uci`,
 //!   `isready`, `go`...)
 //! - `--bestmove TEXT`    answer every `go` with `bestmove TEXT` (e.g. `(none)` or `0000`)
-//! - `--info TEXT`        send `info TEXT` before every `bestmove`
+//! - `--info TEXT`        send `info TEXT` before every `bestmove` (repeatable: in order)
 //! - `--huge-info BYTES`  send an `info string` line of BYTES bytes before every `bestmove`
 //! - `--stderr-flood BYTES` write BYTES bytes to standard error on every `go` (in lines of 1 KB,
 //!   then as many again with no line break), before answering
@@ -42,7 +42,7 @@ struct Script {
     no_readyok: bool,
     exit_on: Option<String>,
     bestmove: Option<String>,
-    info: Option<String>,
+    info: Vec<String>,
     huge_info: Option<usize>,
     stderr_flood: Option<usize>,
     spawn_child: Option<String>,
@@ -73,7 +73,7 @@ fn parse_args() -> Script {
             "--no-readyok" => script.no_readyok = true,
             "--exit-on" => script.exit_on = Some(value()),
             "--bestmove" => script.bestmove = Some(value()),
-            "--info" => script.info = Some(value()),
+            "--info" => script.info.push(value()),
             "--huge-info" => script.huge_info = Some(value().parse().expect("a size")),
             "--stderr-flood" => script.stderr_flood = Some(value().parse().expect("a size")),
             "--spawn-child" => script.spawn_child = Some(value()),
@@ -209,7 +209,7 @@ fn main() {
                 }
                 // Sent last before `bestmove`, so what they report is the final word.
                 let mut extra = String::new();
-                if let Some(text) = &script.info {
+                for text in &script.info {
                     extra.push_str(&format!("info {text}\n"));
                 }
                 if let Some(bytes) = script.huge_info {

@@ -4,11 +4,12 @@
 
 use super::file::{
     AdjudicationFile, BuiltinFile, DrawFile, EngineFile, EngineTimeControlFile, FormatName,
-    KindFile, MatchFile, OpeningsFile, OrderFile, OutputFile, ResignFile, ResultsFormatFile,
-    SprtFile, TablebaseFile, TimeControlFile, TournamentFile, UciFile, VariantFile,
+    KindFile, MatchFile, MoveDataFile, OpeningsFile, OrderFile, OutputFile, ResignFile,
+    ResultsFormatFile, SprtFile, TablebaseFile, TimeControlFile, TournamentFile, UciFile,
+    VariantFile,
 };
 use super::model::{
-    Adjudication, EngineConfig, EngineKind, MatchConfig, OpeningOrder, OpeningsConfig,
+    Adjudication, EngineConfig, EngineKind, MatchConfig, MoveData, OpeningOrder, OpeningsConfig,
     OutputConfig, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
 use super::seconds_text;
@@ -203,6 +204,20 @@ fn output_file(out: &OutputConfig) -> OutputFile {
             ResultsFormat::Cutechess => ResultsFormatFile::Cutechess,
         }),
         report_penta: Some(out.report_penta),
+        move_data: (out.move_data != MoveData::default()).then(|| {
+            let m = &out.move_data;
+            MoveDataFile {
+                timeleft: Some(m.timeleft),
+                latency: Some(m.latency),
+                nodes: Some(m.nodes),
+                seldepth: Some(m.seldepth),
+                nps: Some(m.nps),
+                hashfull: Some(m.hashfull),
+                tbhits: Some(m.tbhits),
+                pv: Some(m.pv),
+                match_lines: Some(m.match_lines.clone()),
+            }
+        }),
     }
 }
 

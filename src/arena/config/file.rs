@@ -191,6 +191,21 @@ pub(super) struct OutputFile {
     pub(super) engine_log: Option<String>,
     pub(super) format: Option<ResultsFormatFile>,
     pub(super) report_penta: Option<bool>,
+    pub(super) move_data: Option<MoveDataFile>,
+}
+
+#[derive(Deserialize, Serialize, Default)]
+#[serde(deny_unknown_fields)]
+pub(super) struct MoveDataFile {
+    pub(super) timeleft: Option<bool>,
+    pub(super) latency: Option<bool>,
+    pub(super) nodes: Option<bool>,
+    pub(super) seldepth: Option<bool>,
+    pub(super) nps: Option<bool>,
+    pub(super) hashfull: Option<bool>,
+    pub(super) tbhits: Option<bool>,
+    pub(super) pv: Option<bool>,
+    pub(super) match_lines: Option<Vec<String>>,
 }
 
 #[derive(Deserialize, Serialize)]

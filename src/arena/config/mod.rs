@@ -17,7 +17,7 @@ pub use crate::toml_config::ConfigError;
 pub(crate) use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, DrawAdjudication, EngineConfig, EngineKind,
-    MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode, PositionsFormat,
+    MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode, PositionsFormat,
     ResignAdjudication, ResultsFormat, TablebaseAdjudication, TablebaseResults, TimeControl,
     TournamentKind, Variant,
 };

@@ -1,6 +1,7 @@
 //! The checked match configuration: what a run plays, whether it came from a TOML file or from
 //! the fastchess/cutechess command line.
 
+pub use crate::record::MoveData;
 use crate::stats::SprtParams;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -405,6 +406,9 @@ pub struct OutputConfig {
     pub format: ResultsFormat,
     /// Print the pentanomial line (`Ptnml(0-2)`) in the results block (default true).
     pub report_penta: bool,
+    /// `[output.move_data]`: what each engine move's PGN comment holds besides score, depth and
+    /// time (fastchess's `-pgnout nodes=true seldepth=true ... match_line=`).
+    pub move_data: MoveData,
 }
 
 /// A checked match configuration, as read by `sparring match` from a TOML file or built from

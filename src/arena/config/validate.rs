@@ -3,14 +3,14 @@
 
 use super::engines::engines;
 use super::file::{
-    AdjudicationFile, EngineTimeControlFile, KindFile, MatchFile, OpeningsFile, OrderFile,
-    OutputFile, ResultsFormatFile, SprtFile, TablebaseFile, TimeControlFile, TournamentFile,
-    VariantFile,
+    AdjudicationFile, EngineTimeControlFile, KindFile, MatchFile, MoveDataFile, OpeningsFile,
+    OrderFile, OutputFile, ResultsFormatFile, SprtFile, TablebaseFile, TimeControlFile,
+    TournamentFile, VariantFile,
 };
 use super::model::{
-    Adjudication, DrawAdjudication, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig,
-    PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat, TablebaseAdjudication,
-    TablebaseResults, TimeControl, TournamentKind, Variant,
+    Adjudication, DrawAdjudication, MatchConfig, MoveData, OpeningOrder, OpeningsConfig,
+    OutputConfig, PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat,
+    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 use crate::available_cores;
 use crate::stats::{SprtModel, SprtParams};
@@ -328,6 +328,38 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
             Some(ResultsFormatFile::Cutechess) => ResultsFormat::Cutechess,
         },
         report_penta: out.report_penta.unwrap_or(true),
+        move_data: move_data(doc, out.move_data.unwrap_or_default())?,
+    })
+}
+
+/// The `[output.move_data]` table: each `match_lines` entry must be a regular expression.
+fn move_data(doc: &Document<'_>, m: MoveDataFile) -> Result<MoveData, ConfigError> {
+    let match_lines = m.match_lines.unwrap_or_default();
+    for pattern in &match_lines {
+        if let Err(e) = regex::Regex::new(pattern) {
+            let first = e
+                .to_string()
+                .lines()
+                .last()
+                .unwrap_or("")
+                .trim()
+                .to_string();
+            return Err(doc.other(
+                "output.move_data.match_lines",
+                format!("{pattern:?} is not a regular expression: {first}"),
+            ));
+        }
+    }
+    Ok(MoveData {
+        timeleft: m.timeleft.unwrap_or(false),
+        latency: m.latency.unwrap_or(false),
+        nodes: m.nodes.unwrap_or(false),
+        seldepth: m.seldepth.unwrap_or(false),
+        nps: m.nps.unwrap_or(false),
+        hashfull: m.hashfull.unwrap_or(false),
+        tbhits: m.tbhits.unwrap_or(false),
+        pv: m.pv.unwrap_or(false),
+        match_lines,
     })
 }
 

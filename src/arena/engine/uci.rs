@@ -7,7 +7,8 @@ use super::process::EngineProcess;
 use crate::arena::player::{EngineReply, GoRequest, PlayerError};
 use crate::board::{Move, Position};
 use crate::score::{Score, MATE};
-use std::time::Instant;
+use regex::Regex;
+use std::time::{Duration, Instant};
 
 /// An option an engine declared with `option name N type T ...`.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -156,10 +157,13 @@ pub(crate) fn wait_ready(
 /// Plays one `go`: sends the position, `isready` and `go` in one write, skips what comes
 /// before `readyok` (a second `bestmove` for the previous go, late info lines, so it can never
 /// be taken as this answer), then reads `info` lines up to `bestmove`.
+/// `keep` are fastchess's `match_line` patterns: for each, the last line of this go that
+/// matches it goes into the reply's details.
 pub(crate) fn go(
     process: &mut EngineProcess,
     request: &GoRequest<'_>,
     chess960: bool,
+    keep: &[Regex],
 ) -> Result<EngineReply, PlayerError> {
     let commands = format!(
         "{}\nisready\n{}",
@@ -170,13 +174,20 @@ pub(crate) fn go(
     let deadline = Instant::now() + request.deadline;
     wait_ready(process, deadline)?;
     let mut reply = EngineReply::default();
+    let mut kept: Vec<Option<String>> = vec![None; keep.len()];
     loop {
         let line = process.recv_until(deadline)?;
         let trimmed = line.trim();
+        for (pattern, slot) in keep.iter().zip(&mut kept) {
+            if pattern.is_match(trimmed) {
+                *slot = Some(trimmed.to_string());
+            }
+        }
         if trimmed.starts_with("info ") {
             parse_info(trimmed).apply(&mut reply);
         } else if let Some(best) = parse_bestmove(trimmed) {
             reply.bestmove = best.to_string();
+            reply.details.lines = kept.into_iter().flatten().collect();
             return Ok(reply);
         }
     }
@@ -254,6 +265,18 @@ pub struct InfoLine {
     pub nodes: Option<u64>,
     /// `score cp` (clamped to ±`MATE`) or `score mate` (clamped to ±`MAX_REPORTED_MATE`).
     pub score: Option<Score>,
+    /// `seldepth`, in plies.
+    pub seldepth: Option<u32>,
+    /// `nps`.
+    pub nps: Option<u64>,
+    /// `hashfull`, in permille.
+    pub hashfull: Option<u32>,
+    /// `tbhits`.
+    pub tbhits: Option<u64>,
+    /// `time`, in milliseconds.
+    pub time_ms: Option<u64>,
+    /// The moves after `pv`, as written (empty when the line has none).
+    pub pv: Vec<String>,
 }
 
 impl InfoLine {
@@ -262,6 +285,17 @@ impl InfoLine {
         reply.depth = self.depth.or(reply.depth);
         reply.nodes = self.nodes.or(reply.nodes);
         reply.score = self.score.or(reply.score);
+        let d = &mut reply.details;
+        d.seldepth = self.seldepth.or(d.seldepth);
+        d.nps = self.nps.or(d.nps);
+        d.hashfull = self.hashfull.or(d.hashfull);
+        d.tbhits = self.tbhits.or(d.tbhits);
+        if let Some(ms) = self.time_ms {
+            d.engine_time = Some(Duration::from_millis(ms));
+        }
+        if !self.pv.is_empty() {
+            d.pv.clone_from(&self.pv);
+        }
     }
 }
 
@@ -278,7 +312,7 @@ fn saturating_int(token: &str) -> Option<i64> {
     }))
 }
 
-/// Reads `score`, `depth` and `nodes` from an `info` line. Lines with bound scores, other PV
+/// Reads `score`, `depth`, `nodes` and the other figures from an `info` line. Lines with bound scores, other PV
 /// lines (`multipv` other than 1) and `info string` lines describe no final evaluation.
 pub fn parse_info(line: &str) -> InfoLine {
     let mut info = InfoLine::default();
@@ -310,6 +344,27 @@ pub fn parse_info(line: &str) -> InfoLine {
                 info.nodes = nodes.or(info.nodes);
                 i += 1;
             }
+            "seldepth" | "hashfull" => {
+                let value = next.parse::<u32>().ok();
+                if tokens[i] == "seldepth" {
+                    info.seldepth = value.or(info.seldepth);
+                } else {
+                    info.hashfull = value.or(info.hashfull);
+                }
+                i += 1;
+            }
+            "nps" | "tbhits" | "time" => {
+                let value = next
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|&n| n <= MAX_REPORTED_NODES);
+                match tokens[i] {
+                    "nps" => info.nps = value.or(info.nps),
+                    "tbhits" => info.tbhits = value.or(info.tbhits),
+                    _ => info.time_ms = value.or(info.time_ms),
+                }
+                i += 1;
+            }
             "score" => {
                 let value = tokens.get(i + 2).and_then(|t| saturating_int(t));
                 let clamp =
@@ -323,7 +378,10 @@ pub fn parse_info(line: &str) -> InfoLine {
                 }
                 i += 2;
             }
-            "pv" => break,
+            "pv" => {
+                info.pv = tokens[i + 1..].iter().map(|t| t.to_string()).collect();
+                break;
+            }
             _ => {}
         }
         i += 1;
@@ -394,6 +452,9 @@ mod tests {
         let mut read = |line: &str| parse_info(line).apply(&mut reply);
         read("info depth 15 score mate -3 nodes 30000");
         assert_eq!(reply.score, Some(Score::Mate(-3)));
+        assert_eq!(reply.details.seldepth, Some(17));
+        assert_eq!(reply.details.nps, Some(1));
+        assert_eq!(reply.details.pv, vec!["e2e4", "e7e5"]);
         let mut read = |line: &str| parse_info(line).apply(&mut reply);
         read("info string score cp 999");
         assert_eq!(reply.score, Some(Score::Mate(-3)));
@@ -406,6 +467,7 @@ mod tests {
             depth: None,
             nodes: None,
             score: Some(Score::Cp(MATE)),
+            ..InfoLine::default()
         };
         assert_eq!(info, expected);
         let info = parse_info("info score cp -99999999999999999999999 nodes 18446744073709551615");

@@ -5,7 +5,9 @@ use super::process::EngineProcess;
 use super::uci::{self, check_options, DeclaredOption};
 use crate::arena::engine_log::LogSink;
 use crate::arena::player::{EngineReply, GoRequest, Player, PlayerError};
+use regex::Regex;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How to start an external engine.
@@ -35,6 +37,8 @@ pub struct UciPlayer {
     undeclared: Vec<String>,
     /// `UCI_Chess960` is on: positions and moves are sent in Chess960 notation.
     chess960: bool,
+    /// The `match_line` patterns whose last matching line each reply keeps.
+    keep: Arc<[Regex]>,
 }
 
 impl UciPlayer {
@@ -63,6 +67,7 @@ impl UciPlayer {
             declared: found.declared,
             undeclared: Vec::new(),
             chess960: false,
+            keep: Arc::from(Vec::new()),
         };
         for (name, value) in &spec.options {
             match player.declared_mut(name) {
@@ -163,7 +168,11 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
-        uci::go(&mut self.process, request, self.chess960)
+        uci::go(&mut self.process, request, self.chess960, &self.keep)
+    }
+
+    fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
+        self.keep = patterns;
     }
 }
 

@@ -11,6 +11,7 @@ use crate::arena::uci_player::{check_options, UciCommand, UciPlayer};
 use crate::eval::EvalParams;
 use crate::record::{GameRecord, Termination};
 use crate::search::SearchParams;
+use regex::Regex;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -157,6 +158,12 @@ pub(super) fn start_player(
     let mut player = factory.start_logged(config.timeout, sink)?;
     if config.variant.is_chess960() {
         player.enable_chess960()?;
+    }
+    let patterns = &config.output.move_data.match_lines;
+    if !patterns.is_empty() {
+        // Checked when the configuration was read.
+        let compiled: Vec<Regex> = patterns.iter().filter_map(|p| Regex::new(p).ok()).collect();
+        player.keep_lines(compiled.into());
     }
     Ok(player)
 }

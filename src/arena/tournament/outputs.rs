@@ -12,6 +12,7 @@ use crate::arena::pairing::EngineFigures;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{
     sample_positions, split_pgn_games, write_games_csv_header, write_pgn, FinishedGame, GameRecord,
+    MoveData,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -22,6 +23,8 @@ use std::path::{Path, PathBuf};
 pub(super) struct Outputs {
     pgn: BufWriter<File>,
     pgn_name: String,
+    /// What each move's comment holds besides score, depth and time.
+    move_data: MoveData,
     csv: BufWriter<File>,
     positions: Option<BufWriter<File>>,
     /// `positions.bullet` and its per-game index, with `positions_format` bullet or both.
@@ -55,7 +58,7 @@ impl Outputs {
         let pgn_path = self.dir.join(&self.pgn_name);
         // One write of the whole game, so a reader (or a kill) never sees half of one.
         let mut game = Vec::new();
-        write_pgn(record, &mut game).map_err(io_error(&pgn_path))?;
+        write_pgn(record, &self.move_data, &mut game).map_err(io_error(&pgn_path))?;
         self.pgn.write_all(&game).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
         let sampled = if self.positions.is_some() || self.bullet.is_some() {
@@ -197,6 +200,7 @@ pub(super) fn prepare_outputs(
     let outputs = Outputs {
         pgn: append(&dir.join(&config.output.pgn_name))?,
         pgn_name: config.output.pgn_name.clone(),
+        move_data: config.output.move_data.clone(),
         csv: append(&dir.join("games.csv"))?,
         positions: if recorded && config.output.positions_format.epd() {
             Some(append(&dir.join("positions.epd"))?)

@@ -167,6 +167,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
             engine_log: s.engine_log.clone(),
             format,
             report_penta,
+            move_data: s.move_data.clone(),
         },
         engines,
         max_restarts: 3,

@@ -10,8 +10,8 @@ use super::{DialectMatch, Flavor, Request};
 use crate::cli::matches::ProgressStyle;
 use crate::cli::UsageError;
 use sparring::arena::config::{
-    DrawAdjudication, MatchConfig, OpeningOrder, OpeningsConfig, ResignAdjudication, ResultsFormat,
-    TournamentKind, Variant,
+    DrawAdjudication, MatchConfig, MoveData, OpeningOrder, OpeningsConfig, ResignAdjudication,
+    ResultsFormat, TournamentKind, Variant,
 };
 use sparring::stats::{SprtModel, SprtParams};
 use std::path::PathBuf;
@@ -76,6 +76,8 @@ pub(super) struct Settings {
     pub(super) openings: Option<OpeningsConfig>,
     pub(super) pgn_file: Option<String>,
     pub(super) pgn_append: Option<bool>,
+    /// `-pgnout nodes=true ... match_line=`: the move comments' extra figures.
+    pub(super) move_data: MoveData,
     pub(super) rating_interval: Option<u32>,
     pub(super) report_penta: Option<bool>,
     pub(super) format: Option<ResultsFormat>,

@@ -7,7 +7,6 @@ use std::path::{Path, PathBuf};
 
 pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
     let o = g.option.as_str();
-    let mut unused = Vec::new();
     for token in &g.params {
         // cutechess-cli names the file without a key; `fi` (finished games only) is what
         // sparring writes anyway.
@@ -40,13 +39,21 @@ pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
                     ));
                 }
             }
-            "nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "pv" | "timeleft"
-            | "latency" => {
-                if boolean(o, &k, &v)? {
-                    unused.push(format!("{k}=true"));
+            "nodes" => s.move_data.nodes = boolean(o, &k, &v)?,
+            "seldepth" => s.move_data.seldepth = boolean(o, &k, &v)?,
+            "nps" => s.move_data.nps = boolean(o, &k, &v)?,
+            "hashfull" => s.move_data.hashfull = boolean(o, &k, &v)?,
+            "tbhits" => s.move_data.tbhits = boolean(o, &k, &v)?,
+            "pv" => s.move_data.pv = boolean(o, &k, &v)?,
+            "timeleft" => s.move_data.timeleft = boolean(o, &k, &v)?,
+            "latency" => s.move_data.latency = boolean(o, &k, &v)?,
+            "match_line" => {
+                if let Err(e) = regex::Regex::new(&v) {
+                    let first = e.to_string().lines().last().unwrap_or("").trim().to_string();
+                    return Err(bad(o, &k, &v, &format!("a regular expression ({first})")));
                 }
+                s.move_data.match_lines.push(v);
             }
-            "match_line" => unused.push("match_line".to_string()),
             _ => {
                 return Err(bad(
                     o,
@@ -64,12 +71,6 @@ pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
             "{o} {}: file= is needed (the PGN file to write)",
             g.params.join(" ")
         )));
-    }
-    if !unused.is_empty() {
-        s.notes.push(format!(
-            "-pgnout {}: sparring's move comments hold score, depth and time only; accepted and not written",
-            unused.join(" ")
-        ));
     }
     Ok(())
 }
