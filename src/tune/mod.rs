@@ -6,10 +6,12 @@
 //! `run` is the whole pipeline behind `sparring tune CONFIG.toml`; the pieces are public for tests,
 //! benchmarks and other front ends.
 
+pub mod any;
 pub mod config;
 pub mod data;
 pub mod ladder;
 pub mod model;
+pub mod newton;
 pub mod packed;
 pub mod selection;
 pub mod spsa;

@@ -22,7 +22,7 @@ pub const CHUNK: usize = 8192;
 pub const K_RANGE: (f64, f64) = (0.01, 10.0);
 
 /// ln(10)/400: 10^(−K·q/400) = e^(−K·LN10_400·q).
-const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
+pub const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// The expected score (White's view) of a White-view evaluation `q` in centipawns.
 #[inline]
@@ -48,7 +48,7 @@ unsafe fn weight(w: &[[f64; 2]], c: &Coef) -> [f64; 2] {
 /// separate sums, which halves the chain of dependent additions (the loop is latency-bound
 /// otherwise).
 #[inline(always)]
-fn predict<const EXT: bool>(
+pub(super) fn predict<const EXT: bool>(
     coeffs: &[Coef],
     e: &Entry,
     x: &Extra,
@@ -102,7 +102,7 @@ pub fn predict_one(data: &Dataset, i: usize, w: &[[f64; 2]]) -> f64 {
 
 /// The coefficients of entry `e` (an entry of `data`).
 #[inline(always)]
-fn coefficients<'a>(all: &'a [Coef], e: &Entry) -> &'a [Coef] {
+pub(super) fn coefficients<'a>(all: &'a [Coef], e: &Entry) -> &'a [Coef] {
     &all[e.offset as usize..e.offset as usize + e.len as usize]
 }
 
