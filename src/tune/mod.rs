@@ -6,16 +6,19 @@
 //! `run` is the whole pipeline behind `sparring tune CONFIG.toml`; the pieces are public for tests,
 //! benchmarks and other front ends.
 
+pub mod any;
 pub mod config;
 pub mod data;
 pub mod ladder;
 pub mod model;
+pub mod newton;
 pub mod packed;
 pub mod selection;
 pub mod spsa;
 pub mod svg;
 pub mod synthetic;
 pub mod train;
+pub mod tunable;
 
 pub use config::{ConfigError, KSetting, TuneConfig};
 pub use data::{DataError, Dataset, LineError, LineErrorKind, LoadReport};
@@ -23,6 +26,7 @@ pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
 pub use packed::{Coef, Entry};
 pub use selection::{Packer, ParamSelection};
 pub use train::{train, Adam, Diverged, EpochStats, TrainOptions, TrainResult};
+pub use tunable::{EvalSelection, LinearTrace, ParamSpec, TraceError, TunableEval};
 
 use crate::eval::{EvalParams, WeightsError};
 use std::fmt::Write as _;
@@ -134,6 +138,13 @@ impl TuneError {
         !matches!(
             self,
             TuneError::Data(DataError::Io { .. })
+                | TuneError::Data(DataError::Trace {
+                    error: tunable::TraceError {
+                        run_failed: true,
+                        ..
+                    },
+                    ..
+                })
                 | TuneError::OutputDir { .. }
                 | TuneError::Output { .. }
                 | TuneError::Threads { .. }

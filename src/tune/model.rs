@@ -10,8 +10,8 @@
 //! losses and gradients are bit-for-bit the same for any number of threads.
 
 use super::data::Dataset;
-use super::packed::{Coef, Entry};
-use crate::eval::{taper, MAX_PHASE};
+use super::packed::{Coef, Entry, Extra};
+use crate::eval::taper;
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -22,7 +22,7 @@ pub const CHUNK: usize = 8192;
 pub const K_RANGE: (f64, f64) = (0.01, 10.0);
 
 /// ln(10)/400: 10^(−K·q/400) = e^(−K·LN10_400·q).
-const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
+pub const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// The expected score (White's view) of a White-view evaluation `q` in centipawns.
 #[inline]
@@ -42,11 +42,19 @@ unsafe fn weight(w: &[[f64; 2]], c: &Coef) -> [f64; 2] {
     *w.get_unchecked(c.index as usize)
 }
 
-/// The model's evaluation of one position: the tuned part from `w` plus the frozen constant.
-/// Returns (q, middlegame phase factor). Coefficients are taken two at a time into separate
-/// sums, which halves the chain of dependent additions (the loop is latency-bound otherwise).
+/// The model's evaluation of one position: the tuned part from `w` plus the frozen constant,
+/// blended with `inv = 1 / phase_max`, and for an extended set the remainder and endgame scale.
+/// Returns (q, middlegame factor, endgame factor). Coefficients are taken two at a time into
+/// separate sums, which halves the chain of dependent additions (the loop is latency-bound
+/// otherwise).
 #[inline(always)]
-fn predict(coeffs: &[Coef], e: &Entry, w: &[[f64; 2]]) -> (f64, f64) {
+pub(super) fn predict<const EXT: bool>(
+    coeffs: &[Coef],
+    e: &Entry,
+    x: &Extra,
+    w: &[[f64; 2]],
+    inv: f64,
+) -> (f64, f64, f64) {
     let (mut mg0, mut eg0) = (e.frozen.0 as f64, e.frozen.1 as f64);
     let (mut mg1, mut eg1) = (0.0, 0.0);
     let mut pairs = coeffs.chunks_exact(2);
@@ -67,36 +75,60 @@ fn predict(coeffs: &[Coef], e: &Entry, w: &[[f64; 2]]) -> (f64, f64) {
         mg0 += n * wc[0];
         eg0 += n * wc[1];
     }
-    let pm = e.phase as f64 * (1.0 / MAX_PHASE as f64);
-    ((mg0 + mg1) * pm + (eg0 + eg1) * (1.0 - pm), pm)
+    let pm = e.phase as f64 * inv;
+    if EXT {
+        let pe = (1.0 - pm) * x.eg_scale as f64;
+        (
+            (mg0 + mg1) * pm + (eg0 + eg1) * pe + x.remainder as f64,
+            pm,
+            pe,
+        )
+    } else {
+        ((mg0 + mg1) * pm + (eg0 + eg1) * (1.0 - pm), pm, 1.0 - pm)
+    }
+}
+
+/// The model's evaluation of position `i` of `data` under weights `w` (White's view, cp).
+pub fn predict_one(data: &Dataset, i: usize, w: &[[f64; 2]]) -> f64 {
+    check_weights(data, w);
+    let e = &data.entries()[i];
+    let inv = 1.0 / data.phase_max() as f64;
+    let coeffs = coefficients(data.coeffs(), e);
+    match data.extras().get(i) {
+        Some(x) => predict::<true>(coeffs, e, x, w, inv).0,
+        None => predict::<false>(coeffs, e, &Extra::default(), w, inv).0,
+    }
 }
 
 /// The coefficients of entry `e` (an entry of `data`).
 #[inline(always)]
-fn coefficients<'a>(all: &'a [Coef], e: &Entry) -> &'a [Coef] {
+pub(super) fn coefficients<'a>(all: &'a [Coef], e: &Entry) -> &'a [Coef] {
     &all[e.offset as usize..e.offset as usize + e.len as usize]
 }
 
 /// Sum of squared residuals over `entries`; with `GRAD`, also adds Σ r·σ(1−σ)·count·(phase
 /// factor) to `grad` (the gradient up to the factor −2c/N applied by the caller).
 #[inline(always)]
-fn chunk_pass_body<const GRAD: bool>(
+fn chunk_pass_body<const GRAD: bool, const EXT: bool>(
     all: &[Coef],
     entries: &[Entry],
+    extras: &[Extra],
     w: &[[f64; 2]],
-    c: f64,
+    (c, inv): (f64, f64),
     grad: &mut [[f64; 2]],
 ) -> f64 {
     let mut sum = 0.0;
-    for e in entries {
+    let plain = Extra::default();
+    for (j, e) in entries.iter().enumerate() {
         let coeffs = coefficients(all, e);
-        let (q, pm) = predict(coeffs, e, w);
+        let x = if EXT { &extras[j] } else { &plain };
+        let (q, pm, pe) = predict::<EXT>(coeffs, e, x, w, inv);
         let s = 1.0 / (1.0 + (-c * q).exp());
         let r = e.label() as f64 - s;
         sum += r * r;
         if GRAD {
             let g = r * s * (1.0 - s);
-            let (gm, ge) = (g * pm, g * (1.0 - pm));
+            let (gm, ge) = (g * pm, g * pe);
             for co in coeffs {
                 let n = co.count as f64;
                 debug_assert!((co.index as usize) < grad.len());
@@ -118,30 +150,67 @@ fn chunk_pass_body<const GRAD: bool>(
 /// The CPU must support AVX2 and FMA.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,fma")]
-unsafe fn chunk_pass_avx2<const GRAD: bool>(
+unsafe fn chunk_pass_avx2<const GRAD: bool, const EXT: bool>(
     all: &[Coef],
     entries: &[Entry],
+    extras: &[Extra],
     w: &[[f64; 2]],
-    c: f64,
+    scales: (f64, f64),
     grad: &mut [[f64; 2]],
 ) -> f64 {
-    chunk_pass_body::<GRAD>(all, entries, w, c, grad)
+    chunk_pass_body::<GRAD, EXT>(all, entries, extras, w, scales, grad)
 }
 
-/// `chunk_pass_body` in the best build the CPU supports.
+/// `chunk_pass_body` in the best build the CPU supports; `extras` empty for a set that is not
+/// extended. `scales` = (c = K·ln10/400, 1/phase_max).
 fn chunk_pass<const GRAD: bool>(
     all: &[Coef],
     entries: &[Entry],
+    extras: &[Extra],
     w: &[[f64; 2]],
-    c: f64,
+    scales: (f64, f64),
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    if extras.is_empty() {
+        chunk_pass_best::<GRAD, false>(all, entries, extras, w, scales, grad)
+    } else {
+        chunk_pass_best::<GRAD, true>(all, entries, extras, w, scales, grad)
+    }
+}
+
+#[inline(always)]
+fn chunk_pass_best<const GRAD: bool, const EXT: bool>(
+    all: &[Coef],
+    entries: &[Entry],
+    extras: &[Extra],
+    w: &[[f64; 2]],
+    scales: (f64, f64),
     grad: &mut [[f64; 2]],
 ) -> f64 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") && std::arch::is_x86_feature_detected!("fma") {
         // SAFETY: the features were just detected.
-        return unsafe { chunk_pass_avx2::<GRAD>(all, entries, w, c, grad) };
+        return unsafe { chunk_pass_avx2::<GRAD, EXT>(all, entries, extras, w, scales, grad) };
     }
-    chunk_pass_body::<GRAD>(all, entries, w, c, grad)
+    chunk_pass_body::<GRAD, EXT>(all, entries, extras, w, scales, grad)
+}
+
+/// The extras of `range` of `data` (empty when the set is not extended).
+fn extras_of(data: &Dataset, range: Range<usize>) -> &[Extra] {
+    if data.extended() {
+        &data.extras()[range]
+    } else {
+        &[]
+    }
+}
+
+/// Chunks of the extras matching `entries.par_chunks(CHUNK)` (empty ones when not extended).
+fn extra_chunk(extras: &[Extra], chunk: usize) -> &[Extra] {
+    if extras.is_empty() {
+        &[]
+    } else {
+        &extras[chunk * CHUNK..((chunk + 1) * CHUNK).min(extras.len())]
+    }
 }
 
 fn check_weights(data: &Dataset, w: &[[f64; 2]]) {
@@ -158,11 +227,16 @@ pub fn loss(data: &Dataset, w: &[[f64; 2]], k: f64) -> f64 {
     if data.is_empty() {
         return 0.0;
     }
-    let c = k * LN10_400;
+    let scales = (k * LN10_400, 1.0 / data.phase_max() as f64);
+    let extras = extras_of(data, 0..data.len());
     let sums: Vec<f64> = data
         .entries()
         .par_chunks(CHUNK)
-        .map(|chunk| chunk_pass::<false>(data.coeffs(), chunk, w, c, &mut []))
+        .enumerate()
+        .map(|(i, chunk)| {
+            let x = extra_chunk(extras, i);
+            chunk_pass::<false>(data.coeffs(), chunk, x, w, scales, &mut [])
+        })
         .collect();
     sums.iter().sum::<f64>() / data.len() as f64
 }
@@ -179,16 +253,20 @@ pub fn loss_and_gradient(
     check_weights(data, w);
     assert_eq!(grad.len(), w.len());
     grad.fill([0.0, 0.0]);
-    let entries = &data.entries()[range];
+    let entries = &data.entries()[range.clone()];
     if entries.is_empty() {
         return 0.0;
     }
     let c = k * LN10_400;
+    let scales = (c, 1.0 / data.phase_max() as f64);
+    let extras = extras_of(data, range);
     let parts: Vec<(f64, Vec<[f64; 2]>)> = entries
         .par_chunks(CHUNK)
-        .map(|chunk| {
+        .enumerate()
+        .map(|(i, chunk)| {
             let mut g = vec![[0.0; 2]; w.len()];
-            let sum = chunk_pass::<true>(data.coeffs(), chunk, w, c, &mut g);
+            let x = extra_chunk(extras, i);
+            let sum = chunk_pass::<true>(data.coeffs(), chunk, x, w, scales, &mut g);
             (sum, g)
         })
         .collect();
@@ -216,6 +294,11 @@ pub fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
     assert_eq!(w.len(), data.num_params());
     if data.is_empty() {
         return 0.0;
+    }
+    if data.extended() {
+        // Another engine's integer blend is not known: its rounded weights in the real model.
+        let wf: Vec<[f64; 2]> = w.iter().map(|&(m, e)| [m as f64, e as f64]).collect();
+        return loss(data, &wf, k);
     }
     let sums: Vec<f64> = data
         .entries()
@@ -245,10 +328,9 @@ pub fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
 pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> (f64, f64) {
     check_weights(data, w);
     // The evaluations do not depend on K: compute them once.
-    let evals: Vec<(f64, f32)> = data
-        .entries()
-        .par_iter()
-        .map(|e| (predict(coefficients(data.coeffs(), e), e, w).0, e.label()))
+    let evals: Vec<(f64, f32)> = (0..data.len())
+        .into_par_iter()
+        .map(|i| (predict_one(data, i, w), data.entries()[i].label()))
         .collect();
     let mse = |k: f64| -> f64 {
         let sums: Vec<f64> = evals

@@ -45,3 +45,24 @@ impl Entry {
         (label.clamp(0.0, 1.0) * LABEL_SCALE).round() as u8
     }
 }
+
+/// What an entry of an evaluation other than sparring's own adds to the model (see
+/// `tune::tunable`): kept beside the entries only for such evaluations, so sparring's own
+/// epochs stream the same 16 bytes per position as before.
+#[derive(Copy, Clone, PartialEq, Debug)]
+#[repr(C)]
+pub struct Extra {
+    /// The untuned rest of the evaluation, centipawns, White's view, added after the blend.
+    pub remainder: f32,
+    /// The factor the endgame half is multiplied by.
+    pub eg_scale: f32,
+}
+
+impl Default for Extra {
+    fn default() -> Extra {
+        Extra {
+            remainder: 0.0,
+            eg_scale: 1.0,
+        }
+    }
+}

@@ -2,9 +2,88 @@
 //! data stores); the rest are frozen at their starting values and folded into per-position
 //! constants when the data is loaded.
 
-use super::packed::Coef;
+use super::packed::{Coef, Extra};
+use super::tunable::TraceError;
 use crate::board::Position;
-use crate::eval::{evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_WEIGHT};
+use crate::eval::{
+    evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_PHASE, MAX_WEIGHT,
+};
+
+/// What the data loader packs positions with: sparring's own `ParamSelection` (its fast path,
+/// `Packer`), or any `TunableEval` through `tunable::EvalSelection`.
+pub trait PackSource: Sync {
+    /// A packer for one run of lines (it may keep scratch space between positions).
+    type Packer<'a>: PositionPacker
+    where
+        Self: 'a;
+
+    /// The number of tuned parameters (compact indices are below it).
+    fn num_params(&self) -> usize;
+
+    /// A new packer.
+    fn packer(&self) -> Self::Packer<'_>;
+
+    /// Whether positions carry an `Extra` (remainder, endgame scale) beside their entry.
+    fn extended(&self) -> bool {
+        false
+    }
+
+    /// The blend's divisor: the phase with every piece on the board.
+    fn phase_max(&self) -> i32 {
+        MAX_PHASE
+    }
+
+    /// The weights positions are resolved through their quiescence line with.
+    fn resolver(&self) -> EvalParams;
+}
+
+/// Packs one position at a time.
+pub trait PositionPacker {
+    /// Appends the nonzero tuned coefficients of `pos` to `out`.
+    fn pack(&mut self, pos: &Position, out: &mut Vec<Coef>) -> Result<PackedPosition, TraceError>;
+}
+
+/// What packing one position gives besides its coefficients.
+#[derive(Clone, Copy, Debug)]
+pub struct PackedPosition {
+    /// Middlegame and endgame sums of the frozen parameters.
+    pub frozen: (i32, i32),
+    /// Coefficients appended.
+    pub len: usize,
+    /// The phase.
+    pub phase: i32,
+    /// Remainder and endgame scale (used only when the source is `extended`).
+    pub extra: Extra,
+}
+
+impl PackSource for ParamSelection {
+    type Packer<'a> = Packer<'a>;
+
+    fn num_params(&self) -> usize {
+        self.len()
+    }
+
+    fn packer(&self) -> Packer<'_> {
+        Packer::new(self)
+    }
+
+    fn resolver(&self) -> EvalParams {
+        self.start.clone()
+    }
+}
+
+impl PositionPacker for Packer<'_> {
+    #[inline]
+    fn pack(&mut self, pos: &Position, out: &mut Vec<Coef>) -> Result<PackedPosition, TraceError> {
+        let (frozen, len, phase) = Packer::pack(self, pos, out);
+        Ok(PackedPosition {
+            frozen,
+            len,
+            phase,
+            extra: Extra::default(),
+        })
+    }
+}
 
 /// Marks a parameter that is not tuned in `ParamSelection::slot`.
 const FROZEN: u16 = u16::MAX;

@@ -23,8 +23,8 @@ pub use read::{
 };
 
 use crate::board::Position;
-use crate::tune::packed::{Coef, Entry};
-use crate::tune::selection::{Packer, ParamSelection};
+use crate::tune::packed::{Coef, Entry, Extra};
+use crate::tune::selection::PackSource;
 use pack::{Packed, NO_PAIR, NO_SCORE};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -82,6 +82,12 @@ pub struct Dataset {
     coeffs: Vec<Coef>,
     entries: Vec<Entry>,
     num_params: usize,
+    /// Each position's remainder and endgame scale: for evaluations other than sparring's own
+    /// (`extended`), one per entry; otherwise empty.
+    extras: Vec<Extra>,
+    extended: bool,
+    /// The blend's divisor (the phase with every piece on).
+    phase_max: i32,
     /// The pair of games each position came from (`NO_PAIR` if unknown), kept only until
     /// `split`, which uses it to put whole pairs on one side so validation positions are unseen
     /// games.
@@ -97,11 +103,14 @@ pub struct Dataset {
 
 impl Dataset {
     /// An empty set for parameters selected by `selection`.
-    pub fn new(selection: &ParamSelection) -> Dataset {
+    pub fn new(selection: &impl PackSource) -> Dataset {
         Dataset {
             coeffs: Vec::new(),
             entries: Vec::new(),
-            num_params: selection.len(),
+            num_params: selection.num_params(),
+            extras: Vec::new(),
+            extended: selection.extended(),
+            phase_max: selection.phase_max(),
             pairs: Vec::new(),
             scores: Vec::new(),
             resolve: false,
@@ -138,19 +147,30 @@ impl Dataset {
     pub fn from_positions(
         positions: &[Position],
         labels: &[f32],
-        selection: &ParamSelection,
+        selection: &impl PackSource,
     ) -> Dataset {
+        Dataset::try_from_positions(positions, labels, selection)
+            .expect("the evaluation traces every position")
+    }
+
+    /// `from_positions` for an evaluation that may fail to trace a position.
+    pub fn try_from_positions(
+        positions: &[Position],
+        labels: &[f32],
+        selection: &impl PackSource,
+    ) -> Result<Dataset, crate::tune::tunable::TraceError> {
         assert_eq!(positions.len(), labels.len(), "one label per position");
         let mut packed = Packed::default();
-        let mut packer = Packer::new(selection);
+        let mut packer = selection.packer();
+        let extended = selection.extended();
         for (pos, &label) in positions.iter().zip(labels) {
-            packed.push(pos, label, NO_PAIR, NO_SCORE, &mut packer);
+            packed.push(pos, label, NO_PAIR, NO_SCORE, &mut packer, extended)?;
         }
         let mut data = Dataset::new(selection);
         data.append(packed, "positions")
             .expect("in-memory sets are small");
         data.shrink_to_fit();
-        data
+        Ok(data)
     }
 
     /// Moves a pack's positions in, fixing up offsets (and merging repeats when deduplicating).
@@ -165,6 +185,7 @@ impl Dataset {
             self.coeffs.extend_from_slice(&pack.coeffs);
             self.pairs.extend_from_slice(&pack.pairs);
             self.scores.extend_from_slice(&pack.scores);
+            self.extras.extend_from_slice(&pack.extras);
             self.entries.extend(pack.entries.into_iter().map(|mut e| {
                 e.offset += base as u32;
                 e
@@ -182,6 +203,9 @@ impl Dataset {
                 self.coeffs
                     .extend_from_slice(&pack.coeffs[start..start + e.len as usize]);
                 self.entries.push(e);
+                if self.extended {
+                    self.extras.push(pack.extras[i]);
+                }
                 self.pairs.push(pack.pairs[i]);
                 self.scores.push(score);
                 continue;
@@ -220,6 +244,25 @@ impl Dataset {
         self.entries.shrink_to_fit();
         self.pairs.shrink_to_fit();
         self.scores.shrink_to_fit();
+        self.extras.shrink_to_fit();
+    }
+
+    /// Each position's remainder and endgame scale (empty for sparring's own evaluation).
+    #[inline]
+    pub fn extras(&self) -> &[Extra] {
+        &self.extras
+    }
+
+    /// Whether positions carry remainders and endgame scales (`extras`).
+    #[inline]
+    pub fn extended(&self) -> bool {
+        self.extended
+    }
+
+    /// The blend's divisor: the phase with every piece on the board.
+    #[inline]
+    pub fn phase_max(&self) -> i32 {
+        self.phase_max
     }
 
     /// Number of positions.

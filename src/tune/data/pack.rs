@@ -6,8 +6,9 @@ use super::read::{LineError, LineErrorKind, MAX_KEPT_ERRORS};
 use crate::board::{Color, Position};
 use crate::eval::MAX_PHASE;
 use crate::record::TrainingPosition;
-use crate::tune::packed::{Coef, Entry};
-use crate::tune::selection::{Packer, ParamSelection};
+use crate::tune::packed::{Coef, Entry, Extra};
+use crate::tune::selection::{PackSource, PositionPacker};
+use crate::tune::tunable::TraceError;
 
 /// The score of a position whose line carries no `ce`.
 pub(super) const NO_SCORE: i16 = i16::MIN;
@@ -26,25 +27,55 @@ pub(super) struct Packed {
     pub scores: Vec<i16>,
     /// The Zobrist key of each position as packed (for dedupe).
     pub keys: Vec<u64>,
+    /// Remainders and endgame scales (only for an extended source).
+    pub extras: Vec<Extra>,
     pub errors: Vec<LineError>,
     pub skipped: usize,
+    /// A position the evaluation could not trace: loading stops (line number, FEN, why).
+    pub fatal: Option<(usize, String, TraceError)>,
 }
 
 impl Packed {
-    /// Appends one position; offsets are relative to this pack's buffer.
-    pub fn push(&mut self, pos: &Position, label: f32, pair: u32, score: i16, packer: &mut Packer) {
+    /// Appends one position; offsets are relative to this pack's buffer. `extended`: keep its
+    /// `Extra` too.
+    pub fn push(
+        &mut self,
+        pos: &Position,
+        label: f32,
+        pair: u32,
+        score: i16,
+        packer: &mut impl PositionPacker,
+        extended: bool,
+    ) -> Result<(), TraceError> {
+        let offset = self.coeffs.len();
+        let packed = match packer.pack(pos, &mut self.coeffs) {
+            Ok(packed) => packed,
+            Err(e) => {
+                self.coeffs.truncate(offset);
+                return Err(e);
+            }
+        };
         self.pairs.push(pair);
         self.scores.push(score);
         self.keys.push(pos.key());
-        let offset = self.coeffs.len();
-        let (frozen, len, phase) = packer.pack(pos, &mut self.coeffs);
+        // sparring's own phase is clamped to MAX_PHASE already; other evaluations' phases are
+        // checked to fit a byte by their packer.
+        let phase = if extended {
+            packed.phase.clamp(0, 255)
+        } else {
+            packed.phase.clamp(0, MAX_PHASE)
+        };
         self.entries.push(Entry {
             offset: offset as u32,
-            len: len as u16,
-            phase: phase.clamp(0, MAX_PHASE) as u8,
+            len: packed.len as u16,
+            phase: phase as u8,
             label_units: Entry::label_to_units(label),
-            frozen,
+            frozen: packed.frozen,
         });
+        if extended {
+            self.extras.push(packed.extra);
+        }
+        Ok(())
     }
 }
 
@@ -98,7 +129,7 @@ pub(super) fn pack_lines(
     lines: &[&[u8]],
     first: usize,
     source: &str,
-    selection: &ParamSelection,
+    selection: &impl PackSource,
     resolve: bool,
 ) -> Packed {
     let mut pack = Packed {
@@ -106,12 +137,20 @@ pub(super) fn pack_lines(
         entries: Vec::with_capacity(lines.len()),
         ..Packed::default()
     };
-    let mut packer = Packer::new(selection);
-    let mut searcher = resolve
-        .then(|| crate::search::Searcher::new(std::sync::Arc::new(selection.start().clone()), 1));
+    let mut packer = selection.packer();
+    let extended = selection.extended();
+    let mut searcher =
+        resolve.then(|| crate::search::Searcher::new(std::sync::Arc::new(selection.resolver()), 1));
     for (i, bytes) in lines.iter().enumerate() {
         match parse(bytes, searcher.as_mut()) {
-            Ok(Some(p)) => pack.push(&p.position, p.label, p.pair, p.score, &mut packer),
+            Ok(Some(p)) => {
+                let pushed =
+                    pack.push(&p.position, p.label, p.pair, p.score, &mut packer, extended);
+                if let Err(e) = pushed {
+                    pack.fatal = Some((first + i, p.position.to_fen(), e));
+                    return pack;
+                }
+            }
             Ok(None) => {}
             Err(kind) => {
                 pack.skipped += 1;

@@ -3,7 +3,7 @@
 
 use super::pack::{pack_lines, Packed};
 use super::Dataset;
-use crate::tune::selection::ParamSelection;
+use crate::tune::selection::PackSource;
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::Path;
@@ -89,6 +89,18 @@ pub enum DataError {
     TooLarge {
         /// The file whose positions overflowed the buffer.
         file: String,
+    },
+    /// The evaluation could not trace a position (an external engine's failure or answer).
+    #[error("{file}:{line}: cannot trace {fen}: {error}")]
+    Trace {
+        /// The file, as given.
+        file: String,
+        /// 1-based number of the line.
+        line: usize,
+        /// The position as traced.
+        fen: String,
+        /// The evaluation's reason.
+        error: crate::tune::tunable::TraceError,
     },
 }
 
@@ -198,7 +210,7 @@ impl Dataset {
     /// keeping every copy of a repeated position. With `resolve`, see `resolve_quiescence`.
     pub fn load_files(
         files: &[impl AsRef<Path>],
-        selection: &ParamSelection,
+        selection: &impl PackSource,
         resolve: bool,
     ) -> Result<(Dataset, LoadReport), DataError> {
         let options = LoadOptions {
@@ -213,7 +225,7 @@ impl Dataset {
     /// skipped (counted and kept in the report).
     pub fn load_files_with(
         files: &[impl AsRef<Path>],
-        selection: &ParamSelection,
+        selection: &impl PackSource,
         options: &LoadOptions,
     ) -> Result<(Dataset, LoadReport), DataError> {
         let mut data = Dataset::new(selection);
@@ -242,7 +254,7 @@ impl Dataset {
         &mut self,
         reader: impl Read,
         source: &str,
-        selection: &ParamSelection,
+        selection: &impl PackSource,
         report: &mut LoadReport,
     ) -> Result<(), DataError> {
         self.load_blocks(reader, source, selection, report, READ_BLOCK)
@@ -253,11 +265,11 @@ impl Dataset {
         &mut self,
         mut reader: impl Read,
         source: &str,
-        selection: &ParamSelection,
+        selection: &impl PackSource,
         report: &mut LoadReport,
         block: usize,
     ) -> Result<(), DataError> {
-        assert_eq!(self.num_params, selection.len(), "same selection");
+        assert_eq!(self.num_params, selection.num_params(), "same selection");
         let io_error = |error| DataError::Io {
             file: source.to_string(),
             error,
@@ -318,6 +330,14 @@ impl Dataset {
                 })
                 .collect();
             for pack in packs {
+                if let Some((line, fen, error)) = pack.fatal {
+                    return Err(DataError::Trace {
+                        file: source.to_string(),
+                        line,
+                        fen,
+                        error,
+                    });
+                }
                 report.skipped += pack.skipped;
                 let room = MAX_KEPT_ERRORS.saturating_sub(report.errors.len());
                 report.errors.extend(pack.errors.iter().take(room).cloned());
@@ -358,6 +378,7 @@ fn split_lines(block: &[u8]) -> Vec<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::ParamSelection;
 
     #[test]
     fn blocks_do_not_change_positions_or_line_numbers() {

@@ -51,9 +51,13 @@ impl Dataset {
             if keep_scores {
                 self.scores[kept] = self.scores[read];
             }
+            if self.extended {
+                self.extras[kept] = self.extras[read];
+            }
             kept += 1;
         }
         self.entries.truncate(kept);
+        self.extras.truncate(if self.extended { kept } else { 0 });
         self.coeffs.truncate(coeff_end);
         self.scores.truncate(if keep_scores { kept } else { 0 });
         self.pairs = Vec::new();
@@ -74,6 +78,13 @@ impl Dataset {
             ),
             entries: Vec::with_capacity(indices.len()),
             num_params: self.num_params,
+            extras: if self.extended {
+                indices.iter().map(|&i| self.extras[i as usize]).collect()
+            } else {
+                Vec::new()
+            },
+            extended: self.extended,
+            phase_max: self.phase_max,
             pairs: Vec::new(),
             scores: if self.scores.len() == self.entries.len() {
                 indices.iter().map(|&i| self.scores[i as usize]).collect()

@@ -1,0 +1,262 @@
+//! Texel tuning of any `TunableEval`: load and trace the data, fit K, optimise (Gauss-Newton by
+//! default, Adam on request), and write the weights as TOML, as `name value` lines and as UCI
+//! `setoption` lines, with history.csv and loss.svg. sparring's own evaluation keeps its richer
+//! pipeline (`tune::run`: groups, L2, validation-driven early stopping, a loadable weights file).
+
+use super::data::{self, Dataset, LoadOptions, LoadReport};
+use super::newton::{gauss_newton, NewtonOptions, MAX_WEIGHTS};
+use super::train::{train, EpochStats, TrainOptions};
+use super::tunable::{EvalSelection, ParamSpec, TunableEval};
+use super::{fit_k, loss, svg, with_threads, KSetting, TuneError};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How the weights are optimised.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Method {
+    /// Gauss-Newton steps with Levenberg-Marquardt damping (dense; up to `MAX_WEIGHTS / 2`
+    /// parameters).
+    GaussNewton,
+    /// Full-batch Adam with bias correction.
+    Adam {
+        /// Step size in centipawns.
+        learning_rate: f64,
+    },
+}
+
+/// Options of a run.
+#[derive(Clone, Debug)]
+pub struct AnyOptions {
+    /// K fitted or fixed (base 10: `model::sigmoid`).
+    pub k: KSetting,
+    /// The optimiser.
+    pub method: Method,
+    /// The most epochs (Adam) or iterations (Gauss-Newton).
+    pub epochs: usize,
+    /// Worker threads (0 = one per core).
+    pub threads: usize,
+    /// Merge repeated positions while loading.
+    pub dedupe: bool,
+}
+
+impl Default for AnyOptions {
+    fn default() -> AnyOptions {
+        AnyOptions {
+            k: KSetting::Auto,
+            method: Method::GaussNewton,
+            epochs: 50,
+            threads: 0,
+            dedupe: false,
+        }
+    }
+}
+
+/// What a run found.
+#[derive(Clone, Debug)]
+pub struct AnyResult {
+    /// The parameters as the evaluation declares them.
+    pub specs: Vec<ParamSpec>,
+    /// Whether the evaluation is tapered (else only the first half of each pair is used).
+    pub tapered: bool,
+    /// The sigmoid's scale (base 10).
+    pub k: f64,
+    /// Positions tuned on.
+    pub positions: usize,
+    /// Lines skipped as bad.
+    pub skipped: usize,
+    /// Seconds spent loading and tracing.
+    pub load_seconds: f64,
+    /// The loss of the starting weights at K.
+    pub start_mse: f64,
+    /// The loss of the final weights.
+    pub final_mse: f64,
+    /// The final weights, one (mg, eg) pair per parameter.
+    pub weights: Vec<[f64; 2]>,
+    /// The loss per epoch or iteration (0 = the start), with seconds since optimising began.
+    pub history: Vec<EpochStats>,
+}
+
+/// Loads `files` through `eval`'s traces.
+pub fn load<E: TunableEval + ?Sized>(
+    eval: &E,
+    files: &[PathBuf],
+    dedupe: bool,
+) -> Result<(Dataset, LoadReport), TuneError> {
+    let files = data::expand_data_files(files)?;
+    data::check_data_files(&files)?;
+    let selection = EvalSelection::new(eval);
+    let options = LoadOptions {
+        dedupe,
+        ..LoadOptions::default()
+    };
+    Ok(Dataset::load_files_with(&files, &selection, &options)?)
+}
+
+/// Tunes every parameter of `eval` on `data` (loaded through `eval`, see `load`).
+pub fn fit<E: TunableEval + ?Sized>(
+    eval: &E,
+    data: &Dataset,
+    options: &AnyOptions,
+    on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
+) -> Result<(f64, f64, Vec<[f64; 2]>, Vec<EpochStats>), TuneError> {
+    let selection = EvalSelection::new(eval);
+    let start = selection.start_weights();
+    with_threads(options.threads, || {
+        let (k, start_mse) = match options.k {
+            KSetting::Auto => fit_k(data, &start),
+            KSetting::Fixed(k) => (k, loss(data, &start, k)),
+        };
+        let (weights, history) = match options.method {
+            Method::GaussNewton if 2 * start.len() <= MAX_WEIGHTS => {
+                let newton = NewtonOptions {
+                    k,
+                    iterations: options.epochs,
+                    tolerance: 1e-15,
+                    frozen: Vec::new(),
+                    bounds: selection.specs().iter().map(|s| s.bounds).collect(),
+                };
+                let r = gauss_newton(data, start, &newton, on_epoch);
+                (r.weights, r.history)
+            }
+            Method::GaussNewton | Method::Adam { .. } => {
+                let learning_rate = match options.method {
+                    Method::Adam { learning_rate } => learning_rate,
+                    Method::GaussNewton => 1.0,
+                };
+                let train_options = TrainOptions {
+                    k,
+                    learning_rate,
+                    epochs: options.epochs,
+                    patience: 0,
+                    ..TrainOptions::default()
+                };
+                let r = train(data, &Dataset::default(), start, &train_options, on_epoch)?;
+                (r.best_weights, r.history)
+            }
+        };
+        Ok((k, start_mse, weights, history))
+    })?
+}
+
+/// Loads, fits and returns everything a front end shows or writes.
+pub fn run<E: TunableEval + ?Sized>(
+    eval: &E,
+    files: &[PathBuf],
+    options: &AnyOptions,
+    on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
+) -> Result<AnyResult, TuneError> {
+    super::check_threads(options.threads)?;
+    let started = Instant::now();
+    let (data, report) = with_threads(options.threads, || load(eval, files, options.dedupe))??;
+    let load_seconds = started.elapsed().as_secs_f64();
+    if data.is_empty() {
+        return Err(TuneError::NoPositions {
+            files: files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            skipped: report.skipped,
+        });
+    }
+    let (k, start_mse, weights, history) = fit(eval, &data, options, on_epoch)?;
+    let final_mse = history.last().map_or(start_mse, |h| h.train_mse);
+    Ok(AnyResult {
+        specs: eval.params(),
+        tapered: eval.tapered(),
+        k,
+        positions: data.len(),
+        skipped: report.skipped,
+        load_seconds,
+        start_mse,
+        final_mse,
+        weights,
+        history,
+    })
+}
+
+/// A weight as an engine stores it: rounded to a whole number.
+fn whole(x: f64) -> i64 {
+    x.round() as i64
+}
+
+/// The tuned weights as TOML: `name = [mg, eg]` (tapered) or `name = value`, rounded.
+pub fn weights_toml(result: &AnyResult) -> String {
+    let mut out = format!(
+        "# Texel-tuned on {} positions, K = {:.6} (base 10), mean squared error {:.9} -> {:.9}\n[weights]\n",
+        result.positions, result.k, result.start_mse, result.final_mse
+    );
+    for (spec, w) in result.specs.iter().zip(&result.weights) {
+        let key = toml_key(&spec.name);
+        if result.tapered {
+            out.push_str(&format!("{key} = [{}, {}]\n", whole(w[0]), whole(w[1])));
+        } else {
+            out.push_str(&format!("{key} = {}\n", whole(w[0])));
+        }
+    }
+    out
+}
+
+/// A TOML key: bare when it can be, quoted otherwise.
+fn toml_key(name: &str) -> String {
+    let bare = !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+    if bare {
+        name.to_string()
+    } else {
+        format!("{:?}", name)
+    }
+}
+
+/// (option name, value) per tuned weight: `NAME` untapered, `NAME.mg` and `NAME.eg` tapered.
+pub fn named_values(result: &AnyResult) -> Vec<(String, i64)> {
+    let mut out = Vec::new();
+    for (spec, w) in result.specs.iter().zip(&result.weights) {
+        if result.tapered {
+            out.push((format!("{}.mg", spec.name), whole(w[0])));
+            out.push((format!("{}.eg", spec.name), whole(w[1])));
+        } else {
+            out.push((spec.name.clone(), whole(w[0])));
+        }
+    }
+    out
+}
+
+/// Writes weights.toml, weights.txt (`name value`), setoption.txt (UCI `setoption` lines),
+/// history.csv and loss.svg into `dir`.
+pub fn write_outputs(dir: &Path, result: &AnyResult) -> Result<Vec<PathBuf>, TuneError> {
+    super::check_output_dir(dir)?;
+    let named = named_values(result);
+    let lines = |f: &dyn Fn(&(String, i64)) -> String| -> String {
+        named.iter().map(|nv| f(nv) + "\n").collect()
+    };
+    let files = [
+        ("weights.toml", weights_toml(result)),
+        ("weights.txt", lines(&|(n, v)| format!("{n} {v}"))),
+        (
+            "setoption.txt",
+            lines(&|(n, v)| format!("setoption name {n} value {v}")),
+        ),
+        ("history.csv", super::history_csv(&result.history)),
+        (
+            "loss.svg",
+            svg::loss_svg(
+                &result.history,
+                result.history.len().saturating_sub(1),
+                &format!("Texel tuning, K = {:.3}", result.k),
+            ),
+        ),
+    ];
+    let mut written = Vec::new();
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).map_err(|error| TuneError::Output {
+            file: path.display().to_string(),
+            error,
+        })?;
+        written.push(path);
+    }
+    Ok(written)
+}

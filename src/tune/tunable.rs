@@ -1,0 +1,360 @@
+//! The seam between the Texel tuner and any evaluation: an evaluation that names its parameters
+//! and traces a position into sparse coefficients (`TunableEval`) can be tuned by the same data
+//! loading, K fit, optimisers, validation and outputs as sparring's own.
+//!
+//! The model the tuner fits for one position (White's view, centipawns):
+//!
+//! ```text
+//! q = (mg·phase + eg·scale·(phase_max − phase)) / phase_max + remainder
+//! mg = Σ count_i · w_i.mg,   eg = Σ count_i · w_i.eg
+//! ```
+//!
+//! with `count_i` White's occurrences of parameter i minus Black's, `scale` the endgame scale
+//! (1 when the evaluation has none) and `remainder` the untuned rest of the evaluation. An
+//! untapered evaluation traces `phase = phase_max`, so q = mg + remainder.
+
+use super::packed::{Coef, Extra};
+use super::selection::PackSource;
+use crate::board::Position;
+use crate::eval::{evaluate_with, Accumulator, EvalParams, MAX_PHASE};
+
+/// One parameter as the evaluation declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamSpec {
+    /// A name unique within the evaluation, e.g. `material.knight` or `bishop_pair`.
+    pub name: String,
+    /// The starting (middlegame, endgame) values; equal for an untapered evaluation.
+    pub start: (f64, f64),
+    /// The range the value must stay in, if any (both halves of a tapered pair).
+    pub bounds: Option<(f64, f64)>,
+}
+
+impl ParamSpec {
+    /// A tapered parameter without bounds.
+    pub fn tapered(name: impl Into<String>, mg: f64, eg: f64) -> ParamSpec {
+        ParamSpec {
+            name: name.into(),
+            start: (mg, eg),
+            bounds: None,
+        }
+    }
+}
+
+/// One position's evaluation as a linear form (see the module documentation).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LinearTrace {
+    /// The game phase: `phase_max` with every piece on, 0 in a pawn ending (not clamped: the
+    /// model blends with whatever the evaluation uses).
+    pub phase: i32,
+    /// (parameter index, White-minus-Black count); zero counts and repeats are allowed.
+    pub coefficients: Vec<(u32, i32)>,
+    /// The untuned rest of the evaluation in centipawns, White's view, added after the blend.
+    pub remainder: f64,
+    /// The factor the endgame half is multiplied by (1 = none).
+    pub eg_scale: f64,
+}
+
+impl LinearTrace {
+    /// Empties the trace for the next position (endgame scale 1).
+    pub fn clear(&mut self) {
+        self.phase = 0;
+        self.coefficients.clear();
+        self.remainder = 0.0;
+        self.eg_scale = 1.0;
+    }
+
+    /// The model's value of this trace for weights `w` (one (mg, eg) pair per parameter).
+    pub fn value(&self, w: &[(f64, f64)], phase_max: i32) -> f64 {
+        let (mut mg, mut eg) = (0.0, 0.0);
+        for &(i, c) in &self.coefficients {
+            mg += c as f64 * w[i as usize].0;
+            eg += c as f64 * w[i as usize].1;
+        }
+        let pm = self.phase as f64 / phase_max as f64;
+        mg * pm + eg * self.eg_scale * (1.0 - pm) + self.remainder
+    }
+}
+
+/// Why a position could not be traced (an external engine failing, say). Loading stops on it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct TraceError {
+    /// What went wrong, naming the engine.
+    pub message: String,
+    /// Whether the run failed (an engine that died or cannot start: exit status 1) rather than
+    /// the evaluation answering wrongly (bad input: exit status 2).
+    pub run_failed: bool,
+}
+
+impl TraceError {
+    /// A wrong answer: bad input.
+    pub fn bad(message: impl Into<String>) -> TraceError {
+        TraceError {
+            message: message.into(),
+            run_failed: false,
+        }
+    }
+}
+
+/// An evaluation the Texel tuner can tune: it names its parameters and traces positions.
+pub trait TunableEval: Sync {
+    /// Every parameter, in index order.
+    fn params(&self) -> Vec<ParamSpec>;
+
+    /// Whether parameters are (middlegame, endgame) pairs blended by the phase.
+    fn tapered(&self) -> bool {
+        true
+    }
+
+    /// The phase of a position with every piece on the board (the blend's divisor).
+    fn phase_max(&self) -> i32;
+
+    /// Traces `pos` into `out` (which the caller has cleared).
+    fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError>;
+}
+
+/// sparring's own evaluation: its parameters with their weights, traced by the same walk
+/// (`evaluate_with`) that the search scores with.
+impl TunableEval for EvalParams {
+    fn params(&self) -> Vec<ParamSpec> {
+        (0..self.len())
+            .map(|i| {
+                let (mg, eg) = self.get(i);
+                ParamSpec {
+                    name: self.name(i),
+                    start: (mg as f64, eg as f64),
+                    bounds: Some((
+                        -(crate::eval::MAX_WEIGHT as f64),
+                        crate::eval::MAX_WEIGHT as f64,
+                    )),
+                }
+            })
+            .collect()
+    }
+
+    fn phase_max(&self) -> i32 {
+        MAX_PHASE
+    }
+
+    fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError> {
+        struct Collect<'a>(&'a mut LinearTrace);
+        impl Accumulator for Collect<'_> {
+            #[inline]
+            fn add(&mut self, index: usize, count: i32, _weight: (i32, i32)) {
+                if count != 0 {
+                    self.0.coefficients.push((index as u32, count));
+                }
+            }
+        }
+        out.phase = evaluate_with(pos, self, &mut Collect(out));
+        Ok(())
+    }
+}
+
+/// Tunes every parameter of an evaluation: the `PackSource` the data loader packs with.
+pub struct EvalSelection<'e, E: TunableEval + ?Sized> {
+    eval: &'e E,
+    specs: Vec<ParamSpec>,
+    phase_max: i32,
+}
+
+impl<'e, E: TunableEval + ?Sized> EvalSelection<'e, E> {
+    /// Every parameter of `eval`, from its starting values.
+    pub fn new(eval: &'e E) -> EvalSelection<'e, E> {
+        let specs = eval.params();
+        let phase_max = if eval.tapered() {
+            eval.phase_max().max(1)
+        } else {
+            1
+        };
+        EvalSelection {
+            eval,
+            specs,
+            phase_max,
+        }
+    }
+
+    /// The parameters as declared.
+    pub fn specs(&self) -> &[ParamSpec] {
+        &self.specs
+    }
+
+    /// The starting weights (parameter order).
+    pub fn start_weights(&self) -> Vec<[f64; 2]> {
+        self.specs.iter().map(|s| [s.start.0, s.start.1]).collect()
+    }
+
+    /// The blend's divisor (1 for an untapered evaluation).
+    pub fn phase_max(&self) -> i32 {
+        self.phase_max
+    }
+
+    /// Whether the evaluation is tapered.
+    pub fn tapered(&self) -> bool {
+        self.eval.tapered()
+    }
+}
+
+/// Packs positions through `TunableEval::trace`.
+pub struct TracePacker<'s, 'e, E: TunableEval + ?Sized> {
+    selection: &'s EvalSelection<'e, E>,
+    trace: LinearTrace,
+}
+
+impl<E: TunableEval + ?Sized> PackSource for EvalSelection<'_, E> {
+    type Packer<'s>
+        = TracePacker<'s, 's, E>
+    where
+        Self: 's;
+
+    fn num_params(&self) -> usize {
+        self.specs.len()
+    }
+
+    fn packer(&self) -> TracePacker<'_, '_, E> {
+        TracePacker {
+            // SAFETY-free narrowing of the lifetime 'e to the borrow of self.
+            selection: shorten(self),
+            trace: LinearTrace::default(),
+        }
+    }
+
+    fn extended(&self) -> bool {
+        true
+    }
+
+    fn phase_max(&self) -> i32 {
+        self.phase_max
+    }
+
+    fn resolver(&self) -> EvalParams {
+        EvalParams::default()
+    }
+}
+
+/// `EvalSelection` is covariant in its lifetime: a longer borrow serves as a shorter one.
+fn shorten<'s, 'e: 's, E: TunableEval + ?Sized>(
+    s: &'s EvalSelection<'e, E>,
+) -> &'s EvalSelection<'s, E> {
+    s
+}
+
+impl<E: TunableEval + ?Sized> super::selection::PositionPacker for TracePacker<'_, '_, E> {
+    fn pack(
+        &mut self,
+        pos: &Position,
+        out: &mut Vec<Coef>,
+    ) -> Result<super::selection::PackedPosition, TraceError> {
+        let n = self.selection.specs.len();
+        self.trace.clear();
+        self.selection.eval.trace(pos, &mut self.trace)?;
+        let t = &mut self.trace;
+        t.coefficients.sort_unstable_by_key(|&(i, _)| i);
+        let before = out.len();
+        for &(i, c) in &t.coefficients {
+            if i as usize >= n {
+                return Err(TraceError::bad(format!(
+                    "coefficient index {i} is out of range: the evaluation declares {n} parameters"
+                )));
+            }
+            let merge = out.len() > before;
+            match out.last_mut() {
+                Some(last) if merge && last.index as u32 == i => {
+                    let sum = last.count as i32 + c;
+                    last.count = i16::try_from(sum).map_err(|_| count_error(i, sum))?;
+                }
+                _ => out.push(Coef {
+                    index: i as u16,
+                    count: i16::try_from(c).map_err(|_| count_error(i, c))?,
+                }),
+            }
+        }
+        // Repeated indices may have summed to zero.
+        let mut kept = before;
+        for k in before..out.len() {
+            if out[k].count != 0 {
+                out[kept] = out[k];
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+        let phase = if self.selection.tapered() { t.phase } else { 1 };
+        if !(0..=255).contains(&phase) {
+            return Err(TraceError::bad(format!(
+                "phase {phase} is outside 0 to 255"
+            )));
+        }
+        Ok(super::selection::PackedPosition {
+            frozen: (0, 0),
+            len: out.len() - before,
+            phase,
+            extra: Extra {
+                remainder: t.remainder as f32,
+                eg_scale: t.eg_scale as f32,
+            },
+        })
+    }
+}
+
+fn count_error(index: u32, count: i32) -> TraceError {
+    TraceError::bad(format!(
+        "coefficient {index} has count {count}, outside -32768 to 32767"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::{evaluate_white, ParamGroup};
+    use crate::tune::selection::ParamSelection;
+    use crate::tune::synthetic::playout_positions;
+    use crate::tune::{loss, Dataset};
+
+    /// The trait's trace of sparring's own evaluation, times its weights, is its evaluation up
+    /// to the engine's integer rounding of the blend.
+    #[test]
+    fn the_own_trace_times_the_weights_is_the_evaluation() {
+        let params = EvalParams::default();
+        let w: Vec<(f64, f64)> = params.params().iter().map(|s| s.start).collect();
+        let mut t = LinearTrace::default();
+        for pos in playout_positions(5, 400) {
+            t.clear();
+            params.trace(&pos, &mut t).unwrap();
+            let value = t.value(&w, params.phase_max());
+            let eval = evaluate_white(&pos, &params) as f64;
+            assert!(
+                (value - eval).abs() < 1.0,
+                "{} {value} {eval}",
+                pos.to_fen()
+            );
+        }
+    }
+
+    /// Packed through the trait or through the fast path, the same positions give the same loss.
+    #[test]
+    fn the_trait_path_packs_as_the_fast_path_does() {
+        let params = EvalParams::default();
+        let positions = playout_positions(7, 300);
+        let labels: Vec<f32> = (0..positions.len()).map(|i| (i % 3) as f32 / 2.0).collect();
+        let all = [
+            ParamGroup::Material,
+            ParamGroup::Pst,
+            ParamGroup::Mobility,
+            ParamGroup::Pawns,
+            ParamGroup::KingSafety,
+            ParamGroup::Pieces,
+            ParamGroup::Tempo,
+        ];
+        let fast = ParamSelection::groups(params.clone(), &all);
+        assert_eq!(fast.len(), params.len(), "every group is every parameter");
+        let generic = EvalSelection::new(&params);
+        let a = Dataset::from_positions(&positions, &labels, &fast);
+        let b = Dataset::from_positions(&positions, &labels, &generic);
+        assert!(b.extended() && !a.extended());
+        let (la, lb) = (
+            loss(&a, &fast.start_weights(), 1.1),
+            loss(&b, &generic.start_weights(), 1.1),
+        );
+        assert!((la - lb).abs() < 1e-12, "{la} {lb}");
+    }
+}
