@@ -9,8 +9,8 @@ use sparring::board::Position;
 use sparring::eval::{EvalParams, ParamGroup};
 use sparring::record::bullet::{self, BulletReport};
 use sparring::tune::{
-    self, data::LoadReport, synthetic, with_threads, Dataset, Event, ParamSelection, TuneConfig,
-    TuneError,
+    self, data::LoadReport, synthetic, with_threads, Dataset, Event, ParamSelection, TunableEval,
+    TuneConfig, TuneError,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -34,6 +34,11 @@ pub struct TuneArgs {
     /// `data.files`; repeat for several.
     #[arg(long = "data", value_name = "FILE_OR_GLOB")]
     pub data: Vec<PathBuf>,
+    /// Tune an external engine's evaluation through the trace protocol instead of sparring's:
+    /// the engine command with its arguments, one string ("./myengine --flag"); one process per
+    /// thread (docs/tune-any-engine.md).
+    #[arg(long, value_name = "CMD ARGS")]
+    pub engine: Option<String>,
     /// A tool instead of a tuning run.
     #[command(subcommand)]
     pub command: Option<TuneCommand>,
@@ -275,6 +280,9 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     }
     if let Some(threads) = args.threads {
         config.optimizer.threads = threads;
+    }
+    if let Some(command) = &args.engine {
+        return run_engine(&config, command);
     }
     let report_every = config.output.report_every;
     let epochs = config.optimizer.epochs;
@@ -569,4 +577,50 @@ fn epd_line(pos: &Position, label: f32) -> String {
         fields.join(" "),
         synthetic::result_string(label)
     )
+}
+
+/// `sparring tune CONFIG --engine CMD`: traces the data through the engine's `tunetrace`
+/// answers (one process per thread), fits every declared parameter and writes weights.toml,
+/// weights.txt, setoption.txt, history.csv and loss.svg into `output.dir`.
+fn run_engine(config: &TuneConfig, command: &str) -> anyhow::Result<()> {
+    use sparring::tune::any::{self, AnyOptions, Method};
+    use sparring::tune::external::ExternalEval;
+    tune::check_threads(config.optimizer.threads)?;
+    tune::check_output_dir(&config.output.dir)?;
+    let threads = tune::resolve_threads(config.optimizer.threads);
+    let eval = ExternalEval::start(command, threads).map_err(TuneError::from)?;
+    println!(
+        "engine '{command}': {} parameters, {} process(es)",
+        eval.params().len(),
+        threads
+    );
+    let options = AnyOptions {
+        k: config.optimizer.k.clone(),
+        method: Method::GaussNewton,
+        epochs: config.optimizer.epochs,
+        threads: config.optimizer.threads,
+        dedupe: config.data.dedupe,
+    };
+    let result = any::run(&eval, &config.data.files, &options, &mut |s| {
+        println!("epoch {} mse {:.9}", s.epoch, s.train_mse)
+    })?;
+    eval.recheck_params().map_err(TuneError::from)?;
+    print_load_report(&LoadReport {
+        skipped: result.skipped,
+        ..LoadReport::default()
+    });
+    println!(
+        "traced {} positions in {:.3} s ({:.0} positions/s over {} process(es))",
+        result.positions,
+        result.load_seconds,
+        result.positions as f64 / result.load_seconds.max(1e-9),
+        threads
+    );
+    println!("k {:.6}", result.k);
+    println!("start_mse {:.9}", result.start_mse);
+    println!("mse {:.9}", result.final_mse);
+    for path in any::write_outputs(&config.output.dir, &result)? {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
 }

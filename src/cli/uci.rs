@@ -21,6 +21,10 @@ pub struct UciArgs {
     /// Print OpenBench's SPSA input lines for the search constants and exit.
     #[arg(long)]
     pub spsa_inputs: bool,
+    /// A command to answer and exit instead of reading standard input, e.g. `tunetrace params`,
+    /// `tunetrace fen FEN`, `tunetrace file PATH` (docs/tune-any-engine.md).
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    pub command: Vec<String>,
 }
 
 /// Runs the engine until `quit` or the end of standard input.
@@ -52,6 +56,10 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
         engine.set_search_params(search);
     }
     engine.set_tunable(args.tunable);
+    if !args.command.is_empty() {
+        engine.handle(&args.command.join(" "));
+        return Ok(());
+    }
     engine.run(std::io::stdin().lock())?;
     Ok(())
 }

@@ -9,10 +9,12 @@
 pub mod any;
 pub mod config;
 pub mod data;
+pub mod external;
 pub mod ladder;
 pub mod model;
 pub mod newton;
 pub mod packed;
+pub mod protocol;
 pub mod selection;
 pub mod spsa;
 pub mod svg;
@@ -117,6 +119,9 @@ pub enum TuneError {
         /// The pool builder's reason.
         message: String,
     },
+    /// An external engine could not be started or answered the trace protocol wrongly.
+    #[error(transparent)]
+    Engine(#[from] TraceError),
     /// The loss or the weights stopped being finite numbers.
     #[error(transparent)]
     Diverged(#[from] Diverged),
@@ -143,6 +148,10 @@ impl TuneError {
                         run_failed: true,
                         ..
                     },
+                    ..
+                })
+                | TuneError::Engine(tunable::TraceError {
+                    run_failed: true,
                     ..
                 })
                 | TuneError::OutputDir { .. }

@@ -63,6 +63,20 @@ impl LinearTrace {
         self.eg_scale = 1.0;
     }
 
+    /// Sorts the coefficients by index, merging repeats and dropping zeros.
+    pub fn normalize(&mut self) {
+        self.coefficients.sort_unstable_by_key(|&(i, _)| i);
+        let mut merged: Vec<(u32, i32)> = Vec::with_capacity(self.coefficients.len());
+        for &(i, c) in &self.coefficients {
+            match merged.last_mut() {
+                Some(last) if last.0 == i => last.1 += c,
+                _ => merged.push((i, c)),
+            }
+        }
+        merged.retain(|&(_, c)| c != 0);
+        self.coefficients = merged;
+    }
+
     /// The model's value of this trace for weights `w` (one (mg, eg) pair per parameter).
     pub fn value(&self, w: &[(f64, f64)], phase_max: i32) -> f64 {
         let (mut mg, mut eg) = (0.0, 0.0);

@@ -16,10 +16,12 @@ mod options;
 mod output;
 mod parse;
 mod search_thread;
+mod trace;
 mod tunable;
 pub use output::info_line;
 pub use output::info_line_in;
 pub use parse::{parse_go, parse_position, GoCommand, GoWarning, PositionError};
+pub use trace::position_of_line;
 pub use tunable::openbench_lines;
 
 use output::Output;
@@ -175,6 +177,7 @@ impl UciEngine {
                 }
             }
             "quit" => return false,
+            "tunetrace" => self.tunetrace(args),
             "debug" | "register" => {}
             "d" => match &self.position {
                 Ok(pos) => self.out.line(&format!(

@@ -1,0 +1,222 @@
+//! An engine in any language as a `TunableEval`: it is started (several processes, one per
+//! tuner thread) and asked through the trace protocol (`tune::protocol`). Every traced position
+//! is checked: the engine's coefficients times its declared weights plus its remainder must give
+//! the `eval` it reports (within one centipawn, the engine's rounding of the blend), else the run
+//! is refused naming the engine and the position.
+
+use super::protocol::{parse_params, parse_trace, Declared};
+use super::tunable::{LinearTrace, ParamSpec, TraceError, TunableEval};
+use crate::board::Position;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How long an engine may take to answer one line.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One running engine process.
+struct Process {
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn start(command: &str) -> Result<Process, TraceError> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let (program, args) = words
+            .split_first()
+            .ok_or_else(|| TraceError::bad("empty engine command"))?;
+        let mut child = Command::new(program)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| TraceError {
+                message: format!("engine '{command}' cannot start: {e}"),
+                run_failed: true,
+            })?;
+        let stdin = child.stdin.take().expect("piped");
+        let stdout = child.stdout.take().expect("piped");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    fn send(&mut self, command: &str, engine: &str) -> Result<(), TraceError> {
+        writeln!(self.stdin, "{command}")
+            .and_then(|()| self.stdin.flush())
+            .map_err(|e| died(engine, &format!("cannot be written to ({e})")))
+    }
+
+    fn line(&mut self, engine: &str) -> Result<String, TraceError> {
+        loop {
+            match self.lines.recv_timeout(ANSWER_TIMEOUT) {
+                // Engines may chat before answering.
+                Ok(line) if line.starts_with("info ") || line.trim().is_empty() => {}
+                Ok(line) => return Ok(line),
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(died(
+                        engine,
+                        &format!("did not answer within {ANSWER_TIMEOUT:?}"),
+                    ))
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    let status = self.child.try_wait().ok().flatten();
+                    let how =
+                        status.map_or("closed its output".to_string(), |s| format!("exited ({s})"));
+                    return Err(died(engine, &how));
+                }
+            }
+        }
+    }
+
+    fn params(&mut self, engine: &str) -> Result<Declared, TraceError> {
+        self.send("tunetrace params", engine)?;
+        let mut lines = Vec::new();
+        loop {
+            let line = self.line(engine)?;
+            if line.trim() == "end" {
+                break;
+            }
+            lines.push(line);
+        }
+        parse_params(&lines)
+            .map_err(|e| TraceError::bad(format!("engine '{engine}': tunetrace params: {e}")))
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        // A short grace, then the process is ended: nothing is left behind.
+        for _ in 0..20 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn died(engine: &str, how: &str) -> TraceError {
+    TraceError {
+        message: format!("engine '{engine}' {how}"),
+        run_failed: true,
+    }
+}
+
+/// An external engine's evaluation, traced through the protocol.
+pub struct ExternalEval {
+    command: String,
+    declared: Declared,
+    processes: Vec<Mutex<Process>>,
+}
+
+impl ExternalEval {
+    /// Starts `processes` copies of `command` (split on whitespace) and reads their parameters;
+    /// every copy must declare the same.
+    pub fn start(command: &str, processes: usize) -> Result<ExternalEval, TraceError> {
+        let mut started = Vec::new();
+        let mut declared: Option<Declared> = None;
+        for n in 0..processes.max(1) {
+            let mut p = Process::start(command)?;
+            let d = p.params(command)?;
+            if let Some(first) = &declared {
+                if first.params.len() != d.params.len() || first.tapered != d.tapered {
+                    return Err(TraceError::bad(format!(
+                        "engine '{command}': process {} declared {} parameters, process 1 {}",
+                        n + 1,
+                        d.params.len(),
+                        first.params.len()
+                    )));
+                }
+            } else {
+                declared = Some(d);
+            }
+            started.push(Mutex::new(p));
+        }
+        Ok(ExternalEval {
+            command: command.to_string(),
+            declared: declared.expect("at least one process"),
+            processes: started,
+        })
+    }
+
+    /// The engine command.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Asks the engine for its parameters again: the count must not have changed.
+    pub fn recheck_params(&self) -> Result<(), TraceError> {
+        let mut p = self.processes[0].lock().unwrap_or_else(|e| e.into_inner());
+        let d = p.params(&self.command)?;
+        if d.params.len() != self.declared.params.len() {
+            return Err(TraceError::bad(format!(
+                "engine '{}': the parameter count changed from {} to {} during the run",
+                self.command,
+                self.declared.params.len(),
+                d.params.len()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl TunableEval for ExternalEval {
+    fn params(&self) -> Vec<ParamSpec> {
+        self.declared.params.clone()
+    }
+
+    fn tapered(&self) -> bool {
+        self.declared.tapered
+    }
+
+    fn phase_max(&self) -> i32 {
+        self.declared.phase_max
+    }
+
+    fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError> {
+        let slot = rayon::current_thread_index().unwrap_or(0) % self.processes.len();
+        let mut p = self.processes[slot]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        p.send(&format!("tunetrace fen {}", pos.to_fen()), &self.command)?;
+        let line = p.line(&self.command)?;
+        drop(p);
+        let n = self.declared.params.len();
+        let eval = parse_trace(&line, n, out)
+            .map_err(|e| TraceError::bad(format!("engine '{}': {e}", self.command)))?;
+        let w: Vec<(f64, f64)> = self.declared.params.iter().map(|s| s.start).collect();
+        let phase_max = self.declared.phase_max;
+        if !self.declared.tapered {
+            out.phase = 1;
+        }
+        let model = out.value(&w, phase_max);
+        if (model - eval).abs() > 1.0 + 1e-9 {
+            return Err(TraceError::bad(format!(
+                "engine '{}': remainder + sum(count * weight) = {model} but the engine's eval is {eval}: the trace does not add up",
+                self.command
+            )));
+        }
+        Ok(())
+    }
+}
