@@ -716,6 +716,20 @@ fn merge_of_a_shard_cut_mid_line_names_the_game_and_resume_repairs_it() {
         "the PGN emptied",
     );
 
+    // run.toml cut at a line boundary still parses: it is refused as damaged, naming the file,
+    // instead of compared as another configuration that lacks the lost settings.
+    for entry in std::fs::read_dir(dir.join("s1")).unwrap().flatten() {
+        std::fs::copy(entry.path(), copy.join(entry.file_name())).unwrap();
+    }
+    let manifest = std::fs::read_to_string(copy.join("run.toml")).unwrap();
+    let cut: String = manifest.lines().take(6).map(|l| format!("{l}\n")).collect();
+    std::fs::write(copy.join("run.toml"), cut).unwrap();
+    run(&dir, &["merge", "m", "s0", "cut"]).assert_bad_input(
+        "run.toml: not a sparring run fingerprint: it lacks `tournament.kind`, which every \
+         run.toml holds: the file is cut short or damaged",
+        "run.toml cut short",
+    );
+
     // figures.csv cut mid-row while games.csv lists the game (a damaged file, not a kill: the
     // rows are written before the game's games.csv row) is refused naming it, not merged with
     // that game's engine figures silently left out.

@@ -102,6 +102,9 @@ pub fn file_hash(path: &Path) -> String {
     format!("{hash:016x}")
 }
 
+/// Keys every fingerprint has held since run.toml was introduced.
+const REQUIRED_KEYS: [&str; 3] = ["tournament.kind", "tournament.rounds", "tournament.seed"];
+
 impl Fingerprint {
     /// The game-deciding settings of a configuration (reads the weights and book files to hash
     /// their contents).
@@ -409,6 +412,17 @@ impl Fingerprint {
             };
             entries.insert(k, v);
         }
+        // Every run.toml holds these (they sort last but for a slice's keys): a file without
+        // them was cut short, and comparing it would name settings it merely lost.
+        if let Some(key) = REQUIRED_KEYS.iter().find(|k| !entries.contains_key(**k)) {
+            return Err(ManifestError::Malformed {
+                path,
+                message: format!(
+                    "it lacks `{key}`, which every run.toml holds: the file is cut short or \
+                     damaged"
+                ),
+            });
+        }
         Ok(Some(Fingerprint { entries }))
     }
 
@@ -492,10 +506,15 @@ mod tests {
 
     #[test]
     fn shard_keys_round_trip_and_stay_out_of_the_configuration() {
-        let fp = fingerprint(&[("tournament.seed", "1")]).with_shard(Shard::new(1, 4).unwrap(), 32);
+        let whole = fingerprint(&[
+            ("tournament.kind", "gauntlet"),
+            ("tournament.rounds", "4"),
+            ("tournament.seed", "1"),
+        ]);
+        let fp = whole.clone().with_shard(Shard::new(1, 4).unwrap(), 32);
         assert_eq!(fp.get("shard.game_ids"), Some("9-16"));
         assert_eq!(fp.shard().unwrap(), Some((Shard::new(1, 4).unwrap(), 32)));
-        assert_eq!(fp.configuration(), fingerprint(&[("tournament.seed", "1")]));
+        assert_eq!(fp.configuration(), whole);
         assert_eq!(fp.without_shard().shard().unwrap(), None);
         let text = fp.to_toml();
         let dir = std::env::temp_dir().join(format!("sparring-manifest-{}", std::process::id()));
@@ -503,6 +522,12 @@ mod tests {
         fp.write(&dir).unwrap();
         assert_eq!(Fingerprint::read(&dir).unwrap(), Some(fp));
         assert!(text.contains("\"shard.index\" = \"1\""));
+
+        // Cut at a line boundary the rest still parses: the lost keys say it is damaged.
+        let cut: String = text.lines().take(4).map(|l| format!("{l}\n")).collect();
+        std::fs::write(dir.join(MANIFEST_FILE), cut).unwrap();
+        let error = Fingerprint::read(&dir).unwrap_err().to_string();
+        assert!(error.contains("cut short or damaged"), "{error}");
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

@@ -1,6 +1,6 @@
 //! One `-engine` / `-each` group: its keys, its limit, and the `EngineConfig` it becomes.
 
-use super::{bounded, pair, usage_error};
+use super::tokens::{bounded, pair, usage_error};
 use crate::cli::UsageError;
 use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, TimeControl};
 use std::collections::BTreeMap;

@@ -1,0 +1,214 @@
+//! The output options: `-pgnout`, `-log`, `-config`, and where the run's records go.
+
+use super::options::Settings;
+use super::tokens::{bad, boolean, pair, usage_error, Group};
+use crate::cli::UsageError;
+use std::path::{Path, PathBuf};
+
+pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+    let o = g.option.as_str();
+    let mut unused = Vec::new();
+    for token in &g.params {
+        // cutechess-cli names the file without a key; `fi` (finished games only) is what
+        // sparring writes anyway.
+        if !token.contains('=') {
+            match token.as_str() {
+                "fi" => {}
+                "min" => {
+                    return Err(usage_error(
+                        "-pgnout min: minimal PGN output is not implemented by sparring",
+                    ))
+                }
+                _ if s.pgn_file.is_none() => s.pgn_file = Some(token.clone()),
+                _ => return Err(usage_error(format!("-pgnout {token}: expected key=value"))),
+            }
+            continue;
+        }
+        let (k, v) = pair(o, token)?;
+        match k.as_str() {
+            "file" => s.pgn_file = Some(v),
+            "append" => s.pgn_append = Some(boolean(o, &k, &v)?),
+            "notation" => {
+                if v != "san" {
+                    return Err(bad(o, &k, &v, "san (the only notation sparring writes)"));
+                }
+            }
+            "min" => {
+                if boolean(o, &k, &v)? {
+                    return Err(usage_error(
+                        "-pgnout min=true: minimal PGN output is not implemented by sparring",
+                    ));
+                }
+            }
+            "nodes" | "seldepth" | "nps" | "hashfull" | "tbhits" | "pv" | "timeleft"
+            | "latency" => {
+                if boolean(o, &k, &v)? {
+                    unused.push(format!("{k}=true"));
+                }
+            }
+            "match_line" => unused.push("match_line".to_string()),
+            _ => {
+                return Err(bad(
+                    o,
+                    &k,
+                    &v,
+                    "one of file, append, notation, min, nodes, seldepth, nps, hashfull, tbhits, pv, timeleft, latency, match_line",
+                ))
+            }
+        }
+    }
+    // Options such as append=false alone would otherwise leave the games in a directory the
+    // user never named.
+    if s.pgn_file.is_none() {
+        return Err(usage_error(format!(
+            "{o} {}: file= is needed (the PGN file to write)",
+            g.params.join(" ")
+        )));
+    }
+    if !unused.is_empty() {
+        s.notes.push(format!(
+            "-pgnout {}: sparring's move comments hold score, depth and time only; accepted and not written",
+            unused.join(" ")
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn log(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+    let o = g.option.as_str();
+    let mut unused = Vec::new();
+    for (k, v) in g.pairs()? {
+        match k.as_str() {
+            "file" => s.engine_log = Some(PathBuf::from(&v)),
+            "level" => {
+                if !matches!(v.as_str(), "trace" | "info" | "warn" | "err" | "fatal") {
+                    return Err(bad(o, &k, &v, "trace, info, warn, err or fatal"));
+                }
+                unused.push(format!("level={v}"));
+            }
+            "engine" => {
+                if !boolean(o, &k, &v)? {
+                    unused.push("engine=false".to_string());
+                }
+            }
+            "append" | "realtime" => {
+                boolean(o, &k, &v)?;
+                unused.push(format!("{k}={v}"));
+            }
+            "compress" => {
+                if boolean(o, &k, &v)? {
+                    return Err(usage_error(
+                        "-log compress=true: compressed logs are not implemented by sparring",
+                    ));
+                }
+            }
+            _ => {
+                return Err(bad(
+                    o,
+                    &k,
+                    &v,
+                    "one of file, level, engine, append, realtime, compress",
+                ))
+            }
+        }
+    }
+    if s.engine_log.is_none() {
+        return Err(usage_error("-log: file= is needed"));
+    }
+    if !unused.is_empty() {
+        s.notes.push(format!(
+            "-log {}: sparring's log always holds every engine's traffic and standard error; accepted and not used",
+            unused.join(" ")
+        ));
+    }
+    Ok(())
+}
+
+pub(super) fn config_option(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+    let o = g.option.as_str();
+    for (k, v) in g.pairs()? {
+        match k.as_str() {
+            "file" => {
+                if !v.ends_with(".toml") {
+                    return Err(bad(
+                        o,
+                        &k,
+                        &v,
+                        "a sparring TOML match configuration (fastchess's config.json is not read)",
+                    ));
+                }
+                s.config_file = Some(PathBuf::from(&v));
+            }
+            "discard" | "stats" => {
+                boolean(o, &k, &v)?;
+                s.notes.push(format!(
+                    "-config {k}={v}: a sparring run keeps its results in its output directory (continue with --resume); accepted and not used"
+                ));
+            }
+            _ => return Err(bad(o, &k, &v, "one of file, discard, stats")),
+        }
+    }
+    if s.config_file.is_none() {
+        return Err(usage_error("-config: file= is needed"));
+    }
+    Ok(())
+}
+
+/// The output directory when fastchess would write no PGN: `sparring_<UTC date>_<time>_<pid>`.
+fn default_output_dir() -> PathBuf {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
+    let days = (secs / 86_400) as i64;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    let t = secs % 86_400;
+    PathBuf::from(format!(
+        "sparring_{year:04}{month:02}{day:02}_{:02}{:02}{:02}_{}",
+        t / 3600,
+        t / 60 % 60,
+        t % 60,
+        std::process::id()
+    ))
+}
+
+/// The output directory and PGN name: beside `-pgnout file=DIR/NAME.pgn` sparring keeps its other
+/// records in `DIR/NAME.pgn.sparring/`, whose `pgn_name` `../NAME.pgn` is the file fastchess
+/// would write.
+pub(super) fn output_location(s: &Settings) -> Result<(PathBuf, String), UsageError> {
+    let Some(file) = &s.pgn_file else {
+        return Ok((default_output_dir(), "games.pgn".to_string()));
+    };
+    let path = Path::new(file);
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .ok_or_else(|| usage_error(format!("-pgnout file={file}: expected a file name")))?;
+    // As the TOML form's output.pgn_name requires (a blank name, a line break in it).
+    if name.trim().is_empty() || name.chars().any(char::is_control) {
+        return Err(usage_error(format!(
+            "-pgnout file={file:?}: expected a file name without control characters"
+        )));
+    }
+    if path.is_dir() {
+        return Err(usage_error(format!(
+            "-pgnout file={file}: is a directory, expected a file"
+        )));
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    Ok((
+        parent.join(format!("{name}.sparring")),
+        format!("../{name}"),
+    ))
+}

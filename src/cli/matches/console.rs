@@ -1,0 +1,213 @@
+//! The console of a run: the progress lines or bar, and the results lines of the run's
+//! format (`results.rs`), printed as the tournament's events arrive.
+
+use super::engine_table::engine_table;
+use super::results::{fmt2, output_for, Block, ResultsOutput, RunFacts};
+use super::ProgressStyle;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
+use sparring::arena::{Event, MatchConfig};
+use sparring::stats::SprtDecision;
+use std::io::IsTerminal;
+
+/// Shows a tournament's events: fastchess-style lines (which log parsers read) or a progress bar
+/// on the terminal.
+pub(super) struct Console {
+    bar: Option<ProgressBar>,
+    /// What the results lines say about the run.
+    run: RunFacts,
+    /// The results lines of the run's format.
+    output: Box<dyn ResultsOutput>,
+    /// The SPRT verdicts, printed after the last results block.
+    decided: Vec<Option<SprtDecision>>,
+    /// Whether the last results block printed is out of date (a game finished since), so
+    /// the end of the run prints it once more.
+    block_stale: bool,
+    /// A shard's or wave's first 0-based game number and its name (`shard 2/4`), for the
+    /// progress lines; `None` for the whole run.
+    slice: Option<(u64, String)>,
+}
+
+impl Console {
+    pub(super) fn new(config: &MatchConfig, style: ProgressStyle) -> Console {
+        let use_bar = match style {
+            ProgressStyle::Auto => std::io::stdout().is_terminal(),
+            ProgressStyle::Bar => true,
+            ProgressStyle::Lines => false,
+        };
+        let bar = use_bar.then(|| {
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stdout());
+            bar.set_style(
+                ProgressStyle_::with_template(
+                    "[{bar:24}] {pos}/{len} games  {rate}  ETA {eta_precise}  {msg}",
+                )
+                .unwrap_or_else(|_| ProgressStyle_::default_bar())
+                .with_key(
+                    "rate",
+                    |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = write!(w, "{:.1} games/min", 60.0 * state.per_sec());
+                    },
+                )
+                .progress_chars("#-"),
+            );
+            bar
+        });
+        Console {
+            bar,
+            run: RunFacts::of(config),
+            output: output_for(config.output.format),
+            decided: Vec::new(),
+            block_stale: true,
+            slice: None,
+        }
+    }
+
+    /// Numbers the progress lines within a shard or wave starting at 0-based game `start`.
+    pub(super) fn set_slice(&mut self, start: u64, name: String) {
+        self.slice = Some((start, name));
+    }
+
+    /// Prints lines above the bar (or plainly without one).
+    fn print(&self, lines: &[String]) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| lines.iter().for_each(|l| println!("{l}"))),
+            None => lines.iter().for_each(|l| println!("{l}")),
+        }
+    }
+
+    pub(super) fn show(&mut self, event: Event<'_>) {
+        match event {
+            Event::ResumedWithoutFingerprint { dir } => eprintln!(
+                "warning: {} has no run.toml (written by an older sparring): the configuration \
+                 cannot be compared with the run's; writing run.toml from this one",
+                dir.display()
+            ),
+            Event::EnginesReady { engines } => self.run.facts = engines.to_vec(),
+            // fastchess's words (fishtest's worker stops a task on them, as with fastchess).
+            Event::UndeclaredOption { engine, option } => {
+                self.print(&[format!("Warning; {engine} doesn't have option {option}")])
+            }
+            Event::RunStarted {
+                total,
+                already_done,
+            } => {
+                if let Some(bar) = &self.bar {
+                    bar.set_length(total);
+                    bar.set_position(already_done);
+                    bar.reset_eta();
+                }
+            }
+            Event::GameStarted {
+                game_id,
+                total,
+                white,
+                black,
+            } => {
+                if self.bar.is_none() {
+                    match &self.slice {
+                        // A shard's or wave's games are numbered as in the whole run: say
+                        // where the game stands in this part too.
+                        Some((start, part)) => println!(
+                            "Started game {game_id} ({} of {total} in {part}) ({white} vs {black})",
+                            game_id - start
+                        ),
+                        // fastchess's line, which OpenBench and fishtest parse.
+                        None => println!("Started game {game_id} of {total} ({white} vs {black})"),
+                    }
+                }
+            }
+            Event::GameFinished {
+                record,
+                done,
+                pairings,
+                ..
+            } => {
+                self.block_stale = true;
+                match &self.bar {
+                    Some(bar) => {
+                        bar.set_position(done);
+                        let mut message = String::new();
+                        if let Some(p) = pairings.first() {
+                            if let Some(e) = p.ptnml.estimate() {
+                                message.push_str(&format!(
+                                    "Elo {} +/- {}",
+                                    fmt2(e.elo),
+                                    fmt2(e.elo_error)
+                                ));
+                            }
+                            if let Some(sprt) = &self.run.sprt {
+                                if let Ok(llr) = sprt.llr_ptnml(p.ptnml) {
+                                    message.push_str(&format!("  LLR {llr:.2}"));
+                                }
+                            }
+                        }
+                        bar.set_message(message);
+                    }
+                    None => {
+                        println!(
+                            "Finished game {} ({} vs {}): {} {{{}}}",
+                            record.game_id,
+                            record.white,
+                            record.black,
+                            record.result,
+                            record.reason
+                        );
+                        for line in self.output.after_game(pairings) {
+                            println!("{line}");
+                        }
+                    }
+                }
+            }
+            Event::ResultsDue { pairings } => {
+                self.block_stale = false;
+                self.print(
+                    &self
+                        .output
+                        .results_block(&self.run, pairings, Block::Interval),
+                );
+            }
+            Event::SprtDecided { decisions, .. } => self.decided = decisions.to_vec(),
+            Event::RunFinished {
+                pairings,
+                decisions,
+                figures,
+                elapsed,
+            } => {
+                if let Some(bar) = self.bar.take() {
+                    bar.finish_and_clear();
+                }
+                // The block of the last game, unless the interval just printed it.
+                let mut lines = if self.block_stale {
+                    self.output.results_block(&self.run, pairings, Block::Final)
+                } else {
+                    Vec::new()
+                };
+                if let Some(sprt) = &self.run.sprt {
+                    let several = pairings.len() > 1;
+                    for (p, d) in pairings.iter().zip(decisions) {
+                        let decision = match d {
+                            Some(d @ (SprtDecision::AcceptH1 | SprtDecision::AcceptH0)) => *d,
+                            _ => continue,
+                        };
+                        let line = self.output.sprt_verdict(sprt, decision);
+                        lines.push(if several {
+                            format!("{line} ({} vs {})", p.first, p.second)
+                        } else {
+                            line
+                        });
+                    }
+                }
+                lines.extend(self.output.end_notes(&self.run, figures));
+                lines.extend(engine_table(&self.run.names, figures));
+                let secs = elapsed.as_secs();
+                lines.push("Finished match".to_string());
+                lines.push(format!(
+                    "Total Time: {:02}:{:02}:{:02} (hours:minutes:seconds)",
+                    secs / 3600,
+                    secs / 60 % 60,
+                    secs % 60
+                ));
+                self.print(&lines);
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! The UCI options of the engine: `setoption` for Hash, Threads, MultiPV, Move Overhead,
+//! Weights, Clear Hash and UCI_Chess960 (the search constants are in `tunable`).
+
+use super::{UciEngine, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
+use crate::eval::{EvalParams, WeightsError};
+use std::sync::Arc;
+use std::time::Duration;
+
+impl UciEngine {
+    fn load_weights(&mut self, path: &str) -> Result<(), WeightsError> {
+        let params = if is_builtin_weights(path) {
+            EvalParams::default()
+        } else {
+            EvalParams::load(path)?
+        };
+        self.params = Arc::new(params);
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_params(self.params.clone());
+        }
+        Ok(())
+    }
+
+    pub(super) fn set_option(&mut self, args: &[&str]) {
+        // setoption name <name with spaces> [value <value with spaces>]
+        let name_at = args.iter().position(|&t| t == "name");
+        let value_at = args.iter().position(|&t| t == "value");
+        let Some(name_at) = name_at else {
+            self.out
+                .line("info string malformed setoption: expected 'name'");
+            return;
+        };
+        let name_end = value_at.unwrap_or(args.len()).max(name_at + 1);
+        let name = args[name_at + 1..name_end].join(" ");
+        let value = value_at
+            .map(|v| args[v + 1..].join(" "))
+            .unwrap_or_default();
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => self.set_hash(&value),
+            "threads" => {
+                if value != "1" {
+                    self.out
+                        .line("info string only Threads 1 is supported; keeping 1");
+                }
+            }
+            "multipv" => match value.parse::<usize>() {
+                Ok(n) if (1..=MAX_MULTIPV).contains(&n) => self.multipv = n,
+                _ => self.out.line(&format!(
+                    "info string bad MultiPV value '{value}': expected 1 to {MAX_MULTIPV}"
+                )),
+            },
+            "move overhead" => match value.parse::<u64>() {
+                Ok(ms) if ms <= MAX_MOVE_OVERHEAD_MS => {
+                    self.move_overhead = Duration::from_millis(ms)
+                }
+                _ => self.out.line(&format!(
+                    "info string bad Move Overhead value '{value}': expected 0 to {MAX_MOVE_OVERHEAD_MS}"
+                )),
+            },
+            // A device or directory would block the engine reading it (/dev/zero never ends).
+            "weights"
+                if !is_builtin_weights(&value)
+                    && std::fs::metadata(&value).is_ok_and(|m| !m.is_file()) =>
+            {
+                self.out.line(&format!(
+                    "info string cannot load weights: {value}: not a file; keeping the current weights"
+                ))
+            }
+            "weights" => {
+                if let Err(e) = self.load_weights(&value) {
+                    self.out
+                        .line(&format!("info string cannot load weights: {e}"));
+                }
+            }
+            "clear hash" => {
+                if let Some(s) = self.searcher.as_mut() {
+                    s.clear();
+                }
+            }
+            "uci_chess960" => match value.to_ascii_lowercase().as_str() {
+                "true" => self.chess960 = true,
+                "false" => self.chess960 = false,
+                _ => self.out.line(&format!(
+                    "info string bad UCI_Chess960 value '{value}': expected true or false"
+                )),
+            },
+            other if self.set_tunable_option(other, &value) => {}
+            _ => self
+                .out
+                .line(&format!("info string unknown option '{name}'")),
+        }
+    }
+
+    /// A new table of the size asked for; on any failure the old table stays.
+    fn set_hash(&mut self, value: &str) {
+        let keeping = self.hash_mb;
+        let max = self.max_hash_mb;
+        let mb = match value.parse::<usize>() {
+            Ok(mb) if (1..=max).contains(&mb) => mb,
+            _ => {
+                return self.out.line(&format!(
+                "info string bad Hash value '{value}': expected 1 to {max}; keeping {keeping} MB"
+            ))
+            }
+        };
+        let Some(searcher) = self.searcher.as_mut() else {
+            return;
+        };
+        match searcher.try_set_hash_mb(mb) {
+            Ok(()) => self.hash_mb = mb,
+            Err(e) => self
+                .out
+                .line(&format!("info string {e}; keeping {keeping} MB")),
+        }
+    }
+}
+
+/// Whether a `Weights` value names the built-in weights (empty or `<builtin>`).
+fn is_builtin_weights(value: &str) -> bool {
+    value.is_empty() || value == "<builtin>"
+}
