@@ -398,11 +398,15 @@ fn unknown_options_are_refused_by_name_with_status_2() {
     // The same through `sparring match -...`.
     let out = run(
         Path::new(SPARRING),
-        &words(&format!("match {two} -tb /syzygy")),
+        &words(&format!("match {two} -noswap")),
         &dir,
     );
     assert_eq!(out.code, 2);
-    assert!(out.stderr.contains("-tb: this fastchess"), "{}", out.stderr);
+    assert!(
+        out.stderr.contains("-noswap: this fastchess"),
+        "{}",
+        out.stderr
+    );
 
     let help = run(&fastchess, &["-help".to_string()], &dir);
     assert_eq!(help.code, 0);

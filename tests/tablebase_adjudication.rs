@@ -221,3 +221,119 @@ fn games_from_five_piece_positions_end_with_the_tables_verdict() {
     let tables = Tablebases::open(&dir).unwrap();
     assert_adjudicated_from_the_start(&rows, &tables);
 }
+
+#[test]
+fn the_dialect_tb_options_map_to_the_toml_table() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tb-adjudication-dialect");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let dump = dir.join("dump.toml");
+    let tables = fixture_dir().display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "match",
+            "-engine",
+            "cmd=builtin",
+            "name=a",
+            "-engine",
+            "cmd=builtin",
+            "name=b",
+            "-each",
+            "nodes=500",
+            "-rounds",
+            "1",
+            "-tb",
+            &tables,
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--dump-config", dump.to_str().unwrap()]);
+        let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&dump).unwrap();
+        let doc: toml::Table = toml::from_str(&text).unwrap();
+        doc["adjudication"]["tablebase"].clone()
+    };
+    // OpenBench's worker: -tb PATH -tbpieces N.
+    let tb = run(&["-tbpieces", "3"]);
+    assert_eq!(tb["path"].as_str(), Some(tables.as_str()));
+    assert_eq!(tb["pieces"].as_integer(), Some(3));
+    assert_eq!(tb["ignore_50"].as_bool(), Some(false));
+    assert_eq!(tb["results"].as_str(), Some("both"));
+    let tb = run(&["-tbignore50", "-tbadjudicate", "WIN_LOSS"]);
+    assert_eq!(tb["pieces"].as_integer(), Some(0));
+    assert_eq!(tb["ignore_50"].as_bool(), Some(true));
+    assert_eq!(tb["results"].as_str(), Some("win_loss"));
+    let tb = run(&["-tbadjudicate", "DRAW"]);
+    assert_eq!(tb["results"].as_str(), Some("draw"));
+    // The dump reads back as the same configuration.
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["match", dump.to_str().unwrap(), "--dump-config"])
+        .arg(dir.join("again.toml"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("again.toml")).unwrap(),
+        std::fs::read_to_string(&dump).unwrap()
+    );
+    // A bad value and a path without tables: status 2, naming the option.
+    for (args, said) in [
+        (
+            vec!["-tb", &tables, "-tbadjudicate", "SOME"],
+            "-tbadjudicate SOME",
+        ),
+        (
+            vec!["-tb", "/nonexistent/syzygy"],
+            "-tb /nonexistent/syzygy",
+        ),
+    ] {
+        let mut all = vec![
+            "match",
+            "-engine",
+            "cmd=builtin",
+            "-engine",
+            "cmd=builtin",
+            "-each",
+            "nodes=100",
+        ];
+        all.extend(args);
+        let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+            .args(&all)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(String::from_utf8_lossy(&out.stderr).contains(said));
+    }
+}
+
+#[test]
+fn a_toml_path_without_tables_is_refused_with_its_line() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("tb-adjudication-badpath");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("m.toml");
+    std::fs::write(
+        &path,
+        "[tournament]\n[time_control]\nnodes = 100\n[adjudication]\ntablebase = { path = \"/nonexistent/syzygy\" }\n[[engine]]\nname = \"a\"\nbuiltin = {}\n[[engine]]\nname = \"b\"\nbuiltin = {}\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["match", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("adjudication.tablebase.path"), "{stderr}");
+    assert!(stderr.contains("m.toml:5:"), "{stderr}");
+}

@@ -47,7 +47,7 @@ impl Material {
         let mut name = String::from("K");
         for kind in NAME_ORDER {
             let letter = kind.char().to_ascii_uppercase();
-            name.extend(std::iter::repeat_n(letter, side[kind.index()] as usize));
+            name.extend(std::iter::repeat(letter).take(side[kind.index()] as usize));
         }
         name
     }

@@ -276,7 +276,7 @@ impl Tablebases {
                     path: dir.display().to_string(),
                 });
             }
-            if dir.to_str().is_none_or(|d| d.contains(':')) {
+            if dir.to_str().map_or(true, |d| d.contains(':')) {
                 return Err(TablebaseError::UnsupportedPath {
                     path: dir.display().to_string(),
                 });

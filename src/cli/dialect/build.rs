@@ -144,7 +144,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         timeout: Duration::from_secs(30),
         openings,
         adjudication: Adjudication {
-            tablebase: None,
+            tablebase: super::tablebase::build(&s.tablebase, &mut s.notes)?,
             draw: s.draw.clone(),
             resign: s.resign.clone(),
             max_moves: s.max_moves,

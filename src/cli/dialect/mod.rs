@@ -9,6 +9,7 @@ mod build;
 mod engine;
 mod options;
 mod output;
+mod tablebase;
 mod tokens;
 
 use super::matches::{play, ProgressStyle};
@@ -162,7 +163,8 @@ Output:
 sparring's own: --dump-config FILE.toml (write the TOML form and stop), --resume,
   --progress lines|bar|auto (default lines).
 Accepted with a note: -testEnv -crc32 -check-mate-pvs -use-affinity -show-latency
-  -scoreinterval -autosaveinterval. Refused by name: -epdout -tb -noswap -reverse and other
+  -scoreinterval -autosaveinterval. Tablebases: -tb PATH [-tbpieces N] [-tbignore50] [-tbadjudicate WIN_LOSS|DRAW|BOTH].
+  Refused by name: -epdout -noswap -reverse and other
   options sparring does not implement. Details: docs/command-line-dialect.md
 "
     )

@@ -26,10 +26,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "-startup-ms",
     "-ucinewgame-ms",
     "-ping-ms",
-    "-tb",
-    "-tbpieces",
-    "-tbignore50",
-    "-tbadjudicate",
     "-seeds",
     "-debug",
     "-outcomeinterval",
@@ -93,6 +89,8 @@ pub(super) struct Settings {
     pub(super) dump_config: Option<PathBuf>,
     pub(super) resume: bool,
     pub(super) progress: Option<ProgressStyle>,
+    /// `-tb`, `-tbpieces`, `-tbignore50`, `-tbadjudicate`.
+    pub(super) tablebase: super::tablebase::TablebaseSettings,
 }
 
 /// Parses the dialect's arguments (without the program name).
@@ -149,6 +147,9 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
 /// Reads one option into the settings; `-version` and `-help` end the reading with their request.
 fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
     let option = g.option.as_str();
+    if super::tablebase::apply(g, &mut s.tablebase)? {
+        return Ok(None);
+    }
     match option {
         "-version" | "--version" | "-v" | "--v" => return Ok(Some(Request::Version)),
         "-help" | "--help" => return Ok(Some(Request::Help)),

@@ -147,7 +147,9 @@ fn cutechess_counts_games_per_encounter() {
 fn unknown_and_unimplemented_options_are_refused_by_name() {
     assert!(error(&format!("{TWO} -frobnicate 3")).contains("-frobnicate: unknown option"));
     assert!(error(&format!("{TWO} -epdout file=x.epd")).contains("-epdout"));
-    assert!(error(&format!("{TWO} -tb /syzygy")).contains("not implemented"));
+    assert!(error(&format!("{TWO} -noswap")).contains("not implemented"));
+    // -tb is read; a path without tables is refused naming it.
+    assert!(error(&format!("{TWO} -tb /nonexistent/syzygy")).contains("-tb /nonexistent/syzygy"));
     assert!(
         error("-engine builtin nodes=1 frob=2 -engine builtin nodes=1")
             .contains("unknown engine key `frob`")
