@@ -23,10 +23,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The open log file, shared by every engine of a run.
+/// The open log file, shared by every engine of a run; or standard error in cutechess-cli's
+/// `-debug` form (`1234 >engine1(0): go nodes 5000`: milliseconds since the run started, the
+/// direction, the engine's name and the number of its process).
 pub struct EngineLog {
     path: PathBuf,
     file: Mutex<File>,
+    /// `-debug`: write to standard error in cutechess's words instead of `file`.
+    debug: Option<std::time::Instant>,
+    /// The number the next engine process gets (cutechess counts processes from 0).
+    processes: AtomicU64,
 }
 
 impl std::fmt::Debug for EngineLog {
@@ -44,7 +50,18 @@ impl EngineLog {
         Ok(EngineLog {
             path: path.to_path_buf(),
             file: Mutex::new(file),
+            debug: None,
+            processes: AtomicU64::new(0),
         })
+    }
+
+    /// cutechess-cli's `-debug`: every engine's traffic on standard error, in its words
+    /// (standard error lines of the engines are passed through as they are).
+    pub fn debug_to_stderr() -> std::io::Result<EngineLog> {
+        let mut log = EngineLog::open(Path::new("/dev/null"))?;
+        log.path = PathBuf::from("standard error");
+        log.debug = Some(std::time::Instant::now());
+        Ok(log)
     }
 
     /// The file's path, as configured.
@@ -52,7 +69,19 @@ impl EngineLog {
         &self.path
     }
 
-    fn write(&self, game: u64, name: &str, direction: char, line: &str) {
+    fn write(&self, game: u64, name: &str, process: u64, direction: char, line: &str) {
+        if let Some(start) = self.debug {
+            let text = match direction {
+                '>' | '<' => format!(
+                    "{} {direction}{name}({process}): {line}\n",
+                    start.elapsed().as_millis()
+                ),
+                '!' => format!("{line}\n"),
+                _ => return,
+            };
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+            return;
+        }
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .unwrap_or_default();
@@ -77,6 +106,8 @@ pub struct LogSink {
     log: Arc<EngineLog>,
     name: Arc<str>,
     game: Arc<AtomicU64>,
+    /// The process's number, for the `-debug` lines.
+    process: u64,
 }
 
 impl std::fmt::Debug for LogSink {
@@ -91,10 +122,12 @@ impl std::fmt::Debug for LogSink {
 impl LogSink {
     /// Lines of engine `name` into `log`, at game 0 until told otherwise.
     pub fn new(log: Arc<EngineLog>, name: &str) -> LogSink {
+        let process = log.processes.fetch_add(1, Ordering::Relaxed);
         LogSink {
             log,
             name: Arc::from(name),
             game: Arc::new(AtomicU64::new(0)),
+            process,
         }
     }
 
@@ -112,26 +145,41 @@ impl LogSink {
     pub fn sent(&self, text: &str) {
         let game = self.game.load(Ordering::Relaxed);
         for line in text.lines() {
-            self.log.write(game, &self.name, '>', line);
+            self.log.write(game, &self.name, self.process, '>', line);
         }
     }
 
     /// Logs a line received from the engine.
     pub fn received(&self, line: &str) {
-        self.log
-            .write(self.game.load(Ordering::Relaxed), &self.name, '<', line);
+        self.log.write(
+            self.game.load(Ordering::Relaxed),
+            &self.name,
+            self.process,
+            '<',
+            line,
+        );
     }
 
     /// Logs a line of the engine's standard error.
     pub fn stderr(&self, line: &str) {
-        self.log
-            .write(self.game.load(Ordering::Relaxed), &self.name, '!', line);
+        self.log.write(
+            self.game.load(Ordering::Relaxed),
+            &self.name,
+            self.process,
+            '!',
+            line,
+        );
     }
 
     /// Logs a note of the runner's about this engine's lines (not text the engine wrote).
     pub fn note(&self, text: &str) {
-        self.log
-            .write(self.game.load(Ordering::Relaxed), &self.name, '#', text);
+        self.log.write(
+            self.game.load(Ordering::Relaxed),
+            &self.name,
+            self.process,
+            '#',
+            text,
+        );
     }
 }
 

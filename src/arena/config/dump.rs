@@ -199,6 +199,7 @@ fn output_file(out: &OutputConfig) -> OutputFile {
         pgn_name: Some(out.pgn_name.clone()),
         pgn_mode: Some(out.pgn_mode.name().to_string()),
         engine_log: out.engine_log.as_deref().map(path),
+        engine_debug: out.engine_debug.then_some(true),
         format: Some(match out.format {
             ResultsFormat::Fastchess => ResultsFormatFile::Fastchess,
             ResultsFormat::Cutechess => ResultsFormatFile::Cutechess,

@@ -189,6 +189,7 @@ pub(super) struct OutputFile {
     pub(super) pgn_name: Option<String>,
     pub(super) pgn_mode: Option<String>,
     pub(super) engine_log: Option<String>,
+    pub(super) engine_debug: Option<bool>,
     pub(super) format: Option<ResultsFormatFile>,
     pub(super) report_penta: Option<bool>,
     pub(super) move_data: Option<MoveDataFile>,

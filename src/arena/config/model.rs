@@ -402,6 +402,9 @@ pub struct OutputConfig {
     /// Every line sent to and received from each engine, and each engine's standard error, is
     /// written to this file with a timestamp; None: no engine log.
     pub engine_log: Option<PathBuf>,
+    /// `output.engine_debug` (cutechess's `-debug`): without an engine log, every engine's
+    /// traffic goes to standard error as cutechess-cli prints it (`1234 >name(0): go ...`).
+    pub engine_debug: bool,
     /// Which tool's results lines the console prints.
     pub format: ResultsFormat,
     /// Print the pentanomial line (`Ptnml(0-2)`) in the results block (default true).

@@ -328,6 +328,7 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
             Some(ResultsFormatFile::Cutechess) => ResultsFormat::Cutechess,
         },
         report_penta: out.report_penta.unwrap_or(true),
+        engine_debug: out.engine_debug.unwrap_or(false),
         move_data: move_data(doc, out.move_data.unwrap_or_default())?,
     })
 }

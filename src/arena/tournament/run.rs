@@ -19,7 +19,7 @@ use crate::record::{FinishedGame, GameRecord};
 use crate::rng::Rng;
 use crate::stats::SprtDecision;
 use std::collections::HashSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Instant;
@@ -161,6 +161,9 @@ fn schedule_of(config: &MatchConfig, openings: &dyn OpeningSource) -> Schedule {
 fn engine_log_sinks(config: &MatchConfig) -> Result<Vec<Option<LogSink>>, ArenaError> {
     let engine_log = match &config.output.engine_log {
         Some(path) => Some(Arc::new(EngineLog::open(path).map_err(io_error(path))?)),
+        None if config.output.engine_debug => Some(Arc::new(
+            EngineLog::debug_to_stderr().map_err(io_error(Path::new("/dev/null")))?,
+        )),
         None => None,
     };
     Ok(config

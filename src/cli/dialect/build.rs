@@ -2,6 +2,7 @@
 //! engines, the game schedule, the adjudications and the output.
 
 use super::engine::engine_config;
+use super::engines_json;
 use super::options::Settings;
 use super::output::output_location;
 use super::tokens::usage_error;
@@ -10,6 +11,7 @@ use crate::cli::UsageError;
 use sparring::arena::config::{
     Adjudication, EngineConfig, MatchConfig, OutputConfig, PgnMode, ResultsFormat, TournamentKind,
 };
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// fastchess's game count rules turned into sparring's colour-reversed pairs: (pairs per
@@ -60,11 +62,36 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
             s.engines.len()
         )));
     }
+    if s.debug && s.engine_log.is_some() {
+        return Err(usage_error(
+            "-debug and -log file=: sparring writes the engine traffic to one place; give one of them",
+        ));
+    }
     let mut engines: Vec<EngineConfig> = Vec::new();
     let mut margins = Vec::new();
+    let mut confs = None;
     for (i, spec) in s.engines.iter().enumerate() {
         let mut spec = spec.clone();
         spec.merge_each(&s.each);
+        if let Some(name) = spec.keys.get("conf").cloned() {
+            let file = s
+                .engines_file
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("engines.json"));
+            let list = match &confs {
+                Some(list) => list,
+                None => confs.insert(engines_json::load(&file)?),
+            };
+            let conf = list.iter().find(|c| c.name == name).ok_or_else(|| {
+                usage_error(format!(
+                    "-engine #{} conf={name}: {} has no engine named {name:?}",
+                    i + 1,
+                    file.display()
+                ))
+            })?;
+            spec.keys.remove("conf");
+            spec.apply_conf(conf, &file)?;
+        }
         let (mut engine, margin) = engine_config(&spec, i + 1)?;
         // Engines with the same name become name_2, name_3 (as in fastchess).
         if engines.iter().any(|e| e.name == engine.name) {
@@ -165,6 +192,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
                 (Some(_), _) => PgnMode::Append,
             },
             engine_log: s.engine_log.clone(),
+            engine_debug: s.debug,
             format,
             report_penta,
             move_data: s.move_data.clone(),

@@ -1,5 +1,6 @@
 //! One `-engine` / `-each` group: its keys, its limit, and the `EngineConfig` it becomes.
 
+use super::engines_json::JsonEngine;
 use super::tokens::{bounded, pair, usage_error};
 use crate::cli::UsageError;
 use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, TimeControl};
@@ -23,11 +24,11 @@ const ENGINE_KEYS: &[&str] = &[
     "restart",
     "weights",
     "hash",
+    "conf",
 ];
 
 /// cutechess-cli engine keys with no counterpart in sparring.
 const ENGINE_KEYS_NOT_IMPLEMENTED: &[&str] = &[
-    "conf",
     "stderr",
     "arg",
     "initstr",
@@ -76,6 +77,49 @@ impl EngineSpec {
                 ENGINE_KEYS.join(", ")
             )));
         }
+        Ok(())
+    }
+
+    /// cutechess's `conf=NAME`: the named configuration's command, name, directory, protocol
+    /// and options, under the keys the line gives itself.
+    pub(super) fn apply_conf(&mut self, conf: &JsonEngine, file: &Path) -> Result<(), UsageError> {
+        let words = shell_words(&conf.command).map_err(|e| {
+            usage_error(format!(
+                "{}: engine {:?}: command {:?}: {e}",
+                file.display(),
+                conf.name,
+                conf.command
+            ))
+        })?;
+        let Some((cmd, args)) = words.split_first() else {
+            return Err(usage_error(format!(
+                "{}: engine {:?}: the command is empty",
+                file.display(),
+                conf.name
+            )));
+        };
+        let mut defaults = vec![("cmd", cmd.clone()), ("name", conf.name.clone())];
+        if !args.is_empty() {
+            // Quoted again, for `args=`'s shell-like split.
+            let quoted: Vec<String> = args
+                .iter()
+                .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+                .collect();
+            defaults.push(("args", quoted.join(" ")));
+        }
+        if let Some(dir) = &conf.working_directory {
+            defaults.push(("dir", dir.clone()));
+        }
+        if let Some(proto) = &conf.protocol {
+            defaults.push(("proto", proto.clone()));
+        }
+        for (key, value) in defaults {
+            self.keys.entry(key.to_string()).or_insert(value);
+        }
+        // The line's own option.X come after, so they win.
+        let mut options = conf.uci_options(file)?;
+        options.append(&mut self.options);
+        self.options = options;
         Ok(())
     }
 
@@ -305,9 +349,10 @@ pub(super) fn engine_config(
         }
     }
     if let Some(restart) = get("restart") {
-        if restart != "off" {
+        // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
+        if restart != "off" && restart != "auto" {
             return Err(usage_error(format!(
-                "{label}: restart={restart}: a new engine process for every game is not implemented by sparring (restart=off)"
+                "{label}: restart={restart}: a new engine process for every game is not implemented by sparring (restart=off or auto)"
             )));
         }
     }

@@ -7,6 +7,7 @@
 
 mod build;
 mod engine;
+mod engines_json;
 mod options;
 mod output;
 mod tablebase;

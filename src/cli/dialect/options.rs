@@ -27,11 +27,9 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "-ucinewgame-ms",
     "-ping-ms",
     "-seeds",
-    "-debug",
     "-outcomeinterval",
     "-resultformat",
     "-bookmode",
-    "-engines",
     "-pgnin",
 ];
 
@@ -59,6 +57,11 @@ const NEEDS_SETTINGS: &[&str] = &[
 #[derive(Default)]
 pub(super) struct Settings {
     pub(super) engines: Vec<EngineSpec>,
+    /// `-engines FILE`: cutechess's engine configurations for `conf=` (default
+    /// `engines.json` in the working directory).
+    pub(super) engines_file: Option<PathBuf>,
+    /// `-debug`: every engine's traffic on standard error, as cutechess prints it.
+    pub(super) debug: bool,
     pub(super) each: EngineSpec,
     pub(super) rounds: Option<u64>,
     pub(super) games: Option<u64>,
@@ -217,6 +220,12 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
         "-openings" => s.openings = Some(openings(g)?),
         "-pgnout" => pgnout(g, s)?,
         "-recover" => g.none()?,
+        "-engines" => s.engines_file = Some(PathBuf::from(g.one()?)),
+        "-debug" => {
+            // cutechess's -debug takes no value; fastchess's `-debug` is a deprecated no-op.
+            g.none()?;
+            s.debug = true;
+        }
         "-ratinginterval" => {
             let n: u32 = g.number("a number of game pairs (0: only at the end)")?;
             // 0 is fastchess's "only at the end": more pairs than any run plays.
