@@ -241,11 +241,20 @@ fn threat_check_passer_and_outpost_terms_count_what_they_claim() {
     let chased = "4k3/2p5/8/3N4/4P3/8/8/4K3 w - - 0 1";
     assert_eq!(count(chased, "pieces.outpost.knight"), 0);
     assert_eq!(
-        count("4k3/8/8/8/8/3P4/3B4/4K3 w - - 0 1", "pieces.minor_behind_pawn"),
+        count(
+            "4k3/8/8/8/8/3P4/3B4/4K3 w - - 0 1",
+            "pieces.minor_behind_pawn"
+        ),
         1
     );
-    assert_eq!(count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "pieces.rook_seventh"), 1);
-    assert_eq!(count("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "pieces.rook_seventh"), -1);
+    assert_eq!(
+        count("4k3/R7/8/8/8/8/8/4K3 w - - 0 1", "pieces.rook_seventh"),
+        1
+    );
+    assert_eq!(
+        count("4k3/8/8/8/8/8/r7/4K3 w - - 0 1", "pieces.rook_seventh"),
+        -1
+    );
 }
 
 #[test]

@@ -381,4 +381,3 @@ fn distance(a: crate::board::Square, b: crate::board::Square) -> i32 {
     let (a, b) = (a.index() as i32, b.index() as i32);
     ((a % 8 - b % 8).abs()).max((a / 8 - b / 8).abs())
 }
-
