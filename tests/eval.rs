@@ -319,7 +319,7 @@ fn save_then_load_gives_identical_parameters() {
         assert_eq!(EvalParams::from_toml_str(&text, "mem").unwrap(), params);
     }
     let path = std::env::temp_dir().join(format!("sparring-eval-{}.toml", std::process::id()));
-    let params = random_params_within(5, 50);
+    let params = random_params_within(5, 40);
     params.save(&path).unwrap();
     let loaded = EvalParams::load(&path);
     let _ = std::fs::remove_file(&path);

@@ -23,7 +23,7 @@ pub struct UciArgs {
     pub spsa_inputs: bool,
     /// A command to answer and exit instead of reading standard input, e.g. `tunetrace params`,
     /// `tunetrace fen FEN`, `tunetrace file PATH` (docs/tune-any-engine.md).
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    #[arg(trailing_var_arg = true)]
     pub command: Vec<String>,
 }
 

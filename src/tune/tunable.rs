@@ -350,15 +350,7 @@ mod tests {
         let params = EvalParams::default();
         let positions = playout_positions(7, 300);
         let labels: Vec<f32> = (0..positions.len()).map(|i| (i % 3) as f32 / 2.0).collect();
-        let all = [
-            ParamGroup::Material,
-            ParamGroup::Pst,
-            ParamGroup::Mobility,
-            ParamGroup::Pawns,
-            ParamGroup::KingSafety,
-            ParamGroup::Pieces,
-            ParamGroup::Tempo,
-        ];
+        let all = ParamGroup::ALL;
         let fast = ParamSelection::groups(params.clone(), &all);
         assert_eq!(fast.len(), params.len(), "every group is every parameter");
         let generic = EvalSelection::new(&params);

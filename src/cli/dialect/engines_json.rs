@@ -81,7 +81,7 @@ impl JsonEngine {
 pub(super) fn load(file: &Path) -> Result<Vec<JsonEngine>, UsageError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
         usage_error(format!(
-            "{}: cannot read the engine configurations (conf=): {e}",
+            "-engine conf=: {}: cannot read the engine configurations: {e}",
             file.display()
         ))
     })?;
