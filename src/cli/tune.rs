@@ -595,7 +595,7 @@ fn run_engine(config: &TuneConfig, command: &str) -> anyhow::Result<()> {
         threads
     );
     let options = AnyOptions {
-        k: config.optimizer.k.clone(),
+        k: config.optimizer.k,
         method: Method::GaussNewton,
         epochs: config.optimizer.epochs,
         threads: config.optimizer.threads,

@@ -269,24 +269,21 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
         threats[us] = walk.threats(color);
         passed[us] = walk.passers(color, passers[us]);
     }
-    for i in 0..4 {
-        add(SAFE_CHECKS + i, checks[0][i] - checks[1][i]);
-    }
+    let mut add_diffs = |offset: usize, white: &[i32], black: &[i32]| {
+        for (i, (w, b)) in white.iter().zip(black).enumerate() {
+            add(offset + i, w - b);
+        }
+    };
+    add_diffs(SAFE_CHECKS, &checks[0], &checks[1]);
     // Layout order: by_pawn (4), by_minor (4), rook_on_queen, hanging, weak_pawn, pawn_push.
-    for i in 0..12 {
-        add(THREAT_BY_PAWN + i, threats[0][i] - threats[1][i]);
-    }
+    add_diffs(THREAT_BY_PAWN, &threats[0], &threats[1]);
     for (term, offset) in [PASSED_OWN_KING, PASSED_ENEMY_KING, PASSED_FREE]
         .into_iter()
         .enumerate()
     {
-        for r in 0..6 {
-            add(offset + r, passed[0][term][r] - passed[1][term][r]);
-        }
+        add_diffs(offset, &passed[0][term], &passed[1][term]);
     }
-    for i in 0..2 {
-        add(OUTPOST + i, outposts[0][i] - outposts[1][i]);
-    }
+    add_diffs(OUTPOST, &outposts[0], &outposts[1]);
     add(ROOK_SEVENTH, rook_seventh[0] - rook_seventh[1]);
     add(
         MINOR_BEHIND_PAWN,

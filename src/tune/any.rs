@@ -98,7 +98,7 @@ pub fn fit<E: TunableEval + ?Sized>(
     data: &Dataset,
     options: &AnyOptions,
     on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
-) -> Result<(f64, f64, Vec<[f64; 2]>, Vec<EpochStats>), TuneError> {
+) -> Result<Fit, TuneError> {
     let selection = EvalSelection::new(eval);
     let start = selection.start_weights();
     with_threads(options.threads, || {
@@ -134,8 +134,25 @@ pub fn fit<E: TunableEval + ?Sized>(
                 (r.best_weights, r.history)
             }
         };
-        Ok((k, start_mse, weights, history))
+        Ok(Fit {
+            k,
+            start_mse,
+            weights,
+            history,
+        })
     })?
+}
+
+/// What `fit` found: the scaling constant, the starting loss, the weights and every epoch.
+pub struct Fit {
+    /// The sigmoid's scaling constant used (fitted or fixed).
+    pub k: f64,
+    /// Mean squared error of the starting weights.
+    pub start_mse: f64,
+    /// The tuned `[mg, eg]` weights, one per parameter.
+    pub weights: Vec<[f64; 2]>,
+    /// One entry per epoch.
+    pub history: Vec<EpochStats>,
 }
 
 /// Loads, fits and returns everything a front end shows or writes.
@@ -159,7 +176,12 @@ pub fn run<E: TunableEval + ?Sized>(
             skipped: report.skipped,
         });
     }
-    let (k, start_mse, weights, history) = fit(eval, &data, options, on_epoch)?;
+    let Fit {
+        k,
+        start_mse,
+        weights,
+        history,
+    } = fit(eval, &data, options, on_epoch)?;
     let final_mse = history.last().map_or(start_mse, |h| h.train_mse);
     Ok(AnyResult {
         specs: eval.params(),
