@@ -106,11 +106,7 @@ fn split_games(bytes: &[u8], max_plies: usize) -> Vec<RawGame<'_>> {
     let mut i = 0;
     // Records a syntax error in the current game (the first one wins).
     fn fail(game: &mut Option<RawGame<'_>>, line: usize, msg: &'static str) {
-        let g = game.get_or_insert_with(|| RawGame {
-            first_line: line,
-            ..RawGame::default()
-        });
-        g.error.get_or_insert((line, msg));
+        current(game, line).error.get_or_insert((line, msg));
     }
     fn finish<'a>(games: &mut Vec<RawGame<'a>>, game: &mut Option<RawGame<'a>>) {
         if let Some(g) = game.take() {
@@ -148,26 +144,7 @@ fn split_games(bytes: &[u8], max_plies: usize) -> Vec<RawGame<'_>> {
                     in_movetext = false;
                     depth = 0;
                 }
-                let g = game.get_or_insert_with(|| RawGame {
-                    first_line: line,
-                    ..RawGame::default()
-                });
-                let end = line_end(bytes, i);
-                match parse_tag(&bytes[i..end]) {
-                    Some((name, value, used)) => {
-                        match name {
-                            b"FEN" => g.fen = Some((value, line)),
-                            b"SetUp" => g.setup = Some(value),
-                            b"Variant" => g.variant = Some(value),
-                            _ => {}
-                        }
-                        i += used;
-                    }
-                    None => {
-                        g.error.get_or_insert((line, "malformed tag pair"));
-                        i = end;
-                    }
-                }
+                i = read_tag(bytes, i, line, current(&mut game, line));
             }
             b'(' => {
                 if depth == 0 {
@@ -208,29 +185,16 @@ fn split_games(bytes: &[u8], max_plies: usize) -> Vec<RawGame<'_>> {
                 if matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
                     if depth == 0 {
                         // A result ends the game.
-                        game.get_or_insert_with(|| RawGame {
-                            first_line: line,
-                            ..RawGame::default()
-                        });
+                        current(&mut game, line);
                         finish(&mut games, &mut game);
                         in_movetext = false;
                     }
                     continue;
                 }
-                let g = game.get_or_insert_with(|| RawGame {
-                    first_line: line,
-                    ..RawGame::default()
-                });
+                let g = current(&mut game, line);
                 in_movetext = true;
-                if depth > 0 {
-                    continue;
-                }
-                let san = strip_move_number(token);
-                if san.is_empty() || san.iter().all(|c| matches!(c, b'.' | b'!' | b'?')) {
-                    continue;
-                }
-                if g.moves.len() < max_plies {
-                    g.moves.push(SanToken { text: san, line });
+                if depth == 0 {
+                    push_move(g, token, line, max_plies);
                 }
             }
         }
@@ -240,6 +204,47 @@ fn split_games(bytes: &[u8], max_plies: usize) -> Vec<RawGame<'_>> {
     }
     finish(&mut games, &mut game);
     games
+}
+
+/// The game being read, started at `line` if none is.
+fn current<'a, 'g>(game: &'g mut Option<RawGame<'a>>, line: usize) -> &'g mut RawGame<'a> {
+    game.get_or_insert_with(|| RawGame {
+        first_line: line,
+        ..RawGame::default()
+    })
+}
+
+/// Reads the tag pair at `i` (on `line`) into `game`; the index after it, or after its line
+/// when it is malformed.
+fn read_tag(bytes: &[u8], i: usize, line: usize, game: &mut RawGame<'_>) -> usize {
+    let end = line_end(bytes, i);
+    match parse_tag(&bytes[i..end]) {
+        Some((name, value, used)) => {
+            match name {
+                b"FEN" => game.fen = Some((value, line)),
+                b"SetUp" => game.setup = Some(value),
+                b"Variant" => game.variant = Some(value),
+                _ => {}
+            }
+            i + used
+        }
+        None => {
+            game.error.get_or_insert((line, "malformed tag pair"));
+            end
+        }
+    }
+}
+
+/// Adds a main-line movetext token to `game` as a move, unless it is only a move number or
+/// annotation, or the game already has `max_plies` moves.
+fn push_move<'a>(game: &mut RawGame<'a>, token: &'a [u8], line: usize, max_plies: usize) {
+    let san = strip_move_number(token);
+    if san.is_empty() || san.iter().all(|c| matches!(c, b'.' | b'!' | b'?')) {
+        return;
+    }
+    if game.moves.len() < max_plies {
+        game.moves.push(SanToken { text: san, line });
+    }
 }
 
 /// The index of the newline ending the line that holds `i` (or the end of the bytes).

@@ -2,6 +2,7 @@
 //! multiply-shift of the key so any size works.
 
 use crate::board::Move;
+use crate::score::MATE_BOUND;
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -258,6 +259,28 @@ impl TranspositionTable {
             .filter(|s| s.flags & 3 != 0 && s.flags >> 2 == self.generation)
             .count();
         (used * 1000 / sample.max(1)) as u32
+    }
+}
+
+/// Mate scores are stored relative to the node, not the root, so they stay true elsewhere.
+pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score + ply as i32
+    } else if score <= -MATE_BOUND {
+        score - ply as i32
+    } else {
+        score
+    }
+}
+
+/// A stored score as seen from the root at `ply`: the inverse of [`score_to_tt`].
+pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
+    if score >= MATE_BOUND {
+        score - ply as i32
+    } else if score <= -MATE_BOUND {
+        score + ply as i32
+    } else {
+        score
     }
 }
 

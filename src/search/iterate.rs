@@ -1,0 +1,322 @@
+//! The search driver: sets up a search from its limits, deepens one iteration at a time (each
+//! principal variation of MultiPV in turn, inside an aspiration window), reports each completed
+//! iteration, and decides when to stop: limits, `stop`, pondering and `ponderhit`.
+
+use super::limits::TimeBudget;
+use super::{SearchInfo, SearchLimits, SearchResult, Searcher, INFINITY, MAX_PLY};
+use crate::board::{Move, MoveList, Position};
+use crate::score::{Score, MATE, MATE_BOUND};
+use std::sync::atomic::Ordering;
+use std::time::{Duration, Instant};
+
+/// The reported form of an internal score: mate scores become moves to mate.
+fn reported_score(score: i32) -> Score {
+    if score >= MATE_BOUND {
+        Score::Mate((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Score::Mate(-(MATE + score + 1) / 2)
+    } else {
+        Score::Cp(score)
+    }
+}
+
+impl Searcher {
+    /// Searches `pos`. `previous_keys` are the keys of the game's positions before `pos`, oldest
+    /// first, for repetition detection. `report` sees each completed iteration, once per
+    /// principal variation under MultiPV; a root without moves is reported at depth 0 (mate 0
+    /// when mated, cp 0 in stalemate).
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        previous_keys: &[u64],
+        limits: &SearchLimits,
+        mut report: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let budget = self.start_search(pos, previous_keys, limits, start);
+        let mut pos = pos.clone();
+
+        let legal = pos.legal_moves();
+        let root_count = self.restrict_root(&legal, limits);
+        let mut result = SearchResult {
+            best_move: self
+                .root_allowed
+                .first()
+                .or(legal.first())
+                .copied()
+                .unwrap_or(Move::NULL),
+            ponder: None,
+            score: Score::Cp(0),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+            pv: Vec::new(),
+        };
+        if legal.is_empty() {
+            result.score = if pos.in_check() {
+                Score::Mate(0)
+            } else {
+                Score::Cp(0)
+            };
+            report(&SearchInfo {
+                depth: 0,
+                seldepth: 0,
+                score: result.score,
+                nodes: 0,
+                time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: Vec::new(),
+                multipv: 1,
+            });
+            self.wait_for_release(limits);
+            result.time = start.elapsed();
+            return result;
+        }
+
+        let max_depth = limits
+            .depth
+            .unwrap_or(MAX_PLY as u32 - 1)
+            .clamp(1, MAX_PLY as u32 - 1);
+        // The previous iteration's score of each principal variation, its aspiration centre.
+        let mut scores = vec![0; limits.multipv.clamp(1, root_count)];
+        for depth in 1..=max_depth {
+            self.iteration_depth = depth;
+            if !self.iteration(
+                &mut pos,
+                depth,
+                &mut scores,
+                start,
+                &mut result,
+                &mut report,
+            ) {
+                break;
+            }
+            if self.iteration_ends_search(depth, scores[0], limits, budget) {
+                break;
+            }
+        }
+        self.root_allowed.clear();
+        self.root_excluded.clear();
+        self.root_restricted = false;
+        self.wait_for_release(limits);
+        result.nodes = self.nodes;
+        result.time = start.elapsed();
+        result
+    }
+
+    /// Resets the counters and limits for a search of `pos` starting at `start`, and keeps the
+    /// game's keys that can still repeat; the time budget, if the limits set one.
+    fn start_search(
+        &mut self,
+        pos: &Position,
+        previous_keys: &[u64],
+        limits: &SearchLimits,
+        start: Instant,
+    ) -> Option<TimeBudget> {
+        self.tt.new_search();
+        self.nodes = 0;
+        self.aborted = false;
+        self.limits_armed = false;
+        self.node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let budget = limits.time_budget(pos.side_to_move());
+        self.hard_budget = budget.map(|b| b.hard);
+        self.pondering = self.ponder.load(Ordering::Relaxed);
+        self.clock_start = start;
+        self.deadline = match self.pondering {
+            true => None,
+            false => self.hard_budget.and_then(|hard| start.checked_add(hard)),
+        };
+        // Only positions since the last irreversible move can repeat.
+        let window = (pos.halfmove_clock() as usize).min(previous_keys.len());
+        self.keys.clear();
+        self.keys
+            .extend_from_slice(&previous_keys[previous_keys.len() - window..]);
+        budget
+    }
+
+    /// Applies `searchmoves` (the legal ones, once each); how many root moves may be searched.
+    fn restrict_root(&mut self, legal: &MoveList, limits: &SearchLimits) -> usize {
+        self.root_allowed.clear();
+        for &mv in &limits.searchmoves {
+            if legal.iter().any(|&l| l == mv) && !self.root_allowed.contains(&mv) {
+                self.root_allowed.push(mv);
+            }
+        }
+        self.root_excluded.clear();
+        match self.root_allowed.len() {
+            0 => legal.len(),
+            n => n,
+        }
+    }
+
+    /// One iteration: each principal variation in turn, every root move already taken by a
+    /// better line excluded; false when the search was aborted before the iteration completed.
+    fn iteration(
+        &mut self,
+        pos: &mut Position,
+        depth: u32,
+        scores: &mut [i32],
+        start: Instant,
+        result: &mut SearchResult,
+        report: &mut impl FnMut(&SearchInfo),
+    ) -> bool {
+        self.root_excluded.clear();
+        for (line, line_score) in scores.iter_mut().enumerate() {
+            self.root_restricted = !self.root_allowed.is_empty() || !self.root_excluded.is_empty();
+            self.seldepth = 0;
+            let score = self.aspiration(pos, depth as i32, *line_score);
+            if self.aborted {
+                return false;
+            }
+            *line_score = score;
+            let info = SearchInfo {
+                depth,
+                seldepth: self.seldepth as u32,
+                score: reported_score(score),
+                nodes: self.nodes,
+                time: start.elapsed(),
+                hashfull: self.tt.hashfull(),
+                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                multipv: line as u32 + 1,
+            };
+            if line == 0 {
+                self.limits_armed = true;
+                *result = SearchResult {
+                    best_move: info.pv.first().copied().unwrap_or(result.best_move),
+                    ponder: info.pv.get(1).copied(),
+                    score: info.score,
+                    depth,
+                    seldepth: info.seldepth,
+                    nodes: self.nodes,
+                    time: info.time,
+                    pv: info.pv.clone(),
+                };
+            }
+            report(&info);
+            match info.pv.first() {
+                Some(&mv) => self.root_excluded.push(mv),
+                None => break,
+            }
+        }
+        true
+    }
+
+    /// Whether the search stops after completing the iteration at `depth` whose best line
+    /// scored `score`.
+    fn iteration_ends_search(
+        &mut self,
+        depth: u32,
+        score: i32,
+        limits: &SearchLimits,
+        budget: Option<TimeBudget>,
+    ) -> bool {
+        // A mate found within the full-width depth will not change with more depth.
+        if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
+            return true;
+        }
+        self.observe_ponderhit();
+        if limits.infinite || self.pondering {
+            return false;
+        }
+        // Under a clock, do not start an iteration that is unlikely to finish within the
+        // soft budget; a fixed move time is spent in full.
+        match budget.and_then(|b| b.soft) {
+            Some(soft) => self.clock_start.elapsed() >= soft / 2,
+            None => false,
+        }
+    }
+
+    /// UCI: under `go infinite` the result is given only after `stop`, and a pondering search's
+    /// only after `ponderhit` or `stop`, even when there is nothing left to search.
+    fn wait_for_release(&mut self, limits: &SearchLimits) {
+        loop {
+            if self.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            self.observe_ponderhit();
+            if !limits.infinite && !self.pondering {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+
+    /// Notices a `ponderhit`: the time budget starts now.
+    fn observe_ponderhit(&mut self) {
+        if self.pondering && !self.ponder.load(Ordering::Relaxed) {
+            self.pondering = false;
+            self.clock_start = Instant::now();
+            self.deadline = self
+                .hard_budget
+                .and_then(|hard| self.clock_start.checked_add(hard));
+        }
+    }
+
+    /// Whether the root may search `mv` (searchmoves, and MultiPV lines already taken).
+    pub(super) fn root_may_search(&self, mv: Move) -> bool {
+        (self.root_allowed.is_empty() || self.root_allowed.contains(&mv))
+            && !self.root_excluded.contains(&mv)
+    }
+
+    /// One iteration, first with a narrow window around the last score, widening on failure.
+    fn aspiration(&mut self, pos: &mut Position, depth: i32, previous: i32) -> i32 {
+        let tuning = &self.tuning;
+        let (growth, max_window) = (tuning.aspiration_growth, tuning.aspiration_max_window);
+        let mut delta = tuning.aspiration_window;
+        let (mut alpha, mut beta) =
+            if depth >= tuning.aspiration_min_depth && previous.abs() < MATE_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+        loop {
+            let score = self.negamax(pos, depth, alpha, beta, 0, false);
+            if self.aborted {
+                return score;
+            }
+            // A full window cannot fail; evaluations are clamped, but never loop on a bound.
+            if alpha <= -INFINITY && beta >= INFINITY {
+                return score;
+            }
+            if score <= alpha {
+                beta = (alpha + beta) / 2;
+                alpha = (score - delta).max(-INFINITY);
+            } else if score >= beta {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return score;
+            }
+            delta = delta.saturating_mul(growth);
+            if delta > max_window {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
+        }
+    }
+
+    /// Node and time limits; the clock and the stop flag are read every 1024 nodes.
+    #[inline]
+    pub(super) fn out_of_budget(&mut self) -> bool {
+        if !self.limits_armed {
+            return false;
+        }
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+        } else if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+                return true;
+            }
+            if self.pondering {
+                self.observe_ponderhit();
+            }
+            if let Some(deadline) = self.deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+}
