@@ -3,7 +3,7 @@
 use super::engines_json::JsonEngine;
 use super::tokens::{bounded, pair, usage_error};
 use crate::cli::UsageError;
-use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, TimeControl};
+use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, Protocol, TimeControl};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -341,12 +341,16 @@ pub(super) fn engine_config(
         None => format!("-engine #{index}"),
     };
     let (limit, margin) = engine_limit(spec, &label)?;
-    if let Some(proto) = get("proto") {
-        if proto != "uci" {
-            return Err(usage_error(format!(
-                "{label}: proto={proto}: sparring speaks UCI only (proto=uci)"
-            )));
-        }
+    let protocol = match get("proto") {
+        None => Protocol::Uci,
+        Some(proto) => Protocol::parse(proto).ok_or_else(|| {
+            usage_error(format!("{label}: proto={proto}: expected uci or xboard"))
+        })?,
+    };
+    if protocol == Protocol::Xboard && (spec.builtin || get("cmd") == Some("builtin")) {
+        return Err(usage_error(format!(
+            "{label}: proto=xboard: the built-in engine runs in process and speaks no protocol"
+        )));
     }
     if let Some(restart) = get("restart") {
         // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
@@ -450,6 +454,7 @@ pub(super) fn engine_config(
             name,
             kind,
             time_control: Some(limit),
+            protocol,
         },
         margin,
     ))

@@ -143,7 +143,7 @@ pub fn usage(flavor: Flavor) -> String {
 Usage: {program} -engine KEY=VALUE... -engine KEY=VALUE... [OPTIONS]
 
 Engines:
-  -engine cmd=PATH [name=N] [dir=D] [args=\"A B\"] [proto=uci] LIMIT [timemargin=MS] [option.X=V]...
+  -engine cmd=PATH [name=N] [dir=D] [args=\"A B\"] [proto=uci|xboard] LIMIT [timemargin=MS] [option.X=V]...
   -engine builtin [name=N] [weights=FILE] [hash=MB] LIMIT      the built-in engine (also cmd=builtin)
   -each KEY=VALUE...        applied to every engine after the line is read (overrides)
   LIMIT: tc=[moves/]secs[+inc] (tc=inf for none) | st=SECS | nodes=N | depth=N (plies=N)

@@ -370,7 +370,12 @@ fn engine_keys_build_the_uci_engine() {
             .contains("same margin")
     );
     assert!(
-        error("-engine cmd=a nodes=1 proto=xboard -engine cmd=b nodes=1").contains("proto=xboard")
+        error("-engine cmd=a nodes=1 proto=winboard -engine cmd=b nodes=1")
+            .contains("proto=winboard: expected uci or xboard")
+    );
+    assert!(
+        error("-engine builtin nodes=1 proto=xboard -engine cmd=b nodes=1")
+            .contains("proto=xboard")
     );
     assert!(error("-engine cmd=a nodes=1 hash=4 -engine cmd=b nodes=1").contains("hash=4"));
     assert!(
