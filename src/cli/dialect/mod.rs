@@ -150,11 +150,12 @@ Engines:
 
 Match:
   -rounds N -games 1|2 -repeat [N]   fastchess rules: total games = pairings x rounds x games
-  -tournament roundrobin|gauntlet   -concurrency N   -srand SEED   -variant standard|fischerandom
+  -tournament roundrobin|gauntlet [-seeds 1]   -concurrency N   -srand SEED
+  -variant standard|fischerandom
   -openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N] [policy=round]
   -draw [movenumber=N] [movecount=N] [score=CP]   -resign movecount=N score=CP [twosided=true]
   -maxmoves N   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic|bayesian]
-  -recover   -strict   -event TEXT   -site TEXT   -config file=MATCH.toml
+  -recover   -strict   -event TEXT   -site TEXT   -config file=MATCH.toml | outname=F [discard=B]
 
 Output:
   -pgnout file=DIR/NAME.pgn [append=false]   other records go to DIR/NAME.pgn.sparring/
