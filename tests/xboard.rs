@@ -402,7 +402,7 @@ fn the_toml_protocol_key_runs_xboard_engines_and_refuses_unknown_ones() {
             "[tournament]\nrounds = 1\n[time_control]\ndepth = 1\n[adjudication]\nmax_moves = 15\n\
              [output]\ndir = \"out\"\n\
              [[engine]]\nname = \"sparring\"\nbuiltin = {{ hash_mb = 1 }}\n\
-             [[engine]]\nname = \"mock\"\nprotocol = \"{protocol}\"\n\
+             [[engine]]\nname = \"mock\"\nprotocol = \"{protocol}\"\nrestart = true\n\
              uci = {{ command = \"python3\", args = [\"{MOCK}\", \"--log\", \"{}\"] }}\n",
             log.display()
         )
@@ -416,6 +416,13 @@ fn the_toml_protocol_key_runs_xboard_engines_and_refuses_unknown_ones() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert_eq!(replay(&dir.join("out/games.pgn")), 2);
+    // `restart = true`: the check before the games and one process per game.
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        sent.lines().filter(|l| *l == "protover 2").count(),
+        3,
+        "{sent}"
+    );
 
     std::fs::write(dir.join("bad.toml"), config("winboard")).unwrap();
     let out = Command::new(SPARRING)
@@ -481,4 +488,26 @@ fn debian_xboard_engines_play_the_builtin_engine_when_installed() {
         }
         assert_eq!(replay(&dir.join("games.pgn")), 2, "{name}");
     }
+}
+
+#[test]
+fn restart_on_starts_a_fresh_engine_for_every_game() {
+    if !python_chess() {
+        return;
+    }
+    let dir = scratch("restart");
+    let log = dir.join("mock.log");
+    let args = format!(
+        "-games 4 -maxmoves 8 -pgnout games.pgn -engine builtin name=sparring nodes=300 {} restart=on",
+        mock_engine("mock", &log, "", "depth=1")
+    );
+    let out = cutechess(&dir, &args);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(replay(&dir.join("games.pgn")), 4);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    let count = |what: &str| sent.lines().filter(|l| *l == what).count();
+    // The check before the games, then one process per game; each one quits.
+    assert_eq!(count("protover 2"), 5, "{sent}");
+    assert_eq!(count("new"), 4, "{sent}");
+    assert_eq!(count("quit"), 5, "{sent}");
 }

@@ -141,6 +141,7 @@ pub(super) fn engines(
             kind,
             time_control,
             protocol,
+            restart: e.restart.unwrap_or(false),
         });
     }
     if engines.len() < 2 {

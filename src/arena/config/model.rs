@@ -342,6 +342,10 @@ pub struct EngineConfig {
     pub time_control: Option<TimeControl>,
     /// `engine.protocol`: what an external engine (the `uci` table) speaks.
     pub protocol: Protocol,
+    /// `engine.restart`: a fresh engine (process) for every game, as cutechess-cli's
+    /// `restart=on`; false (the default) keeps one for the whole run, restarting it only after
+    /// a failure.
+    pub restart: bool,
 }
 
 /// Which tool's console lines the results block imitates: `output.format`.

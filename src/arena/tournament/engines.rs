@@ -270,6 +270,12 @@ pub(super) fn play_one(
     record.chess960 |= config.variant.is_chess960();
     players[w] = Some(white);
     players[b] = Some(black);
+    // `restart=on`: a fresh engine for the next game (the old one quits and is reaped).
+    for e in [w, b] {
+        if config.engines[e].restart {
+            players[e] = None;
+        }
+    }
     // An engine that failed may be hung or half-dead: start it afresh for the next game (the
     // old one is dropped: its process group is killed).
     if !matches!(

@@ -352,14 +352,16 @@ pub(super) fn engine_config(
             "{label}: proto=xboard: the built-in engine runs in process and speaks no protocol"
         )));
     }
-    if let Some(restart) = get("restart") {
-        // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
-        if restart != "off" && restart != "auto" {
+    // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
+    let restart = match get("restart") {
+        None | Some("off" | "auto") => false,
+        Some("on") => true,
+        Some(other) => {
             return Err(usage_error(format!(
-                "{label}: restart={restart}: a new engine process for every game is not implemented by sparring (restart=off or auto)"
-            )));
+                "{label}: restart={other}: expected on, off or auto"
+            )))
         }
-    }
+    };
     let mut options: BTreeMap<String, String> = BTreeMap::new();
     for (name, value) in &spec.options {
         if name.chars().any(char::is_control) || value.chars().any(char::is_control) {
@@ -455,6 +457,7 @@ pub(super) fn engine_config(
             kind,
             time_control: Some(limit),
             protocol,
+            restart,
         },
         margin,
     ))
