@@ -158,7 +158,11 @@ impl XboardPlayer {
             }
         }
         loop {
-            match self.process.recv_until(Instant::now()) {
+            // A moment's wait: the pipe is polled, so output already written is read.
+            match self
+                .process
+                .recv_until(Instant::now() + Duration::from_millis(1))
+            {
                 Ok(line) => {
                     if let EngineLine::Illegal(line) = xboard::classify(&line) {
                         self.refusal(line)?;
