@@ -506,3 +506,77 @@ fn cutechess_era_fishtest_command_line_plays_its_games() {
     let pgn = std::fs::read_to_string(dir.join("results-old.pgn")).unwrap();
     assert_eq!(pgn.matches("[Event ").count(), 4);
 }
+
+/// weather-factory's fastchess line carries `-config outname=FILE discard=true` beside the match
+/// options: fastchess's state file, which sparring keeps in its output directory instead (a note,
+/// and FILE is not written). cutechess's `-seeds N`: a gauntlet's first engine is its seed, so
+/// `-seeds 1` is sparring's gauntlet; a round robin has no seeds to set; more seeds are refused.
+#[test]
+fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
+    let dir = scratch("outname-seeds");
+    let fastchess = runner(&dir, "fastchess");
+    let out = run(
+        &fastchess,
+        &words(
+            "-config outname=state/wf.json discard=true -engine builtin name=a nodes=300 \
+             -engine builtin name=b nodes=300 -each tc=inf -rounds 1 -games 2 -pgnout file=wf.pgn",
+        ),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let notes: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.starts_with("note: "))
+        .collect();
+    assert_eq!(notes.len(), 2, "{}", out.stderr);
+    assert!(notes.iter().any(|n| n.contains("outname=state/wf.json")));
+    assert!(notes.iter().any(|n| n.contains("discard=true")));
+    assert!(!dir.join("state").exists(), "the state file is not written");
+    assert!(out.stdout.contains("Finished match"), "{}", out.stdout);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("wf.pgn"))
+            .unwrap()
+            .matches("[Event ")
+            .count(),
+        2
+    );
+    let bad = run(
+        &fastchess,
+        &words("-config outname= -engine builtin nodes=1 -engine builtin nodes=1"),
+        &dir,
+    );
+    assert_eq!(bad.code, 2, "{}", bad.stderr);
+
+    let two = "-engine builtin name=a nodes=100 -engine builtin name=b nodes=100 \
+               -engine builtin name=c nodes=100";
+    let config = dialect_config(
+        &words(&format!("{two} -tournament gauntlet -seeds 1")),
+        &dir,
+    );
+    assert_eq!(config.kind, sparring::arena::TournamentKind::Gauntlet);
+    let cutechess = runner(&dir, "cutechess-cli");
+    let out = run(
+        &cutechess,
+        &words(&format!("{two} -tournament gauntlet -seeds 2")),
+        &dir,
+    );
+    assert_eq!(out.code, 2, "{}", out.stderr);
+    assert!(out
+        .stderr
+        .contains("-seeds 2: a gauntlet with more than one seed"));
+    let out = run(
+        Path::new(SPARRING),
+        &words(&format!(
+            "match {two} -seeds 3 --dump-config {}",
+            dir.join("rr.toml").display()
+        )),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr.contains("note: -seeds 3: a round robin"),
+        "{}",
+        out.stderr
+    );
+}

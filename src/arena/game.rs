@@ -166,6 +166,19 @@ fn failure(color: Color, error: &PlayerError, timed: bool) -> Outcome {
             Termination::TimeForfeit,
             format!("{name} loses on time"),
         ),
+        // An xboard engine's own word: it resigned, or claimed a result the board does not
+        // show (cutechess's wording and kinds).
+        PlayerError::Resigned => (result, Termination::Adjudication, format!("{name} resigns")),
+        PlayerError::InvalidClaim { claim } => (
+            result,
+            Termination::Adjudication,
+            format!("{name} makes an invalid result claim: {claim}"),
+        ),
+        PlayerError::Refused { line } => (
+            result,
+            Termination::Abandoned,
+            format!("{name} refuses a legal move ({line})"),
+        ),
         PlayerError::Timeout { .. } | PlayerError::Handshake { .. } => (
             result,
             Termination::StalledConnection,
@@ -268,8 +281,11 @@ impl Arbiter<'_, '_> {
     ) -> Result<(), Outcome> {
         let pos = self.game.position().clone();
         let mover = pos.side_to_move();
-        let (reply, elapsed) = self.ask(player, &pos).inspect_err(|_| {
-            record.at_fault = Some(mover);
+        let (reply, elapsed) = self.ask(player, &pos).inspect_err(|(_, termination, _)| {
+            // A resignation or a false claim is chess, not a failure to point at in the log.
+            if !termination.is_played_out() {
+                record.at_fault = Some(mover);
+            }
         })?;
         let mv = match pos.parse_uci_move(&reply.bestmove) {
             Ok(mv) => mv,

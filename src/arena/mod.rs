@@ -20,10 +20,10 @@ mod tournament;
 pub use engine as uci_player;
 
 pub use config::{
-    ConfigError, EngineKind, MatchConfig, PgnMode, ResultsFormat, TimeControl, TournamentKind,
-    Variant,
+    ConfigError, EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, TimeControl,
+    TournamentKind, Variant,
 };
-pub use engine::{UciCommand, UciPlayer};
+pub use engine::{UciCommand, UciPlayer, XboardPlayer};
 pub use events::Event;
 pub use game::{play_game, GameSetup};
 pub use lock::{LockError, OutputLock};

@@ -1,4 +1,4 @@
-//! Players: the in-process engine and external UCI engines behind one trait. The arbiter trusts
+//! Players: the in-process engine and external UCI and xboard engines behind one trait. The arbiter trusts
 //! neither: it checks every move, and every failure becomes a scored, explained game.
 
 use crate::board::{Move, Position};
@@ -97,6 +97,32 @@ pub enum PlayerError {
     NoChess960 {
         /// The configured `uci.command`.
         command: String,
+    },
+    /// A setting the engine cannot play (an xboard engine without `nps` for a node limit,
+    /// without `fischerandom` for Chess960, without `setboard` for a Chess960 start).
+    #[error("`{command}` cannot play this match: {what}")]
+    Unsupported {
+        /// The configured command.
+        command: String,
+        /// What it lacks, with the feature that would give it.
+        what: String,
+    },
+    /// The engine resigned (xboard `resign`, or a claim that its opponent won).
+    #[error("the engine resigned")]
+    Resigned,
+    /// The engine claimed a result the board does not show (xboard `1-0`, `1/2-1/2`...): it
+    /// loses, as in cutechess.
+    #[error("invalid result claim: {claim}")]
+    InvalidClaim {
+        /// The claim as the engine wrote it.
+        claim: String,
+    },
+    /// The engine refused a legal move it was sent (xboard `Illegal move` or `Error`): its
+    /// board no longer agrees with the arbiter's.
+    #[error("it refused a legal move: {line}")]
+    Refused {
+        /// The engine's line.
+        line: String,
     },
     /// An option name or value that would break the UCI line it is sent on.
     #[error("option `{name}`: {what} holds a line break, which would inject a UCI command")]

@@ -10,7 +10,7 @@ use super::file::{
 };
 use super::model::{
     Adjudication, EngineConfig, EngineKind, MatchConfig, MoveData, OpeningOrder, OpeningsConfig,
-    OutputConfig, ResultsFormat, TimeControl, TournamentKind, Variant,
+    OutputConfig, Protocol, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
 use super::seconds_text;
 use crate::stats::SprtParams;
@@ -260,5 +260,8 @@ fn engine_file(e: &EngineConfig) -> EngineFile {
         time_control: e.time_control.as_ref().map(limit_file),
         builtin,
         uci,
+        // Written only for xboard engines, so UCI runs dump as before.
+        protocol: (e.protocol != Protocol::Uci).then(|| e.protocol.name().to_string()),
+        restart: e.restart.then_some(true),
     }
 }

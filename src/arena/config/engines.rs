@@ -1,7 +1,7 @@
 //! Checking the `[[engine]]` tables and the `[each]` defaults they inherit.
 
 use super::file::{EachFile, EngineFile};
-use super::model::{EngineConfig, EngineKind, TimeControl};
+use super::model::{EngineConfig, EngineKind, Protocol, TimeControl};
 use super::validate::{has_control, limit};
 use crate::toml_config::{ConfigError, Document};
 use std::collections::BTreeMap;
@@ -125,10 +125,23 @@ pub(super) fn engines(
                 ))
             }
         };
+        let protocol = match e.protocol.as_deref() {
+            None => Protocol::Uci,
+            Some(text) => Protocol::parse(text)
+                .ok_or_else(|| doc.invalid_value(&key("protocol"), "`uci` or `xboard`"))?,
+        };
+        if protocol != Protocol::Uci && matches!(kind, EngineKind::Builtin { .. }) {
+            return Err(doc.invalid_value(
+                &key("protocol"),
+                "no protocol for the built-in engine (it runs in process)",
+            ));
+        }
         engines.push(EngineConfig {
             name,
             kind,
             time_control,
+            protocol,
+            restart: e.restart.unwrap_or(false),
         });
     }
     if engines.len() < 2 {

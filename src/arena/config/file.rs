@@ -223,6 +223,10 @@ pub(super) struct EngineFile {
     pub(super) time_control: Option<EngineTimeControlFile>,
     pub(super) builtin: Option<BuiltinFile>,
     pub(super) uci: Option<UciFile>,
+    /// `uci` (the default) or `xboard`: what the engine of the `uci` table speaks.
+    pub(super) protocol: Option<String>,
+    /// A new engine for every game (cutechess's `restart=on`).
+    pub(super) restart: Option<bool>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -18,7 +18,7 @@ pub(crate) use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, DrawAdjudication, EngineConfig, EngineKind,
     MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode, PositionsFormat,
-    ResignAdjudication, ResultsFormat, TablebaseAdjudication, TablebaseResults, TimeControl,
-    TournamentKind, Variant,
+    Protocol, ResignAdjudication, ResultsFormat, TablebaseAdjudication, TablebaseResults,
+    TimeControl, TournamentKind, Variant,
 };
 pub(crate) use validate::read_adjudication;

@@ -300,6 +300,36 @@ pub enum EngineKind {
     },
 }
 
+/// The protocol an external engine speaks: `engine.protocol`, `"uci"` (the default) or
+/// `"xboard"` (CECP version 2, and version 1 engines).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Protocol {
+    /// The Universal Chess Interface.
+    #[default]
+    Uci,
+    /// The xboard/WinBoard Chess Engine Communication Protocol.
+    Xboard,
+}
+
+impl Protocol {
+    /// The configuration's spelling: `uci` or `xboard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Uci => "uci",
+            Protocol::Xboard => "xboard",
+        }
+    }
+
+    /// Reads `uci` or `xboard` (cutechess's `proto=` values); None for anything else.
+    pub fn parse(text: &str) -> Option<Protocol> {
+        match text {
+            "uci" => Some(Protocol::Uci),
+            "xboard" => Some(Protocol::Xboard),
+            _ => None,
+        }
+    }
+}
+
 /// One `[[engine]]` table.
 #[derive(Clone, Debug, PartialEq)]
 pub struct EngineConfig {
@@ -310,6 +340,12 @@ pub struct EngineConfig {
     /// This engine's own time control (fastchess `-engine tc=`); None: the match's
     /// `[time_control]`.
     pub time_control: Option<TimeControl>,
+    /// `engine.protocol`: what an external engine (the `uci` table) speaks.
+    pub protocol: Protocol,
+    /// `engine.restart`: a fresh engine (process) for every game, as cutechess-cli's
+    /// `restart=on`; false (the default) keeps one for the whole run, restarting it only after
+    /// a failure.
+    pub restart: bool,
 }
 
 /// Which tool's console lines the results block imitates: `output.format`.

@@ -1,12 +1,14 @@
 //! External engines, in layers as fastchess has them: `process` runs a child process and gives
 //! a protocol-agnostic line channel with deadlines (over `lines`, which reads lines in linear
 //! time and caps their length); `uci` speaks the UCI protocol over it; `uci_player` is the
-//! arena's `Player` on top. Another protocol (xboard) would sit beside `uci`.
+//! arena's `Player` on top. `xboard` and `xboard_player` do the same for xboard (CECP) engines.
 
 mod lines;
 mod process;
 mod uci;
 mod uci_player;
+mod xboard;
+mod xboard_player;
 
 pub use lines::{Line, LineSplitter, MAX_LINE_BYTES};
 pub use process::{kill_all_engine_groups, EngineProcess};
@@ -15,3 +17,8 @@ pub use uci::{
     InfoLine, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
 };
 pub use uci_player::{UciCommand, UciPlayer};
+pub use xboard::{
+    classify as classify_xboard_line, parse_features, parse_thinking, EngineLine, Features,
+    Thinking,
+};
+pub use xboard_player::XboardPlayer;

@@ -109,7 +109,7 @@ impl UciPlayer {
 
 /// A handshake step's failure in start-up terms: no answer is a handshake error naming what
 /// was awaited (the whole step had `timeout`, not just the last read); an exit names the command.
-fn handshake_error(
+pub(super) fn handshake_error(
     command: &str,
     timeout: Duration,
     error: PlayerError,

@@ -2,12 +2,12 @@
 //! failure), and how a worker plays one scheduled game with them.
 
 use super::error::ArenaError;
-use crate::arena::config::{EngineKind, MatchConfig};
+use crate::arena::config::{EngineKind, MatchConfig, Protocol, TimeControl};
 use crate::arena::engine_log::{LogSink, LoggedPlayer};
 use crate::arena::game::{play_game, GameSetup};
 use crate::arena::player::{BuiltinPlayer, Player, PlayerError};
 use crate::arena::schedule::GameSpec;
-use crate::arena::uci_player::{check_options, UciCommand, UciPlayer};
+use crate::arena::uci_player::{check_options, UciCommand, UciPlayer, XboardPlayer};
 use crate::eval::EvalParams;
 use crate::record::{GameRecord, Termination};
 use crate::search::SearchParams;
@@ -30,6 +30,13 @@ pub enum EngineFactory {
     },
     /// An external UCI engine.
     Uci(UciCommand),
+    /// An external xboard (CECP) engine, started the same way.
+    Xboard {
+        /// How to start it.
+        command: UciCommand,
+        /// Its time control: a node limit needs `feature nps=1`, checked at start-up.
+        time_control: TimeControl,
+    },
 }
 
 impl EngineFactory {
@@ -66,6 +73,14 @@ impl EngineFactory {
                 timeout,
                 log.map(LogSink::fresh),
             )?)),
+            EngineFactory::Xboard {
+                command,
+                time_control,
+            } => {
+                let player = XboardPlayer::start_logged(command, timeout, log.map(LogSink::fresh))?;
+                player.check_time_control(time_control)?;
+                Ok(Box::new(player))
+            }
         }
     }
 
@@ -134,12 +149,22 @@ impl EngineFactory {
                         name: engine.name.clone(),
                         source,
                     })?;
-                    EngineFactory::Uci(UciCommand {
+                    let command = UciCommand {
                         command: command.clone(),
                         args: args.clone(),
                         options: options.clone(),
                         working_dir: working_dir.clone(),
-                    })
+                    };
+                    match engine.protocol {
+                        Protocol::Uci => EngineFactory::Uci(command),
+                        Protocol::Xboard => EngineFactory::Xboard {
+                            command,
+                            time_control: engine
+                                .time_control
+                                .clone()
+                                .unwrap_or_else(|| config.time_control.clone()),
+                        },
+                    }
                 }
             };
             factories.push(factory);
@@ -245,6 +270,12 @@ pub(super) fn play_one(
     record.chess960 |= config.variant.is_chess960();
     players[w] = Some(white);
     players[b] = Some(black);
+    // `restart=on`: a fresh engine for the next game (the old one quits and is reaped).
+    for e in [w, b] {
+        if config.engines[e].restart {
+            players[e] = None;
+        }
+    }
     // An engine that failed may be hung or half-dead: start it afresh for the next game (the
     // old one is dropped: its process group is killed).
     if !matches!(

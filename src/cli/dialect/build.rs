@@ -55,6 +55,23 @@ fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool, bool), UsageErro
     Ok((pairs, per_game, games % 2 == 1))
 }
 
+/// cutechess's `-seeds N`: a gauntlet's seeds play every other engine. sparring's gauntlet has
+/// one seed, the first engine; a round robin has none to set (cutechess ignores them there).
+fn seeds(s: &mut Settings, kind: TournamentKind) -> Result<(), UsageError> {
+    match (s.seeds, kind) {
+        (None | Some(1), _) => Ok(()),
+        (Some(n), TournamentKind::RoundRobin) => {
+            s.notes.push(format!(
+                "-seeds {n}: a round robin plays every pairing, seeded or not; accepted and not used"
+            ));
+            Ok(())
+        }
+        (Some(n), TournamentKind::Gauntlet) => Err(usage_error(format!(
+            "-seeds {n}: a gauntlet with more than one seed is not implemented by sparring (its gauntlet's seed is the first engine)"
+        ))),
+    }
+}
+
 pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
     if s.engines.len() < 2 {
         return Err(usage_error(format!(
@@ -141,6 +158,8 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         }
         n => n as usize,
     };
+    let kind = s.kind.unwrap_or(TournamentKind::RoundRobin);
+    seeds(s, kind)?;
     let (rounds, per_game, single_last_game) = schedule(s, flavor)?;
     let mut openings = s.openings.clone();
     if let Some(o) = &mut openings {
@@ -160,7 +179,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
             .clone()
             .unwrap_or_else(|| "sparring match".to_string()),
         site: s.site.clone().unwrap_or_else(|| "?".to_string()),
-        kind: s.kind.unwrap_or(TournamentKind::RoundRobin),
+        kind,
         variant: s.variant,
         rounds,
         single_last_game,

@@ -3,7 +3,7 @@
 use super::engines_json::JsonEngine;
 use super::tokens::{bounded, pair, usage_error};
 use crate::cli::UsageError;
-use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, TimeControl};
+use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, Protocol, TimeControl};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -341,21 +341,27 @@ pub(super) fn engine_config(
         None => format!("-engine #{index}"),
     };
     let (limit, margin) = engine_limit(spec, &label)?;
-    if let Some(proto) = get("proto") {
-        if proto != "uci" {
-            return Err(usage_error(format!(
-                "{label}: proto={proto}: sparring speaks UCI only (proto=uci)"
-            )));
-        }
+    let protocol = match get("proto") {
+        None => Protocol::Uci,
+        Some(proto) => Protocol::parse(proto).ok_or_else(|| {
+            usage_error(format!("{label}: proto={proto}: expected uci or xboard"))
+        })?,
+    };
+    if protocol == Protocol::Xboard && (spec.builtin || get("cmd") == Some("builtin")) {
+        return Err(usage_error(format!(
+            "{label}: proto=xboard: the built-in engine runs in process and speaks no protocol"
+        )));
     }
-    if let Some(restart) = get("restart") {
-        // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
-        if restart != "off" && restart != "auto" {
+    // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
+    let restart = match get("restart") {
+        None | Some("off" | "auto") => false,
+        Some("on") => true,
+        Some(other) => {
             return Err(usage_error(format!(
-                "{label}: restart={restart}: a new engine process for every game is not implemented by sparring (restart=off or auto)"
-            )));
+                "{label}: restart={other}: expected on, off or auto"
+            )))
         }
-    }
+    };
     let mut options: BTreeMap<String, String> = BTreeMap::new();
     for (name, value) in &spec.options {
         if name.chars().any(char::is_control) || value.chars().any(char::is_control) {
@@ -450,6 +456,8 @@ pub(super) fn engine_config(
             name,
             kind,
             time_control: Some(limit),
+            protocol,
+            restart,
         },
         margin,
     ))

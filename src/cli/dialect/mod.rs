@@ -143,18 +143,19 @@ pub fn usage(flavor: Flavor) -> String {
 Usage: {program} -engine KEY=VALUE... -engine KEY=VALUE... [OPTIONS]
 
 Engines:
-  -engine cmd=PATH [name=N] [dir=D] [args=\"A B\"] [proto=uci] LIMIT [timemargin=MS] [option.X=V]...
+  -engine cmd=PATH [name=N] [dir=D] [args=\"A B\"] [proto=uci|xboard] LIMIT [timemargin=MS] [option.X=V]...
   -engine builtin [name=N] [weights=FILE] [hash=MB] LIMIT      the built-in engine (also cmd=builtin)
   -each KEY=VALUE...        applied to every engine after the line is read (overrides)
   LIMIT: tc=[moves/]secs[+inc] (tc=inf for none) | st=SECS | nodes=N | depth=N (plies=N)
 
 Match:
   -rounds N -games 1|2 -repeat [N]   fastchess rules: total games = pairings x rounds x games
-  -tournament roundrobin|gauntlet   -concurrency N   -srand SEED   -variant standard|fischerandom
+  -tournament roundrobin|gauntlet [-seeds 1]   -concurrency N   -srand SEED
+  -variant standard|fischerandom
   -openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N] [policy=round]
   -draw [movenumber=N] [movecount=N] [score=CP]   -resign movecount=N score=CP [twosided=true]
   -maxmoves N   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic|bayesian]
-  -recover   -strict   -event TEXT   -site TEXT   -config file=MATCH.toml
+  -recover   -strict   -event TEXT   -site TEXT   -config file=MATCH.toml | outname=F [discard=B]
 
 Output:
   -pgnout file=DIR/NAME.pgn [append=false]   other records go to DIR/NAME.pgn.sparring/

@@ -26,7 +26,6 @@ const NOT_IMPLEMENTED: &[&str] = &[
     "-startup-ms",
     "-ucinewgame-ms",
     "-ping-ms",
-    "-seeds",
     "-outcomeinterval",
     "-resultformat",
     "-bookmode",
@@ -64,6 +63,8 @@ pub(super) struct Settings {
     pub(super) debug: bool,
     pub(super) each: EngineSpec,
     pub(super) rounds: Option<u64>,
+    /// cutechess's `-seeds N`: the first N engines are the gauntlet's seeds.
+    pub(super) seeds: Option<u64>,
     pub(super) games: Option<u64>,
     pub(super) repeat: bool,
     pub(super) concurrency: Option<i64>,
@@ -197,6 +198,7 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
         },
         "-rounds" => s.rounds = Some(positive(g)?),
         "-games" => s.games = Some(positive(g)?),
+        "-seeds" => s.seeds = Some(positive(g)?),
         "-repeat" => {
             s.repeat = true;
             if !g.params.is_empty() {

@@ -146,12 +146,19 @@ pub(super) fn config_option(g: &Group, s: &mut Settings) -> Result<(), UsageErro
                     "-config {k}={v}: a sparring run keeps its results in its output directory (continue with --resume); accepted and not used"
                 ));
             }
-            _ => return Err(bad(o, &k, &v, "one of file, discard, stats")),
+            "outname" => {
+                if v.is_empty() {
+                    return Err(bad(o, &k, &v, "a file name"));
+                }
+                s.notes.push(format!(
+                    "-config outname={v}: fastchess saves its state there for a later -config file=; sparring keeps a run's state in its output directory (continue with --resume), so {v} is not written"
+                ));
+            }
+            _ => return Err(bad(o, &k, &v, "one of file, outname, discard, stats")),
         }
     }
-    if s.config_file.is_none() {
-        return Err(usage_error("-config: file= is needed"));
-    }
+    // Without file= (weather-factory's `-config outname=... discard=true`) the settings are
+    // notes and the match comes from the rest of the line.
     Ok(())
 }
 

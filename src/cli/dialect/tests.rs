@@ -370,7 +370,12 @@ fn engine_keys_build_the_uci_engine() {
             .contains("same margin")
     );
     assert!(
-        error("-engine cmd=a nodes=1 proto=xboard -engine cmd=b nodes=1").contains("proto=xboard")
+        error("-engine cmd=a nodes=1 proto=winboard -engine cmd=b nodes=1")
+            .contains("proto=winboard: expected uci or xboard")
+    );
+    assert!(
+        error("-engine builtin nodes=1 proto=xboard -engine cmd=b nodes=1")
+            .contains("proto=xboard")
     );
     assert!(error("-engine cmd=a nodes=1 hash=4 -engine cmd=b nodes=1").contains("hash=4"));
     assert!(
@@ -496,4 +501,21 @@ fn pgn_names_the_toml_form_refuses_and_missing_config_files_are_named() {
         message.starts_with("-config file=no-such-file.toml: "),
         "{message}"
     );
+}
+
+#[test]
+fn restart_and_proto_set_the_engine_config() {
+    let c =
+        config("-engine cmd=a nodes=1 restart=on proto=xboard -engine cmd=b nodes=1 restart=auto");
+    assert!(c.engines[0].restart && !c.engines[1].restart);
+    assert_eq!(
+        (c.engines[0].protocol, c.engines[1].protocol),
+        (
+            sparring::arena::Protocol::Xboard,
+            sparring::arena::Protocol::Uci
+        )
+    );
+    assert!(!config(TWO).engines[0].restart);
+    assert!(error(&format!("{TWO} -each restart=sometimes"))
+        .contains("restart=sometimes: expected on, off or auto"));
 }
