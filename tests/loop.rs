@@ -1,8 +1,10 @@
 //! `sparring loop` end to end at tiny node counts: the loop is deterministic whatever the
-//! concurrency and however often it is killed and resumed, a worse challenger is rejected and a
-//! better one promoted, the tune reads exactly the last `window` generations' data, and a changed
-//! configuration is refused on resume.
+//! concurrency and however often it is killed and resumed; a worse challenger is rejected and a
+//! better one promoted; the tune reads exactly the last `window` generations' data; a changed
+//! configuration is refused on resume; and a loop staged as shards (`--staged`, the cluster
+//! driver's path) gives the one-machine ladder and champion.
 
+use sparring::eval::{EvalParams, ParamGroup};
 use sparring::tune::ladder::{read_rows, GenerationRow};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -26,31 +28,35 @@ fn repo(path: &str) -> String {
 
 /// Settings a test varies.
 struct Setup {
-    weights: &'static str,
+    /// The starting champion's weights file (an absolute path).
+    weights: String,
     concurrency: u32,
     learning_rate: f64,
     selfplay_rounds: u32,
     gate_rounds: u32,
     /// 0 keeps the last epoch's weights instead of the best on held-out positions.
     validation_fraction: f64,
+    /// `tune.model.tune`, the groups tuned (None: the tuner's default).
+    tune_groups: Option<&'static str>,
 }
 
 impl Default for Setup {
     fn default() -> Setup {
         Setup {
-            weights: "configs/weights/handset.toml",
+            weights: repo("configs/weights/handset.toml"),
             concurrency: 2,
             learning_rate: 1.0,
             selfplay_rounds: 8,
             gate_rounds: 30,
             validation_fraction: 0.1,
+            tune_groups: None,
         }
     }
 }
 
 /// A loop configuration at tiny sizes, written into `dir`.
 fn write_config(dir: &Path, setup: &Setup) -> PathBuf {
-    let text = format!(
+    let mut text = format!(
         r#"seed = 7
 generations = 3
 [champion]
@@ -99,7 +105,7 @@ alpha = 0.1
 beta = 0.1
 model = "logistic"
 "#,
-        weights = repo(setup.weights),
+        weights = setup.weights,
         rounds = setup.selfplay_rounds,
         gate_rounds = setup.gate_rounds,
         concurrency = setup.concurrency,
@@ -107,6 +113,10 @@ model = "logistic"
         lr = setup.learning_rate,
         validation = setup.validation_fraction,
     );
+    // Last, so the line numbers above stay what the error test expects.
+    if let Some(groups) = setup.tune_groups {
+        text.push_str(&format!("[tune.model]\ntune = {groups}\n"));
+    }
     let path = dir.join("loop.toml");
     std::fs::write(&path, text).unwrap();
     path
@@ -230,15 +240,16 @@ fn a_loop_gives_the_same_ladder_at_any_concurrency_and_after_kills_in_every_stag
 }
 
 #[test]
-#[ignore = "failed after the evaluation gained 51 terms (issue 24 row 4) at the end of session 8, not yet investigated: see the issue 23 note"]
 fn a_worse_challenger_is_rejected_and_the_champion_kept() {
     let dir = scratch("worse");
-    // 3 centipawns a step on 160 positions without a penalty overfits into a weaker engine;
-    // without held-out positions the last epoch's weights are the challenger.
+    // 2 centipawns a step over every group on 160 positions, with neither a penalty nor held-out
+    // positions (the last epoch's weights are the challenger), overfits the whole evaluation to
+    // noise: the challenger lost by 200-550 Elo for every seed tried (1-5, 7), while 3 a step
+    // sometimes ends outside the engine's range and 6 always does (see the unusable test).
     let config = write_config(
         &dir,
         &Setup {
-            learning_rate: 3.0,
+            learning_rate: 2.0,
             validation_fraction: 0.0,
             ..Setup::default()
         },
@@ -248,8 +259,13 @@ fn a_worse_challenger_is_rejected_and_the_champion_kept() {
     let rows = rows_without_time(&out);
     assert_eq!(rows[0].sprt, "H0", "{:?}", rows[0]);
     assert!(!rows[0].promoted);
-    assert!(rows[0].elo.unwrap() < 0.0, "{:?}", rows[0]);
+    assert!(rows[0].elo.unwrap() < -100.0, "{:?}", rows[0]);
     assert_eq!(rows[0].cumulative_elo, 0.0);
+    assert_ne!(
+        std::fs::read(out.join("gen-001/challenger.weights.toml")).unwrap(),
+        std::fs::read(repo("configs/weights/handset.toml")).unwrap(),
+        "the challenger was tuned"
+    );
     assert_eq!(
         std::fs::read(out.join("champion.weights.toml")).unwrap(),
         std::fs::read(repo("configs/weights/handset.toml")).unwrap(),
@@ -290,33 +306,75 @@ fn a_tune_that_wrecks_the_weights_gives_no_challenger_and_the_loop_goes_on() {
     );
 }
 
+/// The hand-set weights with the material values scrambled (a pawn worth a queen, a knight a
+/// rook and back): an engine that gives its queen for a pawn.
+fn scrambled_material(dir: &Path) -> PathBuf {
+    let handset = std::fs::read_to_string(repo("configs/weights/handset.toml")).unwrap();
+    let scrambled = handset
+        .replace(
+            "mg = [    100,    320,    330,    500,    900]",
+            "mg = [    900,    500,    330,    320,    100]",
+        )
+        .replace(
+            "eg = [    120,    300,    320,    540,    960]",
+            "eg = [    960,    540,    320,    300,    120]",
+        );
+    assert_ne!(
+        scrambled, handset,
+        "configs/weights/handset.toml's material lines changed"
+    );
+    let path = dir.join("scrambled.weights.toml");
+    std::fs::write(&path, scrambled).unwrap();
+    path
+}
+
 #[test]
-#[ignore = "a 60-game tune is noise: since the search of docs/strength.md rows 1-2 its challenger \
-            loses to material-only (it won before); needs a construction that does not rest on the \
-            tune's luck"]
 fn a_better_challenger_is_promoted_and_becomes_the_champion() {
     let dir = scratch("better");
-    // Material only: any tuned piece-square table is a large gain.
+    // A champion whose material values are scrambled, and a tune of the material group alone
+    // with large steps: any 400 positions of its games say a queen is worth more than a pawn,
+    // so the tuned material beats it by hundreds of Elo (H1 at the first wave the SPRT can stop,
+    // for every seed tried, 1-5 and 7). The last epoch's weights are the challenger.
     let config = write_config(
         &dir,
         &Setup {
-            weights: "configs/weights/material-only.toml",
-            learning_rate: 5.0,
-            selfplay_rounds: 30,
-            gate_rounds: 150,
+            weights: scrambled_material(&dir).display().to_string(),
+            learning_rate: 30.0,
+            validation_fraction: 0.0,
+            selfplay_rounds: 20,
+            gate_rounds: 60,
+            tune_groups: Some(r#"["material"]"#),
             ..Setup::default()
         },
     );
     let out = dir.join("out");
-    run_loop(&config, &out, &["--generations", "1"]);
+    let run = run_loop(&config, &out, &["--generations", "1"]);
     let rows = rows_without_time(&out);
-    assert_eq!(rows[0].sprt, "H1", "{:?}", rows[0]);
+    assert_eq!(rows[0].sprt, "H1", "{:?}\n{}", rows[0], run.stdout);
     assert!(rows[0].promoted);
+    assert!(rows[0].elo.unwrap() > 100.0, "{:?}", rows[0]);
     assert_eq!(Some(rows[0].cumulative_elo), rows[0].elo);
+    let challenger = std::fs::read(out.join("gen-001/challenger.weights.toml")).unwrap();
     assert_eq!(
         std::fs::read(out.join("champion.weights.toml")).unwrap(),
-        std::fs::read(out.join("gen-001/challenger.weights.toml")).unwrap()
+        challenger,
+        "the challenger is the champion"
     );
+    // Only the material moved: the queen is worth more than a pawn again.
+    let tuned = EvalParams::load(out.join("champion.weights.toml")).unwrap();
+    let start = EvalParams::load(dir.join("scrambled.weights.toml")).unwrap();
+    let value = |params: &EvalParams, name: &str| params.get(params.index_of(name).unwrap());
+    assert!(
+        value(&tuned, "material.queen").0 > value(&tuned, "material.pawn").0,
+        "{:?} {:?}",
+        value(&tuned, "material.queen"),
+        value(&tuned, "material.pawn")
+    );
+    for i in 0..tuned.len() {
+        if tuned.group(i) != ParamGroup::Material {
+            assert_eq!(tuned.get(i), start.get(i), "{}", tuned.name(i));
+        }
+    }
     let svg = std::fs::read_to_string(out.join("ladder.svg")).unwrap();
     assert!(svg.starts_with("<svg"));
 }
@@ -424,4 +482,153 @@ fn an_spsa_stage_tunes_the_challengers_search_constants_and_resumes_to_the_same_
         std::fs::read(killed.join("gen-001/challenger.search.toml")).unwrap(),
         std::fs::read(gen.join("challenger.search.toml")).unwrap()
     );
+}
+
+/// One `sparring loop --staged` step: its `next` lines (stage, config, args, shards directory).
+fn staged_step(config: &Path, out: &Path) -> (String, String, String, String) {
+    let run = run_loop(config, out, &["--resume", "--staged"]);
+    let field = |key: &str| {
+        run.stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(key))
+            .unwrap_or_else(|| panic!("no `{key}` line:\n{}", run.stdout))
+            .to_string()
+    };
+    let next = field("next: ");
+    if next == "done" {
+        return (next, String::new(), String::new(), String::new());
+    }
+    (
+        next,
+        field("next-config: "),
+        field("next-args: "),
+        field("next-out: "),
+    )
+}
+
+/// Shard `index` of 2 of a staged stage, as a cluster task plays it.
+fn play_shard(config: &str, args: &str, shards: &str, index: u32) {
+    let out = format!("{shards}/shard-{index}-of-2");
+    let shard = format!("{index}/2");
+    let mut argv = vec!["match", config];
+    argv.extend(args.split_whitespace());
+    argv.extend(["--shard", &shard, "--out", &out, "--resume"]);
+    let run = sparring(&argv);
+    assert_eq!(run.code, 0, "{argv:?}\n{}\n{}", run.stdout, run.stderr);
+}
+
+/// A champion file's text with its run directory named `OUT` (the tuner's header names the
+/// data files it read).
+fn champion_text(out: &Path, file: &str) -> String {
+    std::fs::read_to_string(out.join(file))
+        .unwrap()
+        .replace(&out.display().to_string(), "OUT")
+}
+
+#[test]
+fn a_loop_staged_as_shards_gives_the_one_machine_ladder_and_champion() {
+    let dir = scratch("staged");
+    // The better-challenger loop over two generations: the champion changes after the first.
+    let config = write_config(
+        &dir,
+        &Setup {
+            weights: scrambled_material(&dir).display().to_string(),
+            learning_rate: 30.0,
+            validation_fraction: 0.0,
+            selfplay_rounds: 20,
+            gate_rounds: 60,
+            tune_groups: Some(r#"["material"]"#),
+            ..Setup::default()
+        },
+    );
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("generations = 3", "generations = 2");
+    std::fs::write(&config, text).unwrap();
+    let single = dir.join("single");
+    run_loop(&config, &single, &[]);
+    let expected = rows_without_time(&single);
+    assert_eq!(expected.len(), 2);
+    assert!(expected[0].promoted, "{:?}", expected[0]);
+
+    // Each stage as 2 shards played one after the other between --staged steps.
+    let staged = dir.join("staged");
+    let (next, config_file, args, shards) = staged_step(&config, &staged);
+    assert_eq!(next, "gen 1 selfplay");
+    assert!(
+        config_file.ends_with("gen-001/selfplay.toml"),
+        "{config_file}"
+    );
+    assert_eq!(args, "");
+    // With a shard missing, the stage is still the one to play.
+    play_shard(&config_file, &args, &shards, 0);
+    assert_eq!(staged_step(&config, &staged).0, "gen 1 selfplay");
+    play_shard(&config_file, &args, &shards, 1);
+    let mut steps = vec![next];
+    loop {
+        let (next, config_file, args, shards) = staged_step(&config, &staged);
+        if next == "done" {
+            break;
+        }
+        assert!(steps.len() < 40, "{steps:?}");
+        assert!(!steps.contains(&next), "{next} twice: {steps:?}");
+        if next.contains("gate") {
+            assert!(args.starts_with("--wave "), "{args}");
+        }
+        play_shard(&config_file, &args, &shards, 0);
+        play_shard(&config_file, &args, &shards, 1);
+        steps.push(next);
+    }
+    assert_eq!(steps[1], "gen 1 gate wave 0", "{steps:?}");
+    assert!(steps.contains(&"gen 2 selfplay".to_string()), "{steps:?}");
+    assert_eq!(
+        rows_without_time(&staged),
+        expected,
+        "staged and one machine agree"
+    );
+    for file in ["champion.weights.toml", "champion.search.toml"] {
+        assert_eq!(champion_text(&staged, file), champion_text(&single, file));
+    }
+
+    // The Slurm driver, against a stand-in sbatch that runs each array's tasks in turn.
+    let slurm = dir.join("slurm");
+    let state = dir.join("sbatch");
+    std::fs::create_dir_all(&state).unwrap();
+    let path = format!(
+        "{}:{}",
+        repo("tests/fixtures/cluster"),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let driver = Command::new("bash")
+        .arg(repo("configs/cluster/slurm-loop.sh"))
+        .env("SPARRING", env!("CARGO_BIN_EXE_sparring"))
+        .env("CONFIG", &config)
+        .env("OUT", &slurm)
+        .env("SHARDS", "2")
+        .env("MOCK_SBATCH_DIR", &state)
+        .env("PATH", path)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&driver.stdout);
+    assert!(
+        driver.status.success() && stdout.contains("done: the ladder is in"),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&driver.stderr)
+    );
+    let calls = std::fs::read_to_string(state.join("calls")).unwrap();
+    assert_eq!(calls.lines().count(), steps.len(), "{calls}");
+    assert!(
+        calls
+            .lines()
+            .all(|l| l == "sbatch --array=0-1 slurm-loop.sh"),
+        "{calls}"
+    );
+    assert_eq!(
+        rows_without_time(&slurm),
+        expected,
+        "the Slurm driver agrees"
+    );
+    for file in ["champion.weights.toml", "champion.search.toml"] {
+        assert_eq!(champion_text(&slurm, file), champion_text(&single, file));
+    }
 }

@@ -3,7 +3,9 @@
 
 use anyhow::Context;
 use clap::Args;
-use sparring::tune::ladder::{run_loop, GenerationRow, LoopConfig, LoopEvent, LoopOptions, Stage};
+use sparring::tune::ladder::{
+    run_loop, GenerationRow, LoopConfig, LoopEvent, LoopOptions, Stage, StagePlan,
+};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -25,6 +27,12 @@ pub struct LoopArgs {
     /// The run directory instead of the configuration's `output.dir`.
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
+    /// A cluster driver's step: play no games here. Merge the shards of match stages played
+    /// elsewhere, run the tune (and SPSA), and stop at the first match stage or gate wave
+    /// whose shards are not all played, printing it as `next:` lines (`next: done` at the end).
+    /// See configs/cluster/slurm-loop.sh.
+    #[arg(long)]
+    pub staged: bool,
 }
 
 const LONG_ABOUT: &str = "\
@@ -47,7 +55,17 @@ Each generation:
 Writes DIR/generations.csv (one row per generation), DIR/ladder.svg, the champion as
 DIR/champion.weights.toml and DIR/champion.search.toml, and gen-NNN/ with each stage's
 configuration and output. A killed loop continues with --resume; a finished generation is
-never played again. Exit status 2 for bad input, 1 for a run that failed.";
+never played again. Exit status 2 for bad input, 1 for a run that failed.
+
+On a cluster, --staged plays no games: it merges the match stages' shards found played,
+runs the other stages, and prints the next stage to play as shards:
+  next: gen 2 gate wave 1
+  next-config: DIR/gen-002/gate.toml
+  next-args: --wave 1 --wave-pairs 20
+  next-out: DIR/gen-002/gate-shards/wave-001
+Shard I of N then runs `sparring match CONFIG ARGS --shard I/N --out OUT/shard-I-of-N
+--resume`; the next `--staged --resume` run goes on from there, to `next: done`. The
+result is the one-machine loop's (configs/cluster/slurm-loop.sh is a Slurm driver).";
 
 /// Runs `sparring loop`.
 pub fn run(args: &LoopArgs) -> anyhow::Result<()> {
@@ -56,6 +74,7 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<()> {
         generations: args.generations,
         resume: args.resume,
         output_dir: args.out.clone(),
+        staged: args.staged,
     };
     super::interrupt::install();
     let mut progress = Progress::default();
@@ -64,7 +83,29 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<()> {
     let dir = summary.dir.display();
     println!("Ladder: {dir}/generations.csv, {dir}/ladder.svg");
     println!("Champion: {dir}/champion.weights.toml, {dir}/champion.search.toml");
+    if args.staged {
+        print_plan(summary.pending.as_ref());
+    }
     Ok(())
+}
+
+/// The `next` lines a cluster driver reads (the last lines of the output).
+fn print_plan(plan: Option<&StagePlan>) {
+    let Some(plan) = plan else {
+        println!("next: done");
+        return;
+    };
+    let (wave, args) = match plan.wave {
+        Some(w) => (
+            format!(" wave {}", w.index),
+            format!("--wave {} --wave-pairs {}", w.index, w.pairs),
+        ),
+        None => (String::new(), String::new()),
+    };
+    println!("next: gen {} {}{wave}", plan.generation, plan.stage);
+    println!("next-config: {}", plan.config.display());
+    println!("next-args: {args}");
+    println!("next-out: {}", plan.shards.display());
 }
 
 /// Progress lines: stage starts and ends, and for long stages a line every few seconds.

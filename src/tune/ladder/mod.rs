@@ -18,12 +18,14 @@
 pub mod config;
 mod record;
 mod run;
+mod staged;
 mod stages;
 pub mod svg;
 
 pub use config::{Champion, EngineFiles, LoopConfig};
 pub use record::{read_rows, GenerationRow, GENERATIONS_FILE};
 pub use run::{run_loop, LoopOptions, LoopSummary, LOOP_MANIFEST};
+pub use staged::StagePlan;
 
 use crate::arena::{ArenaError, BookSetupError, LockError, MergeError};
 use crate::eval::WeightsError;

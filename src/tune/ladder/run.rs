@@ -3,6 +3,7 @@
 
 use super::config::{EngineFiles, LoopConfig};
 use super::record::{write_rows, GenerationRow};
+use super::staged::{Halt, StagePlan};
 use super::stages::{verdict, GateOutcome, Generation, OnEvent, DATA_FILE};
 use super::{io_error, LoopError, LoopEvent};
 use crate::arena::OutputLock;
@@ -25,6 +26,10 @@ pub struct LoopOptions {
     pub resume: bool,
     /// The run directory instead of the configuration's `output.dir`.
     pub output_dir: Option<PathBuf>,
+    /// Play no games here: merge the shards of the match stages played elsewhere, run the
+    /// other stages, and stop at the first match stage (or gate wave) whose shards are not all
+    /// played, returning its plan (a cluster driver's step, docs/loop.md).
+    pub staged: bool,
 }
 
 /// What a finished loop reports.
@@ -36,6 +41,8 @@ pub struct LoopSummary {
     pub champion: EngineFiles,
     /// The run directory.
     pub dir: PathBuf,
+    /// Staged: the match stage to play as shards before the loop can go on (None: finished).
+    pub pending: Option<StagePlan>,
 }
 
 /// Runs (or resumes) the loop to its last generation.
@@ -67,8 +74,21 @@ pub fn run_loop(
             number,
             dir: gen_dir.clone(),
             on_event: &mut *on_event,
+            staged: options.staged,
         };
-        let row = play_generation(&mut generation, &dir, &rows, &champion, started)?;
+        let row = match play_generation(&mut generation, &dir, &rows, &champion, started) {
+            Ok(row) => row,
+            Err(Halt::Failed(error)) => return Err(*error),
+            Err(Halt::Pending(plan)) => {
+                write_outputs(&dir, &rows, &champion)?;
+                return Ok(LoopSummary {
+                    rows,
+                    champion,
+                    dir,
+                    pending: Some(plan),
+                });
+            }
+        };
         row.save(&gen_dir)?;
         if row.promoted {
             champion = challenger_files(&gen_dir, &champion);
@@ -84,6 +104,7 @@ pub fn run_loop(
         rows,
         champion,
         dir,
+        pending: None,
     })
 }
 
@@ -94,7 +115,7 @@ fn play_generation(
     rows: &[GenerationRow],
     champion: &EngineFiles,
     started: Instant,
-) -> Result<GenerationRow, LoopError> {
+) -> Result<GenerationRow, Halt> {
     let config = generation.config;
     let number = generation.number;
     let selfplay = generation.selfplay(champion)?;

@@ -3,11 +3,11 @@
 //! run left it.
 
 use super::config::{EngineFiles, LoopConfig};
+use super::staged::Halt;
 use super::{io_error, LoopError, LoopEvent, Stage};
 use crate::arena::schedule::Wave;
 use crate::arena::{
-    merge_shards, openings_of, run_tournament, Event, MatchConfig, MergeOptions, OpeningSource,
-    RunOptions, TournamentSummary,
+    openings_of, run_tournament, Event, MatchConfig, OpeningSource, PairingStats, RunOptions,
 };
 use crate::record::TrainingPosition;
 use crate::stats::{Pentanomial, SprtDecision};
@@ -28,6 +28,8 @@ pub(super) struct Generation<'c, 'e> {
     pub number: u32,
     pub dir: PathBuf,
     pub on_event: &'e mut OnEvent<'e>,
+    /// Match stages are played elsewhere as shards and merged here (`--staged`).
+    pub staged: bool,
 }
 
 /// What self-play gave.
@@ -108,12 +110,12 @@ impl Generation<'_, '_> {
     }
 
     /// Plays a match stage (or one wave of it) into its directory, resuming what is there.
-    fn play(
+    pub(super) fn play(
         &mut self,
         stage: Stage,
         config: &MatchConfig,
         wave: Option<Wave>,
-    ) -> Result<TournamentSummary, LoopError> {
+    ) -> Result<Vec<PairingStats>, LoopError> {
         let (openings, rejected) =
             openings_of(config).map_err(|source| LoopError::Openings { stage, source })?;
         if !rejected.is_empty() {
@@ -147,17 +149,17 @@ impl Generation<'_, '_> {
                 });
             }
         };
-        run_tournament(config, openings, &options, &mut forward).map_err(|source| {
-            LoopError::Match {
+        run_tournament(config, openings, &options, &mut forward)
+            .map(|summary| summary.pairings)
+            .map_err(|source| LoopError::Match {
                 generation,
                 stage,
                 source,
-            }
-        })
+            })
     }
 
     /// Self-play of the champion; its positions end up in `data.epd` in game order.
-    pub fn selfplay(&mut self, champion: &EngineFiles) -> Result<SelfplayOutcome, LoopError> {
+    pub fn selfplay(&mut self, champion: &EngineFiles) -> Result<SelfplayOutcome, Halt> {
         let out = self.dir.join("selfplay");
         let (config, text) = self.config.selfplay_config(self.number, champion, &out)?;
         let games = config.total_games();
@@ -165,7 +167,7 @@ impl Generation<'_, '_> {
         if !data.exists() {
             self.started(Stage::Selfplay);
             self.write_stage_config(Stage::Selfplay, &text)?;
-            self.play(Stage::Selfplay, &config, None)?;
+            self.play_stage(Stage::Selfplay, &config)?;
             in_game_order(&out.join("positions.epd"), &data)?;
         }
         let positions = count_lines(&data)?;
@@ -338,7 +340,7 @@ impl Generation<'_, '_> {
         &mut self,
         challenger: &EngineFiles,
         champion: &EngineFiles,
-    ) -> Result<GateOutcome, LoopError> {
+    ) -> Result<GateOutcome, Halt> {
         let out = self.dir.join("gate");
         let (config, text) = self
             .config
@@ -350,19 +352,26 @@ impl Generation<'_, '_> {
         let waves = config.total_games().div_ceil(2).div_ceil(pairs);
         let mut dirs = Vec::new();
         for index in 0..waves {
-            let mut wave_config = config.clone();
-            let dir = self.dir.join("gate-waves").join(format!("wave-{index:03}"));
-            wave_config.output.dir = dir.clone();
-            self.play(Stage::Gate, &wave_config, Some(Wave { index, pairs }))?;
-            dirs.push(dir);
-            let report =
-                merge_shards(&out, &dirs, &MergeOptions { partial: true }).map_err(|source| {
-                    LoopError::Merge {
-                        generation: self.number,
-                        source,
-                    }
-                })?;
+            let wave = Some(Wave { index, pairs });
+            if self.staged {
+                let shards = self.shard_dirs(Stage::Gate, wave)?;
+                if shards.is_empty() {
+                    return Err(self.pending(Stage::Gate, wave));
+                }
+                dirs.extend(shards);
+            } else {
+                let mut wave_config = config.clone();
+                let dir = self.dir.join("gate-waves").join(format!("wave-{index:03}"));
+                wave_config.output.dir = dir.clone();
+                self.play(Stage::Gate, &wave_config, wave)?;
+                dirs.push(dir);
+            }
+            let report = self.merge(&out, &dirs)?;
             let decided = report.stopped_after_wave.is_some();
+            if !decided && report.next_wave == Some(index) {
+                // Staged: the wave's shards are not all there yet.
+                return Err(self.pending(Stage::Gate, wave));
+            }
             if decided || index + 1 == waves {
                 let ptnml = report
                     .pairings
@@ -400,18 +409,15 @@ impl Generation<'_, '_> {
     }
 
     /// The champion against the anchor panel.
-    pub fn anchor(&mut self, champion: &EngineFiles) -> Result<AnchorOutcome, LoopError> {
+    pub fn anchor(&mut self, champion: &EngineFiles) -> Result<AnchorOutcome, Halt> {
         let out = self.dir.join("anchor");
         let (config, text) = self.config.anchor_config(self.number, champion, &out)?;
         self.started(Stage::Anchor);
         self.write_stage_config(Stage::Anchor, &text)?;
-        let summary = self.play(Stage::Anchor, &config, None)?;
-        let total = summary
-            .pairings
-            .iter()
-            .fold(Pentanomial::default(), |sum, p| {
-                sum.checked_add(p.ptnml).unwrap_or(sum)
-            });
+        let pairings = self.play_stage(Stage::Anchor, &config)?;
+        let total = pairings.iter().fold(Pentanomial::default(), |sum, p| {
+            sum.checked_add(p.ptnml).unwrap_or(sum)
+        });
         let estimate = total.estimate();
         let ratings = &self.config.anchor_ratings;
         let panel = if ratings.is_empty() {
