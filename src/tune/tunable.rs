@@ -151,16 +151,22 @@ impl TunableEval for EvalParams {
     }
 
     fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError> {
-        struct Collect<'a>(&'a mut LinearTrace);
+        // Also sums the endgame half, which picks the endgame scale factor.
+        struct Collect<'a>(&'a mut LinearTrace, i32);
         impl Accumulator for Collect<'_> {
             #[inline]
-            fn add(&mut self, index: usize, count: i32, _weight: (i32, i32)) {
+            fn add(&mut self, index: usize, count: i32, weight: (i32, i32)) {
                 if count != 0 {
                     self.0.coefficients.push((index as u32, count));
+                    self.1 += count * weight.1;
                 }
             }
         }
-        out.phase = evaluate_with(pos, self, &mut Collect(out));
+        let mut collect = Collect(out, 0);
+        let phase = evaluate_with(pos, self, &mut collect);
+        let eg = collect.1;
+        out.phase = phase;
+        out.eg_scale = self.scale().factor(pos, eg) as f64 / crate::eval::SCALE_NORMAL as f64;
         Ok(())
     }
 }
