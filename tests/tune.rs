@@ -168,7 +168,6 @@ fn truth() -> EvalParams {
 }
 
 #[test]
-#[ignore = "fails since the evaluation gained 51 terms (issue 24 row 4): the synthetic recovery no longer reaches 1/100 of the start MSE in its epochs; not yet investigated, see the session 8 note"]
 fn tuning_recovers_the_weights_that_made_the_labels() {
     let positions = positions();
     let truth = truth();
@@ -180,15 +179,25 @@ fn tuning_recovers_the_weights_that_made_the_labels() {
         &[ParamGroup::Material, ParamGroup::Pieces],
     );
     let data = Dataset::from_positions(positions, &labels, &selection);
-    let options = TrainOptions {
-        k,
-        learning_rate: 8.0,
-        epochs: 5000,
-        patience: 0,
-        ..TrainOptions::default()
-    };
-    // From the defaults, and from zero (the large learning rate is for the long way from zero).
-    for start in [selection.start_weights(), vec![[0.0; 2]; selection.len()]] {
+    let truth_weights: Vec<[f64; 2]> = selection
+        .tuned()
+        .iter()
+        .map(|&i| [truth.get(i).0 as f64, truth.get(i).1 as f64])
+        .collect();
+    let floor = loss(&data, &truth_weights, k);
+    // From the defaults with small steps, and from zero with large ones (the long way).
+    let starts = [
+        (selection.start_weights(), 2.0),
+        (vec![[0.0; 2]; selection.len()], 8.0),
+    ];
+    for (start, learning_rate) in starts {
+        let options = TrainOptions {
+            k,
+            learning_rate,
+            epochs: 5000,
+            patience: 0,
+            ..TrainOptions::default()
+        };
         let result = train(
             &data,
             &Dataset::new(&selection),
@@ -206,8 +215,14 @@ fn tuning_recovers_the_weights_that_made_the_labels() {
                 truth.name(i)
             );
         }
+        // The truth's own error is the floor (the labels come from its integer-rounded blend):
+        // the tune closes 99 % of the gap from the start to it.
         let history = &result.history;
-        assert!(history.last().unwrap().train_mse < history[0].train_mse / 100.0);
+        let (start_mse, final_mse) = (history[0].train_mse, history.last().unwrap().train_mse);
+        assert!(
+            final_mse - floor < (start_mse - floor) / 100.0,
+            "start {start_mse}, tuned {final_mse}, truth {floor}"
+        );
     }
 }
 
@@ -536,18 +551,7 @@ fn shipped_config_parses() {
         vec![PathBuf::from("results/selfplay/positions.epd")]
     );
     assert_eq!(config.output.dir, PathBuf::from("results/tune"));
-    assert_eq!(
-        config.model.tune,
-        vec![
-            ParamGroup::Material,
-            ParamGroup::Pst,
-            ParamGroup::Mobility,
-            ParamGroup::Pawns,
-            ParamGroup::KingSafety,
-            ParamGroup::Pieces,
-            ParamGroup::Tempo
-        ]
-    );
+    assert_eq!(config.model.tune, ParamGroup::ALL.to_vec());
     assert_eq!(config.model.min_occurrences, 0);
     assert_eq!(
         config.model.weights,

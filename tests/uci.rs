@@ -649,9 +649,9 @@ fn uci_chess960_option_switches_castling_text() {
 
 /// python-chess plays Chess960 and DFRC games against the binary: it turns `UCI_Chess960` on
 /// itself (the engine declares it), sends Shredder-FEN positions and king-takes-rook castling,
-/// and checks every engine move is legal. The python side castles whenever it can.
+/// and checks every engine move is legal. The python side develops its back rank and castles
+/// whenever it can, so castling is reached however fast the engine wins.
 #[test]
-#[ignore = "failed once after the session 8 merges (python-chess counted 2 results on its side, 1 on the engine's); not yet investigated, see the session 8 note"]
 fn python_chess_plays_chess960_games_against_the_engine() {
     let probe = std::process::Command::new("python3")
         .args(["-c", "import chess.engine"])
@@ -682,7 +682,12 @@ for start in starts:
         else:
             legal = list(board.legal_moves)
             castling = [m for m in legal if board.is_castling(m)]
-            move = castling[0] if castling else rng.choice(legal)
+            # Develop the back rank's minor pieces and queen (never king or rook) so castling
+            # becomes legal early, however quickly the engine wins.
+            back = 0 if board.turn == chess.WHITE else 7
+            develop = [m for m in legal if chess.square_rank(m.from_square) == back
+                       and board.piece_type_at(m.from_square) not in (chess.KING, chess.ROOK)]
+            move = castling[0] if castling else rng.choice(develop or legal)
             who = "python"
         if board.is_castling(move):
             castles[who] += 1

@@ -9,8 +9,8 @@ use sparring::board::Position;
 use sparring::eval::{EvalParams, ParamGroup};
 use sparring::record::bullet::{self, BulletReport};
 use sparring::tune::{
-    self, data::LoadReport, synthetic, with_threads, Dataset, Event, ParamSelection, TunableEval,
-    TuneConfig, TuneError,
+    self, data::LoadReport, external::EngineSpec, synthetic, with_threads, Dataset, Event,
+    ParamSelection, TunableEval, TuneConfig, TuneError,
 };
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -36,7 +36,8 @@ pub struct TuneArgs {
     pub data: Vec<PathBuf>,
     /// Tune an external engine's evaluation through the trace protocol instead of sparring's:
     /// the engine command with its arguments, one string ("./myengine --flag"); one process per
-    /// thread (docs/tune-any-engine.md).
+    /// thread (docs/tune-any-engine.md). Replaces the configuration's `[engine]` command, args
+    /// and working_dir.
     #[arg(long, value_name = "CMD ARGS")]
     pub engine: Option<String>,
     /// A tool instead of a tuning run.
@@ -267,6 +268,27 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     if let Some(TuneCommand::Convert(convert)) = &args.command {
         return run_convert(convert);
     }
+    let config = load_config(args)?;
+    if let Some(engine) = engine_of(args, &config) {
+        return run_engine(&config, &engine);
+    }
+    let mut progress = Progress {
+        report_every: config.output.report_every,
+        epochs: config.optimizer.epochs,
+        interactive: interactive(),
+        bar: None,
+    };
+    let result = tune::run(&config, &mut |event| progress.show(event));
+    if let Some(bar) = &progress.bar {
+        bar.finish();
+    }
+    let summary = result.map_err(|e| name_data_source(e, !args.data.is_empty(), &config))?;
+    print_summary(&summary);
+    Ok(())
+}
+
+/// The configuration file with the command line's overrides applied.
+fn load_config(args: &TuneArgs) -> anyhow::Result<TuneConfig> {
     let config_path = args
         .config
         .as_ref()
@@ -281,104 +303,139 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     if let Some(threads) = args.threads {
         config.optimizer.threads = threads;
     }
-    if let Some(command) = &args.engine {
-        return run_engine(&config, command);
+    Ok(config)
+}
+
+/// The external engine to tune, if any: `--engine` replaces the `[engine]` table's command,
+/// arguments and working directory (its `timeout` still applies).
+fn engine_of(args: &TuneArgs, config: &TuneConfig) -> Option<EngineSpec> {
+    match (&args.engine, &config.engine) {
+        (Some(line), table) => {
+            let mut spec = EngineSpec::from_command_line(line);
+            if let Some(table) = table {
+                spec.answer_timeout = table.answer_timeout;
+            }
+            Some(spec)
+        }
+        (None, table) => table.clone(),
     }
-    let report_every = config.output.report_every;
-    let epochs = config.optimizer.epochs;
-    let interactive = interactive();
-    let mut bar: Option<ProgressBar> = None;
-    let mut on_event = |event: Event<'_>| match event {
-        Event::Loading { files, threads } => {
-            println!("loading {files} data file(s) with {threads} threads");
-        }
-        Event::Loaded {
-            report,
-            seconds,
-            bytes_per_position,
-            average_coefficients,
-        } => {
-            print_load_report(report);
-            for f in &report.files {
-                if f.duplicates > 0 {
-                    println!(
-                        "  {}: {} positions, {} duplicates",
-                        f.file, f.positions, f.duplicates
-                    );
-                } else {
-                    println!("  {}: {} positions", f.file, f.positions);
-                }
+}
+
+/// What a run of sparring's own tuner shows as it goes: lines, or a bar on a terminal.
+struct Progress {
+    report_every: usize,
+    epochs: usize,
+    interactive: bool,
+    bar: Option<ProgressBar>,
+}
+
+impl Progress {
+    fn show(&mut self, event: Event<'_>) {
+        match event {
+            Event::Loading { files, threads } => {
+                println!("loading {files} data file(s) with {threads} threads");
             }
-            let read = report.positions + report.duplicates;
-            println!(
-                "loaded {} positions in {seconds:.2}s ({:.0} positions/s), {} lines skipped, \
-                 {} duplicates dropped ({} with another result; merged with the mean label); \
-                 {average_coefficients:.1} tuned coefficients and {bytes_per_position:.0} bytes \
-                 per position",
-                report.positions,
-                read as f64 / seconds.max(1e-9),
-                report.skipped,
-                report.duplicates,
-                report.duplicates_with_other_label
-            );
-        }
-        Event::Split {
-            training,
-            validation,
-        } => println!("training positions {training}, validation positions {validation}"),
-        Event::Blended {
-            weight,
-            without_score,
-        } => {
-            println!(
-                "Labels: {:.0} % game result, {:.0} % search score (ce) at this K{}",
-                100.0 * (1.0 - weight),
-                100.0 * weight,
-                if without_score > 0 {
-                    format!("; {without_score} positions have no score and keep the result")
-                } else {
-                    String::new()
-                }
-            );
-        }
-        Event::K {
-            k,
-            fitted,
-            train_mse,
-        } => {
-            println!(
-                "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
-                if fitted { "fitted" } else { "fixed" }
-            );
-            let (lo, hi) = tune::model::K_RANGE;
-            if fitted && (k < lo + 1e-3 || k > hi - 1e-3) {
-                eprintln!(
-                    "warning: K is at the edge of its search range {lo}..{hi}: the starting \
-                     weights or the labels may be wrong (try a fixed k)"
-                );
-            }
-        }
-        Event::Epoch(s) => {
-            if interactive {
-                let bar = bar.get_or_insert_with(|| epoch_bar(epochs));
-                bar.set_message(epoch_message(s));
-                bar.set_position(s.epoch as u64);
-            } else if s.epoch % report_every == 0 || s.epoch == epochs {
-                let val = s
-                    .validation_mse
-                    .map_or(String::new(), |v| format!("  validation {v:.6}"));
+            Event::Loaded {
+                report,
+                seconds,
+                bytes_per_position,
+                average_coefficients,
+            } => print_loaded(report, seconds, bytes_per_position, average_coefficients),
+            Event::Split {
+                training,
+                validation,
+            } => println!("training positions {training}, validation positions {validation}"),
+            Event::Blended {
+                weight,
+                without_score,
+            } => {
                 println!(
-                    "epoch {:>6}  train {:.6}{val}  best epoch {}  {:.1}s",
-                    s.epoch, s.train_mse, s.best_epoch, s.seconds
+                    "Labels: {:.0} % game result, {:.0} % search score (ce) at this K{}",
+                    100.0 * (1.0 - weight),
+                    100.0 * weight,
+                    if without_score > 0 {
+                        format!("; {without_score} positions have no score and keep the result")
+                    } else {
+                        String::new()
+                    }
                 );
             }
+            Event::K {
+                k,
+                fitted,
+                train_mse,
+            } => print_k(k, fitted, train_mse),
+            Event::Epoch(s) => self.epoch(s),
         }
-    };
-    let result = tune::run(&config, &mut on_event);
-    if let Some(bar) = &bar {
-        bar.finish();
     }
-    let summary = result.map_err(|e| name_data_source(e, !args.data.is_empty(), &config))?;
+
+    fn epoch(&mut self, s: &tune::EpochStats) {
+        if self.interactive {
+            let epochs = self.epochs;
+            let bar = self.bar.get_or_insert_with(|| epoch_bar(epochs));
+            bar.set_message(epoch_message(s));
+            bar.set_position(s.epoch as u64);
+        } else if s.epoch % self.report_every == 0 || s.epoch == self.epochs {
+            let val = s
+                .validation_mse
+                .map_or(String::new(), |v| format!("  validation {v:.6}"));
+            println!(
+                "epoch {:>6}  train {:.6}{val}  best epoch {}  {:.1}s",
+                s.epoch, s.train_mse, s.best_epoch, s.seconds
+            );
+        }
+    }
+}
+
+/// The files loaded, their positions and duplicates, and the loading rate.
+fn print_loaded(
+    report: &LoadReport,
+    seconds: f64,
+    bytes_per_position: f64,
+    average_coefficients: f64,
+) {
+    print_load_report(report);
+    for f in &report.files {
+        if f.duplicates > 0 {
+            println!(
+                "  {}: {} positions, {} duplicates",
+                f.file, f.positions, f.duplicates
+            );
+        } else {
+            println!("  {}: {} positions", f.file, f.positions);
+        }
+    }
+    let read = report.positions + report.duplicates;
+    println!(
+        "loaded {} positions in {seconds:.2}s ({:.0} positions/s), {} lines skipped, \
+         {} duplicates dropped ({} with another result; merged with the mean label); \
+         {average_coefficients:.1} tuned coefficients and {bytes_per_position:.0} bytes \
+         per position",
+        report.positions,
+        read as f64 / seconds.max(1e-9),
+        report.skipped,
+        report.duplicates,
+        report.duplicates_with_other_label
+    );
+}
+
+/// K and the starting error; a warning when a fitted K sits at the edge of its range.
+fn print_k(k: f64, fitted: bool, train_mse: f64) {
+    println!(
+        "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
+        if fitted { "fitted" } else { "fixed" }
+    );
+    let (lo, hi) = tune::model::K_RANGE;
+    if fitted && (k < lo + 1e-3 || k > hi - 1e-3) {
+        eprintln!(
+            "warning: K is at the edge of its search range {lo}..{hi}: the starting \
+             weights or the labels may be wrong (try a fixed k)"
+        );
+    }
+}
+
+/// How the run ended, its errors before and after, unused parameters and the files written.
+fn print_summary(summary: &tune::TuneSummary) {
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
     println!(
         "{} after epoch {}; kept epoch {}",
@@ -416,7 +473,6 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
     for path in &summary.outputs {
         println!("wrote {}", path.display());
     }
-    Ok(())
 }
 
 /// A data-list error with where the list came from: `--data` or the configuration's
@@ -579,18 +635,19 @@ fn epd_line(pos: &Position, label: f32) -> String {
     )
 }
 
-/// `sparring tune CONFIG --engine CMD`: traces the data through the engine's `tunetrace`
-/// answers (one process per thread), fits every declared parameter and writes weights.toml,
-/// weights.txt, setoption.txt, history.csv and loss.svg into `output.dir`.
-fn run_engine(config: &TuneConfig, command: &str) -> anyhow::Result<()> {
+/// `sparring tune CONFIG --engine CMD` (or an `[engine]` table): traces the data through the
+/// engine's `tunetrace` answers (one process per thread), fits every declared parameter and
+/// writes weights.toml, weights.txt, setoption.txt, history.csv and loss.svg into `output.dir`.
+fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
     use sparring::tune::any::{self, AnyOptions, Method};
     use sparring::tune::external::ExternalEval;
     tune::check_threads(config.optimizer.threads)?;
     tune::check_output_dir(&config.output.dir)?;
     let threads = tune::resolve_threads(config.optimizer.threads);
-    let eval = ExternalEval::start(command, threads).map_err(TuneError::from)?;
+    let eval = ExternalEval::start(engine, threads).map_err(TuneError::from)?;
     println!(
-        "engine '{command}': {} parameters, {} process(es)",
+        "engine '{}': {} parameters, {} process(es)",
+        eval.command(),
         eval.params().len(),
         threads
     );
@@ -600,25 +657,39 @@ fn run_engine(config: &TuneConfig, command: &str) -> anyhow::Result<()> {
         epochs: config.optimizer.epochs,
         threads: config.optimizer.threads,
         dedupe: config.data.dedupe,
+        validation_fraction: config.data.validation_fraction,
+        seed: config.data.seed,
     };
     let result = any::run(&eval, &config.data.files, &options, &mut |s| {
-        println!("epoch {} mse {:.9}", s.epoch, s.train_mse)
+        let val = s
+            .validation_mse
+            .map_or(String::new(), |v| format!(" validation {v:.9}"));
+        println!("epoch {} mse {:.9}{val}", s.epoch, s.train_mse)
     })?;
     eval.recheck_params().map_err(TuneError::from)?;
     print_load_report(&LoadReport {
         skipped: result.skipped,
         ..LoadReport::default()
     });
+    let traced = result.positions + result.validation_positions;
     println!(
-        "traced {} positions in {:.3} s ({:.0} positions/s over {} process(es))",
-        result.positions,
+        "traced {traced} positions in {:.3} s ({:.0} positions/s over {threads} process(es)); \
+         training positions {}, validation positions {}",
         result.load_seconds,
-        result.positions as f64 / result.load_seconds.max(1e-9),
-        threads
+        traced as f64 / result.load_seconds.max(1e-9),
+        result.positions,
+        result.validation_positions
     );
-    println!("k {:.6}", result.k);
-    println!("start_mse {:.9}", result.start_mse);
-    println!("mse {:.9}", result.final_mse);
+    // Twelve digits: enough to compare runs (tests/tune_engine.rs) to 1e-9.
+    println!("k {:.12}", result.k);
+    println!("start_mse {:.12}", result.start_mse);
+    println!("mse {:.12}", result.final_mse);
+    if let Some((start, kept)) = result.validation_mse {
+        println!(
+            "validation_mse {start:.12} -> {kept:.12} (kept iteration {})",
+            result.best_epoch
+        );
+    }
     for path in any::write_outputs(&config.output.dir, &result)? {
         println!("wrote {}", path.display());
     }

@@ -37,6 +37,11 @@ pub struct AnyOptions {
     pub threads: usize,
     /// Merge repeated positions while loading.
     pub dedupe: bool,
+    /// The share of positions held out as a validation set, in [0, 1) (0 = none): its error is
+    /// reported per epoch and the epoch where it was lowest gives the weights.
+    pub validation_fraction: f64,
+    /// Seeds the training/validation split.
+    pub seed: u64,
 }
 
 impl Default for AnyOptions {
@@ -47,6 +52,8 @@ impl Default for AnyOptions {
             epochs: 50,
             threads: 0,
             dedupe: false,
+            validation_fraction: 0.0,
+            seed: 1,
         }
     }
 }
@@ -60,16 +67,22 @@ pub struct AnyResult {
     pub tapered: bool,
     /// The sigmoid's scale (base 10).
     pub k: f64,
-    /// Positions tuned on.
+    /// Positions tuned on (the training set).
     pub positions: usize,
+    /// Positions held out for validation.
+    pub validation_positions: usize,
     /// Lines skipped as bad.
     pub skipped: usize,
     /// Seconds spent loading and tracing.
     pub load_seconds: f64,
-    /// The loss of the starting weights at K.
+    /// The training loss of the starting weights at K.
     pub start_mse: f64,
-    /// The loss of the final weights.
+    /// The training loss of the kept weights.
     pub final_mse: f64,
+    /// The validation loss of the starting and the kept weights (None without a validation set).
+    pub validation_mse: Option<(f64, f64)>,
+    /// The epoch (iteration) whose weights were kept.
+    pub best_epoch: usize,
     /// The final weights, one (mg, eg) pair per parameter.
     pub weights: Vec<[f64; 2]>,
     /// The loss per epoch or iteration (0 = the start), with seconds since optimising began.
@@ -92,10 +105,12 @@ pub fn load<E: TunableEval + ?Sized>(
     Ok(Dataset::load_files_with(&files, &selection, &options)?)
 }
 
-/// Tunes every parameter of `eval` on `data` (loaded through `eval`, see `load`).
+/// Tunes every parameter of `eval` on `data` (loaded through `eval`, see `load`), watching the
+/// error on `validation` (may be empty).
 pub fn fit<E: TunableEval + ?Sized>(
     eval: &E,
     data: &Dataset,
+    validation: &Dataset,
     options: &AnyOptions,
     on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
 ) -> Result<Fit, TuneError> {
@@ -115,7 +130,7 @@ pub fn fit<E: TunableEval + ?Sized>(
                     frozen: Vec::new(),
                     bounds: selection.specs().iter().map(|s| s.bounds).collect(),
                 };
-                let r = gauss_newton(data, start, &newton, on_epoch);
+                let r = gauss_newton(data, validation, start, &newton, on_epoch);
                 (r.weights, r.history)
             }
             Method::GaussNewton | Method::Adam { .. } => {
@@ -130,7 +145,7 @@ pub fn fit<E: TunableEval + ?Sized>(
                     patience: 0,
                     ..TrainOptions::default()
                 };
-                let r = train(data, &Dataset::default(), start, &train_options, on_epoch)?;
+                let r = train(data, validation, start, &train_options, on_epoch)?;
                 (r.best_weights, r.history)
             }
         };
@@ -163,6 +178,11 @@ pub fn run<E: TunableEval + ?Sized>(
     on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
 ) -> Result<AnyResult, TuneError> {
     super::check_threads(options.threads)?;
+    if !(0.0..1.0).contains(&options.validation_fraction) {
+        return Err(TuneError::ValidationFraction {
+            value: options.validation_fraction,
+        });
+    }
     let started = Instant::now();
     let (data, report) = with_threads(options.threads, || load(eval, files, options.dedupe))??;
     let load_seconds = started.elapsed().as_secs_f64();
@@ -176,22 +196,39 @@ pub fn run<E: TunableEval + ?Sized>(
             skipped: report.skipped,
         });
     }
+    let positions = data.len();
+    let (training, validation) = data.split_in_place(options.validation_fraction, options.seed);
+    if training.is_empty() {
+        return Err(TuneError::NoTrainingData {
+            value: options.validation_fraction,
+            positions,
+        });
+    }
     let Fit {
         k,
         start_mse,
         weights,
         history,
-    } = fit(eval, &data, options, on_epoch)?;
-    let final_mse = history.last().map_or(start_mse, |h| h.train_mse);
+    } = fit(eval, &training, &validation, options, on_epoch)?;
+    let best_epoch = history.last().map_or(0, |h| h.best_epoch);
+    let kept = history.iter().find(|h| h.epoch == best_epoch);
+    let final_mse = kept.map_or(start_mse, |h| h.train_mse);
+    let validation_mse = history
+        .first()
+        .and_then(|h| h.validation_mse)
+        .zip(kept.and_then(|h| h.validation_mse));
     Ok(AnyResult {
         specs: eval.params(),
         tapered: eval.tapered(),
         k,
-        positions: data.len(),
+        positions: training.len(),
+        validation_positions: validation.len(),
         skipped: report.skipped,
         load_seconds,
         start_mse,
         final_mse,
+        validation_mse,
+        best_epoch,
         weights,
         history,
     })
@@ -266,7 +303,7 @@ pub fn write_outputs(dir: &Path, result: &AnyResult) -> Result<Vec<PathBuf>, Tun
             "loss.svg",
             svg::loss_svg(
                 &result.history,
-                result.history.len().saturating_sub(1),
+                result.best_epoch,
                 &format!("Texel tuning, K = {:.3}", result.k),
             ),
         ),

@@ -2,12 +2,14 @@
 //! errors: a typo must not be silently ignored); ranges are checked in plain code afterwards.
 //! Every error names the file, line and column, the dotted key and what was expected.
 
+use super::external::{EngineSpec, ANSWER_TIMEOUT};
 use crate::available_cores;
 use crate::eval::ParamGroup;
 pub use crate::toml_config::ConfigError;
 use crate::toml_config::{read_text, Document};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// How K (the sigmoid's scale) is chosen.
 #[derive(Copy, Clone, PartialEq, Debug)]
@@ -101,6 +103,9 @@ pub struct TuneConfig {
     pub optimizer: OptimizerConfig,
     /// The `[output]` table.
     pub output: OutputConfig,
+    /// The `[engine]` table: an external engine whose evaluation is tuned through the trace
+    /// protocol instead of sparring's (`sparring tune --engine` overrides it).
+    pub engine: Option<EngineSpec>,
     /// Line and column of `data.validation_fraction` (of `[data]` when absent), for
     /// `no_training_data`.
     validation_fraction_position: (usize, usize),
@@ -119,6 +124,17 @@ struct TuneFile {
     optimizer: OptimizerFile,
     #[serde(default)]
     output: OutputFile,
+    engine: Option<EngineFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EngineFile {
+    command: Option<String>,
+    args: Option<Vec<String>>,
+    working_dir: Option<String>,
+    /// Seconds per answer.
+    timeout: Option<f64>,
 }
 
 #[derive(Deserialize, Default)]
@@ -182,170 +198,13 @@ impl TuneConfig {
     pub fn from_toml_str(text: &str, source: &str) -> Result<TuneConfig, ConfigError> {
         let doc = Document::parse(text, source)?;
         let f: TuneFile = doc.deserialize()?;
-
-        let d = f.data.unwrap_or_default();
-        let files_expected = "a non-empty array of file paths";
-        let files = d
-            .files
-            .ok_or_else(|| doc.missing("data.files", files_expected))?;
-        if files.is_empty() {
-            return Err(doc.invalid_value("data.files", files_expected));
-        }
-        if let Some(i) = files.iter().position(|f| f.is_empty()) {
-            return Err(doc.invalid_value(&format!("data.files[{i}]"), files_expected));
-        }
-        let validation_fraction = d.validation_fraction.unwrap_or(0.1);
-        if validation_fraction >= 1.0 {
-            return Err(doc.invalid(
-                "data.validation_fraction",
-                "a number from 0 (no validation set) up to but not including 1",
-                format!("{validation_fraction}, which leaves no training data"),
-            ));
-        }
-        let data = DataConfig {
-            files: files.into_iter().map(PathBuf::from).collect(),
-            validation_fraction: doc.number(
-                "data.validation_fraction",
-                validation_fraction,
-                "a number from 0 (no validation set) up to but not including 1",
-                |f| (0.0..1.0).contains(&f),
-            )?,
-            seed: d.seed.unwrap_or(1),
-            score_weight: doc.number(
-                "data.score_weight",
-                d.score_weight.unwrap_or(0.0),
-                "a number from 0 to 1",
-                |f| (0.0..=1.0).contains(&f),
-            )?,
-            resolve: matches!(d.resolve, Some(ResolveFile::Quiescence)),
-            dedupe: d.dedupe.unwrap_or(true),
-        };
-
-        let m = f.model;
-        let names: Vec<&str> = ParamGroup::ALL.iter().map(|g| g.name()).collect();
-        let groups_expected = format!(
-            "a non-empty array of parameter groups from {}",
-            names.join(", ")
-        );
-        let tune = match m.tune {
-            None => ParamGroup::ALL.to_vec(),
-            Some(list) if list.is_empty() => {
-                return Err(doc.invalid_value("model.tune", &groups_expected))
-            }
-            Some(list) => {
-                let mut tune = Vec::with_capacity(list.len());
-                for (i, name) in list.iter().enumerate() {
-                    let key = format!("model.tune[{i}]");
-                    let group = ParamGroup::from_name(name)
-                        .ok_or_else(|| doc.invalid_value(&key, &groups_expected))?;
-                    if tune.contains(&group) {
-                        return Err(doc.invalid(
-                            &key,
-                            "each group at most once",
-                            format!("a second {name:?}"),
-                        ));
-                    }
-                    tune.push(group);
-                }
-                tune
-            }
-        };
-        let model = ModelConfig {
-            weights: match m.weights {
-                Some(w) if w.is_empty() => {
-                    return Err(doc.invalid_value("model.weights", "a non-empty path string"))
-                }
-                w => w.map(PathBuf::from),
-            },
-            tune,
-            from_zero: m.from_zero.unwrap_or(false),
-            min_occurrences: m.min_occurrences.unwrap_or(0),
-        };
-
-        let o = f.optimizer;
-        let k_expected = "\"auto\" or a positive number";
-        let k = match o.k {
-            None => KSetting::Auto,
-            Some(toml::Value::String(a)) if a == "auto" => KSetting::Auto,
-            Some(toml::Value::Float(k)) => {
-                KSetting::Fixed(doc.number("optimizer.k", k, k_expected, |k| k > 0.0)?)
-            }
-            Some(toml::Value::Integer(k)) => {
-                KSetting::Fixed(doc.number("optimizer.k", k as f64, k_expected, |k| k > 0.0)?)
-            }
-            Some(_) => return Err(doc.invalid_value("optimizer.k", k_expected)),
-        };
-        let cores = available_cores();
-        let threads = o.threads.unwrap_or(0);
-        if threads > cores {
-            return Err(doc.invalid_value(
-                "optimizer.threads",
-                format!(
-                    "0 (one per core) or an integer up to {cores} (the threads this machine runs \
-                     at once)"
-                ),
-            ));
-        }
-        let optimizer = OptimizerConfig {
-            learning_rate: doc.number(
-                "optimizer.learning_rate",
-                o.learning_rate.unwrap_or(1.0),
-                "a positive number",
-                |f| f > 0.0,
-            )?,
-            beta1: doc.number(
-                "optimizer.beta1",
-                o.beta1.unwrap_or(0.9),
-                "a number in [0, 1)",
-                |f| (0.0..1.0).contains(&f),
-            )?,
-            beta2: doc.number(
-                "optimizer.beta2",
-                o.beta2.unwrap_or(0.999),
-                "a number in [0, 1)",
-                |f| (0.0..1.0).contains(&f),
-            )?,
-            // Zero epochs would write the starting weights back as "tuned".
-            epochs: doc.in_range("optimizer.epochs", o.epochs.unwrap_or(2000), 1, None)?,
-            k,
-            threads,
-            patience: o.patience.unwrap_or(100),
-            batch_size: o.batch_size.unwrap_or(0),
-            l2: doc.number(
-                "optimizer.l2",
-                o.l2.unwrap_or(0.0),
-                "a number from 0 up",
-                |f| f >= 0.0,
-            )?,
-        };
-
-        let out = f.output;
-        let dir = match out.dir {
-            None => "results/tune".to_string(),
-            Some(d) if d.is_empty() => {
-                return Err(doc.invalid_value("output.dir", "a non-empty path string"))
-            }
-            Some(d) => d,
-        };
-        if Path::new(&dir).is_file() {
-            return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
-        }
-        let output = OutputConfig {
-            dir: PathBuf::from(dir),
-            report_every: doc.in_range(
-                "output.report_every",
-                out.report_every.unwrap_or(50),
-                1,
-                None,
-            )?,
-        };
-
         Ok(TuneConfig {
             source: source.to_string(),
-            data,
-            model,
-            optimizer,
-            output,
+            data: data_config(&doc, f.data.unwrap_or_default())?,
+            model: model_config(&doc, f.model)?,
+            optimizer: optimizer_config(&doc, f.optimizer)?,
+            output: output_config(&doc, f.output)?,
+            engine: f.engine.map(|e| engine_config(&doc, e)).transpose()?,
             validation_fraction_position: doc.position("data.validation_fraction"),
             files_position: doc.position("data.files"),
         })
@@ -375,6 +234,209 @@ impl TuneConfig {
             ),
         }
     }
+}
+
+/// `[data]`, checked, with its defaults.
+fn data_config(doc: &Document<'_>, d: DataFile) -> Result<DataConfig, ConfigError> {
+    let files_expected = "a non-empty array of file paths";
+    let files = d
+        .files
+        .ok_or_else(|| doc.missing("data.files", files_expected))?;
+    if files.is_empty() {
+        return Err(doc.invalid_value("data.files", files_expected));
+    }
+    if let Some(i) = files.iter().position(|f| f.is_empty()) {
+        return Err(doc.invalid_value(&format!("data.files[{i}]"), files_expected));
+    }
+    let validation_fraction = d.validation_fraction.unwrap_or(0.1);
+    if validation_fraction >= 1.0 {
+        return Err(doc.invalid(
+            "data.validation_fraction",
+            "a number from 0 (no validation set) up to but not including 1",
+            format!("{validation_fraction}, which leaves no training data"),
+        ));
+    }
+    Ok(DataConfig {
+        files: files.into_iter().map(PathBuf::from).collect(),
+        validation_fraction: doc.number(
+            "data.validation_fraction",
+            validation_fraction,
+            "a number from 0 (no validation set) up to but not including 1",
+            |f| (0.0..1.0).contains(&f),
+        )?,
+        seed: d.seed.unwrap_or(1),
+        score_weight: doc.number(
+            "data.score_weight",
+            d.score_weight.unwrap_or(0.0),
+            "a number from 0 to 1",
+            |f| (0.0..=1.0).contains(&f),
+        )?,
+        resolve: matches!(d.resolve, Some(ResolveFile::Quiescence)),
+        dedupe: d.dedupe.unwrap_or(true),
+    })
+}
+
+/// `[model]`, checked, with its defaults.
+fn model_config(doc: &Document<'_>, m: ModelFile) -> Result<ModelConfig, ConfigError> {
+    let names: Vec<&str> = ParamGroup::ALL.iter().map(|g| g.name()).collect();
+    let groups_expected = format!(
+        "a non-empty array of parameter groups from {}",
+        names.join(", ")
+    );
+    let tune = match m.tune {
+        None => ParamGroup::ALL.to_vec(),
+        Some(list) if list.is_empty() => {
+            return Err(doc.invalid_value("model.tune", &groups_expected))
+        }
+        Some(list) => {
+            let mut tune = Vec::with_capacity(list.len());
+            for (i, name) in list.iter().enumerate() {
+                let key = format!("model.tune[{i}]");
+                let group = ParamGroup::from_name(name)
+                    .ok_or_else(|| doc.invalid_value(&key, &groups_expected))?;
+                if tune.contains(&group) {
+                    return Err(doc.invalid(
+                        &key,
+                        "each group at most once",
+                        format!("a second {name:?}"),
+                    ));
+                }
+                tune.push(group);
+            }
+            tune
+        }
+    };
+    Ok(ModelConfig {
+        weights: match m.weights {
+            Some(w) if w.is_empty() => {
+                return Err(doc.invalid_value("model.weights", "a non-empty path string"))
+            }
+            w => w.map(PathBuf::from),
+        },
+        tune,
+        from_zero: m.from_zero.unwrap_or(false),
+        min_occurrences: m.min_occurrences.unwrap_or(0),
+    })
+}
+
+/// `[optimizer]`, checked, with its defaults.
+fn optimizer_config(doc: &Document<'_>, o: OptimizerFile) -> Result<OptimizerConfig, ConfigError> {
+    let k_expected = "\"auto\" or a positive number";
+    let k = match o.k {
+        None => KSetting::Auto,
+        Some(toml::Value::String(a)) if a == "auto" => KSetting::Auto,
+        Some(toml::Value::Float(k)) => {
+            KSetting::Fixed(doc.number("optimizer.k", k, k_expected, |k| k > 0.0)?)
+        }
+        Some(toml::Value::Integer(k)) => {
+            KSetting::Fixed(doc.number("optimizer.k", k as f64, k_expected, |k| k > 0.0)?)
+        }
+        Some(_) => return Err(doc.invalid_value("optimizer.k", k_expected)),
+    };
+    let cores = available_cores();
+    let threads = o.threads.unwrap_or(0);
+    if threads > cores {
+        return Err(doc.invalid_value(
+            "optimizer.threads",
+            format!(
+                "0 (one per core) or an integer up to {cores} (the threads this machine runs at \
+                 once)"
+            ),
+        ));
+    }
+    Ok(OptimizerConfig {
+        learning_rate: doc.number(
+            "optimizer.learning_rate",
+            o.learning_rate.unwrap_or(1.0),
+            "a positive number",
+            |f| f > 0.0,
+        )?,
+        beta1: doc.number(
+            "optimizer.beta1",
+            o.beta1.unwrap_or(0.9),
+            "a number in [0, 1)",
+            |f| (0.0..1.0).contains(&f),
+        )?,
+        beta2: doc.number(
+            "optimizer.beta2",
+            o.beta2.unwrap_or(0.999),
+            "a number in [0, 1)",
+            |f| (0.0..1.0).contains(&f),
+        )?,
+        // Zero epochs would write the starting weights back as "tuned".
+        epochs: doc.in_range("optimizer.epochs", o.epochs.unwrap_or(2000), 1, None)?,
+        k,
+        threads,
+        patience: o.patience.unwrap_or(100),
+        batch_size: o.batch_size.unwrap_or(0),
+        l2: doc.number(
+            "optimizer.l2",
+            o.l2.unwrap_or(0.0),
+            "a number from 0 up",
+            |f| f >= 0.0,
+        )?,
+    })
+}
+
+/// `[output]`, checked, with its defaults.
+fn output_config(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigError> {
+    let dir = match out.dir {
+        None => "results/tune".to_string(),
+        Some(d) if d.is_empty() => {
+            return Err(doc.invalid_value("output.dir", "a non-empty path string"))
+        }
+        Some(d) => d,
+    };
+    if Path::new(&dir).is_file() {
+        return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
+    }
+    Ok(OutputConfig {
+        dir: PathBuf::from(dir),
+        report_every: doc.in_range(
+            "output.report_every",
+            out.report_every.unwrap_or(50),
+            1,
+            None,
+        )?,
+    })
+}
+
+/// `[engine]`, checked: a command is required, a working directory must exist.
+fn engine_config(doc: &Document<'_>, e: EngineFile) -> Result<EngineSpec, ConfigError> {
+    let command = match e.command {
+        None => return Err(doc.missing("engine.command", "the engine's program")),
+        Some(c) if c.trim().is_empty() => {
+            return Err(doc.invalid_value("engine.command", "a non-empty program path or name"))
+        }
+        Some(c) => c,
+    };
+    let working_dir = match e.working_dir {
+        Some(d) if d.is_empty() => {
+            return Err(doc.invalid_value("engine.working_dir", "a non-empty directory path"))
+        }
+        Some(d) if !Path::new(&d).is_dir() => {
+            return Err(doc.other(
+                "engine.working_dir",
+                format!("{d} is not a directory (paths are relative to where sparring runs)"),
+            ))
+        }
+        d => d.map(PathBuf::from),
+    };
+    let seconds = match e.timeout {
+        None => ANSWER_TIMEOUT.as_secs_f64(),
+        Some(t) => doc.number(
+            "engine.timeout",
+            t,
+            "a positive number of seconds (at most a day)",
+            |t| t > 0.0 && t <= 86_400.0,
+        )?,
+    };
+    Ok(EngineSpec {
+        command,
+        args: e.args.unwrap_or_default(),
+        working_dir,
+        answer_timeout: Duration::from_secs_f64(seconds),
+    })
 }
 
 #[cfg(test)]
@@ -471,5 +533,57 @@ mod tests {
         assert_eq!(c.optimizer.k, KSetting::Fixed(2.0));
         assert_eq!(c.optimizer.learning_rate, 3.0);
         assert_eq!(c.data.validation_fraction, 0.0);
+    }
+
+    #[test]
+    fn the_engine_table_is_read_and_checked() {
+        let head = "[data]\nfiles = [\"a\"]\n[engine]\n";
+        let c = TuneConfig::from_toml_str(
+            &format!("{head}command = \"./eng\"\nargs = [\"--x\", \"1\"]\nworking_dir = \".\"\ntimeout = 2.5\n"),
+            "t.toml",
+        )
+        .unwrap();
+        let e = c.engine.unwrap();
+        assert_eq!(
+            (e.command.as_str(), e.display().as_str()),
+            ("./eng", "./eng --x 1")
+        );
+        assert_eq!(e.working_dir, Some(PathBuf::from(".")));
+        assert_eq!(e.answer_timeout, Duration::from_millis(2500));
+        let plain = TuneConfig::from_toml_str(&format!("{head}command = \"e\"\n"), "t").unwrap();
+        assert_eq!(plain.engine.unwrap().answer_timeout, ANSWER_TIMEOUT);
+        assert_eq!(
+            TuneConfig::from_toml_str("[data]\nfiles = [\"a\"]\n", "t")
+                .unwrap()
+                .engine,
+            None
+        );
+        let cases = [
+            ("command = \"e\"\nflags = 1", "t.toml:5:1:", "engine.flags"),
+            (
+                "command = \"e\"\nargs = \"--x\"",
+                "t.toml:5:8:",
+                "engine.args",
+            ),
+            ("command = 3", "t.toml:4:11:", "engine.command"),
+            ("command = \"\"", "t.toml:4:11:", "engine.command"),
+            ("args = []", "t.toml:3:1:", "engine.command"),
+            (
+                "command = \"e\"\ntimeout = 0",
+                "t.toml:5:11:",
+                "engine.timeout",
+            ),
+            (
+                "command = \"e\"\nworking_dir = \"/no/such/dir\"",
+                "t.toml:5:15:",
+                "engine.working_dir",
+            ),
+        ];
+        for (table, at, key) in cases {
+            let err = TuneConfig::from_toml_str(&format!("{head}{table}\n"), "t.toml")
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with(at) && err.contains(key), "{table}: {err}");
+        }
     }
 }

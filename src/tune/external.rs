@@ -8,37 +8,88 @@ use super::protocol::{parse_params, parse_trace, Declared};
 use super::tunable::{LinearTrace, ParamSpec, TraceError, TunableEval};
 use crate::board::Position;
 use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Mutex;
 use std::time::Duration;
 
-/// How long an engine may take to answer one line.
+/// How long an engine may take to answer one line, unless its `EngineSpec` says otherwise.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to start the engine: the tune configuration's `[engine]` table or `--engine "CMD ARGS"`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSpec {
+    /// The program (a path, or a name looked up on `PATH`).
+    pub command: String,
+    /// Its arguments.
+    pub args: Vec<String>,
+    /// The directory it runs in (`None`: sparring's own).
+    pub working_dir: Option<PathBuf>,
+    /// How long it may take to answer one line before the run fails.
+    pub answer_timeout: Duration,
+}
+
+impl EngineSpec {
+    /// A command line split on whitespace: the program, then its arguments.
+    pub fn from_command_line(line: &str) -> EngineSpec {
+        let mut words = line.split_whitespace().map(str::to_string);
+        EngineSpec {
+            command: words.next().unwrap_or_default(),
+            args: words.collect(),
+            working_dir: None,
+            answer_timeout: ANSWER_TIMEOUT,
+        }
+    }
+
+    /// The command and its arguments as one line, for messages.
+    pub fn display(&self) -> String {
+        std::iter::once(self.command.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The program to run: a relative path (one with a separator) is taken from sparring's
+    /// working directory, not the engine's, so `working_dir` does not change what runs.
+    fn program(&self) -> PathBuf {
+        let path = Path::new(&self.command);
+        if path.is_relative() && path.components().count() > 1 {
+            if let Ok(here) = std::env::current_dir() {
+                return here.join(path);
+            }
+        }
+        path.to_path_buf()
+    }
+}
 
 /// One running engine process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    timeout: Duration,
 }
 
 impl Process {
-    fn start(command: &str) -> Result<Process, TraceError> {
-        let words: Vec<&str> = command.split_whitespace().collect();
-        let (program, args) = words
-            .split_first()
-            .ok_or_else(|| TraceError::bad("empty engine command"))?;
-        let mut child = Command::new(program)
-            .args(args)
+    fn start(spec: &EngineSpec) -> Result<Process, TraceError> {
+        let name = spec.display();
+        if spec.command.is_empty() {
+            return Err(TraceError::bad("empty engine command"));
+        }
+        let mut command = Command::new(spec.program());
+        command
+            .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| TraceError {
-                message: format!("engine '{command}' cannot start: {e}"),
-                run_failed: true,
-            })?;
+            .stderr(Stdio::null());
+        if let Some(dir) = &spec.working_dir {
+            command.current_dir(dir);
+        }
+        let mut child = command.spawn().map_err(|e| TraceError {
+            message: format!("engine '{name}' cannot start: {e}"),
+            run_failed: true,
+        })?;
         let stdin = child.stdin.take().expect("piped");
         let stdout = child.stdout.take().expect("piped");
         let (tx, rx) = std::sync::mpsc::channel();
@@ -54,6 +105,7 @@ impl Process {
             child,
             stdin,
             lines: rx,
+            timeout: spec.answer_timeout,
         })
     }
 
@@ -65,14 +117,14 @@ impl Process {
 
     fn line(&mut self, engine: &str) -> Result<String, TraceError> {
         loop {
-            match self.lines.recv_timeout(ANSWER_TIMEOUT) {
+            match self.lines.recv_timeout(self.timeout) {
                 // Engines may chat before answering.
                 Ok(line) if line.starts_with("info ") || line.trim().is_empty() => {}
                 Ok(line) => return Ok(line),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(died(
                         engine,
-                        &format!("did not answer within {ANSWER_TIMEOUT:?}"),
+                        &format!("did not answer within {:?}", self.timeout),
                     ))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
@@ -131,13 +183,15 @@ pub struct ExternalEval {
 }
 
 impl ExternalEval {
-    /// Starts `processes` copies of `command` (split on whitespace) and reads their parameters;
-    /// every copy must declare the same.
-    pub fn start(command: &str, processes: usize) -> Result<ExternalEval, TraceError> {
+    /// Starts `processes` copies of the engine and reads their parameters; every copy must
+    /// declare the same.
+    pub fn start(spec: &EngineSpec, processes: usize) -> Result<ExternalEval, TraceError> {
+        let command = spec.display();
+        let command = command.as_str();
         let mut started = Vec::new();
         let mut declared: Option<Declared> = None;
         for n in 0..processes.max(1) {
-            let mut p = Process::start(command)?;
+            let mut p = Process::start(spec)?;
             let d = p.params(command)?;
             if let Some(first) = &declared {
                 if first.params.len() != d.params.len() || first.tapered != d.tapered {
@@ -160,7 +214,7 @@ impl ExternalEval {
         })
     }
 
-    /// The engine command.
+    /// The engine command line, as messages name it.
     pub fn command(&self) -> &str {
         &self.command
     }
@@ -203,8 +257,9 @@ impl TunableEval for ExternalEval {
         let line = p.line(&self.command)?;
         drop(p);
         let n = self.declared.params.len();
-        let eval = parse_trace(&line, n, out)
-            .map_err(|e| TraceError::bad(format!("engine '{}': {e}", self.command)))?;
+        let eval = parse_trace(&line, n, out).map_err(|e| {
+            TraceError::bad(format!("engine '{}' answered '{line}': {e}", self.command))
+        })?;
         let w: Vec<(f64, f64)> = self.declared.params.iter().map(|s| s.start).collect();
         let phase_max = self.declared.phase_max;
         if !self.declared.tapered {

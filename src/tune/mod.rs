@@ -323,7 +323,59 @@ fn run_here(
             config: config.source.clone(),
         });
     }
+    let (all, report) = load_all(config, &selection, on_event)?;
+    let start_weights = selection.start_weights();
+    let labelled = split_and_label(config, all, &start_weights, on_event)?;
+    let (training, validation, k) = (&labelled.training, &labelled.validation, labelled.k);
 
+    let initial = if config.model.from_zero {
+        vec![[0.0; 2]; selection.len()]
+    } else {
+        start_weights
+    };
+    let options = train_options(config, training, k);
+    let result = train(training, validation, initial, &options, &mut |stats| {
+        on_event(Event::Epoch(stats))
+    })?;
+
+    let params = selection.to_params(&result.best_weights);
+    let rounded: Vec<(i32, i32)> = selection.tuned().iter().map(|&i| params.get(i)).collect();
+    let unused: Vec<String> = training
+        .occurrences()
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n == 0)
+        .map(|(c, _)| params.name(selection.tuned()[c]))
+        .collect();
+    let mut summary = TuneSummary {
+        k,
+        k_fitted: labelled.k_fitted,
+        training_positions: training.len(),
+        validation_positions: validation.len(),
+        skipped_lines: report.skipped,
+        best_epoch: result.best_epoch,
+        epochs_run: result.history.len() - 1,
+        stopped_early: result.stopped_early,
+        start: result.history[0].clone(),
+        best: result.history[result.best_epoch].clone(),
+        rounded_train_mse: engine_loss(training, &rounded, k),
+        rounded_validation_mse: (!validation.is_empty())
+            .then(|| engine_loss(validation, &rounded, k)),
+        unused,
+        params,
+        outputs: Vec::new(),
+    };
+    summary.outputs = write_outputs(config, &summary, &result)?;
+    Ok(summary)
+}
+
+/// Expands and loads the data files through `selection`, reporting progress; refuses a run
+/// with no usable position.
+fn load_all(
+    config: &TuneConfig,
+    selection: &ParamSelection,
+    on_event: &mut (dyn FnMut(Event<'_>) + Send),
+) -> Result<(Dataset, LoadReport), TuneError> {
     let data_files = data::expand_data_files(&config.data.files)?;
     data::check_data_files(&data_files)?;
     on_event(Event::Loading {
@@ -336,26 +388,45 @@ fn run_here(
         dedupe: config.data.dedupe,
         ..data::LoadOptions::default()
     };
-    let (all, report) = Dataset::load_files_with(&data_files, &selection, &options)?;
+    let (all, report) = Dataset::load_files_with(&data_files, selection, &options)?;
     on_event(Event::Loaded {
         report: &report,
         seconds: started.elapsed().as_secs_f64(),
         bytes_per_position: all.bytes_per_position(),
         average_coefficients: all.average_coefficients(),
     });
-    let files = config
-        .data
-        .files
-        .iter()
-        .map(|f| f.display().to_string())
-        .collect::<Vec<_>>()
-        .join(", ");
     if all.is_empty() {
+        let files = config
+            .data
+            .files
+            .iter()
+            .map(|f| f.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
         return Err(TuneError::NoPositions {
             files,
             skipped: report.skipped,
         });
     }
+    Ok((all, report))
+}
+
+/// The training and validation sets with their final labels, and the K they are fitted at.
+struct Labelled {
+    training: Dataset,
+    validation: Dataset,
+    k: f64,
+    k_fitted: bool,
+}
+
+/// Splits the positions, fits (or takes) K with the starting weights on the training set, then
+/// blends the search scores into the labels at that K.
+fn split_and_label(
+    config: &TuneConfig,
+    all: Dataset,
+    start_weights: &[[f64; 2]],
+    on_event: &mut (dyn FnMut(Event<'_>) + Send),
+) -> Result<Labelled, TuneError> {
     let positions = all.len();
     // Full batch: the training set is compacted in place (half the peak memory of a copy).
     let (mut training, mut validation) = if config.optimizer.batch_size == 0 {
@@ -373,14 +444,12 @@ fn run_here(
         training: training.len(),
         validation: validation.len(),
     });
-
-    let start_weights = selection.start_weights();
     let (k, k_fitted, k_mse) = match config.optimizer.k {
         KSetting::Auto => {
-            let (k, mse) = fit_k(&training, &start_weights);
+            let (k, mse) = fit_k(&training, start_weights);
             (k, true, mse)
         }
-        KSetting::Fixed(k) => (k, false, loss(&training, &start_weights, k)),
+        KSetting::Fixed(k) => (k, false, loss(&training, start_weights, k)),
     };
     on_event(Event::K {
         k,
@@ -398,18 +467,23 @@ fn run_here(
             without_score: without,
         });
     }
+    Ok(Labelled {
+        training,
+        validation,
+        k,
+        k_fitted,
+    })
+}
 
-    let initial = if config.model.from_zero {
-        vec![[0.0; 2]; selection.len()]
-    } else {
-        start_weights
-    };
-    let occurrences = training.occurrences();
-    let frozen: Vec<bool> = occurrences
+/// Adam's options from the configuration; parameters rarer than `model.min_occurrences` in
+/// `training` are frozen.
+fn train_options(config: &TuneConfig, training: &Dataset, k: f64) -> TrainOptions {
+    let frozen: Vec<bool> = training
+        .occurrences()
         .iter()
         .map(|&n| n < config.model.min_occurrences)
         .collect();
-    let options = TrainOptions {
+    TrainOptions {
         frozen,
         k,
         learning_rate: config.optimizer.learning_rate,
@@ -419,44 +493,7 @@ fn run_here(
         patience: config.optimizer.patience,
         batch_size: config.optimizer.batch_size,
         l2: config.optimizer.l2,
-    };
-    let result = train(&training, &validation, initial, &options, &mut |stats| {
-        on_event(Event::Epoch(stats))
-    })?;
-
-    let params = selection.to_params(&result.best_weights);
-    let rounded: Vec<(i32, i32)> = selection.tuned().iter().map(|&i| params.get(i)).collect();
-    let rounded_train_mse = engine_loss(&training, &rounded, k);
-    let rounded_validation_mse =
-        (!validation.is_empty()).then(|| engine_loss(&validation, &rounded, k));
-    let unused: Vec<String> = training
-        .occurrences()
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n == 0)
-        .map(|(c, _)| params.name(selection.tuned()[c]))
-        .collect();
-    let start = result.history[0].clone();
-    let best = result.history[result.best_epoch].clone();
-    let mut summary = TuneSummary {
-        k,
-        k_fitted,
-        training_positions: training.len(),
-        validation_positions: validation.len(),
-        skipped_lines: report.skipped,
-        best_epoch: result.best_epoch,
-        epochs_run: result.history.len() - 1,
-        stopped_early: result.stopped_early,
-        start,
-        best,
-        rounded_train_mse,
-        rounded_validation_mse,
-        unused,
-        params,
-        outputs: Vec::new(),
-    };
-    summary.outputs = write_outputs(config, &summary, &result)?;
-    Ok(summary)
+    }
 }
 
 fn write_file(path: &Path, text: &str) -> Result<(), TuneError> {

@@ -141,9 +141,12 @@ fn cholesky_solve(mut a: Vec<f64>, mut b: Vec<f64>) -> Option<Vec<f64>> {
 }
 
 /// Minimises the mean squared error on `data` from weights `start` (one pair per tuned
-/// parameter); `on_iteration` sees each iteration's statistics.
+/// parameter); `on_iteration` sees each iteration's statistics. With a non-empty `validation`
+/// set its error is reported too, but the converged weights are kept: a few Gauss-Newton steps
+/// fit a linear model, and a small validation set's noise should not undo them.
 pub fn gauss_newton(
     data: &Dataset,
+    validation: &Dataset,
     start: Vec<[f64; 2]>,
     options: &NewtonOptions,
     on_iteration: &mut dyn FnMut(&EpochStats),
@@ -153,78 +156,32 @@ pub fn gauss_newton(
         "too many weights for a dense Gauss-Newton step"
     );
     let started = Instant::now();
-    let n = 2 * start.len();
     let mut w = start;
     let mut lambda = 1e-3;
-    let mut history = Vec::new();
-    let stats = |epoch, mse, t: &Instant| EpochStats {
-        epoch,
-        train_mse: mse,
-        validation_mse: None,
-        best_epoch: epoch,
-        seconds: t.elapsed().as_secs_f64(),
+    let mut history: Vec<EpochStats> = Vec::new();
+    let mut record = |epoch, mse, w: &[[f64; 2]], history: &mut Vec<EpochStats>| {
+        history.push(EpochStats {
+            epoch,
+            train_mse: mse,
+            validation_mse: (!validation.is_empty()).then(|| loss(validation, w, options.k)),
+            best_epoch: epoch,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+        on_iteration(history.last().expect("just pushed"));
     };
     let mut current = loss(data, &w, options.k);
-    history.push(stats(0, current, &started));
-    on_iteration(&history[0]);
+    record(0, current, &w, &mut history);
     for iteration in 1..=options.iterations {
-        let (h, g, _) = build(data, &w, options.k);
-        let mut improved = false;
-        // Raise the damping until a step lowers the loss (a few tries at most in practice).
-        for _ in 0..30 {
-            let mut a = h.clone();
-            for j in 0..n {
-                let frozen = options.frozen.get(j / 2).copied().unwrap_or(false);
-                let diag = h[j * n + j];
-                if frozen || diag == 0.0 {
-                    // A weight the data never moves (or that is frozen) keeps its value.
-                    for l in 0..n {
-                        a[j * n + l] = 0.0;
-                        a[l * n + j] = 0.0;
-                    }
-                    a[j * n + j] = 1.0;
-                } else {
-                    a[j * n + j] = diag * (1.0 + lambda);
-                }
-            }
-            let rhs: Vec<f64> = (0..n)
-                .map(|j| {
-                    let frozen = options.frozen.get(j / 2).copied().unwrap_or(false);
-                    if frozen || h[j * n + j] == 0.0 {
-                        0.0
-                    } else {
-                        -g[j]
-                    }
-                })
-                .collect();
-            let Some(step) = cholesky_solve(a, rhs) else {
-                lambda *= 10.0;
-                continue;
-            };
-            let trial: Vec<[f64; 2]> = w
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let clamp = |x: f64| match options.bounds.get(i).copied().flatten() {
-                        Some((lo, hi)) => x.clamp(lo, hi),
-                        None => x,
-                    };
-                    [clamp(p[0] + step[2 * i]), clamp(p[1] + step[2 * i + 1])]
-                })
-                .collect();
-            let next = loss(data, &trial, options.k);
-            if next < current {
+        let (next, improved) = match step(data, &w, current, &mut lambda, options) {
+            Some((trial, next)) => {
                 let gain = current - next;
                 w = trial;
-                current = next;
-                lambda = (lambda / 3.0).max(1e-9);
-                improved = gain >= options.tolerance;
-                break;
+                (next, gain >= options.tolerance)
             }
-            lambda *= 4.0;
-        }
-        history.push(stats(iteration, current, &started));
-        on_iteration(history.last().expect("just pushed"));
+            None => (current, false),
+        };
+        current = next;
+        record(iteration, current, &w, &mut history);
         if !improved {
             break;
         }
@@ -233,6 +190,60 @@ pub fn gauss_newton(
         weights: w,
         history,
     }
+}
+
+/// One damped step from `w` (loss `current`): the new weights and their loss, raising the
+/// damping until a step lowers the loss; None when no step does.
+fn step(
+    data: &Dataset,
+    w: &[[f64; 2]],
+    current: f64,
+    lambda: &mut f64,
+    options: &NewtonOptions,
+) -> Option<(Vec<[f64; 2]>, f64)> {
+    let n = 2 * w.len();
+    let (h, g, _) = build(data, w, options.k);
+    let fixed =
+        |j: usize| options.frozen.get(j / 2).copied().unwrap_or(false) || h[j * n + j] == 0.0;
+    // A few tries at most in practice.
+    for _ in 0..30 {
+        let mut a = h.clone();
+        for j in 0..n {
+            if fixed(j) {
+                // A weight the data never moves (or that is frozen) keeps its value.
+                for l in 0..n {
+                    a[j * n + l] = 0.0;
+                    a[l * n + j] = 0.0;
+                }
+                a[j * n + j] = 1.0;
+            } else {
+                a[j * n + j] = h[j * n + j] * (1.0 + *lambda);
+            }
+        }
+        let rhs: Vec<f64> = (0..n).map(|j| if fixed(j) { 0.0 } else { -g[j] }).collect();
+        let Some(delta) = cholesky_solve(a, rhs) else {
+            *lambda *= 10.0;
+            continue;
+        };
+        let trial: Vec<[f64; 2]> = w
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let clamp = |x: f64| match options.bounds.get(i).copied().flatten() {
+                    Some((lo, hi)) => x.clamp(lo, hi),
+                    None => x,
+                };
+                [clamp(p[0] + delta[2 * i]), clamp(p[1] + delta[2 * i + 1])]
+            })
+            .collect();
+        let next = loss(data, &trial, options.k);
+        if next < current {
+            *lambda = (*lambda / 3.0).max(1e-9);
+            return Some((trial, next));
+        }
+        *lambda *= 4.0;
+    }
+    None
 }
 
 #[cfg(test)]

@@ -37,91 +37,109 @@ pub(crate) fn tick_label(v: f64, step: f64) -> String {
     format!("{v:.decimals$}")
 }
 
-/// The training and validation error per epoch, with the chosen (best) epoch marked.
-pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> String {
-    let (width, height) = (820.0, 500.0);
-    let (left, right, top, bottom) = (90.0, 30.0, 50.0, 60.0);
-    let (pw, ph) = (width - left - right, height - top - bottom);
-    let last_epoch = history.last().map_or(1, |h| h.epoch).max(1) as f64;
-    let values = history
-        .iter()
-        .flat_map(|h| std::iter::once(h.train_mse).chain(h.validation_mse));
-    let (mut lo, mut hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-        (lo.min(v), hi.max(v))
-    });
-    if !lo.is_finite() {
-        (lo, hi) = (0.0, 1.0);
-    }
-    let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-4).max(1e-9);
-    let (lo, hi) = (lo - pad, hi + pad);
-    let x = |epoch: f64| left + pw * epoch / last_epoch;
-    let y = |v: f64| top + ph * (1.0 - (v - lo) / (hi - lo));
+/// Where the loss plot's data goes: the plotting area and the value range it shows.
+struct LossFrame {
+    width: f64,
+    height: f64,
+    left: f64,
+    top: f64,
+    pw: f64,
+    ph: f64,
+    last_epoch: f64,
+    lo: f64,
+    hi: f64,
+}
 
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width}\" height=\"{height}\" \
-         viewBox=\"0 0 {width} {height}\" {FONT} font-size=\"13\">"
-    );
-    let _ = writeln!(
-        s,
-        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"17\">{}</text>",
-        width / 2.0,
-        escape(title)
-    );
-    // Grid and axes.
-    let (yticks, ystep) = ticks(lo, hi, 6);
-    for v in &yticks {
-        let yy = y(*v);
+impl LossFrame {
+    /// A frame fitting every training and validation error of `history`.
+    fn new(history: &[EpochStats]) -> LossFrame {
+        let (width, height) = (820.0, 500.0);
+        let (left, right, top, bottom) = (90.0, 30.0, 50.0, 60.0);
+        let last_epoch = history.last().map_or(1, |h| h.epoch).max(1) as f64;
+        let values = history
+            .iter()
+            .flat_map(|h| std::iter::once(h.train_mse).chain(h.validation_mse));
+        let (mut lo, mut hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+        if !lo.is_finite() {
+            (lo, hi) = (0.0, 1.0);
+        }
+        let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-4).max(1e-9);
+        LossFrame {
+            width,
+            height,
+            left,
+            top,
+            pw: width - left - right,
+            ph: height - top - bottom,
+            last_epoch,
+            lo: lo - pad,
+            hi: hi + pad,
+        }
+    }
+
+    fn x(&self, epoch: f64) -> f64 {
+        self.left + self.pw * epoch / self.last_epoch
+    }
+
+    fn y(&self, v: f64) -> f64 {
+        self.top + self.ph * (1.0 - (v - self.lo) / (self.hi - self.lo))
+    }
+
+    /// The grid with its tick labels, the frame and the axis titles.
+    fn axes(&self, s: &mut String) {
+        let (left, top, pw, ph) = (self.left, self.top, self.pw, self.ph);
+        let (yticks, ystep) = ticks(self.lo, self.hi, 6);
+        for v in &yticks {
+            let yy = self.y(*v);
+            let _ = writeln!(
+                s,
+                "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#e5e5e5\"/>\
+                 <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
+                left + pw,
+                left - 8.0,
+                yy + 4.0,
+                tick_label(*v, ystep)
+            );
+        }
+        let (xticks, _) = ticks(0.0, self.last_epoch, 8);
+        for v in &xticks {
+            let xx = self.x(*v);
+            let _ = writeln!(
+                s,
+                "<line x1=\"{xx:.1}\" y1=\"{top}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#e5e5e5\"/>\
+                 <text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                top + ph,
+                top + ph + 20.0,
+                *v as u64
+            );
+        }
         let _ = writeln!(
             s,
-            "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#e5e5e5\"/>\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-            left + pw,
-            left - 8.0,
-            yy + 4.0,
-            tick_label(*v, ystep)
+            "<rect x=\"{left}\" y=\"{top}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#333\"/>\n\
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">epoch</text>\n\
+             <text x=\"20\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 20 {:.1})\">mean squared error</text>",
+            left + pw / 2.0,
+            self.height - 15.0,
+            top + ph / 2.0,
+            top + ph / 2.0
         );
     }
-    let (xticks, _) = ticks(0.0, last_epoch, 8);
-    for v in &xticks {
-        let xx = x(*v);
-        let _ = writeln!(
-            s,
-            "<line x1=\"{xx:.1}\" y1=\"{top}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#e5e5e5\"/>\
-             <text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-            top + ph,
-            top + ph + 20.0,
-            *v as u64
-        );
-    }
-    let _ = writeln!(
-        s,
-        "<rect x=\"{left}\" y=\"{top}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#333\"/>\n\
-         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">epoch</text>\n\
-         <text x=\"20\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 20 {:.1})\">mean squared error</text>",
-        left + pw / 2.0,
-        height - 15.0,
-        top + ph / 2.0,
-        top + ph / 2.0
-    );
-    // The chosen epoch.
-    let bx = x(best_epoch as f64);
-    let _ = writeln!(
-        s,
-        "<line x1=\"{bx:.1}\" y1=\"{top}\" x2=\"{bx:.1}\" y2=\"{:.1}\" stroke=\"#555\" \
-         stroke-dasharray=\"5,4\"/>\
-         <text x=\"{:.1}\" y=\"{:.1}\" fill=\"#555\">best epoch {best_epoch}</text>",
-        top + ph,
-        bx + 5.0,
-        top + 16.0
-    );
-    // Curves.
-    let curve = |s: &mut String, colour: &str, pick: &dyn Fn(&EpochStats) -> Option<f64>| {
+
+    /// One series as a polyline (nothing when `pick` gives no point).
+    fn curve(
+        &self,
+        s: &mut String,
+        history: &[EpochStats],
+        colour: &str,
+        pick: &dyn Fn(&EpochStats) -> Option<f64>,
+    ) {
         let points: Vec<String> = history
             .iter()
-            .filter_map(|h| pick(h).map(|v| format!("{:.2},{:.2}", x(h.epoch as f64), y(v))))
+            .filter_map(|h| {
+                pick(h).map(|v| format!("{:.2},{:.2}", self.x(h.epoch as f64), self.y(v)))
+            })
             .collect();
         if !points.is_empty() {
             let _ = writeln!(
@@ -130,9 +148,69 @@ pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> Strin
                 points.join(" ")
             );
         }
-    };
-    curve(&mut s, TRAIN_COLOUR, &|h| Some(h.train_mse));
-    curve(&mut s, VALIDATION_COLOUR, &|h| h.validation_mse);
+    }
+
+    /// The legend: a line of each series' colour and its label.
+    fn legend(&self, s: &mut String, rows: &[(&str, String)]) {
+        let lx = self.left + self.pw - 230.0;
+        let _ = writeln!(
+            s,
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"220\" height=\"{}\" fill=\"white\" \
+             fill-opacity=\"0.9\" stroke=\"#999\"/>",
+            lx,
+            self.top + 24.0,
+            10 + 20 * rows.len()
+        );
+        for (i, (colour, label)) in rows.iter().enumerate() {
+            let ly = self.top + 40.0 + 20.0 * i as f64;
+            let _ = writeln!(
+                s,
+                "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" \
+                 stroke-width=\"3\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
+                lx + 10.0,
+                lx + 34.0,
+                lx + 42.0,
+                ly + 4.0,
+                escape(label)
+            );
+        }
+    }
+}
+
+/// The training and validation error per epoch in one plot (the validation curve when the
+/// history has one), with the chosen (best) epoch marked.
+pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> String {
+    let f = LossFrame::new(history);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
+         viewBox=\"0 0 {w} {h}\" {FONT} font-size=\"13\">",
+        w = f.width,
+        h = f.height
+    );
+    let _ = writeln!(
+        s,
+        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
+         <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"17\">{}</text>",
+        f.width / 2.0,
+        escape(title)
+    );
+    f.axes(&mut s);
+    // The chosen epoch.
+    let bx = f.x(best_epoch as f64);
+    let _ = writeln!(
+        s,
+        "<line x1=\"{bx:.1}\" y1=\"{top}\" x2=\"{bx:.1}\" y2=\"{:.1}\" stroke=\"#555\" \
+         stroke-dasharray=\"5,4\"/>\
+         <text x=\"{:.1}\" y=\"{:.1}\" fill=\"#555\">best epoch {best_epoch}</text>",
+        f.top + f.ph,
+        bx + 5.0,
+        f.top + 16.0,
+        top = f.top
+    );
+    f.curve(&mut s, history, TRAIN_COLOUR, &|h| Some(h.train_mse));
+    f.curve(&mut s, history, VALIDATION_COLOUR, &|h| h.validation_mse);
     // Legend with the values at the chosen epoch.
     let best = history.iter().find(|h| h.epoch == best_epoch);
     let mut rows = vec![(
@@ -152,28 +230,7 @@ pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> Strin
             ),
         ));
     }
-    let lx = left + pw - 230.0;
-    let _ = writeln!(
-        s,
-        "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"220\" height=\"{}\" fill=\"white\" \
-         fill-opacity=\"0.9\" stroke=\"#999\"/>",
-        lx,
-        top + 24.0,
-        10 + 20 * rows.len()
-    );
-    for (i, (colour, label)) in rows.iter().enumerate() {
-        let ly = top + 40.0 + 20.0 * i as f64;
-        let _ = writeln!(
-            s,
-            "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" \
-             stroke-width=\"3\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-            lx + 10.0,
-            lx + 34.0,
-            lx + 42.0,
-            ly + 4.0,
-            escape(label)
-        );
-    }
+    f.legend(&mut s, &rows);
     s.push_str("</svg>\n");
     s
 }
@@ -192,32 +249,44 @@ fn diverging(v: f64, max: f64) -> (u8, u8, u8) {
 
 const PIECES: [&str; 6] = ["pawn", "knight", "bishop", "rook", "queen", "king"];
 
+/// Side of one square of a piece-square board, in pixels.
+const CELL: f64 = 28.0;
+
+/// The middlegame (`phase` 0) or endgame value of `kind`'s table on `sq`.
+fn pst_value(params: &EvalParams, kind: usize, sq: usize, phase: usize) -> i32 {
+    let (mg, eg) = params.get(layout::PST + 64 * kind + sq);
+    if phase == 0 {
+        mg
+    } else {
+        eg
+    }
+}
+
+/// Pawns never stand on the first or last rank: those squares are shown blank.
+fn pst_used(kind: usize, sq: usize) -> bool {
+    kind != 0 || (8..56).contains(&sq)
+}
+
 /// The 12 piece-square tables of `params` (middlegame and endgame for each piece) as heat maps
 /// on one shared colour scale, each square labelled with its value.
 pub fn pst_svg(params: &EvalParams, title: &str) -> String {
-    let cell = 28.0;
-    let board = 8.0 * cell;
+    let board = 8.0 * CELL;
     let gap = 34.0;
     let (left, top) = (70.0, 70.0);
     let row_height = board + 56.0;
     let width = left + 6.0 * (board + gap);
     let height = top + 2.0 * row_height + 70.0;
-    let value = |kind: usize, sq: usize, phase: usize| {
-        let (mg, eg) = params.get(layout::PST + 64 * kind + sq);
-        if phase == 0 {
-            mg
-        } else {
-            eg
-        }
-    };
-    // Pawns never stand on the first or last rank: those squares are shown blank.
-    let used = |kind: usize, sq: usize| kind != 0 || (8..56).contains(&sq);
     // One scale for all boards, saturating at the 95th percentile of the magnitudes so that one
     // extreme table (usually the king's) does not wash out the others.
     let mut magnitudes: Vec<i32> = (0..6)
         .flat_map(|k| (0..64).map(move |sq| (k, sq)))
-        .filter(|&(k, sq)| used(k, sq))
-        .flat_map(|(k, sq)| [value(k, sq, 0).abs(), value(k, sq, 1).abs()])
+        .filter(|&(k, sq)| pst_used(k, sq))
+        .flat_map(|(k, sq)| {
+            [
+                pst_value(params, k, sq, 0).abs(),
+                pst_value(params, k, sq, 1).abs(),
+            ]
+        })
         .collect();
     magnitudes.sort_unstable();
     let max = magnitudes[(magnitudes.len() - 1) * 95 / 100].max(1) as f64;
@@ -253,58 +322,77 @@ pub fn pst_svg(params: &EvalParams, title: &str) -> String {
                 by - 8.0,
                 if phase == 0 { "mg" } else { "eg" }
             );
-            for row in 0..8 {
-                let rank = 7 - row;
-                for file in 0..8 {
-                    let sq = rank * 8 + file;
-                    let (cx, cy) = (bx + file as f64 * cell, by + row as f64 * cell);
-                    if !used(kind, sq) {
-                        let _ = writeln!(
-                            s,
-                            "<rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{cell}\" height=\"{cell}\" fill=\"#d9d9d9\"/>"
-                        );
-                        continue;
-                    }
-                    let v = value(kind, sq, phase);
-                    let (r, g, b) = diverging(v as f64, max);
-                    let ink = if (v.abs() as f64) > 0.6 * max {
-                        "white"
-                    } else {
-                        "#222"
-                    };
-                    let _ = writeln!(
-                        s,
-                        "<rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{cell}\" height=\"{cell}\" \
-                         fill=\"rgb({r},{g},{b})\"/><text x=\"{:.1}\" y=\"{:.1}\" \
-                         text-anchor=\"middle\" font-size=\"9\" fill=\"{ink}\">{v}</text>",
-                        cx + cell / 2.0,
-                        cy + cell / 2.0 + 3.0
-                    );
-                }
-                let _ = writeln!(
-                    s,
-                    "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"10\" fill=\"#555\">{}</text>",
-                    bx - 4.0,
-                    by + row as f64 * cell + cell / 2.0 + 4.0,
-                    rank + 1
-                );
-            }
-            for file in 0..8 {
-                let _ = writeln!(
-                    s,
-                    "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555\">{}</text>",
-                    bx + file as f64 * cell + cell / 2.0,
-                    by + board + 13.0,
-                    (b'a' + file as u8) as char
-                );
-            }
-            let _ = writeln!(
-                s,
-                "<rect x=\"{bx:.1}\" y=\"{by:.1}\" width=\"{board}\" height=\"{board}\" fill=\"none\" stroke=\"#333\"/>"
-            );
+            pst_board(&mut s, params, kind, phase, (bx, by), max);
         }
     }
-    // Colour scale.
+    colour_scale(&mut s, width, height, max);
+    s.push_str("</svg>\n");
+    s
+}
+
+/// One table at (`bx`, `by`): its squares coloured and labelled, rank and file names, a frame.
+fn pst_board(
+    s: &mut String,
+    params: &EvalParams,
+    kind: usize,
+    phase: usize,
+    (bx, by): (f64, f64),
+    max: f64,
+) {
+    let (cell, board) = (CELL, 8.0 * CELL);
+    for row in 0..8 {
+        let rank = 7 - row;
+        for file in 0..8 {
+            let sq = rank * 8 + file;
+            let (cx, cy) = (bx + file as f64 * cell, by + row as f64 * cell);
+            if !pst_used(kind, sq) {
+                let _ = writeln!(
+                    s,
+                    "<rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{cell}\" height=\"{cell}\" fill=\"#d9d9d9\"/>"
+                );
+                continue;
+            }
+            let v = pst_value(params, kind, sq, phase);
+            let (r, g, b) = diverging(v as f64, max);
+            let ink = if (v.abs() as f64) > 0.6 * max {
+                "white"
+            } else {
+                "#222"
+            };
+            let _ = writeln!(
+                s,
+                "<rect x=\"{cx:.1}\" y=\"{cy:.1}\" width=\"{cell}\" height=\"{cell}\" \
+                 fill=\"rgb({r},{g},{b})\"/><text x=\"{:.1}\" y=\"{:.1}\" \
+                 text-anchor=\"middle\" font-size=\"9\" fill=\"{ink}\">{v}</text>",
+                cx + cell / 2.0,
+                cy + cell / 2.0 + 3.0
+            );
+        }
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" font-size=\"10\" fill=\"#555\">{}</text>",
+            bx - 4.0,
+            by + row as f64 * cell + cell / 2.0 + 4.0,
+            rank + 1
+        );
+    }
+    for file in 0..8 {
+        let _ = writeln!(
+            s,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"10\" fill=\"#555\">{}</text>",
+            bx + file as f64 * cell + cell / 2.0,
+            by + board + 13.0,
+            (b'a' + file as u8) as char
+        );
+    }
+    let _ = writeln!(
+        s,
+        "<rect x=\"{bx:.1}\" y=\"{by:.1}\" width=\"{board}\" height=\"{board}\" fill=\"none\" stroke=\"#333\"/>"
+    );
+}
+
+/// The shared colour scale under the boards, from −`max` to `max` centipawns.
+fn colour_scale(s: &mut String, width: f64, height: f64, max: f64) {
     let (sx, sy, sw, sh) = (width / 2.0 - 200.0, height - 50.0, 400.0, 14.0);
     let _ = writeln!(
         s,
@@ -348,8 +436,6 @@ pub fn pst_svg(params: &EvalParams, title: &str) -> String {
         sx - 10.0,
         sy + 12.0
     );
-    s.push_str("</svg>\n");
-    s
 }
 
 #[cfg(test)]
@@ -372,5 +458,39 @@ mod tests {
         assert_eq!(diverging(0.0, 10.0), (255, 255, 255));
         assert_eq!(diverging(10.0, 10.0), (178, 24, 43));
         assert_eq!(diverging(-20.0, 10.0), (33, 102, 172));
+    }
+
+    /// Training and validation errors share one plot: two polylines in their colours, both in
+    /// the legend with their values at the kept epoch.
+    #[test]
+    fn the_loss_plot_holds_both_curves() {
+        let history: Vec<EpochStats> = (0..=4)
+            .map(|epoch| EpochStats {
+                epoch,
+                train_mse: 0.1 - 0.01 * epoch as f64,
+                validation_mse: Some(0.11 - 0.005 * epoch as f64),
+                best_epoch: epoch,
+                seconds: 0.0,
+            })
+            .collect();
+        let svg = loss_svg(&history, 4, "t");
+        let lines: Vec<&str> = svg.lines().filter(|l| l.contains("<polyline")).collect();
+        assert_eq!(lines.len(), 2, "{svg}");
+        assert!(lines[0].contains(TRAIN_COLOUR) && lines[1].contains(VALIDATION_COLOUR));
+        assert!(
+            lines.iter().all(|l| l.matches(',').count() == 5),
+            "five points each"
+        );
+        assert!(svg.contains("training (0.060000)") && svg.contains("validation (0.090000)"));
+        let no_validation: Vec<EpochStats> = history
+            .iter()
+            .map(|h| EpochStats {
+                validation_mse: None,
+                ..h.clone()
+            })
+            .collect();
+        let svg = loss_svg(&no_validation, 4, "t");
+        assert_eq!(svg.matches("<polyline").count(), 1);
+        assert!(!svg.contains("validation"));
     }
 }
