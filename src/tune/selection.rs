@@ -6,8 +6,7 @@ use super::packed::{Coef, Extra};
 use super::tunable::TraceError;
 use crate::board::Position;
 use crate::eval::{
-    evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_PHASE, MAX_WEIGHT,
-    SCALE_NORMAL,
+    evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_PHASE, MAX_WEIGHT, SCALE_NORMAL,
 };
 
 /// What the data loader packs positions with: sparring's own `ParamSelection` (its fast path,
