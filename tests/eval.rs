@@ -3,7 +3,8 @@
 
 use sparring::board::Position;
 use sparring::eval::{
-    evaluate, evaluate_white, layout, trace, EvalParams, ParamGroup, WeightsError,
+    evaluate, evaluate_white, layout, trace, EndgameScale, EvalParams, ParamGroup, WeightsError,
+    SCALE_NORMAL,
 };
 use sparring::toml_config::ConfigError;
 use std::path::PathBuf;
@@ -107,8 +108,12 @@ fn trace_reproduces_the_score_exactly() {
             assert!(t.coefficients.windows(2).all(|w| w[0].0 < w[1].0));
             assert!(t.coefficients.iter().all(|&(_, c)| c != 0));
             assert!((0..=24).contains(&t.phase));
-            // The coefficients do not depend on the weights.
-            assert_eq!(t, trace(pos, &EvalParams::zeroed()));
+            // The coefficients do not depend on the weights (the endgame scale factor does).
+            let zeroed = trace(pos, &EvalParams::zeroed());
+            assert_eq!(
+                (&t.coefficients, t.phase),
+                (&zeroed.coefficients, zeroed.phase)
+            );
         }
     }
 }
@@ -304,6 +309,49 @@ fn shipped_weight_files_match_the_code() {
     let material = EvalParams::load(weights_dir().join("material-only.toml")).unwrap();
     assert_eq!(material, EvalParams::material_only());
     assert_ne!(material, default);
+}
+
+/// Opposite-coloured bishops halve the endgame half of the side ahead's score (the shipped
+/// `[scale]` table); a file without the table scales nothing; the table round-trips and its
+/// errors name the key.
+#[test]
+fn endgame_scale_shrinks_drawish_endings_and_reads_from_the_file() {
+    let plain = EvalParams::default();
+    let mut scaled = plain.clone();
+    scaled.set_scale(EndgameScale {
+        ocb_bishops: 64,
+        ocb_knights: 106,
+        ocb_rooks: 96,
+        pawnless: 16,
+        base: 96,
+        per_pawn: 8,
+    });
+    // White two pawns up with opposite-coloured bishops: phase 2.
+    let ocb = Position::from_fen("2b1k3/8/4p3/8/3P1P2/4P3/8/2B1K3 w - - 0 1").unwrap();
+    let t = trace(&ocb, &scaled);
+    assert_eq!((t.phase, t.eg_scale), (2, scaled.scale().ocb_bishops));
+    let (mg, eg) = t.mg_eg(&scaled);
+    assert!(eg > 0);
+    let expected = (mg as i64 * 2 * 128 + eg as i64 * t.eg_scale as i64 * 22) / (24 * 128);
+    assert_eq!(evaluate_white(&ocb, &scaled) as i64, expected);
+    assert!(evaluate_white(&ocb, &scaled) < evaluate_white(&ocb, &plain));
+    assert_eq!(trace(&ocb, &plain).eg_scale, SCALE_NORMAL);
+
+    let text = scaled.to_toml_string();
+    assert!(text.contains("\n[scale]\nocb_bishops = "), "{text}");
+    assert_eq!(EvalParams::from_toml_str(&text, "mem").unwrap(), scaled);
+    let (without, _) = text.split_once("\n# Endgame scaling").unwrap();
+    assert_eq!(EvalParams::from_toml_str(without, "mem").unwrap(), plain);
+    assert!(!plain.to_toml_string().contains("[scale]"));
+
+    let bad = text.replace("\nbase = ", "\nbase = 200 # was ");
+    let err = EvalParams::from_toml_str(&bad, "w.toml").unwrap_err();
+    assert_eq!(key_of(&err), "scale.base", "{err}");
+    assert!(err.to_string().contains("from 0 to 128"), "{err}");
+    let unknown = text.replace("\nbase = ", "\nbogus = 1\nbase = ");
+    let err = EvalParams::from_toml_str(&unknown, "w.toml").unwrap_err();
+    assert!(err.to_string().contains("bogus"), "{err}");
+    assert!(err.to_string().starts_with("w.toml:"), "{err}");
 }
 
 #[test]

@@ -5,10 +5,12 @@
 
 mod defaults;
 mod params;
+mod scale;
 mod terms;
 mod weights_file;
 
 pub use params::{layout, EvalParams, ParamGroup};
+pub use scale::{EndgameScale, SCALE_NORMAL};
 pub use terms::{evaluate_with, phase};
 pub use weights_file::{WeightsError, MAX_WEIGHT};
 
@@ -47,12 +49,25 @@ pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
+/// `taper` with the endgame score scaled by `scale / 128`, rounded once; with `scale` 128 it
+/// equals `taper` exactly (the common factor 128 divides out).
+#[inline(always)]
+pub fn taper_scaled(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
+    let (mg, eg, phase, scale) = (mg as i64, eg as i64, phase as i64, scale as i64);
+    let max = MAX_PHASE as i64;
+    let normal = SCALE_NORMAL as i64;
+    ((mg * phase * normal + eg * scale * (max - phase)) / (max * normal)) as i32
+}
+
 /// The linear form of one position's evaluation: which parameters applied and how often
 /// (White minus Black), plus the phase. The Texel tuner stores these instead of positions.
 #[derive(Clone, Default, Debug, PartialEq, Eq)]
 pub struct Trace {
     /// Game phase, 0 (pawn endgame) to `MAX_PHASE` (all pieces on the board).
     pub phase: i32,
+    /// The endgame scale factor out of `SCALE_NORMAL`, fixed by the traced weights (the side
+    /// ahead in the endgame chooses it).
+    pub eg_scale: i32,
     /// (parameter index, count) pairs; `trace` returns them sorted by index, without zeros
     /// or repeated indices.
     pub coefficients: Vec<(u16, i16)>,
@@ -85,7 +100,7 @@ impl Trace {
     /// of the traced position exactly.
     pub fn score(&self, params: &EvalParams) -> i32 {
         let (mg, eg) = self.mg_eg(params);
-        taper(mg, eg, self.phase)
+        taper_scaled(mg, eg, self.phase, self.eg_scale)
     }
 
     /// Sorts by index, merges repeated indices and drops zero counts.
@@ -108,7 +123,8 @@ impl Trace {
 pub fn evaluate_white(pos: &Position, params: &EvalParams) -> i32 {
     let mut acc = ScoreAccumulator::default();
     let phase = evaluate_with(pos, params, &mut acc);
-    taper(acc.mg, acc.eg, phase)
+    let scale = params.scale().factor(pos, acc.eg);
+    taper_scaled(acc.mg, acc.eg, phase, scale)
 }
 
 /// The evaluation in centipawns from the side to move's point of view (what negamax wants).
@@ -122,9 +138,11 @@ pub fn evaluate(pos: &Position, params: &EvalParams) -> i32 {
 pub fn trace(pos: &Position, params: &EvalParams) -> Trace {
     let mut t = Trace {
         phase: 0,
+        eg_scale: SCALE_NORMAL,
         coefficients: Vec::with_capacity(64),
     };
     t.phase = evaluate_with(pos, params, &mut t);
     t.normalize();
+    t.eg_scale = params.scale().factor(pos, t.mg_eg(params).1);
     t
 }

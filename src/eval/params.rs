@@ -1,6 +1,7 @@
 //! `EvalParams`: every evaluation weight as a flat vector of tapered (middlegame, endgame) pairs
 //! with a static layout, so the evaluation indexes it directly and the tuner sees one vector.
 
+use super::scale::EndgameScale;
 use std::fmt;
 
 /// Where each term's weights start in the flat vector. The evaluation indexes with these, the
@@ -477,6 +478,8 @@ pub(crate) fn term_of(i: usize) -> &'static Term {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct EvalParams {
     pub(crate) weights: Vec<(i32, i32)>,
+    /// The endgame scale factors (the weights file's `[scale]` table; neutral without one).
+    pub(crate) scale: EndgameScale,
 }
 
 impl EvalParams {
@@ -484,6 +487,7 @@ impl EvalParams {
     pub fn zeroed() -> EvalParams {
         EvalParams {
             weights: vec![(0, 0); NUM_PARAMS],
+            scale: EndgameScale::NEUTRAL,
         }
     }
 
@@ -527,6 +531,17 @@ impl EvalParams {
     #[inline]
     pub fn as_slice(&self) -> &[(i32, i32)] {
         &self.weights
+    }
+
+    /// The endgame scale factors.
+    #[inline]
+    pub fn scale(&self) -> &EndgameScale {
+        &self.scale
+    }
+
+    /// Replaces the endgame scale factors.
+    pub fn set_scale(&mut self, scale: EndgameScale) {
+        self.scale = scale;
     }
 
     /// The dotted name of parameter `i`, e.g. "pst.knight.e4", "mobility.bishop.7",

@@ -6,6 +6,7 @@
 //! board-shaped tables and the comments.
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
+use super::scale::{EndgameScale, SCALE_NORMAL};
 use crate::score::MATE_BOUND;
 use crate::toml_config::{read_text, ConfigError, Document};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -59,6 +60,17 @@ pub enum WeightsError {
         shares: String,
     },
 }
+
+/// The top-level table holding the endgame scale factors.
+const SCALE_TABLE: &str = "scale";
+
+/// The comment written above `[scale]`.
+const SCALE_DOC: &str = "
+# Endgame scaling, each factor out of 128: the endgame score of the side ahead is multiplied by
+# factor / 128 before the blend. Opposite-coloured bishops alone, or with one knight or one rook
+# each; a side without pawns at most a minor piece ahead (or with only two knights); otherwise
+# base + per_pawn x (pawns of the side ahead), at most 128. Without this table nothing is scaled.
+";
 
 /// What a term's `mg`/`eg` entry must be, for messages.
 fn expected_entry(term: &Term) -> String {
@@ -117,6 +129,8 @@ impl<'de> Deserialize<'de> for Entry {
 struct Level<'t> {
     prefix: String,
     terms: &'t mut Vec<Option<TermFile>>,
+    /// The top level's `[scale]` table, when the file has one.
+    scale: &'t mut Option<EndgameScale>,
 }
 
 impl Level<'_> {
@@ -145,7 +159,9 @@ impl<'de> Visitor<'de> for Level<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<String>()? {
             let path = self.path(&key);
-            if let Some(k) = TERMS.iter().position(|t| t.path == path) {
+            if path == SCALE_TABLE {
+                *self.scale = Some(map.next_value()?);
+            } else if let Some(k) = TERMS.iter().position(|t| t.path == path) {
                 self.terms[k] = Some(map.next_value()?);
             } else if TERMS
                 .iter()
@@ -154,6 +170,7 @@ impl<'de> Visitor<'de> for Level<'_> {
                 map.next_value_seed(Level {
                     prefix: path,
                     terms: &mut *self.terms,
+                    scale: &mut *self.scale,
                 })?;
             } else {
                 // serde's own wording, so the message names the key and the known ones.
@@ -166,6 +183,9 @@ impl<'de> Visitor<'de> for Level<'_> {
                     .map(|rest| rest.split('.').next().unwrap_or(rest))
                     .collect();
                 known.dedup();
+                if self.prefix.is_empty() {
+                    known.push(SCALE_TABLE);
+                }
                 let known: Vec<String> = known.iter().map(|k| format!("`{k}`")).collect();
                 return Err(de::Error::custom(format!(
                     "unknown field `{key}`, expected one of {}",
@@ -452,14 +472,29 @@ impl EvalParams {
     pub fn from_toml_str(text: &str, source: &str) -> Result<EvalParams, WeightsError> {
         let doc = Document::parse(text, source)?;
         let mut terms: Vec<Option<TermFile>> = TERMS.iter().map(|_| None).collect();
+        let mut scale = None;
         doc.deserialize_seed(Level {
             prefix: String::new(),
             terms: &mut terms,
+            scale: &mut scale,
         })
         .map_err(refine)?;
         let mut params = EvalParams::zeroed();
         for (term, table) in TERMS.iter().zip(terms) {
             read_term(&doc, term, table, &mut params)?;
+        }
+        if let Some(scale) = scale {
+            for (key, value) in scale.fields() {
+                if !(0..=SCALE_NORMAL).contains(&value) {
+                    return Err(doc
+                        .invalid_value(
+                            &format!("{SCALE_TABLE}.{key}"),
+                            format!("an integer from 0 to {SCALE_NORMAL}"),
+                        )
+                        .into());
+                }
+            }
+            params.set_scale(scale);
         }
         params.check_mate_range(&doc)?;
         Ok(params)
@@ -491,6 +526,13 @@ impl EvalParams {
             let eg: Vec<i32> = pairs.iter().map(|p| p.1).collect();
             write_array(&mut out, term, "mg", &mg);
             write_array(&mut out, term, "eg", &eg);
+        }
+        if !self.scale().is_neutral() {
+            out.push_str(SCALE_DOC);
+            let _ = writeln!(out, "[{SCALE_TABLE}]");
+            for (key, value) in self.scale().fields() {
+                let _ = writeln!(out, "{key} = {value}");
+            }
         }
         out
     }

@@ -6,7 +6,7 @@ use super::packed::{Coef, Extra};
 use super::tunable::TraceError;
 use crate::board::Position;
 use crate::eval::{
-    evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_PHASE, MAX_WEIGHT,
+    evaluate_with, Accumulator, EvalParams, ParamGroup, Trace, MAX_PHASE, MAX_WEIGHT, SCALE_NORMAL,
 };
 
 /// What the data loader packs positions with: sparring's own `ParamSelection` (its fast path,
@@ -70,17 +70,26 @@ impl PackSource for ParamSelection {
     fn resolver(&self) -> EvalParams {
         self.start.clone()
     }
+
+    /// Weights with endgame scaling carry each position's scale factor.
+    fn extended(&self) -> bool {
+        !self.start.scale().is_neutral()
+    }
 }
 
 impl PositionPacker for Packer<'_> {
     #[inline]
     fn pack(&mut self, pos: &Position, out: &mut Vec<Coef>) -> Result<PackedPosition, TraceError> {
         let (frozen, len, phase) = Packer::pack(self, pos, out);
+        let eg_scale = self.selection.start.scale().factor(pos, self.eg_total);
         Ok(PackedPosition {
             frozen,
             len,
             phase,
-            extra: Extra::default(),
+            extra: Extra {
+                remainder: 0.0,
+                eg_scale: eg_scale as f32 / SCALE_NORMAL as f32,
+            },
         })
     }
 }
@@ -198,6 +207,9 @@ pub struct Packer<'a> {
     /// Compact indices touched in the current position, in first-touch order.
     touched: Vec<u16>,
     frozen: (i32, i32),
+    /// The endgame sum of every weight (tuned or not) at the starting values: it picks the
+    /// endgame scale factor, which stays fixed while tuning.
+    eg_total: i32,
 }
 
 impl Accumulator for Packer<'_> {
@@ -206,6 +218,7 @@ impl Accumulator for Packer<'_> {
         if count == 0 {
             return;
         }
+        self.eg_total += count * weight.1;
         let slot = self.selection.slot[index];
         if slot == FROZEN {
             self.frozen.0 += count * weight.0;
@@ -232,6 +245,7 @@ impl<'a> Packer<'a> {
             generation: 0,
             touched: Vec::with_capacity(64),
             frozen: (0, 0),
+            eg_total: 0,
         }
     }
 
@@ -246,6 +260,7 @@ impl<'a> Packer<'a> {
         }
         self.touched.clear();
         self.frozen = (0, 0);
+        self.eg_total = 0;
         let phase = evaluate_with(pos, &self.selection.start, self);
         let before = out.len();
         for &slot in &self.touched {

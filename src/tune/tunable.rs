@@ -151,16 +151,22 @@ impl TunableEval for EvalParams {
     }
 
     fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError> {
-        struct Collect<'a>(&'a mut LinearTrace);
+        // Also sums the endgame half, which picks the endgame scale factor.
+        struct Collect<'a>(&'a mut LinearTrace, i32);
         impl Accumulator for Collect<'_> {
             #[inline]
-            fn add(&mut self, index: usize, count: i32, _weight: (i32, i32)) {
+            fn add(&mut self, index: usize, count: i32, weight: (i32, i32)) {
                 if count != 0 {
                     self.0.coefficients.push((index as u32, count));
+                    self.1 += count * weight.1;
                 }
             }
         }
-        out.phase = evaluate_with(pos, self, &mut Collect(out));
+        let mut collect = Collect(out, 0);
+        let phase = evaluate_with(pos, self, &mut collect);
+        let eg = collect.1;
+        out.phase = phase;
+        out.eg_scale = self.scale().factor(pos, eg) as f64 / crate::eval::SCALE_NORMAL as f64;
         Ok(())
     }
 }
@@ -328,7 +334,12 @@ mod tests {
     /// to the engine's integer rounding of the blend.
     #[test]
     fn the_own_trace_times_the_weights_is_the_evaluation() {
-        let params = EvalParams::default();
+        let mut params = EvalParams::default();
+        params.set_scale(crate::eval::EndgameScale {
+            base: 100,
+            per_pawn: 7,
+            ..crate::eval::EndgameScale::NEUTRAL
+        });
         let w: Vec<(f64, f64)> = params.params().iter().map(|s| s.start).collect();
         let mut t = LinearTrace::default();
         for pos in playout_positions(5, 400) {
@@ -347,20 +358,34 @@ mod tests {
     /// Packed through the trait or through the fast path, the same positions give the same loss.
     #[test]
     fn the_trait_path_packs_as_the_fast_path_does() {
-        let params = EvalParams::default();
         let positions = playout_positions(7, 300);
         let labels: Vec<f32> = (0..positions.len()).map(|i| (i % 3) as f32 / 2.0).collect();
-        let all = ParamGroup::ALL;
-        let fast = ParamSelection::groups(params.clone(), &all);
-        assert_eq!(fast.len(), params.len(), "every group is every parameter");
-        let generic = EvalSelection::new(&params);
-        let a = Dataset::from_positions(&positions, &labels, &fast);
-        let b = Dataset::from_positions(&positions, &labels, &generic);
-        assert!(b.extended() && !a.extended());
-        let (la, lb) = (
-            loss(&a, &fast.start_weights(), 1.1),
-            loss(&b, &generic.start_weights(), 1.1),
-        );
-        assert!((la - lb).abs() < 1e-12, "{la} {lb}");
+        // Without endgame scaling, and with it (then the fast path carries the factors too).
+        let mut scaled = EvalParams::default();
+        scaled.set_scale(crate::eval::EndgameScale {
+            ocb_bishops: 64,
+            ocb_knights: 106,
+            ocb_rooks: 96,
+            pawnless: 16,
+            base: 96,
+            per_pawn: 8,
+        });
+        let mut neutral = EvalParams::default();
+        neutral.set_scale(crate::eval::EndgameScale::NEUTRAL);
+        for params in [neutral, scaled] {
+            let all = ParamGroup::ALL;
+            let fast = ParamSelection::groups(params.clone(), &all);
+            assert_eq!(fast.len(), params.len(), "every group is every parameter");
+            let generic = EvalSelection::new(&params);
+            let a = Dataset::from_positions(&positions, &labels, &fast);
+            let b = Dataset::from_positions(&positions, &labels, &generic);
+            assert!(b.extended());
+            assert_eq!(a.extended(), !params.scale().is_neutral());
+            let (la, lb) = (
+                loss(&a, &fast.start_weights(), 1.1),
+                loss(&b, &generic.start_weights(), 1.1),
+            );
+            assert!((la - lb).abs() < 1e-12, "{la} {lb}");
+        }
     }
 }
