@@ -41,6 +41,7 @@ enum Command {
     Merge(cli::merge::MergeArgs),
     /// The self-play tuning loop: generations of self-play, Texel tune and SPRT gate, with a
     /// ladder of the climb (see `sparring loop --help`).
+    #[command(long_about = cli::ladder::LONG_ABOUT)]
     Loop(cli::ladder::LoopArgs),
     /// Syzygy endgame tables: `tablebase probe --path DIR FEN` prints a position's WDL and DTZ.
     Tablebase(cli::tablebase::TablebaseArgs),

@@ -129,6 +129,7 @@ fn every_recipe_script_passes_bash_n() {
         scripts,
         [
             "parallel.sh",
+            "slurm-loop.sh",
             "slurm-match.sh",
             "slurm-merge.sh",
             "slurm-spsa.sh",

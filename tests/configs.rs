@@ -332,7 +332,7 @@ fn tune_errors_give_line_and_column() {
         "t.toml:4:16: `model.tune[1]` is a second \"pst\", expected each group at most once"
     );
     assert!(tune_error("[dta]\nx = 1\n").starts_with(
-        "t.toml:3:2: unknown key `dta` (expected one of `data`, `model`, `optimizer`, `output`)"
+        "t.toml:3:2: unknown key `dta` (expected one of `data`, `model`, `optimizer`, `output`, `engine`)"
     ));
 }
 

@@ -35,7 +35,7 @@ pub struct LoopArgs {
     pub staged: bool,
 }
 
-const LONG_ABOUT: &str = "\
+pub(crate) const LONG_ABOUT: &str = "\
 Run the self-play tuning loop: generations of play, record, tune and gate.
 
 Each generation:
