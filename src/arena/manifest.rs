@@ -11,7 +11,7 @@
 //! (the configuration cannot be compared) and the fingerprint of the current configuration is
 //! written, so later resumes are checked; the caller is told with an event.
 
-use super::config::{EngineKind, MatchConfig, OpeningOrder, TournamentKind};
+use super::config::{EngineKind, MatchConfig, OpeningOrder, Protocol, TournamentKind};
 use super::schedule::{describe_game_ids, Shard, Slice, Wave};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -236,6 +236,13 @@ impl Fingerprint {
                         put(&key("uci.working_dir"), dir.display().to_string());
                     }
                 }
+            }
+            // Written only when not the default, so runs from before the keys resume unchanged.
+            if engine.protocol != Protocol::Uci {
+                put(&key("protocol"), "xboard".to_string());
+            }
+            if engine.restart {
+                put(&key("restart"), "true".to_string());
             }
         }
         // Recorded, not compared (`run.` keys): what `sparring merge` needs to report as the run
@@ -502,6 +509,27 @@ mod tests {
             )]
         );
         assert_eq!(renamed.changes(&old).len(), 1);
+    }
+
+    /// The protocol and per-game restart of an engine are part of the configuration, written
+    /// only when not the default (a run from before them resumes unchanged).
+    #[test]
+    fn engine_protocol_and_restart_are_fingerprinted_when_set() {
+        let config = |extra: &str| {
+            let text = format!(
+                "[output]\ndir = \"o\"\n[tournament]\nkind = \"gauntlet\"\nrounds = 1\n[time_control]\nnodes = 100\n\
+                 [[engine]]\nname = \"a\"\nbuiltin = {{}}\n\
+                 [[engine]]\nname = \"b\"\nuci = {{ command = \"x\" }}\n{extra}"
+            );
+            Fingerprint::of(&MatchConfig::parse(&text, "m.toml").unwrap())
+        };
+        let plain = config("");
+        assert_eq!(plain.get("engine[1].protocol"), None);
+        assert_eq!(plain.get("engine[1].restart"), None);
+        let xboard = config("protocol = \"xboard\"\nrestart = true\n");
+        assert_eq!(xboard.get("engine[1].protocol"), Some("xboard"));
+        assert_eq!(xboard.get("engine[1].restart"), Some("true"));
+        assert_eq!(plain.changes(&xboard).len(), 2);
     }
 
     #[test]
