@@ -318,14 +318,7 @@ fn shipped_weight_files_match_the_code() {
 fn endgame_scale_shrinks_drawish_endings_and_reads_from_the_file() {
     let plain = EvalParams::default();
     let mut scaled = plain.clone();
-    scaled.set_scale(EndgameScale {
-        ocb_bishops: 64,
-        ocb_knights: 106,
-        ocb_rooks: 96,
-        pawnless: 16,
-        base: 96,
-        per_pawn: 8,
-    });
+    scaled.set_scale(EndgameScale::CLASSICAL);
     // White two pawns up with opposite-coloured bishops: phase 2.
     let ocb = Position::from_fen("2b1k3/8/4p3/8/3P1P2/4P3/8/2B1K3 w - - 0 1").unwrap();
     let t = trace(&ocb, &scaled);

@@ -43,6 +43,17 @@ impl EndgameScale {
         per_pawn: 0,
     };
 
+    /// The classical hand-set factors (docs/strength.md row 5): opposite bishops 64 / 106 / 96,
+    /// a pawnless small edge 16, otherwise 96 + 8 per pawn of the side ahead.
+    pub const CLASSICAL: EndgameScale = EndgameScale {
+        ocb_bishops: 64,
+        ocb_knights: 106,
+        ocb_rooks: 96,
+        pawnless: 16,
+        base: 96,
+        per_pawn: 8,
+    };
+
     /// Whether every factor is 128 (the evaluation is the plain blend).
     pub fn is_neutral(&self) -> bool {
         *self == EndgameScale::NEUTRAL
@@ -117,17 +128,8 @@ fn opposite_bishops(pos: &Position) -> bool {
 mod tests {
     use super::*;
 
-    const TYPICAL: EndgameScale = EndgameScale {
-        ocb_bishops: 64,
-        ocb_knights: 106,
-        ocb_rooks: 96,
-        pawnless: 16,
-        base: 96,
-        per_pawn: 8,
-    };
-
     fn factor(fen: &str, eg: i32) -> i32 {
-        TYPICAL.factor(&Position::from_fen(fen).unwrap(), eg)
+        EndgameScale::CLASSICAL.factor(&Position::from_fen(fen).unwrap(), eg)
     }
 
     #[test]

@@ -362,14 +362,7 @@ mod tests {
         let labels: Vec<f32> = (0..positions.len()).map(|i| (i % 3) as f32 / 2.0).collect();
         // Without endgame scaling, and with it (then the fast path carries the factors too).
         let mut scaled = EvalParams::default();
-        scaled.set_scale(crate::eval::EndgameScale {
-            ocb_bishops: 64,
-            ocb_knights: 106,
-            ocb_rooks: 96,
-            pawnless: 16,
-            base: 96,
-            per_pawn: 8,
-        });
+        scaled.set_scale(crate::eval::EndgameScale::CLASSICAL);
         let mut neutral = EvalParams::default();
         neutral.set_scale(crate::eval::EndgameScale::NEUTRAL);
         for params in [neutral, scaled] {
