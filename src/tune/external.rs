@@ -128,7 +128,15 @@ impl Process {
                     ))
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    let status = self.child.try_wait().ok().flatten();
+                    // Output closes a moment before the process is reaped: wait up to a
+                    // second so the message can name the exit status.
+                    let status = (0..100).find_map(|_| {
+                        let status = self.child.try_wait().ok().flatten();
+                        if status.is_none() {
+                            std::thread::sleep(Duration::from_millis(10));
+                        }
+                        status
+                    });
                     let how =
                         status.map_or("closed its output".to_string(), |s| format!("exited ({s})"));
                     return Err(died(engine, &how));
