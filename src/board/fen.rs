@@ -151,6 +151,24 @@ pub enum FenError {
     },
 }
 
+/// Parses a FEN strictly, as [`Position::from_fen`].
+///
+/// ```
+/// use sparring::board::Position;
+///
+/// let pos: Position = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse()?;
+/// assert_eq!(pos.legal_moves().len(), 20);
+/// assert!("not a fen".parse::<Position>().is_err());
+/// # Ok::<(), sparring::board::FenError>(())
+/// ```
+impl std::str::FromStr for Position {
+    type Err = FenError;
+
+    fn from_str(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen(fen)
+    }
+}
+
 impl Position {
     /// Parses a FEN strictly (positions that can arise in a game). Four fields are accepted, the
     /// clocks then default to 0 and 1.

@@ -5,7 +5,7 @@
 
 use super::bitboard::Bitboard;
 use super::moves::Move;
-use super::position::Position;
+use super::position::{Position, Undo};
 use super::types::{Color, PieceKind};
 use std::fmt;
 use thiserror::Error;
@@ -103,7 +103,7 @@ impl fmt::Display for GameEnd {
     }
 }
 
-/// A move offered to `Game::play` that is not legal in the current position.
+/// A move offered to `Game::play` or `Position::try_play` that is not legal in the position.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 #[error("illegal move {mv} in position {fen}")]
 pub struct IllegalMoveError {
@@ -114,6 +114,29 @@ pub struct IllegalMoveError {
 }
 
 impl Position {
+    /// Plays `mv` if it is legal here and returns what undoes it; an illegal move leaves the
+    /// position unchanged. The checked twin of [`Position::make_move`], for moves that do not come
+    /// from this position's move generator.
+    ///
+    /// ```
+    /// use sparring::board::Position;
+    ///
+    /// let mut pos = Position::startpos();
+    /// let e4 = pos.parse_uci_move("e2e4")?;
+    /// pos.try_play(e4)?;
+    /// assert!(pos.try_play(e4).is_err(), "e2 is empty now");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn try_play(&mut self, mv: Move) -> Result<Undo, IllegalMoveError> {
+        if !self.is_legal(mv) {
+            return Err(IllegalMoveError {
+                mv,
+                fen: self.to_fen(),
+            });
+        }
+        Ok(self.make_move(mv))
+    }
+
     /// Whether no sequence of legal moves can mate: bare kings, a single minor piece, or only
     /// bishops (any number, either side) all on squares of one colour. K+N v K+N and K+N+N v K are
     /// not dead: a mate exists with the loser's help, so FIDE plays on.

@@ -23,4 +23,4 @@ pub use movegen::{GenMode, PieceMoves};
 pub use moves::{Move, MoveList};
 pub use notation::{MoveParseError, SanError};
 pub use position::{Position, Undo};
-pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square};
+pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square, SquareParseError};

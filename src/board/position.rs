@@ -418,7 +418,8 @@ impl Position {
     }
 
     /// Plays a legal move (as produced by the move generator) and returns what undoes it.
-    /// The behaviour for an illegal move is unspecified (it may corrupt the position).
+    /// The behaviour for an illegal move is unspecified (it may corrupt the position): the search's
+    /// hot path skips the check that [`Position::try_play`] makes.
     #[inline(always)]
     pub fn make_move(&mut self, mv: Move) -> Undo {
         let us = self.side;

@@ -309,6 +309,34 @@ impl Square {
     }
 }
 
+/// A square name that is not a file letter a-h followed by a rank digit 1-8.
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+#[error("'{text}' is not a square: expected a file a-h and a rank 1-8, like e4")]
+pub struct SquareParseError {
+    /// The text as given.
+    pub text: String,
+}
+
+/// Parses a square name like `e4`, as [`Square::parse`] with a typed error.
+///
+/// ```
+/// use sparring::board::{File, Rank, Square};
+///
+/// let e4: Square = "e4".parse()?;
+/// assert_eq!(e4, Square::new(File::E, Rank::Fourth));
+/// assert!("i9".parse::<Square>().is_err());
+/// # Ok::<(), sparring::board::SquareParseError>(())
+/// ```
+impl std::str::FromStr for Square {
+    type Err = SquareParseError;
+
+    fn from_str(text: &str) -> Result<Square, SquareParseError> {
+        Square::parse(text).ok_or_else(|| SquareParseError {
+            text: text.to_string(),
+        })
+    }
+}
+
 impl fmt::Display for Square {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}{}", self.file(), self.rank())
