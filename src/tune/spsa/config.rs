@@ -95,7 +95,7 @@ struct SpsaFile {
     param: Option<Vec<ParamTable>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct SpsaTable {
     iterations: Option<u64>,
@@ -108,7 +108,7 @@ struct SpsaTable {
     lines: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct EngineTable {
     weights: Option<String>,
@@ -201,16 +201,7 @@ impl SpsaConfig {
     pub fn parse(text: &str, file: &str) -> Result<SpsaConfig, ConfigError> {
         let doc = Document::parse(text, file)?;
         let f: SpsaFile = doc.deserialize()?;
-        let s = f.spsa.unwrap_or(SpsaTable {
-            iterations: None,
-            pairs_per_iteration: None,
-            seed: None,
-            concurrency: None,
-            a_ratio: None,
-            alpha: None,
-            gamma: None,
-            lines: None,
-        });
+        let s = f.spsa.unwrap_or_default();
         let iterations = doc.in_range(
             "spsa.iterations",
             s.iterations.unwrap_or(1000),
@@ -229,203 +220,15 @@ impl SpsaConfig {
             1,
             Some(crate::available_cores()),
         )?;
-        let mut schedule = GainSchedule::new(iterations);
-        if let Some(v) = s.a_ratio {
-            // Bounded so that A and the gains stay finite (a huge ratio made every step NaN).
-            schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number from 0 to 1000", |v| {
-                (0.0..=1000.0).contains(&v)
-            })?;
-        }
-        if let Some(v) = s.alpha {
-            schedule.alpha = doc.number("spsa.alpha", v, "a number from 0 to 2", |v| {
-                (0.0..=2.0).contains(&v)
-            })?;
-        }
-        if let Some(v) = s.gamma {
-            schedule.gamma = doc.number("spsa.gamma", v, "a number from 0 to 2", |v| {
-                (0.0..=2.0).contains(&v)
-            })?;
-        }
-
-        let engine_table = f.engine.unwrap_or(EngineTable {
-            weights: None,
-            search: None,
-            hash_mb: None,
-            uci: None,
-        });
-        let mut entries = Vec::new();
-        if let Some(lines) = &s.lines {
-            for (n, line) in lines.lines().enumerate() {
-                let trimmed = line.trim();
-                if trimmed.is_empty() || trimmed.starts_with('#') {
-                    continue;
-                }
-                let origin = format!("line {} of `spsa.lines` (`{trimmed}`)", n + 1);
-                let parsed = parse_param_line(trimmed)
-                    .map_err(|e| doc.other("spsa.lines", format!("{origin}: {e}")))?;
-                entries.push(Entry {
-                    key: "spsa.lines".to_string(),
-                    origin: Some(origin),
-                    name: parsed.name,
-                    kind: Some(parsed.kind),
-                    start: Some(parsed.value),
-                    min: Some(parsed.min),
-                    max: Some(parsed.max),
-                    c_end: Some(parsed.c_end),
-                    r_end: Some(parsed.r_end),
-                });
-            }
-        }
-        for (i, p) in f.param.unwrap_or_default().into_iter().enumerate() {
-            let key = format!("param[{i}]");
-            let name = p
-                .name
-                .ok_or_else(|| doc.missing(&format!("{key}.name"), "a parameter name"))?;
-            let kind = match p.kind.as_deref() {
-                None => None,
-                Some("int") => Some(ParamKind::Int),
-                Some("float") => Some(ParamKind::Float),
-                Some(_) => {
-                    return Err(doc.invalid_value(&format!("{key}.kind"), "\"int\" or \"float\""))
-                }
-            };
-            for (field, value) in [
-                ("start", p.start),
-                ("min", p.min),
-                ("max", p.max),
-                ("c_end", p.c_end),
-                ("r_end", p.r_end),
-            ] {
-                if let Some(v) = value {
-                    doc.number(&format!("{key}.{field}"), v, "a finite number", |_| true)?;
-                }
-            }
-            entries.push(Entry {
-                key: format!("{key}.name"),
-                origin: None,
-                name,
-                kind,
-                start: p.start,
-                min: p.min,
-                max: p.max,
-                c_end: p.c_end,
-                r_end: p.r_end,
-            });
-        }
-        if entries.is_empty() {
-            return Err(doc.missing(
-                "param",
-                "at least one `[[param]]` table or a line in `spsa.lines`",
-            ));
-        }
-
+        let schedule = gain_schedule(&doc, &s, iterations)?;
+        let entries = param_entries(&doc, s.lines.as_deref(), f.param.unwrap_or_default())?;
+        let engine_table = f.engine.unwrap_or_default();
         let (engine, params) = match engine_table.uci {
-            Some(uci) => {
-                for key in ["weights", "search", "hash_mb"] {
-                    let present = match key {
-                        "weights" => engine_table.weights.is_some(),
-                        "search" => engine_table.search.is_some(),
-                        _ => engine_table.hash_mb.is_some(),
-                    };
-                    if present {
-                        return Err(doc.other(
-                            &format!("engine.{key}"),
-                            "belongs to the built-in engine; an `[engine.uci]` engine takes \
-                             its settings as `engine.uci.options`",
-                        ));
-                    }
-                }
-                let command = uci
-                    .command
-                    .filter(|c| !c.trim().is_empty())
-                    .ok_or_else(|| doc.missing("engine.uci.command", "the engine's program"))?;
-                let options: Vec<(String, String)> = uci
-                    .options
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), option_text(v)))
-                    .collect();
-                let params = entries
-                    .into_iter()
-                    .map(|e| uci_param(&doc, e))
-                    .collect::<Result<Vec<_>, _>>()?;
-                (
-                    SpsaEngine::Uci {
-                        command,
-                        args: uci.args.unwrap_or_default(),
-                        options,
-                        working_dir: uci.working_dir.map(PathBuf::from),
-                    },
-                    params,
-                )
-            }
-            None => {
-                let weights = engine_table.weights.map(PathBuf::from);
-                let search = engine_table.search.map(PathBuf::from);
-                let eval = match &weights {
-                    Some(path) => EvalParams::load(path)
-                        .map_err(|e| doc.other("engine.weights", e.to_string()))?,
-                    None => EvalParams::default(),
-                };
-                let search_params = match &search {
-                    Some(path) => SearchParams::load(path)
-                        .map_err(|e| doc.other("engine.search", e.to_string()))?,
-                    None => SearchParams::default(),
-                };
-                let base = EngineParams {
-                    eval,
-                    search: search_params,
-                };
-                let hash_mb = doc.in_range(
-                    "engine.hash_mb",
-                    engine_table.hash_mb.unwrap_or(16),
-                    1,
-                    Some(crate::search::max_hash_mb()),
-                )?;
-                let mut params = Vec::new();
-                let mut targets = Vec::new();
-                for entry in entries {
-                    for (param, target) in builtin_params(&doc, &base, entry)? {
-                        if params.iter().any(|p: &SpsaParam| p.name == param.name) {
-                            return Err(
-                                doc.other("param", format!("`{}` is tuned twice", param.name))
-                            );
-                        }
-                        params.push(param);
-                        targets.push(target);
-                    }
-                }
-                (
-                    SpsaEngine::Builtin {
-                        weights,
-                        search,
-                        base: Box::new(base),
-                        hash_mb,
-                        targets,
-                    },
-                    params,
-                )
-            }
+            Some(ref uci) => uci_engine(&doc, &engine_table, uci, entries)?,
+            None => builtin_engine(&doc, engine_table, entries)?,
         };
-
         let (time_control, margin, timeout) = time_control(&doc, f.time_control)?;
-        let openings = match f.openings {
-            None => None,
-            Some(o) => Some(SpsaOpenings {
-                file: o
-                    .file
-                    .map(PathBuf::from)
-                    .ok_or_else(|| doc.missing("openings.file", "the opening suite or book"))?,
-                format: o.format,
-                plies: o.plies,
-                random_plies: doc.in_range(
-                    "openings.random_plies",
-                    o.random_plies.unwrap_or(0),
-                    0,
-                    Some(64),
-                )?,
-            }),
-        };
+        let openings = f.openings.map(|o| openings(&doc, o)).transpose()?;
         let adjudication = crate::arena::config::read_adjudication(&doc, f.adjudication)?;
         let output_dir = f
             .output
@@ -523,6 +326,227 @@ impl SpsaConfig {
 pub fn fingerprint(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The gain schedule over `iterations`, with `spsa.a_ratio`, `alpha` and `gamma` when given.
+fn gain_schedule(
+    doc: &Document<'_>,
+    s: &SpsaTable,
+    iterations: u64,
+) -> Result<GainSchedule, ConfigError> {
+    let mut schedule = GainSchedule::new(iterations);
+    if let Some(v) = s.a_ratio {
+        // Bounded so that A and the gains stay finite (a huge ratio made every step NaN).
+        schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number from 0 to 1000", |v| {
+            (0.0..=1000.0).contains(&v)
+        })?;
+    }
+    if let Some(v) = s.alpha {
+        schedule.alpha = doc.number("spsa.alpha", v, "a number from 0 to 2", |v| {
+            (0.0..=2.0).contains(&v)
+        })?;
+    }
+    if let Some(v) = s.gamma {
+        schedule.gamma = doc.number("spsa.gamma", v, "a number from 0 to 2", |v| {
+            (0.0..=2.0).contains(&v)
+        })?;
+    }
+    Ok(schedule)
+}
+
+/// The tuned parameters as written: the lines of `spsa.lines` first, then the `[[param]]`
+/// tables; at least one is required.
+fn param_entries(
+    doc: &Document<'_>,
+    lines: Option<&str>,
+    tables: Vec<ParamTable>,
+) -> Result<Vec<Entry>, ConfigError> {
+    let mut entries = Vec::new();
+    for (n, line) in lines.unwrap_or_default().lines().enumerate() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        entries.push(line_entry(doc, n, trimmed)?);
+    }
+    for (i, p) in tables.into_iter().enumerate() {
+        entries.push(table_entry(doc, i, p)?);
+    }
+    if entries.is_empty() {
+        return Err(doc.missing(
+            "param",
+            "at least one `[[param]]` table or a line in `spsa.lines`",
+        ));
+    }
+    Ok(entries)
+}
+
+/// Line `n` (from 0) of `spsa.lines`, an OpenBench/fishtest parameter line.
+fn line_entry(doc: &Document<'_>, n: usize, trimmed: &str) -> Result<Entry, ConfigError> {
+    let origin = format!("line {} of `spsa.lines` (`{trimmed}`)", n + 1);
+    let parsed =
+        parse_param_line(trimmed).map_err(|e| doc.other("spsa.lines", format!("{origin}: {e}")))?;
+    Ok(Entry {
+        key: "spsa.lines".to_string(),
+        origin: Some(origin),
+        name: parsed.name,
+        kind: Some(parsed.kind),
+        start: Some(parsed.value),
+        min: Some(parsed.min),
+        max: Some(parsed.max),
+        c_end: Some(parsed.c_end),
+        r_end: Some(parsed.r_end),
+    })
+}
+
+/// The `[[param]]` table number `i` (from 0): a name, and a kind and numbers when given.
+fn table_entry(doc: &Document<'_>, i: usize, p: ParamTable) -> Result<Entry, ConfigError> {
+    let key = format!("param[{i}]");
+    let name = p
+        .name
+        .ok_or_else(|| doc.missing(&format!("{key}.name"), "a parameter name"))?;
+    let kind = match p.kind.as_deref() {
+        None => None,
+        Some("int") => Some(ParamKind::Int),
+        Some("float") => Some(ParamKind::Float),
+        Some(_) => return Err(doc.invalid_value(&format!("{key}.kind"), "\"int\" or \"float\"")),
+    };
+    for (field, value) in [
+        ("start", p.start),
+        ("min", p.min),
+        ("max", p.max),
+        ("c_end", p.c_end),
+        ("r_end", p.r_end),
+    ] {
+        if let Some(v) = value {
+            doc.number(&format!("{key}.{field}"), v, "a finite number", |_| true)?;
+        }
+    }
+    Ok(Entry {
+        key: format!("{key}.name"),
+        origin: None,
+        name,
+        kind,
+        start: p.start,
+        min: p.min,
+        max: p.max,
+        c_end: p.c_end,
+        r_end: p.r_end,
+    })
+}
+
+/// An `[engine.uci]` engine; the built-in engine's keys are refused beside it.
+fn uci_engine(
+    doc: &Document<'_>,
+    table: &EngineTable,
+    uci: &UciTable,
+    entries: Vec<Entry>,
+) -> Result<(SpsaEngine, Vec<SpsaParam>), ConfigError> {
+    for (key, present) in [
+        ("weights", table.weights.is_some()),
+        ("search", table.search.is_some()),
+        ("hash_mb", table.hash_mb.is_some()),
+    ] {
+        if present {
+            return Err(doc.other(
+                &format!("engine.{key}"),
+                "belongs to the built-in engine; an `[engine.uci]` engine takes \
+                 its settings as `engine.uci.options`",
+            ));
+        }
+    }
+    let command = uci
+        .command
+        .clone()
+        .filter(|c| !c.trim().is_empty())
+        .ok_or_else(|| doc.missing("engine.uci.command", "the engine's program"))?;
+    let options: Vec<(String, String)> = uci
+        .options
+        .iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), option_text(v)))
+        .collect();
+    let params = entries
+        .into_iter()
+        .map(|e| uci_param(doc, e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let engine = SpsaEngine::Uci {
+        command,
+        args: uci.args.clone().unwrap_or_default(),
+        options,
+        working_dir: uci.working_dir.as_ref().map(PathBuf::from),
+    };
+    Ok((engine, params))
+}
+
+/// The built-in engine: loads the weights and search files it starts from and resolves each
+/// entry (a name may stand for several parameters) against them; none may be tuned twice.
+fn builtin_engine(
+    doc: &Document<'_>,
+    table: EngineTable,
+    entries: Vec<Entry>,
+) -> Result<(SpsaEngine, Vec<SpsaParam>), ConfigError> {
+    let weights = table.weights.map(PathBuf::from);
+    let search = table.search.map(PathBuf::from);
+    let eval = match &weights {
+        Some(path) => {
+            EvalParams::load(path).map_err(|e| doc.other("engine.weights", e.to_string()))?
+        }
+        None => EvalParams::default(),
+    };
+    let search_params = match &search {
+        Some(path) => {
+            SearchParams::load(path).map_err(|e| doc.other("engine.search", e.to_string()))?
+        }
+        None => SearchParams::default(),
+    };
+    let base = EngineParams {
+        eval,
+        search: search_params,
+    };
+    let hash_mb = doc.in_range(
+        "engine.hash_mb",
+        table.hash_mb.unwrap_or(16),
+        1,
+        Some(crate::search::max_hash_mb()),
+    )?;
+    let mut params = Vec::new();
+    let mut targets = Vec::new();
+    for entry in entries {
+        for (param, target) in builtin_params(doc, &base, entry)? {
+            if params.iter().any(|p: &SpsaParam| p.name == param.name) {
+                return Err(doc.other("param", format!("`{}` is tuned twice", param.name)));
+            }
+            params.push(param);
+            targets.push(target);
+        }
+    }
+    let engine = SpsaEngine::Builtin {
+        weights,
+        search,
+        base: Box::new(base),
+        hash_mb,
+        targets,
+    };
+    Ok((engine, params))
+}
+
+/// `[openings]`: the file is required.
+fn openings(doc: &Document<'_>, o: OpeningsTable) -> Result<SpsaOpenings, ConfigError> {
+    Ok(SpsaOpenings {
+        file: o
+            .file
+            .map(PathBuf::from)
+            .ok_or_else(|| doc.missing("openings.file", "the opening suite or book"))?,
+        format: o.format,
+        plies: o.plies,
+        random_plies: doc.in_range(
+            "openings.random_plies",
+            o.random_plies.unwrap_or(0),
+            0,
+            Some(64),
+        )?,
     })
 }
 
