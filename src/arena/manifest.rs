@@ -11,7 +11,10 @@
 //! (the configuration cannot be compared) and the fingerprint of the current configuration is
 //! written, so later resumes are checked; the caller is told with an event.
 
-use super::config::{EngineKind, MatchConfig, OpeningOrder, Protocol, TournamentKind};
+use super::config::{
+    Adjudication, EngineConfig, EngineKind, MatchConfig, OpeningOrder, OpeningsConfig,
+    OutputConfig, Protocol, TournamentKind,
+};
 use super::schedule::{describe_game_ids, Shard, Slice, Wave};
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -109,156 +112,181 @@ impl Fingerprint {
     /// The game-deciding settings of a configuration (reads the weights and book files to hash
     /// their contents).
     pub fn of(config: &MatchConfig) -> Fingerprint {
-        let mut e = BTreeMap::new();
-        let mut put = |key: &str, value: String| {
-            e.insert(key.to_string(), value);
+        let mut f = Fingerprint {
+            entries: BTreeMap::new(),
         };
-        put(
-            "tournament.kind",
-            match config.kind {
-                TournamentKind::Gauntlet => "gauntlet",
-                TournamentKind::RoundRobin => "round-robin",
-            }
-            .to_string(),
-        );
+        f.put_tournament(config);
+        if let Some(o) = &config.openings {
+            f.put_openings(o);
+        }
+        f.put_adjudication(&config.adjudication);
+        f.put_output(&config.output);
+        f.put("engines", config.engines.len().to_string());
+        for (i, engine) in config.engines.iter().enumerate() {
+            f.put_engine(i, engine);
+        }
+        f.put_recorded(config);
+        f
+    }
+
+    fn put(&mut self, key: &str, value: String) {
+        self.entries.insert(key.to_string(), value);
+    }
+
+    /// `tournament.*` and the time control.
+    fn put_tournament(&mut self, config: &MatchConfig) {
+        let kind = match config.kind {
+            TournamentKind::Gauntlet => "gauntlet",
+            TournamentKind::RoundRobin => "round-robin",
+        };
+        self.put("tournament.kind", kind.to_string());
         // Written only for Chess960, so run.toml files of standard runs made before the key
         // existed still match.
         if config.variant.is_chess960() {
-            put("tournament.variant", config.variant.name().to_string());
+            self.put("tournament.variant", config.variant.name().to_string());
         }
-        put("tournament.rounds", config.rounds.to_string());
+        self.put("tournament.rounds", config.rounds.to_string());
         // Written only when set, so run.toml files made before the key existed still match.
         if config.single_last_game {
-            put("tournament.single_last_game", "true".to_string());
+            self.put("tournament.single_last_game", "true".to_string());
         }
-        put("tournament.seed", config.seed.to_string());
-        put("tournament.event", config.event.clone());
-        put("time_control", config.time_control.to_string());
-        put(
+        self.put("tournament.seed", config.seed.to_string());
+        self.put("tournament.event", config.event.clone());
+        self.put("time_control", config.time_control.to_string());
+        self.put(
             "time_control.margin_ms",
             config.margin.as_millis().to_string(),
         );
-        if let Some(o) = &config.openings {
-            put("openings.file", o.file.display().to_string());
-            put("openings.file_hash", file_hash(&o.file));
-            put("openings.format", o.format.clone().unwrap_or_default());
-            put(
-                "openings.order",
-                match o.order {
-                    OpeningOrder::Random => "random",
-                    OpeningOrder::Sequential => "sequential",
-                }
-                .to_string(),
-            );
-            put(
-                "openings.plies",
-                o.plies.map_or(String::new(), |p| p.to_string()),
-            );
-            put("openings.start", o.start.to_string());
-            put("openings.per_game", o.per_game.to_string());
-            put("openings.random_plies", o.random_plies.to_string());
-        }
-        let adj = &config.adjudication;
+    }
+
+    /// `openings.*`, with a hash of the book's content.
+    fn put_openings(&mut self, o: &OpeningsConfig) {
+        self.put("openings.file", o.file.display().to_string());
+        self.put("openings.file_hash", file_hash(&o.file));
+        self.put("openings.format", o.format.clone().unwrap_or_default());
+        let order = match o.order {
+            OpeningOrder::Random => "random",
+            OpeningOrder::Sequential => "sequential",
+        };
+        self.put("openings.order", order.to_string());
+        self.put(
+            "openings.plies",
+            o.plies.map_or(String::new(), |p| p.to_string()),
+        );
+        self.put("openings.start", o.start.to_string());
+        self.put("openings.per_game", o.per_game.to_string());
+        self.put("openings.random_plies", o.random_plies.to_string());
+    }
+
+    /// `adjudication.*`: only the rules that are on.
+    fn put_adjudication(&mut self, adj: &Adjudication) {
         if let Some(t) = &adj.tablebase {
-            put("adjudication.tablebase.path", t.path.display().to_string());
-            put("adjudication.tablebase.pieces", t.pieces.to_string());
-            put("adjudication.tablebase.ignore_50", t.ignore_50.to_string());
-            put(
+            self.put("adjudication.tablebase.path", t.path.display().to_string());
+            self.put("adjudication.tablebase.pieces", t.pieces.to_string());
+            self.put("adjudication.tablebase.ignore_50", t.ignore_50.to_string());
+            self.put(
                 "adjudication.tablebase.results",
                 t.results.name().to_string(),
             );
         }
         if let Some(d) = &adj.draw {
-            put("adjudication.draw.move_number", d.move_number.to_string());
-            put("adjudication.draw.move_count", d.move_count.to_string());
-            put("adjudication.draw.score_cp", d.score_cp.to_string());
+            self.put("adjudication.draw.move_number", d.move_number.to_string());
+            self.put("adjudication.draw.move_count", d.move_count.to_string());
+            self.put("adjudication.draw.score_cp", d.score_cp.to_string());
         }
         if let Some(r) = &adj.resign {
-            put("adjudication.resign.move_count", r.move_count.to_string());
-            put("adjudication.resign.score_cp", r.score_cp.to_string());
-            put("adjudication.resign.two_sided", r.two_sided.to_string());
+            self.put("adjudication.resign.move_count", r.move_count.to_string());
+            self.put("adjudication.resign.score_cp", r.score_cp.to_string());
+            self.put("adjudication.resign.two_sided", r.two_sided.to_string());
         }
         if let Some(m) = adj.max_moves {
-            put("adjudication.max_moves", m.to_string());
+            self.put("adjudication.max_moves", m.to_string());
         }
-        put("output.pgn_name", config.output.pgn_name.clone());
-        put("output.positions", config.output.positions.to_string());
-        if config.output.positions {
-            put(
+    }
+
+    /// The `output.*` settings that change what a game writes.
+    fn put_output(&mut self, output: &OutputConfig) {
+        self.put("output.pgn_name", output.pgn_name.clone());
+        self.put("output.positions", output.positions.to_string());
+        if output.positions {
+            self.put(
                 "output.positions_per_game",
-                config.output.positions_per_game.to_string(),
+                output.positions_per_game.to_string(),
             );
-            put(
+            self.put(
                 "output.positions_format",
-                config.output.positions_format.name().to_string(),
+                output.positions_format.name().to_string(),
             );
         }
-        put("engines", config.engines.len().to_string());
-        for (i, engine) in config.engines.iter().enumerate() {
-            let key = |k: &str| format!("engine[{i}].{k}");
-            put(&key("name"), engine.name.clone());
-            if let Some(tc) = &engine.time_control {
-                put(&key("time_control"), tc.to_string());
-            }
-            match &engine.kind {
-                EngineKind::Builtin {
-                    weights,
-                    hash_mb,
-                    search,
-                } => {
-                    let weights_key = key("builtin.weights");
-                    match weights {
-                        Some(path) => {
-                            put(&weights_key, path.display().to_string());
-                            put(&key("builtin.weights_hash"), file_hash(path));
-                        }
-                        None => put(&weights_key, "(built-in defaults)".to_string()),
+    }
+
+    /// `engine[i].*`: name, time control, how it runs, with hashes of the files it reads.
+    fn put_engine(&mut self, i: usize, engine: &EngineConfig) {
+        let key = |k: &str| format!("engine[{i}].{k}");
+        self.put(&key("name"), engine.name.clone());
+        if let Some(tc) = &engine.time_control {
+            self.put(&key("time_control"), tc.to_string());
+        }
+        match &engine.kind {
+            EngineKind::Builtin {
+                weights,
+                hash_mb,
+                search,
+            } => {
+                let weights_key = key("builtin.weights");
+                match weights {
+                    Some(path) => {
+                        self.put(&weights_key, path.display().to_string());
+                        self.put(&key("builtin.weights_hash"), file_hash(path));
                     }
-                    put(&key("builtin.hash_mb"), hash_mb.to_string());
-                    // Written only when set, so runs from before the key resume unchanged.
-                    if let Some(path) = search {
-                        put(&key("builtin.search"), path.display().to_string());
-                        put(&key("builtin.search_hash"), file_hash(path));
-                    }
+                    None => self.put(&weights_key, "(built-in defaults)".to_string()),
                 }
-                EngineKind::Uci {
-                    command,
-                    args,
-                    options,
-                    working_dir,
-                } => {
-                    put(&key("uci.command"), command.clone());
-                    put(&key("uci.args"), format!("{args:?}"));
-                    for (name, value) in options {
-                        put(&key(&format!("uci.options.{name}")), value.clone());
-                    }
-                    if let Some(dir) = working_dir {
-                        put(&key("uci.working_dir"), dir.display().to_string());
-                    }
+                self.put(&key("builtin.hash_mb"), hash_mb.to_string());
+                // Written only when set, so runs from before the key resume unchanged.
+                if let Some(path) = search {
+                    self.put(&key("builtin.search"), path.display().to_string());
+                    self.put(&key("builtin.search_hash"), file_hash(path));
                 }
             }
-            // Written only when not the default, so runs from before the keys resume unchanged.
-            if engine.protocol != Protocol::Uci {
-                put(&key("protocol"), "xboard".to_string());
-            }
-            if engine.restart {
-                put(&key("restart"), "true".to_string());
+            EngineKind::Uci {
+                command,
+                args,
+                options,
+                working_dir,
+            } => {
+                self.put(&key("uci.command"), command.clone());
+                self.put(&key("uci.args"), format!("{args:?}"));
+                for (name, value) in options {
+                    self.put(&key(&format!("uci.options.{name}")), value.clone());
+                }
+                if let Some(dir) = working_dir {
+                    self.put(&key("uci.working_dir"), dir.display().to_string());
+                }
             }
         }
-        // Recorded, not compared (`run.` keys): what `sparring merge` needs to report as the run
-        // would, and the version that played the games.
-        put(RECORDED_VERSION, env!("CARGO_PKG_VERSION").to_string());
+        // Written only when not the default, so runs from before the keys resume unchanged.
+        if engine.protocol != Protocol::Uci {
+            self.put(&key("protocol"), "xboard".to_string());
+        }
+        if engine.restart {
+            self.put(&key("restart"), "true".to_string());
+        }
+    }
+
+    /// Recorded, not compared (`run.` keys): what `sparring merge` needs to report as the run
+    /// would, and the version that played the games.
+    fn put_recorded(&mut self, config: &MatchConfig) {
+        self.put(RECORDED_VERSION, env!("CARGO_PKG_VERSION").to_string());
         let by_pairs = config.output.report_penta
             && config.output.format == super::config::ResultsFormat::Fastchess;
-        put("run.ranking_by_pairs", by_pairs.to_string());
+        self.put("run.ranking_by_pairs", by_pairs.to_string());
         if let Some(sprt) = &config.sprt {
-            put("run.sprt.elo0", sprt.elo0().to_string());
-            put("run.sprt.elo1", sprt.elo1().to_string());
-            put("run.sprt.alpha", sprt.alpha().to_string());
-            put("run.sprt.beta", sprt.beta().to_string());
-            put("run.sprt.model", sprt.model().to_string());
+            self.put("run.sprt.elo0", sprt.elo0().to_string());
+            self.put("run.sprt.elo1", sprt.elo1().to_string());
+            self.put("run.sprt.alpha", sprt.alpha().to_string());
+            self.put("run.sprt.beta", sprt.beta().to_string());
+            self.put("run.sprt.model", sprt.model().to_string());
         }
-        Fingerprint { entries: e }
     }
 
     /// Adds the shard this directory plays: `shard.index`, `shard.count`, `shard.game_ids`

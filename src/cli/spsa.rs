@@ -3,11 +3,12 @@
 use super::shard::ShardArgs;
 use super::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use sparring::arena::Shard;
 use sparring::search::ParamKind;
 use sparring::tune::spsa::shards::{check_split, shard_pairs};
 use sparring::tune::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig,
-    SpsaEngine, SpsaError, SpsaEvent, UciObjective,
+    SpsaEngine, SpsaError, SpsaEvent, SpsaPlan, SpsaSummary, UciObjective,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -70,6 +71,79 @@ fn show(kind: ParamKind, v: f64) -> String {
 
 /// Runs the tuning.
 pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
+    let (config, shard) = configure(args)?;
+    // A shard waits for the others at every iteration: Ctrl-C must end it (and any engine).
+    if shard.is_some() || matches!(config.engine, SpsaEngine::Uci { .. }) {
+        super::interrupt::install();
+    }
+    let objective: Box<dyn Objective> = match &config.engine {
+        SpsaEngine::Uci { .. } => Box::new(UciObjective::new(&config).map_err(classified)?),
+        SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config).map_err(classified)?),
+    };
+    let options = RunOptions {
+        concurrency: config.concurrency,
+        resume: args.resume,
+        stop: None,
+        description: config.description(),
+        barrier_timeout: args.barrier_timeout.map(Duration::from_secs),
+    };
+    let plan = &config.plan;
+    let dir = &config.output_dir;
+    announce(&config, shard);
+    let pairs_played = match shard {
+        Some(shard) => {
+            let block = shard_pairs(shard, plan.pairs_per_iteration);
+            block.end - block.start
+        }
+        None => plan.pairs_per_iteration,
+    };
+    let mut console = Console::new(plan, pairs_played, args.wait_report_seconds);
+    let mut on_event = |event: SpsaEvent<'_>| console.event(event);
+    let tuned = |theta: &[f64]| tuned_files(&config, theta);
+    let summary = match shard {
+        Some(shard) => run_spsa_shard(
+            plan,
+            objective.as_ref(),
+            dir,
+            shard,
+            &options,
+            &tuned,
+            &mut on_event,
+        ),
+        None => run_spsa(
+            plan,
+            objective.as_ref(),
+            dir,
+            &options,
+            &tuned,
+            &mut on_event,
+        ),
+    }
+    .map_err(classified)?;
+    console.bar.finish_and_clear();
+    if !summary.complete {
+        return Err(anyhow::anyhow!(
+            "stopped after iteration {}; continue with --resume",
+            summary.done
+        ));
+    }
+    let files: Vec<String> = tuned(&summary.theta)
+        .into_iter()
+        .map(|(name, _)| name)
+        .collect();
+    print_summary(&config, &summary, &files);
+    if shard.is_some_and(|s| s.index != 0) {
+        println!(
+            "(written by shard 0; the run's files are in {})",
+            dir.display()
+        );
+        return Ok(());
+    }
+    suggest_verification(&config, &files)
+}
+
+/// The configuration with the command line's overrides applied, and the shard asked for.
+fn configure(args: &SpsaArgs) -> anyhow::Result<(SpsaConfig, Option<Shard>)> {
     let mut config = SpsaConfig::load(&args.config).map_err(|e| UsageError(e.to_string()))?;
     if let Some(n) = args.iterations {
         if n == 0 {
@@ -111,143 +185,128 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     if let Some(shard) = shard {
         check_split(&config.plan, shard).map_err(classified)?;
     }
-    // A shard waits for the others at every iteration: Ctrl-C must end it (and any engine).
-    if shard.is_some() || matches!(config.engine, SpsaEngine::Uci { .. }) {
-        super::interrupt::install();
-    }
-    let objective: Box<dyn Objective> = match &config.engine {
-        SpsaEngine::Uci { .. } => Box::new(UciObjective::new(&config).map_err(classified)?),
-        SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config).map_err(classified)?),
-    };
-    let options = RunOptions {
-        concurrency: config.concurrency,
-        resume: args.resume,
-        stop: None,
-        description: config.description(),
-        barrier_timeout: args.barrier_timeout.map(Duration::from_secs),
-    };
-    let plan = config.plan.clone();
-    let pairs_played = match shard {
-        Some(shard) => {
-            let block = shard_pairs(shard, plan.pairs_per_iteration);
-            block.end - block.start
-        }
-        None => plan.pairs_per_iteration,
-    };
-    let total_games = plan.schedule.iterations * pairs_played * 2;
-    let bar = ProgressBar::with_draw_target(Some(total_games), ProgressDrawTarget::stderr());
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{bar:24}] {pos}/{len} games  {rate}  ETA {eta_precise}\n{msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .with_key(
-            "rate",
-            |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
-                let _ = write!(w, "{:.1} games/s", state.per_sec());
-            },
-        ),
-    );
-    let games_per_iteration = pairs_played * 2;
-    let tuned = |theta: &[f64]| tuned_files(&config, theta);
-    let dir = config.output_dir.clone();
+    Ok((config, shard))
+}
+
+/// The run's first lines: what is tuned, how, and where (for a shard, its block of pairs).
+fn announce(config: &SpsaConfig, shard: Option<Shard>) {
+    let plan = &config.plan;
+    let dir = config.output_dir.display();
     println!(
-        "spsa: {} parameters, {} iterations of {} pairs at {}, {} at once, output {}",
+        "spsa: {} parameters, {} iterations of {} pairs at {}, {} at once, output {dir}",
         plan.params.len(),
         plan.schedule.iterations,
         plan.pairs_per_iteration,
         config.time_control,
         config.concurrency,
-        dir.display()
     );
     if let Some(shard) = shard {
         let block = shard_pairs(shard, plan.pairs_per_iteration);
         println!(
             "spsa: shard {shard}: pairs {}-{} of every iteration's {}, meeting the other shards \
-             in {}",
+             in {dir}",
             block.start,
             block.end.saturating_sub(1),
             plan.pairs_per_iteration,
-            dir.display()
         );
     }
-    let report_every = Duration::from_secs(args.wait_report_seconds);
-    let mut next_report = (u64::MAX, report_every);
-    let mut on_event = |event: SpsaEvent<'_>| match event {
-        SpsaEvent::Started {
-            done,
-            pending_pairs,
-            ..
-        } => {
-            bar.set_position(done * games_per_iteration + 2 * pending_pairs);
-            bar.reset_eta();
-            if done > 0 || pending_pairs > 0 {
-                bar.suspend(|| {
-                    println!(
-                        "resuming after iteration {done} ({pending_pairs} pairs of the next \
+}
+
+/// The progress shown while the run goes: a bar of games, the latest θ under it, and a shard's
+/// wait for the others now and then.
+struct Console<'a> {
+    plan: &'a SpsaPlan,
+    bar: ProgressBar,
+    games_per_iteration: u64,
+    report_every: Duration,
+    /// The iteration waited for and when (time waited) to say so next.
+    next_report: (u64, Duration),
+}
+
+impl<'a> Console<'a> {
+    /// A console for a run (or shard) playing `pairs_played` pairs per iteration.
+    fn new(plan: &'a SpsaPlan, pairs_played: u64, wait_report_seconds: u64) -> Self {
+        let total_games = plan.schedule.iterations * pairs_played * 2;
+        let bar = ProgressBar::with_draw_target(Some(total_games), ProgressDrawTarget::stderr());
+        bar.set_style(
+            ProgressStyle::with_template(
+                "[{bar:24}] {pos}/{len} games  {rate}  ETA {eta_precise}\n{msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar())
+            .with_key(
+                "rate",
+                |state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write| {
+                    let _ = write!(w, "{:.1} games/s", state.per_sec());
+                },
+            ),
+        );
+        let report_every = Duration::from_secs(wait_report_seconds);
+        Console {
+            plan,
+            bar,
+            games_per_iteration: pairs_played * 2,
+            report_every,
+            next_report: (u64::MAX, report_every),
+        }
+    }
+
+    fn event(&mut self, event: SpsaEvent<'_>) {
+        match event {
+            SpsaEvent::Started {
+                done,
+                pending_pairs,
+                ..
+            } => {
+                let bar = &self.bar;
+                bar.set_position(done * self.games_per_iteration + 2 * pending_pairs);
+                bar.reset_eta();
+                if done > 0 || pending_pairs > 0 {
+                    bar.suspend(|| {
+                        println!(
+                            "resuming after iteration {done} ({pending_pairs} pairs of the next \
                              already played)"
-                    )
-                });
+                        )
+                    });
+                }
+            }
+            SpsaEvent::GameFinished { .. } => self.bar.inc(2),
+            SpsaEvent::IterationFinished {
+                done, total, theta, ..
+            } => {
+                let params = &self.plan.params;
+                let values: Vec<String> = params
+                    .iter()
+                    .zip(theta)
+                    .take(8)
+                    .map(|(p, &v)| format!("{} {}", p.name, show(p.kind, v)))
+                    .collect();
+                let more = if params.len() > 8 { ", ..." } else { "" };
+                self.bar.set_message(format!(
+                    "iteration {done}/{total}: {}{more}",
+                    values.join(", ")
+                ));
+            }
+            SpsaEvent::Waiting {
+                iteration,
+                missing,
+                waited,
+            } => {
+                if self.next_report.0 != iteration {
+                    self.next_report = (iteration, self.report_every);
+                }
+                if waited >= self.next_report.1 {
+                    self.next_report.1 = waited + self.report_every;
+                    self.bar
+                        .suspend(|| println!("{}", waiting_message(iteration, missing, waited)));
+                }
             }
         }
-        SpsaEvent::GameFinished { .. } => bar.inc(2),
-        SpsaEvent::IterationFinished {
-            done, total, theta, ..
-        } => {
-            let values: Vec<String> = plan
-                .params
-                .iter()
-                .zip(theta)
-                .take(8)
-                .map(|(p, &v)| format!("{} {}", p.name, show(p.kind, v)))
-                .collect();
-            let more = if plan.params.len() > 8 { ", ..." } else { "" };
-            bar.set_message(format!(
-                "iteration {done}/{total}: {}{more}",
-                values.join(", ")
-            ));
-        }
-        SpsaEvent::Waiting {
-            iteration,
-            missing,
-            waited,
-        } => {
-            if next_report.0 != iteration {
-                next_report = (iteration, report_every);
-            }
-            if waited >= next_report.1 {
-                next_report.1 = waited + report_every;
-                bar.suspend(|| println!("{}", waiting_message(iteration, missing, waited)));
-            }
-        }
-    };
-    let summary = match shard {
-        Some(shard) => run_spsa_shard(
-            &plan,
-            objective.as_ref(),
-            &dir,
-            shard,
-            &options,
-            &tuned,
-            &mut on_event,
-        ),
-        None => run_spsa(
-            &plan,
-            objective.as_ref(),
-            &dir,
-            &options,
-            &tuned,
-            &mut on_event,
-        ),
     }
-    .map_err(classified)?;
-    bar.finish_and_clear();
-    if !summary.complete {
-        return Err(anyhow::anyhow!(
-            "stopped after iteration {}; continue with --resume",
-            summary.done
-        ));
-    }
+}
+
+/// The finished run: games, the tuned value of every parameter, and the tuned files.
+fn print_summary(config: &SpsaConfig, summary: &SpsaSummary, files: &[String]) {
+    let plan = &config.plan;
     let games = summary.plus_wins + summary.draws + summary.minus_wins;
     println!(
         "spsa: {} of {} iterations done, {} games this run ({} in all: +{} ={} -{} for θ+)",
@@ -267,31 +326,25 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
             show(p.kind, p.start)
         );
     }
-    let files: Vec<String> = tuned(&summary.theta)
-        .into_iter()
-        .map(|(name, _)| name)
-        .collect();
     println!(
         "tuned values: {} (trajectory.csv, trajectory.svg)",
         files
             .iter()
-            .map(|f| dir.join(f).display().to_string())
+            .map(|f| config.output_dir.join(f).display().to_string())
             .collect::<Vec<_>>()
             .join(", ")
     );
-    if shard.is_some_and(|s| s.index != 0) {
-        println!(
-            "(written by shard 0; the run's files are in {})",
-            dir.display()
-        );
-        return Ok(());
-    }
+}
+
+/// How to check the tuned values: for the built-in engine, a match configuration written
+/// next to them (verify.toml); for an external engine, in words.
+fn suggest_verification(config: &SpsaConfig, files: &[String]) -> anyhow::Result<()> {
     if let SpsaEngine::Builtin {
         weights, search, ..
     } = &config.engine
     {
-        let verify = dir.join("verify.toml");
-        let text = verify_config(&config, &files, weights, search);
+        let verify = config.output_dir.join("verify.toml");
+        let text = verify_config(config, files, weights, search);
         std::fs::write(&verify, text)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", verify.display()))?;
         println!(

@@ -8,7 +8,7 @@ use super::{Accumulator, MAX_PHASE};
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
 };
-use crate::board::{Bitboard, Color, PieceKind, Position};
+use crate::board::{Bitboard, Color, PieceKind, Position, Square};
 
 const FILE_A: u64 = 0x0101_0101_0101_0101;
 
@@ -91,48 +91,93 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
     let w: &[(i32, i32)] = &params.weights;
     let mut add = |index: usize, count: i32| acc.add(index, count, w[index]);
 
-    let occupied = pos.occupied();
-    let pawns = [
-        pos.colored(Color::White, PieceKind::Pawn),
-        pos.colored(Color::Black, PieceKind::Pawn),
-    ];
-    let pawn_att = [
-        pawn_attack_set(Color::White, pawns[0]),
-        pawn_attack_set(Color::Black, pawns[1]),
-    ];
-    let pawn_files = [file_set(pawns[0]), file_set(pawns[1])];
-    let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
-    let zones = [
-        king_attacks(kings[0]).with(kings[0]),
-        king_attacks(kings[1]).with(kings[1]),
-    ];
-
-    // Scalar terms are counted per side and reported once as a difference.
-    let mut doubled = [0i32; 2];
-    let mut isolated = [0i32; 2];
-    let mut backward = [0i32; 2];
-    let mut rook_open = [0i32; 2];
-    let mut rook_half_open = [0i32; 2];
-    let mut shield = [[0i32; 2]; 2];
-    let mut king_open = [0i32; 2];
-    // Attacked enemy king-zone squares per attacker kind (knight, bishop, rook, queen).
-    let mut king_att = [[0i32; 4]; 2];
-    // Squares each side attacks, per piece kind (pawn..king), and passed pawns, for the terms
-    // that need both sides' attacks (threats, safe checks, free passers) after the walk.
-    let mut attacked_by = [[Bitboard::EMPTY; 6]; 2];
-    let mut passers = [Bitboard::EMPTY; 2];
-    let mut outposts = [[0i32; 2]; 2];
-    let mut rook_seventh = [0i32; 2];
-    let mut minor_behind_pawn = [0i32; 2];
-
+    let board = Board::new(pos);
+    let mut sides = [SideCounts::default(); 2];
     for color in Color::ALL {
-        let us = color.index();
-        let them = 1 - us;
-        let sign = color.sign();
-        // Black reads the tables with the square mirrored top to bottom.
-        let flip = if color == Color::White { 0 } else { 56 };
-        let own_pawns = pawns[us];
+        let side = &mut sides[color.index()];
+        board.pawns(color, side, &mut add);
+        board.pieces(color, side, &mut add);
+        board.king(color, side, &mut add);
+    }
+    material(pos, &mut add);
+    report_structure(&sides, &mut add);
+    add(TEMPO, pos.side_to_move().sign());
+    report_two_sided(&board, &sides, &mut add);
+    report_piece_placement(&sides, &mut add);
 
+    phase(pos)
+}
+
+/// Facts about the position that both sides' walks read, computed once.
+struct Board<'a> {
+    pos: &'a Position,
+    occupied: Bitboard,
+    pawns: [Bitboard; 2],
+    /// Squares each side's pawns attack.
+    pawn_att: [Bitboard; 2],
+    /// Files (bit f for file f) holding each side's pawns.
+    pawn_files: [u32; 2],
+    kings: [Square; 2],
+    /// Each king's square and its neighbours: the zone attacks on the king are counted in.
+    zones: [Bitboard; 2],
+}
+
+/// One side's counts of the terms reported as a White-minus-Black difference after the walk,
+/// and the attacks the two-sided terms (threats, safe checks, free passers) read.
+#[derive(Clone, Copy, Default)]
+struct SideCounts {
+    doubled: i32,
+    isolated: i32,
+    backward: i32,
+    rook_open: i32,
+    rook_half_open: i32,
+    /// Own pawns one and two ranks in front of the king.
+    shield: [i32; 2],
+    king_open: i32,
+    /// Attacked enemy king-zone squares per attacker kind (knight, bishop, rook, queen).
+    king_att: [i32; 4],
+    /// Squares attacked per piece kind (pawn..king).
+    attacked_by: [Bitboard; 6],
+    passers: Bitboard,
+    /// Knight and bishop outposts.
+    outposts: [i32; 2],
+    rook_seventh: i32,
+    minor_behind_pawn: i32,
+}
+
+impl<'a> Board<'a> {
+    #[inline(always)]
+    fn new(pos: &'a Position) -> Self {
+        let pawns = [
+            pos.colored(Color::White, PieceKind::Pawn),
+            pos.colored(Color::Black, PieceKind::Pawn),
+        ];
+        let kings = [pos.king_square(Color::White), pos.king_square(Color::Black)];
+        Board {
+            pos,
+            occupied: pos.occupied(),
+            pawns,
+            pawn_att: [
+                pawn_attack_set(Color::White, pawns[0]),
+                pawn_attack_set(Color::Black, pawns[1]),
+            ],
+            pawn_files: [file_set(pawns[0]), file_set(pawns[1])],
+            kings,
+            zones: [
+                king_attacks(kings[0]).with(kings[0]),
+                king_attacks(kings[1]).with(kings[1]),
+            ],
+        }
+    }
+
+    /// `color`'s pawns: placement, passed and connected pawns by rank; counts doubled,
+    /// isolated and backward pawns and records the passers.
+    #[inline(always)]
+    fn pawns(&self, color: Color, side: &mut SideCounts, add: &mut impl FnMut(usize, i32)) {
+        let (us, them) = (color.index(), 1 - color.index());
+        let sign = color.sign();
+        let flip = mirror(color);
+        let own_pawns = self.pawns[us];
         for sq in own_pawns {
             let s = sq.index();
             let file = s % 8;
@@ -142,11 +187,11 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
 
             let neighbours = own_pawns & adjacent_files(file);
             let is_doubled = own_pawns.0 & FORWARD_FILE[us][s] != 0;
-            doubled[us] += is_doubled as i32;
-            isolated[us] += neighbours.is_empty() as i32;
-            if !is_doubled && pawns[them].0 & PASSED_SPAN[us][s] == 0 {
+            side.doubled += is_doubled as i32;
+            side.isolated += neighbours.is_empty() as i32;
+            if !is_doubled && self.pawns[them].0 & PASSED_SPAN[us][s] == 0 {
                 add(PASSED + rel_rank - 1, sign);
-                passers[us] = passers[us].with(sq);
+                side.passers = side.passers.with(sq);
             }
             let supported = (pawn_attacks(!color, sq) & own_pawns).is_nonempty();
             let phalanx = (neighbours & Bitboard::rank(sq.rank())).is_nonempty();
@@ -156,79 +201,153 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
             // Backward: has neighbours, but all of them ahead, and cannot advance safely.
             if neighbours.is_nonempty()
                 && (neighbours & at_or_behind(color, rank)).is_empty()
-                && (Bitboard::from_square(sq).forward(color) & pawn_att[them]).is_nonempty()
+                && (Bitboard::from_square(sq).forward(color) & self.pawn_att[them]).is_nonempty()
             {
-                backward[us] += 1;
+                side.backward += 1;
             }
         }
-
-        let own = pos.color(color);
-        let safe = !own & !pawn_att[them];
-        let pinned = pos.pinned(color);
-        let king = kings[us];
-        let any_pawn_files = pawn_files[0] | pawn_files[1];
-
-        // A macro rather than a closure so each attack function is inlined.
-        macro_rules! pieces {
-            ($kind:expr, $attacks:expr) => {{
-                let kind: PieceKind = $kind;
-                let k = kind.index();
-                for sq in pos.colored(color, kind) {
-                    add(PST + 64 * k + (sq.index() ^ flip), sign);
-                    let mut targets: Bitboard = $attacks(sq);
-                    king_att[us][k - 1] += (targets & zones[them]).len() as i32;
-                    if pinned.has(sq) {
-                        targets &= line(king, sq);
-                    }
-                    attacked_by[us][k] |= targets;
-                    add(MOBILITY[k] + (targets & safe).len() as usize, sign);
-                    if kind == PieceKind::Knight || kind == PieceKind::Bishop {
-                        let s = sq.index();
-                        let rel_rank = (s / 8) ^ (flip >> 3);
-                        let reachable = PASSED_SPAN[us][s] & adjacent_files(s % 8).0;
-                        if (3..=5).contains(&rel_rank)
-                            && pawn_att[us].has(sq)
-                            && pawns[them].0 & reachable == 0
-                        {
-                            outposts[us][k - 1] += 1;
-                        }
-                        let ahead = Bitboard::from_square(sq).forward(color);
-                        minor_behind_pawn[us] += (ahead & own_pawns).is_nonempty() as i32;
-                    }
-                    if kind == PieceKind::Rook && (sq.index() / 8) ^ (flip >> 3) == 6 {
-                        rook_seventh[us] += 1;
-                    }
-                    if kind == PieceKind::Rook {
-                        let file_bit = 1 << sq.file().index();
-                        if any_pawn_files & file_bit == 0 {
-                            rook_open[us] += 1;
-                        } else if pawn_files[us] & file_bit == 0 {
-                            rook_half_open[us] += 1;
-                        }
-                    }
-                }
-            }};
-        }
-        pieces!(PieceKind::Knight, knight_attacks);
-        pieces!(PieceKind::Bishop, |sq| bishop_attacks(sq, occupied));
-        pieces!(PieceKind::Rook, |sq| rook_attacks(sq, occupied));
-        pieces!(PieceKind::Queen, |sq| queen_attacks(sq, occupied));
-
-        add(
-            PST + 64 * PieceKind::King.index() + (king.index() ^ flip),
-            sign,
-        );
-        attacked_by[us][PieceKind::Pawn.index()] = pawn_att[us];
-        attacked_by[us][PieceKind::King.index()] = king_attacks(king);
-        let king_bb = Bitboard::from_square(king);
-        let near = (king_bb | king_bb.west() | king_bb.east()).forward(color);
-        shield[us][0] = (near & own_pawns).len() as i32;
-        shield[us][1] = (near.forward(color) & own_pawns).len() as i32;
-        let king_file = 1u32 << king.file().index();
-        let king_files = (king_file | king_file << 1 | king_file >> 1) & 0xFF;
-        king_open[us] = (king_files & !pawn_files[us]).count_ones() as i32;
     }
 
+    /// `color`'s knights, bishops, rooks and queens: placement, mobility over safe squares,
+    /// king-zone attacks, and the minor- and rook-specific terms.
+    #[inline(always)]
+    fn pieces(&self, color: Color, side: &mut SideCounts, add: &mut impl FnMut(usize, i32)) {
+        let occupied = self.occupied;
+        let them = 1 - color.index();
+        let mobility = Mobility {
+            color,
+            safe: !self.pos.color(color) & !self.pawn_att[them],
+            pinned: self.pos.pinned(color),
+            king: self.kings[color.index()],
+            enemy_zone: self.zones[them],
+        };
+        // One call per kind with the attack function spelled out, so each is inlined.
+        for sq in self.pos.colored(color, PieceKind::Knight) {
+            mobility.piece(PieceKind::Knight, sq, knight_attacks(sq), side, add);
+            self.minor(color, sq, 0, side);
+        }
+        for sq in self.pos.colored(color, PieceKind::Bishop) {
+            mobility.piece(
+                PieceKind::Bishop,
+                sq,
+                bishop_attacks(sq, occupied),
+                side,
+                add,
+            );
+            self.minor(color, sq, 1, side);
+        }
+        for sq in self.pos.colored(color, PieceKind::Rook) {
+            mobility.piece(PieceKind::Rook, sq, rook_attacks(sq, occupied), side, add);
+            self.rook(color, sq, side);
+        }
+        for sq in self.pos.colored(color, PieceKind::Queen) {
+            mobility.piece(PieceKind::Queen, sq, queen_attacks(sq, occupied), side, add);
+        }
+    }
+
+    /// A knight (`minor` 0) or bishop (1) of `color` on `sq`: outposts (on relative ranks
+    /// 4–6, pawn-supported, no enemy pawn able to chase it) and minors shielded by a pawn.
+    #[inline(always)]
+    fn minor(&self, color: Color, sq: Square, minor: usize, side: &mut SideCounts) {
+        let (us, them) = (color.index(), 1 - color.index());
+        let s = sq.index();
+        let rel_rank = (s / 8) ^ (mirror(color) >> 3);
+        let reachable = PASSED_SPAN[us][s] & adjacent_files(s % 8).0;
+        if (3..=5).contains(&rel_rank)
+            && self.pawn_att[us].has(sq)
+            && self.pawns[them].0 & reachable == 0
+        {
+            side.outposts[minor] += 1;
+        }
+        let ahead = Bitboard::from_square(sq).forward(color);
+        side.minor_behind_pawn += (ahead & self.pawns[us]).is_nonempty() as i32;
+    }
+
+    /// A rook of `color` on `sq`: on the seventh rank, on an open or half-open file.
+    #[inline(always)]
+    fn rook(&self, color: Color, sq: Square, side: &mut SideCounts) {
+        if (sq.index() / 8) ^ (mirror(color) >> 3) == 6 {
+            side.rook_seventh += 1;
+        }
+        let file_bit = 1 << sq.file().index();
+        if (self.pawn_files[0] | self.pawn_files[1]) & file_bit == 0 {
+            side.rook_open += 1;
+        } else if self.pawn_files[color.index()] & file_bit == 0 {
+            side.rook_half_open += 1;
+        }
+    }
+
+    /// `color`'s king: placement, pawn shield, open files around it; records the king's and
+    /// pawns' attacks for the two-sided terms.
+    #[inline(always)]
+    fn king(&self, color: Color, side: &mut SideCounts, add: &mut impl FnMut(usize, i32)) {
+        let us = color.index();
+        let king = self.kings[us];
+        let own_pawns = self.pawns[us];
+        add(
+            PST + 64 * PieceKind::King.index() + (king.index() ^ mirror(color)),
+            color.sign(),
+        );
+        side.attacked_by[PieceKind::Pawn.index()] = self.pawn_att[us];
+        side.attacked_by[PieceKind::King.index()] = king_attacks(king);
+        let king_bb = Bitboard::from_square(king);
+        let near = (king_bb | king_bb.west() | king_bb.east()).forward(color);
+        side.shield[0] = (near & own_pawns).len() as i32;
+        side.shield[1] = (near.forward(color) & own_pawns).len() as i32;
+        let king_file = 1u32 << king.file().index();
+        let king_files = (king_file | king_file << 1 | king_file >> 1) & 0xFF;
+        side.king_open = (king_files & !self.pawn_files[us]).count_ones() as i32;
+    }
+}
+
+/// What every non-pawn, non-king piece of one side shares: where it may move safely, which
+/// pieces are pinned to the king, and the enemy king zone.
+struct Mobility {
+    color: Color,
+    /// Squares neither own-occupied nor attacked by enemy pawns.
+    safe: Bitboard,
+    pinned: Bitboard,
+    king: Square,
+    enemy_zone: Bitboard,
+}
+
+impl Mobility {
+    /// A `kind` piece on `sq` attacking `targets`: placement, king-zone attacks, and mobility
+    /// (a pinned piece moves only along the pin).
+    #[inline(always)]
+    fn piece(
+        &self,
+        kind: PieceKind,
+        sq: Square,
+        mut targets: Bitboard,
+        side: &mut SideCounts,
+        add: &mut impl FnMut(usize, i32),
+    ) {
+        let k = kind.index();
+        let sign = self.color.sign();
+        add(PST + 64 * k + (sq.index() ^ mirror(self.color)), sign);
+        side.king_att[k - 1] += (targets & self.enemy_zone).len() as i32;
+        if self.pinned.has(sq) {
+            targets &= line(self.king, sq);
+        }
+        side.attacked_by[k] |= targets;
+        add(MOBILITY[k] + (targets & self.safe).len() as usize, sign);
+    }
+}
+
+/// Black reads the square tables with the square mirrored top to bottom (xor 56).
+#[inline(always)]
+fn mirror(color: Color) -> usize {
+    if color == Color::White {
+        0
+    } else {
+        56
+    }
+}
+
+/// Material per kind (pawn..queen) and the bishop pair.
+#[inline(always)]
+fn material(pos: &Position, add: &mut impl FnMut(usize, i32)) {
     for kind in &PieceKind::ALL[..5] {
         let count = |c| pos.colored(c, *kind).len() as i32;
         add(
@@ -238,27 +357,49 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
     }
     let pair = |c| (pos.colored(c, PieceKind::Bishop).len() >= 2) as i32;
     add(BISHOP_PAIR, pair(Color::White) - pair(Color::Black));
-    add(DOUBLED, doubled[0] - doubled[1]);
-    add(ISOLATED, isolated[0] - isolated[1]);
-    add(BACKWARD, backward[0] - backward[1]);
-    add(ROOK_OPEN_FILE, rook_open[0] - rook_open[1]);
-    add(ROOK_HALF_OPEN_FILE, rook_half_open[0] - rook_half_open[1]);
-    add(KING_SHIELD, shield[0][0] - shield[1][0]);
-    add(KING_SHIELD + 1, shield[0][1] - shield[1][1]);
-    add(KING_OPEN_FILE, king_open[0] - king_open[1]);
-    for (k, (white, black)) in king_att[0].iter().zip(king_att[1]).enumerate() {
-        add(KING_ATTACKS + k, white - black);
-    }
-    add(TEMPO, pos.side_to_move().sign());
+}
 
-    let attacked = attacked_by.map(|a| a.iter().fold(Bitboard::EMPTY, |all, &b| all | b));
+/// Reports `white - black` for each term of a run of consecutive parameters from `offset`.
+#[inline(always)]
+fn add_diffs(add: &mut impl FnMut(usize, i32), offset: usize, white: &[i32], black: &[i32]) {
+    for (i, (w, b)) in white.iter().zip(black).enumerate() {
+        add(offset + i, w - b);
+    }
+}
+
+/// The pawn-structure, rook-file and king-safety counts of the walk.
+#[inline(always)]
+fn report_structure(sides: &[SideCounts; 2], add: &mut impl FnMut(usize, i32)) {
+    let [white, black] = sides;
+    add(DOUBLED, white.doubled - black.doubled);
+    add(ISOLATED, white.isolated - black.isolated);
+    add(BACKWARD, white.backward - black.backward);
+    add(ROOK_OPEN_FILE, white.rook_open - black.rook_open);
+    add(
+        ROOK_HALF_OPEN_FILE,
+        white.rook_half_open - black.rook_half_open,
+    );
+    add(KING_SHIELD, white.shield[0] - black.shield[0]);
+    add(KING_SHIELD + 1, white.shield[1] - black.shield[1]);
+    add(KING_OPEN_FILE, white.king_open - black.king_open);
+    add_diffs(add, KING_ATTACKS, &white.king_att, &black.king_att);
+}
+
+/// The terms that read both sides' attacks: safe checks, threats, passed-pawn king distances
+/// and free passers.
+#[inline(always)]
+fn report_two_sided(board: &Board, sides: &[SideCounts; 2], add: &mut impl FnMut(usize, i32)) {
     let walk = TwoSided {
-        pos,
-        occupied,
-        kings,
-        pawn_att,
-        attacked_by,
-        attacked,
+        pos: board.pos,
+        occupied: board.occupied,
+        kings: board.kings,
+        pawn_att: board.pawn_att,
+        attacked_by: sides.map(|s| s.attacked_by),
+        attacked: sides.map(|s| {
+            s.attacked_by
+                .iter()
+                .fold(Bitboard::EMPTY, |all, &b| all | b)
+        }),
     };
     let mut checks = [[0i32; 4]; 2];
     let mut threats = [[0i32; 12]; 2];
@@ -267,37 +408,36 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
         let us = color.index();
         checks[us] = walk.safe_checks(color);
         threats[us] = walk.threats(color);
-        passed[us] = walk.passers(color, passers[us]);
+        passed[us] = walk.passers(color, sides[us].passers);
     }
-    let mut add_diffs = |offset: usize, white: &[i32], black: &[i32]| {
-        for (i, (w, b)) in white.iter().zip(black).enumerate() {
-            add(offset + i, w - b);
-        }
-    };
-    add_diffs(SAFE_CHECKS, &checks[0], &checks[1]);
+    add_diffs(add, SAFE_CHECKS, &checks[0], &checks[1]);
     // Layout order: by_pawn (4), by_minor (4), rook_on_queen, hanging, weak_pawn, pawn_push.
-    add_diffs(THREAT_BY_PAWN, &threats[0], &threats[1]);
+    add_diffs(add, THREAT_BY_PAWN, &threats[0], &threats[1]);
     for (term, offset) in [PASSED_OWN_KING, PASSED_ENEMY_KING, PASSED_FREE]
         .into_iter()
         .enumerate()
     {
-        add_diffs(offset, &passed[0][term], &passed[1][term]);
+        add_diffs(add, offset, &passed[0][term], &passed[1][term]);
     }
-    add_diffs(OUTPOST, &outposts[0], &outposts[1]);
-    add(ROOK_SEVENTH, rook_seventh[0] - rook_seventh[1]);
+}
+
+/// Outposts, rooks on the seventh and minors behind a pawn.
+#[inline(always)]
+fn report_piece_placement(sides: &[SideCounts; 2], add: &mut impl FnMut(usize, i32)) {
+    let [white, black] = sides;
+    add_diffs(add, OUTPOST, &white.outposts, &black.outposts);
+    add(ROOK_SEVENTH, white.rook_seventh - black.rook_seventh);
     add(
         MINOR_BEHIND_PAWN,
-        minor_behind_pawn[0] - minor_behind_pawn[1],
+        white.minor_behind_pawn - black.minor_behind_pawn,
     );
-
-    phase(pos)
 }
 
 /// What the terms that read both sides' attacks need, gathered by the walk.
 struct TwoSided<'a> {
     pos: &'a Position,
     occupied: Bitboard,
-    kings: [crate::board::Square; 2],
+    kings: [Square; 2],
     pawn_att: [Bitboard; 2],
     /// Squares attacked per side and piece kind (pawn..king).
     attacked_by: [[Bitboard; 6]; 2],
@@ -374,7 +514,7 @@ impl TwoSided<'_> {
 
 /// King steps between two squares.
 #[inline(always)]
-fn distance(a: crate::board::Square, b: crate::board::Square) -> i32 {
+fn distance(a: Square, b: Square) -> i32 {
     let (a, b) = (a.index() as i32, b.index() as i32);
     ((a % 8 - b % 8).abs()).max((a / 8 - b / 8).abs())
 }

@@ -5,9 +5,11 @@ use super::engine_table::engine_table;
 use super::results::{fmt2, output_for, Block, ResultsOutput, RunFacts};
 use super::ProgressStyle;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
-use sparring::arena::{Event, MatchConfig};
+use sparring::arena::{EngineFigures, Event, MatchConfig, PairingStats};
+use sparring::record::GameRecord;
 use sparring::stats::SprtDecision;
 use std::io::IsTerminal;
+use std::time::Duration;
 
 /// Shows a tournament's events: fastchess-style lines (which log parsers read) or a progress bar
 /// on the terminal.
@@ -101,62 +103,13 @@ impl Console {
                 total,
                 white,
                 black,
-            } => {
-                if self.bar.is_none() {
-                    match &self.slice {
-                        // A shard's or wave's games are numbered as in the whole run: say
-                        // where the game stands in this part too.
-                        Some((start, part)) => println!(
-                            "Started game {game_id} ({} of {total} in {part}) ({white} vs {black})",
-                            game_id - start
-                        ),
-                        // fastchess's line, which OpenBench and fishtest parse.
-                        None => println!("Started game {game_id} of {total} ({white} vs {black})"),
-                    }
-                }
-            }
+            } => self.game_started(game_id, total, white, black),
             Event::GameFinished {
                 record,
                 done,
                 pairings,
                 ..
-            } => {
-                self.block_stale = true;
-                match &self.bar {
-                    Some(bar) => {
-                        bar.set_position(done);
-                        let mut message = String::new();
-                        if let Some(p) = pairings.first() {
-                            if let Some(e) = p.ptnml.estimate() {
-                                message.push_str(&format!(
-                                    "Elo {} +/- {}",
-                                    fmt2(e.elo),
-                                    fmt2(e.elo_error)
-                                ));
-                            }
-                            if let Some(sprt) = &self.run.sprt {
-                                if let Ok(llr) = sprt.llr_ptnml(p.ptnml) {
-                                    message.push_str(&format!("  LLR {llr:.2}"));
-                                }
-                            }
-                        }
-                        bar.set_message(message);
-                    }
-                    None => {
-                        println!(
-                            "Finished game {} ({} vs {}): {} {{{}}}",
-                            record.game_id,
-                            record.white,
-                            record.black,
-                            record.result,
-                            record.reason
-                        );
-                        for line in self.output.after_game(pairings) {
-                            println!("{line}");
-                        }
-                    }
-                }
-            }
+            } => self.game_finished(record, done, pairings),
             Event::ResultsDue { pairings } => {
                 self.block_stale = false;
                 self.print(
@@ -171,43 +124,99 @@ impl Console {
                 decisions,
                 figures,
                 elapsed,
-            } => {
-                if let Some(bar) = self.bar.take() {
-                    bar.finish_and_clear();
+            } => self.run_finished(pairings, decisions, figures, elapsed),
+        }
+    }
+
+    /// Without a bar, the game's "Started game" line.
+    fn game_started(&self, game_id: u64, total: u64, white: &str, black: &str) {
+        if self.bar.is_some() {
+            return;
+        }
+        match &self.slice {
+            // A shard's or wave's games are numbered as in the whole run: say where the game
+            // stands in this part too.
+            Some((start, part)) => println!(
+                "Started game {game_id} ({} of {total} in {part}) ({white} vs {black})",
+                game_id - start
+            ),
+            // fastchess's line, which OpenBench and fishtest parse.
+            None => println!("Started game {game_id} of {total} ({white} vs {black})"),
+        }
+    }
+
+    /// The bar moves on and shows the first pairing's Elo (and LLR); without a bar, the
+    /// "Finished game" line and what the format prints after a game.
+    fn game_finished(&mut self, record: &GameRecord, done: u64, pairings: &[PairingStats]) {
+        self.block_stale = true;
+        let Some(bar) = &self.bar else {
+            println!(
+                "Finished game {} ({} vs {}): {} {{{}}}",
+                record.game_id, record.white, record.black, record.result, record.reason
+            );
+            for line in self.output.after_game(pairings) {
+                println!("{line}");
+            }
+            return;
+        };
+        bar.set_position(done);
+        let mut message = String::new();
+        if let Some(p) = pairings.first() {
+            if let Some(e) = p.ptnml.estimate() {
+                message.push_str(&format!("Elo {} +/- {}", fmt2(e.elo), fmt2(e.elo_error)));
+            }
+            if let Some(sprt) = &self.run.sprt {
+                if let Ok(llr) = sprt.llr_ptnml(p.ptnml) {
+                    message.push_str(&format!("  LLR {llr:.2}"));
                 }
-                // The block of the last game, unless the interval just printed it.
-                let mut lines = if self.block_stale {
-                    self.output.results_block(&self.run, pairings, Block::Final)
-                } else {
-                    Vec::new()
-                };
-                if let Some(sprt) = &self.run.sprt {
-                    let several = pairings.len() > 1;
-                    for (p, d) in pairings.iter().zip(decisions) {
-                        let decision = match d {
-                            Some(d @ (SprtDecision::AcceptH1 | SprtDecision::AcceptH0)) => *d,
-                            _ => continue,
-                        };
-                        let line = self.output.sprt_verdict(sprt, decision);
-                        lines.push(if several {
-                            format!("{line} ({} vs {})", p.first, p.second)
-                        } else {
-                            line
-                        });
-                    }
-                }
-                lines.extend(self.output.end_notes(&self.run, figures));
-                lines.extend(engine_table(&self.run.names, figures));
-                let secs = elapsed.as_secs();
-                lines.push("Finished match".to_string());
-                lines.push(format!(
-                    "Total Time: {:02}:{:02}:{:02} (hours:minutes:seconds)",
-                    secs / 3600,
-                    secs / 60 % 60,
-                    secs % 60
-                ));
-                self.print(&lines);
             }
         }
+        bar.set_message(message);
+    }
+
+    /// The end of the run: the last results block (unless just printed), the SPRT verdicts,
+    /// the format's end notes, the engine table and the total time.
+    fn run_finished(
+        &mut self,
+        pairings: &[PairingStats],
+        decisions: &[Option<SprtDecision>],
+        figures: &[EngineFigures],
+        elapsed: Duration,
+    ) {
+        if let Some(bar) = self.bar.take() {
+            bar.finish_and_clear();
+        }
+        // The block of the last game, unless the interval just printed it.
+        let mut lines = if self.block_stale {
+            self.output.results_block(&self.run, pairings, Block::Final)
+        } else {
+            Vec::new()
+        };
+        if let Some(sprt) = &self.run.sprt {
+            let several = pairings.len() > 1;
+            for (p, d) in pairings.iter().zip(decisions) {
+                let decision = match d {
+                    Some(d @ (SprtDecision::AcceptH1 | SprtDecision::AcceptH0)) => *d,
+                    _ => continue,
+                };
+                let line = self.output.sprt_verdict(sprt, decision);
+                lines.push(if several {
+                    format!("{line} ({} vs {})", p.first, p.second)
+                } else {
+                    line
+                });
+            }
+        }
+        lines.extend(self.output.end_notes(&self.run, figures));
+        lines.extend(engine_table(&self.run.names, figures));
+        let secs = elapsed.as_secs();
+        lines.push("Finished match".to_string());
+        lines.push(format!(
+            "Total Time: {:02}:{:02}:{:02} (hours:minutes:seconds)",
+            secs / 3600,
+            secs / 60 % 60,
+            secs % 60
+        ));
+        self.print(&lines);
     }
 }

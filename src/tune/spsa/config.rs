@@ -4,12 +4,13 @@
 //! directory. Read like the other configuration files: unknown keys refused, every error with
 //! file, line, column and dotted key.
 
-use super::gains::{check_param, parse_param_line, GainSchedule, MAX_GAIN_END};
-use super::names::{resolve, EngineParams, NamedTarget, Target};
+use super::gains::GainSchedule;
+use super::names::{EngineParams, Target};
+use super::params::{builtin_params, param_entries, uci_param, Entry, ParamTable};
 use super::plan::{SpsaParam, SpsaPlan};
 use crate::arena::config::{Adjudication, TimeControl};
 use crate::eval::EvalParams;
-use crate::search::{ParamKind, SearchParams};
+use crate::search::SearchParams;
 use crate::toml_config::{read_text, ConfigError, Document};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -95,7 +96,7 @@ struct SpsaFile {
     param: Option<Vec<ParamTable>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct SpsaTable {
     iterations: Option<u64>,
@@ -108,7 +109,7 @@ struct SpsaTable {
     lines: Option<String>,
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct EngineTable {
     weights: Option<String>,
@@ -152,36 +153,6 @@ struct OutputTable {
     dir: Option<String>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ParamTable {
-    name: Option<String>,
-    kind: Option<String>,
-    start: Option<f64>,
-    min: Option<f64>,
-    max: Option<f64>,
-    c_end: Option<f64>,
-    r_end: Option<f64>,
-}
-
-/// Stockfish's default relative apply factor at the end.
-const DEFAULT_R_END: f64 = 0.002;
-
-/// A parameter entry before its name is resolved.
-struct Entry {
-    /// The dotted key errors point at (`param[2].name`, `spsa.lines`).
-    key: String,
-    /// Where the entry came from in words, for messages (`line 3 of spsa.lines`).
-    origin: Option<String>,
-    name: String,
-    kind: Option<ParamKind>,
-    start: Option<f64>,
-    min: Option<f64>,
-    max: Option<f64>,
-    c_end: Option<f64>,
-    r_end: Option<f64>,
-}
-
 fn option_text(value: &toml::Value) -> String {
     match value {
         toml::Value::String(s) => s.clone(),
@@ -201,16 +172,7 @@ impl SpsaConfig {
     pub fn parse(text: &str, file: &str) -> Result<SpsaConfig, ConfigError> {
         let doc = Document::parse(text, file)?;
         let f: SpsaFile = doc.deserialize()?;
-        let s = f.spsa.unwrap_or(SpsaTable {
-            iterations: None,
-            pairs_per_iteration: None,
-            seed: None,
-            concurrency: None,
-            a_ratio: None,
-            alpha: None,
-            gamma: None,
-            lines: None,
-        });
+        let s = f.spsa.unwrap_or_default();
         let iterations = doc.in_range(
             "spsa.iterations",
             s.iterations.unwrap_or(1000),
@@ -229,203 +191,15 @@ impl SpsaConfig {
             1,
             Some(crate::available_cores()),
         )?;
-        let mut schedule = GainSchedule::new(iterations);
-        if let Some(v) = s.a_ratio {
-            // Bounded so that A and the gains stay finite (a huge ratio made every step NaN).
-            schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number from 0 to 1000", |v| {
-                (0.0..=1000.0).contains(&v)
-            })?;
-        }
-        if let Some(v) = s.alpha {
-            schedule.alpha = doc.number("spsa.alpha", v, "a number from 0 to 2", |v| {
-                (0.0..=2.0).contains(&v)
-            })?;
-        }
-        if let Some(v) = s.gamma {
-            schedule.gamma = doc.number("spsa.gamma", v, "a number from 0 to 2", |v| {
-                (0.0..=2.0).contains(&v)
-            })?;
-        }
-
-        let engine_table = f.engine.unwrap_or(EngineTable {
-            weights: None,
-            search: None,
-            hash_mb: None,
-            uci: None,
-        });
-        let mut entries = Vec::new();
-        if let Some(lines) = &s.lines {
-            for (n, line) in lines.lines().enumerate() {
-                let trimmed = line.trim();
-                if trimmed.is_empty() || trimmed.starts_with('#') {
-                    continue;
-                }
-                let origin = format!("line {} of `spsa.lines` (`{trimmed}`)", n + 1);
-                let parsed = parse_param_line(trimmed)
-                    .map_err(|e| doc.other("spsa.lines", format!("{origin}: {e}")))?;
-                entries.push(Entry {
-                    key: "spsa.lines".to_string(),
-                    origin: Some(origin),
-                    name: parsed.name,
-                    kind: Some(parsed.kind),
-                    start: Some(parsed.value),
-                    min: Some(parsed.min),
-                    max: Some(parsed.max),
-                    c_end: Some(parsed.c_end),
-                    r_end: Some(parsed.r_end),
-                });
-            }
-        }
-        for (i, p) in f.param.unwrap_or_default().into_iter().enumerate() {
-            let key = format!("param[{i}]");
-            let name = p
-                .name
-                .ok_or_else(|| doc.missing(&format!("{key}.name"), "a parameter name"))?;
-            let kind = match p.kind.as_deref() {
-                None => None,
-                Some("int") => Some(ParamKind::Int),
-                Some("float") => Some(ParamKind::Float),
-                Some(_) => {
-                    return Err(doc.invalid_value(&format!("{key}.kind"), "\"int\" or \"float\""))
-                }
-            };
-            for (field, value) in [
-                ("start", p.start),
-                ("min", p.min),
-                ("max", p.max),
-                ("c_end", p.c_end),
-                ("r_end", p.r_end),
-            ] {
-                if let Some(v) = value {
-                    doc.number(&format!("{key}.{field}"), v, "a finite number", |_| true)?;
-                }
-            }
-            entries.push(Entry {
-                key: format!("{key}.name"),
-                origin: None,
-                name,
-                kind,
-                start: p.start,
-                min: p.min,
-                max: p.max,
-                c_end: p.c_end,
-                r_end: p.r_end,
-            });
-        }
-        if entries.is_empty() {
-            return Err(doc.missing(
-                "param",
-                "at least one `[[param]]` table or a line in `spsa.lines`",
-            ));
-        }
-
+        let schedule = gain_schedule(&doc, &s, iterations)?;
+        let entries = param_entries(&doc, s.lines.as_deref(), f.param.unwrap_or_default())?;
+        let engine_table = f.engine.unwrap_or_default();
         let (engine, params) = match engine_table.uci {
-            Some(uci) => {
-                for key in ["weights", "search", "hash_mb"] {
-                    let present = match key {
-                        "weights" => engine_table.weights.is_some(),
-                        "search" => engine_table.search.is_some(),
-                        _ => engine_table.hash_mb.is_some(),
-                    };
-                    if present {
-                        return Err(doc.other(
-                            &format!("engine.{key}"),
-                            "belongs to the built-in engine; an `[engine.uci]` engine takes \
-                             its settings as `engine.uci.options`",
-                        ));
-                    }
-                }
-                let command = uci
-                    .command
-                    .filter(|c| !c.trim().is_empty())
-                    .ok_or_else(|| doc.missing("engine.uci.command", "the engine's program"))?;
-                let options: Vec<(String, String)> = uci
-                    .options
-                    .unwrap_or_default()
-                    .iter()
-                    .map(|(k, v)| (k.clone(), option_text(v)))
-                    .collect();
-                let params = entries
-                    .into_iter()
-                    .map(|e| uci_param(&doc, e))
-                    .collect::<Result<Vec<_>, _>>()?;
-                (
-                    SpsaEngine::Uci {
-                        command,
-                        args: uci.args.unwrap_or_default(),
-                        options,
-                        working_dir: uci.working_dir.map(PathBuf::from),
-                    },
-                    params,
-                )
-            }
-            None => {
-                let weights = engine_table.weights.map(PathBuf::from);
-                let search = engine_table.search.map(PathBuf::from);
-                let eval = match &weights {
-                    Some(path) => EvalParams::load(path)
-                        .map_err(|e| doc.other("engine.weights", e.to_string()))?,
-                    None => EvalParams::default(),
-                };
-                let search_params = match &search {
-                    Some(path) => SearchParams::load(path)
-                        .map_err(|e| doc.other("engine.search", e.to_string()))?,
-                    None => SearchParams::default(),
-                };
-                let base = EngineParams {
-                    eval,
-                    search: search_params,
-                };
-                let hash_mb = doc.in_range(
-                    "engine.hash_mb",
-                    engine_table.hash_mb.unwrap_or(16),
-                    1,
-                    Some(crate::search::max_hash_mb()),
-                )?;
-                let mut params = Vec::new();
-                let mut targets = Vec::new();
-                for entry in entries {
-                    for (param, target) in builtin_params(&doc, &base, entry)? {
-                        if params.iter().any(|p: &SpsaParam| p.name == param.name) {
-                            return Err(
-                                doc.other("param", format!("`{}` is tuned twice", param.name))
-                            );
-                        }
-                        params.push(param);
-                        targets.push(target);
-                    }
-                }
-                (
-                    SpsaEngine::Builtin {
-                        weights,
-                        search,
-                        base: Box::new(base),
-                        hash_mb,
-                        targets,
-                    },
-                    params,
-                )
-            }
+            Some(ref uci) => uci_engine(&doc, &engine_table, uci, entries)?,
+            None => builtin_engine(&doc, engine_table, entries)?,
         };
-
         let (time_control, margin, timeout) = time_control(&doc, f.time_control)?;
-        let openings = match f.openings {
-            None => None,
-            Some(o) => Some(SpsaOpenings {
-                file: o
-                    .file
-                    .map(PathBuf::from)
-                    .ok_or_else(|| doc.missing("openings.file", "the opening suite or book"))?,
-                format: o.format,
-                plies: o.plies,
-                random_plies: doc.in_range(
-                    "openings.random_plies",
-                    o.random_plies.unwrap_or(0),
-                    0,
-                    Some(64),
-                )?,
-            }),
-        };
+        let openings = f.openings.map(|o| openings(&doc, o)).transpose()?;
         let adjudication = crate::arena::config::read_adjudication(&doc, f.adjudication)?;
         let output_dir = f
             .output
@@ -526,113 +300,144 @@ pub fn fingerprint(text: &str) -> u64 {
     })
 }
 
-/// An external engine's parameter: every field but c_end and r_end must be given.
-fn uci_param(doc: &Document<'_>, e: Entry) -> Result<SpsaParam, ConfigError> {
-    let need = |value: Option<f64>, field: &str| {
-        value.ok_or_else(|| {
-            doc.missing(
-                &e.key.replace(".name", &format!(".{field}")),
-                "a number (an external engine's option has no known value or range)",
-            )
-        })
-    };
-    let (start, min, max) = (
-        need(e.start, "start")?,
-        need(e.min, "min")?,
-        need(e.max, "max")?,
-    );
-    finish_param(
-        doc,
-        &e,
-        e.name.clone(),
-        e.kind.unwrap_or(ParamKind::Int),
-        start,
-        min,
-        max,
-    )
-}
-
-/// Checks and completes one parameter (default c_end = range / 20, r_end = 0.002).
-fn finish_param(
+/// The gain schedule over `iterations`, with `spsa.a_ratio`, `alpha` and `gamma` when given.
+fn gain_schedule(
     doc: &Document<'_>,
-    e: &Entry,
-    name: String,
-    kind: ParamKind,
-    start: f64,
-    min: f64,
-    max: f64,
-) -> Result<SpsaParam, ConfigError> {
-    let c_end = e
-        .c_end
-        .unwrap_or(((max - min) / 20.0).clamp(1.0 / MAX_GAIN_END, MAX_GAIN_END));
-    let r_end = e.r_end.unwrap_or(DEFAULT_R_END);
-    check_param(min, max, start, c_end, r_end).map_err(|message| {
-        let message = match &e.origin {
-            Some(origin) => format!("{origin}: {message}"),
-            None => format!("`{name}`: {message}"),
-        };
-        doc.other(&e.key, message)
-    })?;
-    Ok(SpsaParam {
-        name,
-        kind,
-        start,
-        min,
-        max,
-        c_end,
-        r_end,
-    })
-}
-
-/// A built-in entry: its name resolved (a group gives several parameters), start, range and
-/// kind from the engine unless given.
-fn builtin_params(
-    doc: &Document<'_>,
-    base: &EngineParams,
-    e: Entry,
-) -> Result<Vec<(SpsaParam, Target)>, ConfigError> {
-    let targets: Vec<NamedTarget> = resolve(&e.name).ok_or_else(|| {
-        let message = format!(
-            "`{}` names no parameter of the built-in engine (search constants are \
-             `search.<group>.<key>` as in configs/search/default.toml, evaluation weights \
-             `<term>.<entry>.<mg|eg>` such as `material.knight.mg`, or a group of either)",
-            e.name
-        );
-        match &e.origin {
-            Some(origin) => doc.other(&e.key, format!("{origin}: {message}")),
-            None => doc.other(&e.key, message),
-        }
-    })?;
-    if targets.len() > 1 && e.start.is_some() {
-        return Err(doc.other(
-            &e.key,
-            format!(
-                "`{}` is a group of {} parameters: `start` applies to one parameter only",
-                e.name,
-                targets.len()
-            ),
-        ));
+    s: &SpsaTable,
+    iterations: u64,
+) -> Result<GainSchedule, ConfigError> {
+    let mut schedule = GainSchedule::new(iterations);
+    if let Some(v) = s.a_ratio {
+        // Bounded so that A and the gains stay finite (a huge ratio made every step NaN).
+        schedule.a_ratio = doc.number("spsa.a_ratio", v, "a number from 0 to 1000", |v| {
+            (0.0..=1000.0).contains(&v)
+        })?;
     }
-    targets
+    if let Some(v) = s.alpha {
+        schedule.alpha = doc.number("spsa.alpha", v, "a number from 0 to 2", |v| {
+            (0.0..=2.0).contains(&v)
+        })?;
+    }
+    if let Some(v) = s.gamma {
+        schedule.gamma = doc.number("spsa.gamma", v, "a number from 0 to 2", |v| {
+            (0.0..=2.0).contains(&v)
+        })?;
+    }
+    Ok(schedule)
+}
+
+/// An `[engine.uci]` engine; the built-in engine's keys are refused beside it.
+fn uci_engine(
+    doc: &Document<'_>,
+    table: &EngineTable,
+    uci: &UciTable,
+    entries: Vec<Entry>,
+) -> Result<(SpsaEngine, Vec<SpsaParam>), ConfigError> {
+    for (key, present) in [
+        ("weights", table.weights.is_some()),
+        ("search", table.search.is_some()),
+        ("hash_mb", table.hash_mb.is_some()),
+    ] {
+        if present {
+            return Err(doc.other(
+                &format!("engine.{key}"),
+                "belongs to the built-in engine; an `[engine.uci]` engine takes \
+                 its settings as `engine.uci.options`",
+            ));
+        }
+    }
+    let command = uci
+        .command
+        .clone()
+        .filter(|c| !c.trim().is_empty())
+        .ok_or_else(|| doc.missing("engine.uci.command", "the engine's program"))?;
+    let options: Vec<(String, String)> = uci
+        .options
+        .iter()
+        .flatten()
+        .map(|(k, v)| (k.clone(), option_text(v)))
+        .collect();
+    let params = entries
         .into_iter()
-        .map(|t| {
-            let current = base.get(&t.target);
-            let start = e.start.unwrap_or(current);
-            let (lo, hi) = t.target.natural_range(current);
-            let (limit_lo, limit_hi) = t.target.limits();
-            let min = e.min.unwrap_or(lo).max(limit_lo);
-            let max = e.max.unwrap_or(hi).min(limit_hi);
-            let kind = t.target.kind();
-            if e.kind == Some(ParamKind::Float) && kind == ParamKind::Int {
-                return Err(doc.other(
-                    &e.key,
-                    format!("`{}` is an integer parameter of the engine", t.name),
-                ));
+        .map(|e| uci_param(doc, e))
+        .collect::<Result<Vec<_>, _>>()?;
+    let engine = SpsaEngine::Uci {
+        command,
+        args: uci.args.clone().unwrap_or_default(),
+        options,
+        working_dir: uci.working_dir.as_ref().map(PathBuf::from),
+    };
+    Ok((engine, params))
+}
+
+/// The built-in engine: loads the weights and search files it starts from and resolves each
+/// entry (a name may stand for several parameters) against them; none may be tuned twice.
+fn builtin_engine(
+    doc: &Document<'_>,
+    table: EngineTable,
+    entries: Vec<Entry>,
+) -> Result<(SpsaEngine, Vec<SpsaParam>), ConfigError> {
+    let weights = table.weights.map(PathBuf::from);
+    let search = table.search.map(PathBuf::from);
+    let eval = match &weights {
+        Some(path) => {
+            EvalParams::load(path).map_err(|e| doc.other("engine.weights", e.to_string()))?
+        }
+        None => EvalParams::default(),
+    };
+    let search_params = match &search {
+        Some(path) => {
+            SearchParams::load(path).map_err(|e| doc.other("engine.search", e.to_string()))?
+        }
+        None => SearchParams::default(),
+    };
+    let base = EngineParams {
+        eval,
+        search: search_params,
+    };
+    let hash_mb = doc.in_range(
+        "engine.hash_mb",
+        table.hash_mb.unwrap_or(16),
+        1,
+        Some(crate::search::max_hash_mb()),
+    )?;
+    let mut params = Vec::new();
+    let mut targets = Vec::new();
+    for entry in entries {
+        for (param, target) in builtin_params(doc, &base, entry)? {
+            if params.iter().any(|p: &SpsaParam| p.name == param.name) {
+                return Err(doc.other("param", format!("`{}` is tuned twice", param.name)));
             }
-            let param = finish_param(doc, &e, t.name, kind, start, min, max)?;
-            Ok((param, t.target))
-        })
-        .collect()
+            params.push(param);
+            targets.push(target);
+        }
+    }
+    let engine = SpsaEngine::Builtin {
+        weights,
+        search,
+        base: Box::new(base),
+        hash_mb,
+        targets,
+    };
+    Ok((engine, params))
+}
+
+/// `[openings]`: the file is required.
+fn openings(doc: &Document<'_>, o: OpeningsTable) -> Result<SpsaOpenings, ConfigError> {
+    Ok(SpsaOpenings {
+        file: o
+            .file
+            .map(PathBuf::from)
+            .ok_or_else(|| doc.missing("openings.file", "the opening suite or book"))?,
+        format: o.format,
+        plies: o.plies,
+        random_plies: doc.in_range(
+            "openings.random_plies",
+            o.random_plies.unwrap_or(0),
+            0,
+            Some(64),
+        )?,
+    })
 }
 
 fn time_control(

@@ -9,12 +9,14 @@
 //!   `Objective` (the built-in engine, an external one, or a synthetic one in tests).
 //! - `shards`: one chain split over N processes (`--shard I/N --shared DIR`), each playing a
 //!   block of every iteration's pairs, meeting at a barrier of files after each iteration.
-//! - `config`: the TOML configuration; `games`: the objectives that play real games.
+//! - `config`: the TOML configuration (its parameters in `params`); `games`: the objectives
+//!   that play real games.
 
 pub mod config;
 pub mod gains;
 pub mod games;
 pub mod names;
+mod params;
 pub mod plan;
 pub mod run;
 pub mod shards;

@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Wins, draws and losses of a pair row added without overflow (a damaged file's huge numbers
@@ -448,6 +448,104 @@ pub fn run_spsa_shard(
     let own_dir = shared.join(shard.dir_name());
     std::fs::create_dir_all(&own_dir).map_err(io_error(&own_dir))?;
     let _lock = OutputLock::acquire(&own_dir)?;
+    record_descriptions(shared, &own_dir, shard, options)?;
+    let stop = options.stop.clone().unwrap_or_default();
+    let mut player = ShardPlayer {
+        plan,
+        objective,
+        split: Split {
+            plan,
+            shared,
+            shard,
+            config: fingerprint(&options.description),
+            timeout: options.barrier_timeout,
+        },
+        block: shard_pairs(shard, plan.pairs_per_iteration),
+        concurrency: options.concurrency.max(1),
+        log: PairLog::open(own_dir.join(PAIRS))?,
+        games_this_run: 0,
+    };
+    let games_per_iteration = 2 * (player.block.end - player.block.start);
+    let iterations = plan.schedule.iterations;
+    let mut files = (shard.index == 0).then_some(SharedFiles {
+        shared,
+        plan,
+        tuned,
+        pairs_log: None,
+    });
+    let started = Instant::now();
+    let mut chain = Chain::new(plan);
+    // Iterations whose pair files are all there are replayed from the files; the first one
+    // that is not is where this start's own work begins ("live").
+    let mut live = false;
+    let mut replayed_pairs = String::new();
+    let mut k = 0;
+    loop {
+        if !live && (k == iterations || !player.split.missing(k).is_empty()) {
+            live = true;
+            let pending_pairs = player.pending_pairs(k);
+            if let Some(files) = &mut files {
+                files.write_all(k, &chain.trajectory, &replayed_pairs, chain.totals)?;
+            }
+            replayed_pairs.clear();
+            on_event(SpsaEvent::Started {
+                done: k,
+                total: iterations,
+                games_per_iteration,
+                pending_pairs,
+            });
+        }
+        if k == iterations || stop.load(Ordering::Relaxed) {
+            break;
+        }
+        if !pair_file(shared, k, shard).exists()
+            && !player.play(k, &chain.theta, &stop, on_event)?
+        {
+            break;
+        }
+        let Some(rows) = player.split.barrier(k, &chain.theta, &stop, on_event)? else {
+            break;
+        };
+        let (result, pairs_text) = chain.advance(plan, k, &rows);
+        k += 1;
+        if !live {
+            replayed_pairs.push_str(&pairs_text);
+            continue;
+        }
+        if let Some(files) = &mut files {
+            files.append_pairs(&pairs_text)?;
+            files.write_iteration(k, &chain.trajectory, chain.totals, false)?;
+        }
+        on_event(SpsaEvent::IterationFinished {
+            done: k,
+            total: iterations,
+            theta: &chain.theta,
+            result,
+            games_this_run: player.games_this_run,
+            elapsed: started.elapsed(),
+        });
+    }
+    let [plus_wins, draws, minus_wins] = chain.totals;
+    Ok(SpsaSummary {
+        complete: k == iterations,
+        theta: chain.theta,
+        done: k,
+        games_this_run: player.games_this_run,
+        plus_wins,
+        draws,
+        minus_wins,
+    })
+}
+
+/// Checks the run's description in the shared directory and the shard's in its own (recording
+/// them when new: the run's by shard 0 only). A shard of another configuration or split is
+/// refused, and so is a started shard without `options.resume`.
+fn record_descriptions(
+    shared: &Path,
+    own_dir: &Path,
+    shard: Shard,
+    options: &RunOptions,
+) -> Result<(), SpsaError> {
     let run_description = format!("{}shards = {}\n", options.description, shard.count);
     let shared_run = shared.join(RUN);
     let recorded =
@@ -466,150 +564,157 @@ pub fn run_spsa_shard(
     let own_description = format!("{run_description}shard = {}\n", shard.index);
     let own_run = own_dir.join(RUN);
     if own_run.exists() && !options.resume {
-        return Err(SpsaError::RunExists { dir: own_dir });
+        return Err(SpsaError::RunExists {
+            dir: own_dir.to_path_buf(),
+        });
     }
-    if !check_description(&own_run, &own_description, &own_dir)? {
+    if !check_description(&own_run, &own_description, own_dir)? {
         write_atomic(&own_run, &own_description)?;
     }
     if shard.index == 0 && !recorded {
         write_atomic(&shared_run, &run_description)?;
     }
-    let log_path = own_dir.join(PAIRS);
-    let mut logged = read_pairs_log(&log_path)?;
-    let mut log = append(&log_path)?;
+    Ok(())
+}
 
-    let split = Split {
-        plan,
-        shared,
-        shard,
-        config: fingerprint(&options.description),
-        timeout: options.barrier_timeout,
-    };
-    let block = shard_pairs(shard, plan.pairs_per_iteration);
-    let games_per_iteration = 2 * (block.end - block.start);
-    let iterations = plan.schedule.iterations;
-    let stop = options.stop.clone().unwrap_or_default();
-    let mut files = (shard.index == 0).then_some(SharedFiles {
-        shared,
-        plan,
-        tuned,
-        pairs_log: None,
-    });
-    let started = Instant::now();
-    let mut theta = plan.start();
-    let mut trajectory = vec![theta.clone()];
-    let mut totals = [0u64; 3];
-    let mut games_this_run = 0u64;
-    // Iterations whose pair files are all there are replayed from the files; the first one
-    // that is not is where this start's own work begins ("live").
-    let mut live = false;
-    let mut replayed_pairs = String::new();
-    let mut k = 0;
-    loop {
-        if !live && (k == iterations || !split.missing(k).is_empty()) {
-            live = true;
-            let own_done = pair_file(shared, k, shard).exists();
-            let pending = if own_done {
-                block.end - block.start
-            } else {
-                block
-                    .clone()
-                    .filter(|p| logged.contains_key(&(k, *p)))
-                    .count() as u64
-            };
-            if let Some(files) = &mut files {
-                files.write_all(k, &trajectory, &replayed_pairs, totals)?;
-            }
-            replayed_pairs.clear();
-            on_event(SpsaEvent::Started {
-                done: k,
-                total: iterations,
-                games_per_iteration,
-                pending_pairs: pending,
-            });
-        }
-        if k == iterations || stop.load(Ordering::Relaxed) {
-            break;
-        }
-        let own = pair_file(shared, k, shard);
-        if !own.exists() {
-            let mut pending: BTreeMap<u64, [u64; 3]> = block
+/// The shard's own `pairs.csv`: every pair it finished, by (iteration, pair), so a killed
+/// shard replays only the pairs in flight.
+struct PairLog {
+    path: PathBuf,
+    file: std::fs::File,
+    logged: BTreeMap<(u64, u64), [u64; 3]>,
+}
+
+impl PairLog {
+    fn open(path: PathBuf) -> Result<PairLog, SpsaError> {
+        let logged = read_pairs_log(&path)?;
+        let file = append(&path)?;
+        Ok(PairLog { path, file, logged })
+    }
+
+    /// Records a finished pair of iteration `k` (flushed at once).
+    fn record(&mut self, k: u64, pair: u64, [w, d, l]: [u64; 3]) -> Result<(), SpsaError> {
+        self.logged.insert((k, pair), [w, d, l]);
+        writeln!(self.file, "{k},{pair},{w},{d},{l}")
+            .and_then(|_| self.file.flush())
+            .map_err(io_error(&self.path))
+    }
+}
+
+/// Plays this shard's block of pairs of an iteration, logging each pair as it finishes.
+struct ShardPlayer<'a> {
+    plan: &'a SpsaPlan,
+    objective: &'a dyn Objective,
+    split: Split<'a>,
+    /// The pairs of every iteration this shard plays.
+    block: Range<u64>,
+    concurrency: usize,
+    log: PairLog,
+    games_this_run: u64,
+}
+
+impl ShardPlayer<'_> {
+    /// Pairs of iteration `k` this shard has already played (all of them once its pair file
+    /// is published).
+    fn pending_pairs(&self, k: u64) -> u64 {
+        if pair_file(self.split.shared, k, self.split.shard).exists() {
+            self.block.end - self.block.start
+        } else {
+            self.block
                 .clone()
-                .filter_map(|p| logged.get(&(k, p)).map(|c| (p, *c)))
-                .collect();
-            let todo: Vec<u64> = block.clone().filter(|p| !pending.contains_key(p)).collect();
-            let perturbation = plan.perturbation(k, &theta);
-            let finished = play_iteration(
-                plan,
-                objective,
-                &perturbation,
-                &todo,
-                options.concurrency.max(1),
-                &stop,
-                &mut |(pair, w, d, l)| {
-                    games_this_run += 2;
-                    pending.insert(pair, [w, d, l]);
-                    logged.insert((k, pair), [w, d, l]);
-                    let logged = writeln!(log, "{k},{pair},{w},{d},{l}")
-                        .and_then(|_| log.flush())
-                        .map_err(io_error(&log_path));
-                    on_event(SpsaEvent::GameFinished { games_this_run });
-                    logged
-                },
-            )?;
-            if !finished {
-                break;
-            }
-            let mut text = pair_file_header(split.config, shard, k, &theta);
-            text.push_str(PAIRS_HEADER);
-            for (pair, [w, d, l]) in &pending {
-                let _ = writeln!(text, "{k},{pair},{w},{d},{l}");
-            }
-            let dir = own.parent().unwrap_or(shared);
-            std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-            publish_once(&own, &text)?;
+                .filter(|p| self.log.logged.contains_key(&(k, *p)))
+                .count() as u64
         }
-        let Some(rows) = split.barrier(k, &theta, &stop, on_event)? else {
-            break;
-        };
+    }
+
+    /// Plays the pairs of iteration `k` around `theta` that the log does not hold yet, then
+    /// publishes the shard's pair file. False when stopped first.
+    fn play(
+        &mut self,
+        k: u64,
+        theta: &[f64],
+        stop: &AtomicBool,
+        on_event: &mut dyn FnMut(SpsaEvent<'_>),
+    ) -> Result<bool, SpsaError> {
+        let mut pending: BTreeMap<u64, [u64; 3]> = self
+            .block
+            .clone()
+            .filter_map(|p| self.log.logged.get(&(k, p)).map(|c| (p, *c)))
+            .collect();
+        let todo: Vec<u64> = self
+            .block
+            .clone()
+            .filter(|p| !pending.contains_key(p))
+            .collect();
+        let perturbation = self.plan.perturbation(k, theta);
+        let (log, games_this_run) = (&mut self.log, &mut self.games_this_run);
+        let finished = play_iteration(
+            self.plan,
+            self.objective,
+            &perturbation,
+            &todo,
+            self.concurrency,
+            stop,
+            &mut |(pair, w, d, l)| {
+                *games_this_run += 2;
+                pending.insert(pair, [w, d, l]);
+                let logged = log.record(k, pair, [w, d, l]);
+                on_event(SpsaEvent::GameFinished {
+                    games_this_run: *games_this_run,
+                });
+                logged
+            },
+        )?;
+        if !finished {
+            return Ok(false);
+        }
+        let shard = self.split.shard;
+        let mut text = pair_file_header(self.split.config, shard, k, theta);
+        text.push_str(PAIRS_HEADER);
+        for (pair, [w, d, l]) in &pending {
+            let _ = writeln!(text, "{k},{pair},{w},{d},{l}");
+        }
+        let own = pair_file(self.split.shared, k, shard);
+        let dir = own.parent().unwrap_or(self.split.shared);
+        std::fs::create_dir_all(dir).map_err(io_error(dir))?;
+        publish_once(&own, &text)?;
+        Ok(true)
+    }
+}
+
+/// The chain as the shards compute it: θ, its trajectory, and the games' totals.
+struct Chain {
+    theta: Vec<f64>,
+    trajectory: Vec<Vec<f64>>,
+    /// θ+ wins, draws, θ− wins.
+    totals: [u64; 3],
+}
+
+impl Chain {
+    fn new(plan: &SpsaPlan) -> Chain {
+        let theta = plan.start();
+        Chain {
+            trajectory: vec![theta.clone()],
+            theta,
+            totals: [0; 3],
+        }
+    }
+
+    /// Applies iteration `k`'s pairs (all shards'); returns the iteration's result (θ+ wins
+    /// minus θ− wins) and its rows for pairs.csv.
+    fn advance(&mut self, plan: &SpsaPlan, k: u64, rows: &[PairRow]) -> (i64, String) {
         let result: i64 = rows.iter().map(|&(_, w, _, l)| w as i64 - l as i64).sum();
         let mut pairs_text = String::new();
-        for &(pair, w, d, l) in &rows {
-            totals[0] += w;
-            totals[1] += d;
-            totals[2] += l;
+        for &(pair, w, d, l) in rows {
+            self.totals[0] += w;
+            self.totals[1] += d;
+            self.totals[2] += l;
             let _ = writeln!(pairs_text, "{k},{pair},{w},{d},{l}");
         }
-        theta = plan.update(k, &theta, &plan.flips(k), result);
-        trajectory.push(theta.clone());
-        k += 1;
-        if !live {
-            replayed_pairs.push_str(&pairs_text);
-            continue;
-        }
-        if let Some(files) = &mut files {
-            files.append_pairs(&pairs_text)?;
-            files.write_iteration(k, &trajectory, totals, false)?;
-        }
-        on_event(SpsaEvent::IterationFinished {
-            done: k,
-            total: iterations,
-            theta: &theta,
-            result,
-            games_this_run,
-            elapsed: started.elapsed(),
-        });
+        self.theta = plan.update(k, &self.theta, &plan.flips(k), result);
+        self.trajectory.push(self.theta.clone());
+        (result, pairs_text)
     }
-    let [plus_wins, draws, minus_wins] = totals;
-    Ok(SpsaSummary {
-        complete: k == iterations,
-        theta,
-        done: k,
-        games_this_run,
-        plus_wins,
-        draws,
-        minus_wins,
-    })
 }
 
 #[cfg(test)]
