@@ -193,13 +193,12 @@ mod tests {
 
     #[test]
     fn tablebase_scores_sit_between_evaluations_and_mates() {
+        let (max_eval, bound) = (MAX_EVAL, TB_WIN_BOUND);
+        assert!(max_eval < bound);
         for ply in [1, 10, MAX_PLY - 1] {
             let (win, bound) = wdl_score(Wdl::Win, ply);
             assert_eq!(bound, Bound::Lower);
-            assert!(
-                win > MAX_EVAL && win >= TB_WIN_BOUND && win < MATE_BOUND,
-                "{win}"
-            );
+            assert!((TB_WIN_BOUND..MATE_BOUND).contains(&win), "{win}");
             let (loss, bound) = wdl_score(Wdl::Loss, ply);
             assert_eq!((loss, bound), (-win, Bound::Upper));
             // Any mate within the search's reach is worth more than any tablebase win.
