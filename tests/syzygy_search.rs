@@ -311,3 +311,58 @@ fn uci_declares_and_takes_the_syzygy_options() {
     assert!(last_info(first).contains(" tbhits "), "{first:?}");
     assert!(!last_info(second).contains("tbhits"), "{second:?}");
 }
+
+#[test]
+fn a_match_configuration_gives_the_builtin_engine_its_tables() {
+    use sparring::arena::config::{EngineKind, MatchConfig};
+    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let config = |builtin: &str| {
+        format!(
+            "[tournament]\n[time_control]\nnodes = 5\n[output]\ndir = \"x\"\n\
+             [[engine]]\nname = \"a\"\nbuiltin = {builtin}\n\
+             [[engine]]\nname = \"b\"\nbuiltin = {{}}\n"
+        )
+    };
+    let dir = fixture_dir().display().to_string();
+    let text = config(&format!("{{ syzygy = \"{dir}\", syzygy_probe_limit = 3 }}"));
+    let parsed = MatchConfig::parse(&text, "t.toml").unwrap();
+    let EngineKind::Builtin { syzygy, .. } = &parsed.engines[0].kind else {
+        panic!("{:?}", parsed.engines[0].kind);
+    };
+    let syzygy = syzygy.as_ref().expect("tables");
+    assert_eq!(
+        (syzygy.path.display().to_string(), syzygy.probe_limit),
+        (dir.clone(), 3)
+    );
+    assert_eq!(syzygy.tables.max_pieces(), 3);
+    let EngineKind::Builtin { syzygy: none, .. } = &parsed.engines[1].kind else {
+        panic!();
+    };
+    assert!(none.is_none());
+    // The dump reads back the same, and names the tables.
+    let dumped = parsed.to_toml();
+    assert!(dumped.contains("syzygy_probe_limit = 3"), "{dumped}");
+    assert_eq!(
+        MatchConfig::parse(&dumped, "dump.toml").unwrap().engines,
+        parsed.engines
+    );
+
+    let err = MatchConfig::parse(&config("{ syzygy = \"/no/such/tables\" }"), "t.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("t.toml:8:")
+            && err.contains("`engine[0].builtin.syzygy`: tablebase directory /no/such/tables"),
+        "{err}"
+    );
+    let err = MatchConfig::parse(
+        &config(&format!("{{ syzygy = \"{dir}\", syzygy_probe_limit = 8 }}")),
+        "t.toml",
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("engine[0].builtin.syzygy_probe_limit"),
+        "{err}"
+    );
+}

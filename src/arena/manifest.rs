@@ -205,6 +205,7 @@ impl Fingerprint {
                     weights,
                     hash_mb,
                     search,
+                    syzygy,
                 } => {
                     let weights_key = key("builtin.weights");
                     match weights {
@@ -219,6 +220,13 @@ impl Fingerprint {
                     if let Some(path) = search {
                         put(&key("builtin.search"), path.display().to_string());
                         put(&key("builtin.search_hash"), file_hash(path));
+                    }
+                    if let Some(tb) = syzygy {
+                        put(&key("builtin.syzygy"), tb.path.display().to_string());
+                        put(
+                            &key("builtin.syzygy_probe_limit"),
+                            tb.probe_limit.to_string(),
+                        );
                     }
                 }
                 EngineKind::Uci {
