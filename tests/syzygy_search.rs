@@ -141,6 +141,25 @@ fn tables_convert_won_endings_the_engine_alone_does_not() {
         KBNVK.iter().any(|f| not_won_without.contains(f)),
         "the engine won every KBNvK game without tables at {NODES} nodes"
     );
+    // Against a defender that has the tables too (the longest resistance), the engine with
+    // tables still converts every KRPvKR position; without them it lets one slip (the Lucena
+    // position, by repetition, at this node count).
+    let mut strong_defender = searcher(Some(&tables));
+    let mut slipped = Vec::new();
+    for fen in KRPVKR {
+        let outcome = play(fen, &mut with, &mut strong_defender, NODES);
+        println!("{fen}: with tables against tables {outcome:?}");
+        assert!(matches!(outcome, Outcome::Won(_)), "{fen}: {outcome:?}");
+        let outcome = play(fen, &mut without, &mut strong_defender, NODES);
+        println!("{fen}: without tables against tables {outcome:?}");
+        if !matches!(outcome, Outcome::Won(_)) {
+            slipped.push(fen);
+        }
+    }
+    assert!(
+        !slipped.is_empty(),
+        "the engine won every KRPvKR game without tables against a defender with them"
+    );
 }
 
 /// The fixture tables (KQvK, KRvK, KPvK and the drawn KBvK, KNvK) are in every checkout.
