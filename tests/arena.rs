@@ -902,6 +902,7 @@ fn an_output_dir_that_is_a_file_or_a_table_too_large_is_a_configuration_error() 
         weights: None,
         hash_mb: usize::MAX >> 21,
         search: None,
+        syzygy: None,
     };
     let err = try_run(&cfg, false).err().expect("refused");
     assert!(err.to_string().contains("hash_mb"), "{err}");

@@ -509,6 +509,7 @@ fn each_table_and_per_engine_limits_fill_the_engines() {
             weights: None,
             hash_mb: 4,
             search: None,
+            syzygy: None,
         }
     );
     let EngineKind::Uci {

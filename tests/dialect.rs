@@ -448,6 +448,7 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
             weights: None,
             hash_mb: 2,
             search: None,
+            syzygy: None,
         }
     );
 

@@ -232,6 +232,7 @@ impl Fingerprint {
                 weights,
                 hash_mb,
                 search,
+                syzygy,
             } => {
                 let weights_key = key("builtin.weights");
                 match weights {
@@ -246,6 +247,10 @@ impl Fingerprint {
                 if let Some(path) = search {
                     self.put(&key("builtin.search"), path.display().to_string());
                     self.put(&key("builtin.search_hash"), file_hash(path));
+                }
+                if let Some(tb) = syzygy {
+                    self.put(&key("builtin.syzygy"), tb.path.display().to_string());
+                    self.put(&key("builtin.syzygy_probe_limit"), tb.probe_limit.to_string());
                 }
             }
             EngineKind::Uci {

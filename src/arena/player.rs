@@ -190,7 +190,7 @@ impl SearchBackend for Searcher {
             seldepth: Some(result.seldepth),
             nps: Some((result.nodes as f64 / result.time.as_secs_f64().max(1e-6)) as u64),
             hashfull,
-            tbhits: None,
+            tbhits: result.tbhits,
             engine_time: Some(result.time),
             pv: uci_line(pos, &result.pv),
             lines: Vec::new(),

@@ -3,13 +3,14 @@
 //! iteration, and decides when to stop: limits, `stop`, pondering and `ponderhit`.
 
 use super::limits::TimeBudget;
-use super::{SearchInfo, SearchLimits, SearchResult, Searcher, INFINITY, MAX_PLY};
+use super::{SearchInfo, SearchLimits, SearchResult, Searcher, INFINITY, MAX_PLY, TB_WIN_BOUND};
 use crate::board::{Move, MoveList, Position};
 use crate::score::{Score, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
-/// The reported form of an internal score: mate scores become moves to mate.
+/// The reported form of an internal score: mate scores become moves to mate; a tablebase win
+/// stays a centipawn score just below every mate's (`Score::as_cp`).
 fn reported_score(score: i32) -> Score {
     if score >= MATE_BOUND {
         Score::Mate((MATE - score + 1) / 2)
@@ -37,7 +38,11 @@ impl Searcher {
         let mut pos = pos.clone();
 
         let legal = pos.legal_moves();
-        let root_count = self.restrict_root(&legal, limits);
+        let mut root_count = self.restrict_root(&legal, limits);
+        self.root_tb_score = self.narrow_root_by_tables(&pos, &legal);
+        if self.root_tb_score.is_some() && !self.root_allowed.is_empty() {
+            root_count = self.root_allowed.len();
+        }
         let mut result = SearchResult {
             best_move: self
                 .root_allowed
@@ -52,6 +57,7 @@ impl Searcher {
             nodes: 0,
             time: Duration::ZERO,
             pv: Vec::new(),
+            tbhits: self.tbhits_so_far(),
         };
         if legal.is_empty() {
             result.score = if pos.in_check() {
@@ -68,6 +74,7 @@ impl Searcher {
                 hashfull: self.tt.hashfull(),
                 pv: Vec::new(),
                 multipv: 1,
+                tbhits: self.tbhits_so_far(),
             });
             self.wait_for_release(limits);
             result.time = start.elapsed();
@@ -101,8 +108,23 @@ impl Searcher {
         self.root_restricted = false;
         self.wait_for_release(limits);
         result.nodes = self.nodes;
+        result.tbhits = self.tbhits_so_far();
         result.time = start.elapsed();
         result
+    }
+
+    /// The tablebase hits of this search, when tables are in use.
+    fn tbhits_so_far(&self) -> Option<u64> {
+        self.tablebases.as_ref().map(|_| self.tbhits)
+    }
+
+    /// The score to report for a line that scored `score`: the root's tablebase score when the
+    /// root is in the tables and the search found no mate or tablebase score itself.
+    fn shown_score(&self, score: i32) -> Score {
+        match self.root_tb_score {
+            Some(tb) if score.abs() < TB_WIN_BOUND => reported_score(tb),
+            _ => reported_score(score),
+        }
     }
 
     /// Resets the counters and limits for a search of `pos` starting at `start`, and keeps the
@@ -116,6 +138,7 @@ impl Searcher {
     ) -> Option<TimeBudget> {
         self.tt.new_search();
         self.nodes = 0;
+        self.tbhits = 0;
         self.aborted = false;
         self.limits_armed = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -173,12 +196,13 @@ impl Searcher {
             let info = SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
-                score: reported_score(score),
+                score: self.shown_score(score),
                 nodes: self.nodes,
                 time: start.elapsed(),
                 hashfull: self.tt.hashfull(),
                 pv: self.pv[0][..self.pv_len[0]].to_vec(),
                 multipv: line as u32 + 1,
+                tbhits: self.tbhits_so_far(),
             };
             if line == 0 {
                 self.limits_armed = true;
@@ -191,6 +215,7 @@ impl Searcher {
                     nodes: self.nodes,
                     time: info.time,
                     pv: info.pv.clone(),
+                    tbhits: info.tbhits,
                 };
             }
             report(&info);
@@ -265,7 +290,7 @@ impl Searcher {
         let (growth, max_window) = (tuning.aspiration_growth, tuning.aspiration_max_window);
         let mut delta = tuning.aspiration_window;
         let (mut alpha, mut beta) =
-            if depth >= tuning.aspiration_min_depth && previous.abs() < MATE_BOUND {
+            if depth >= tuning.aspiration_min_depth && previous.abs() < TB_WIN_BOUND {
                 (previous - delta, previous + delta)
             } else {
                 (-INFINITY, INFINITY)

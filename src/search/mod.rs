@@ -17,12 +17,14 @@ pub mod params;
 mod picker;
 mod pruning;
 mod qsearch;
+mod syzygy;
 mod tt;
 
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
 pub use crate::score::{Score, MATE, MATE_BOUND};
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use params::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
+pub use syzygy::{root_moves_by_dtz, root_score, wdl_score, SearchTablebases, MAX_PROBE_LIMIT};
 pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 
 use history::{Histories, PieceTo, NO_PIECE_TO};
@@ -41,9 +43,15 @@ pub const MAX_PLY: usize = 128;
 pub const SEARCH_THREAD_STACK: usize = 64 << 20;
 // A mate found anywhere in the tree must score beyond the bound every evaluation stays inside.
 const _: () = assert!(MATE_BOUND == MATE - MAX_PLY as i32 - 1);
-/// Static evaluations are clamped to this, strictly inside the non-mate range, so that no
-/// weights can make an evaluation look like a mate or escape the search window.
-pub const MAX_EVAL: i32 = MATE_BOUND - 1;
+/// A tablebase win scores this less the ply it is found at: just inside the mate range, so
+/// every mate the search can see is worth more and every evaluation less.
+pub const TB_WIN: i32 = MATE_BOUND - 1;
+/// Scores at or beyond this magnitude (and below `MATE_BOUND`) are tablebase wins or losses.
+pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
+/// Static evaluations are clamped to this, strictly inside the non-mate, non-tablebase range,
+/// so that no weights can make an evaluation look like a mate or a tablebase win or escape the
+/// search window.
+pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
 const INFINITY: i32 = 32_500;
 
 /// Progress after each completed iteration.
@@ -65,6 +73,8 @@ pub struct SearchInfo {
     pub pv: Vec<Move>,
     /// Which principal variation this is, from 1 (the best) to the MultiPV count.
     pub multipv: u32,
+    /// Tablebase probes that answered so far (UCI `tbhits`); None when no tables are in use.
+    pub tbhits: Option<u64>,
 }
 
 impl SearchInfo {
@@ -107,6 +117,8 @@ pub struct SearchResult {
     pub time: Duration,
     /// The principal variation of the last completed iteration.
     pub pv: Vec<Move>,
+    /// Tablebase probes that answered in the whole search; None when no tables are in use.
+    pub tbhits: Option<u64>,
 }
 
 /// A searcher owns its transposition table and move-ordering state; one per game or UCI session.
@@ -150,6 +162,15 @@ pub struct Searcher {
     limits_armed: bool,
     /// The depth of the iteration under way, for the root-move listener.
     iteration_depth: u32,
+    /// The Syzygy tables probed, if any.
+    tablebases: Option<SearchTablebases>,
+    /// Positions with at most this many pieces are probed; 0 without tables, so a node pays
+    /// one comparison when none are loaded.
+    tb_pieces: u32,
+    /// Tablebase probes that answered in this search.
+    tbhits: u64,
+    /// The root's tablebase score when the root is in the tables.
+    root_tb_score: Option<i32>,
 }
 
 impl Searcher {
@@ -195,6 +216,10 @@ impl Searcher {
             aborted: false,
             limits_armed: false,
             iteration_depth: 0,
+            tablebases: None,
+            tb_pieces: 0,
+            tbhits: 0,
+            root_tb_score: None,
         }
     }
 

@@ -5,6 +5,7 @@
 
 use super::history::{piece_to, PieceTo};
 use super::picker::{captured, MovePicker};
+use super::syzygy::{floor_window, TbVerdict};
 use super::tt::{score_from_tt, score_to_tt, Bound, TtEntry};
 use super::{RootMove, Searcher, INFINITY, MAX_PLY};
 use crate::board::{Move, MoveList, Position};
@@ -26,6 +27,8 @@ pub(super) struct Node {
     pub improving: bool,
     /// The static evaluation (-INFINITY in check).
     pub static_eval: i32,
+    /// What a tablebase probe said that did not settle the node (`TbVerdict::None` mostly).
+    pub tb: TbVerdict,
 }
 
 /// A move about to be searched, with what pruning and reductions ask about it.
@@ -79,6 +82,14 @@ impl Searcher {
         if let Some(score) = table_cutoff(entry, pv_node, depth, alpha, beta, ply) {
             return score;
         }
+        // Without tables this is the only cost a node pays for them.
+        let mut tb = TbVerdict::None;
+        if self.tb_pieces != 0 && !root {
+            tb = self.probe_in_tree(pos, depth, ply, alpha, beta);
+            if let TbVerdict::Cut(score) = tb {
+                return score;
+            }
+        }
 
         let static_eval = if in_check {
             -INFINITY
@@ -99,6 +110,7 @@ impl Searcher {
             in_check,
             improving,
             static_eval,
+            tb,
         };
 
         if !pv_node && !in_check {
@@ -167,7 +179,12 @@ impl Searcher {
         let side = pos.side_to_move().index();
         let previous = self.previous_moves(ply);
         let original_alpha = alpha;
-        let mut best_score = -INFINITY;
+        // A won tablebase position: a PV node's score is at least the win (Stockfish's way).
+        let (mut best_score, raised_alpha) = match node.pv_node {
+            true => floor_window(node.tb, alpha),
+            false => (-INFINITY, alpha),
+        };
+        alpha = raised_alpha;
         let mut best_move = Move::NULL;
         let mut quiets_tried = MoveList::new();
         let mut captures_tried = MoveList::new();
@@ -222,9 +239,17 @@ impl Searcher {
         if searched == 0 {
             return node.static_eval;
         }
+        // A lost tablebase position: a PV node's score is at most the loss.
+        if let (true, TbVerdict::Cap(cap)) = (node.pv_node, node.tb) {
+            best_score = best_score.min(cap);
+        }
         // A restricted root's result is not the position's: keep it out of the table.
         if !(node.root && self.root_restricted) {
-            let bound = Bound::of(best_score, original_alpha, beta);
+            let mut bound = Bound::of(best_score, original_alpha, beta);
+            // The tables' floor, unbeaten by any move, is only a lower bound.
+            if best_move.is_null() && bound == Bound::Exact {
+                bound = Bound::Lower;
+            }
             let score = score_to_tt(best_score, ply);
             let (key, eval) = (node.key, node.static_eval);
             self.tt

@@ -7,9 +7,9 @@ use super::history::NO_PIECE_TO;
 use super::negamax::{Candidate, Node};
 use super::params;
 use super::Searcher;
+use super::TB_WIN_BOUND;
 use crate::board::see::see_ge;
 use crate::board::Position;
-use crate::score::MATE_BOUND;
 
 impl Searcher {
     /// A score for a non-PV node outside check without searching its moves, when its static
@@ -32,7 +32,9 @@ impl Searcher {
             } else {
                 0
             };
-        if depth <= tuning.rfp_max_depth && static_eval - margin >= beta && beta.abs() < MATE_BOUND
+        if depth <= tuning.rfp_max_depth
+            && static_eval - margin >= beta
+            && beta.abs() < TB_WIN_BOUND
         {
             return Some(static_eval);
         }
@@ -59,7 +61,7 @@ impl Searcher {
     }
 
     /// Passes and searches the reply with a reduced null window above beta: the score when
-    /// passing holds beta (mates unproven, as beta), or when the search was aborted.
+    /// passing holds beta (mates and tablebase wins unproven, as beta), or when the search was aborted.
     #[inline]
     fn null_move(&mut self, pos: &mut Position, node: &Node, beta: i32) -> Option<i32> {
         let tuning = &self.tuning;
@@ -77,7 +79,7 @@ impl Searcher {
             return Some(0);
         }
         if score >= beta {
-            return Some(if score >= MATE_BOUND { beta } else { score });
+            return Some(if score >= TB_WIN_BOUND { beta } else { score });
         }
         None
     }
@@ -102,7 +104,7 @@ impl Searcher {
         best_score: i32,
         late: bool,
     ) -> bool {
-        if node.root || node.in_check || candidate.gives_check || best_score <= -MATE_BOUND {
+        if node.root || node.in_check || candidate.gives_check || best_score <= -TB_WIN_BOUND {
             return false;
         }
         let tuning = &self.tuning;

@@ -1,8 +1,8 @@
 //! The transposition table: one 16-byte entry per slot, sized in megabytes, indexed by a
 //! multiply-shift of the key so any size works.
 
+use super::TB_WIN_BOUND;
 use crate::board::Move;
-use crate::score::MATE_BOUND;
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -262,11 +262,12 @@ impl TranspositionTable {
     }
 }
 
-/// Mate scores are stored relative to the node, not the root, so they stay true elsewhere.
+/// Mate and tablebase scores are stored relative to the node, not the root, so they stay true
+/// elsewhere.
 pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score + ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score - ply as i32
     } else {
         score
@@ -275,9 +276,9 @@ pub(super) fn score_to_tt(score: i32, ply: usize) -> i32 {
 
 /// A stored score as seen from the root at `ply`: the inverse of [`score_to_tt`].
 pub(super) fn score_from_tt(score: i32, ply: usize) -> i32 {
-    if score >= MATE_BOUND {
+    if score >= TB_WIN_BOUND {
         score - ply as i32
-    } else if score <= -MATE_BOUND {
+    } else if score <= -TB_WIN_BOUND {
         score + ply as i32
     } else {
         score

@@ -430,6 +430,28 @@ impl Tablebases {
             .map_err(|_| self.failure(pos, TableKind::Wdl))
     }
 
+    /// The search's probe: the WDL of a position the caller knows to be probeable (no castling
+    /// rights, few enough pieces), or None when the probe fails (a table missing). Builds no
+    /// error, so a search may call it at every eligible node.
+    pub fn probe_wdl_quiet(&self, pos: &Position) -> Option<Wdl> {
+        let b = self.board(pos).ok()?;
+        self.prober()
+            .probe_wdl(
+                b.white,
+                b.black,
+                b.kings,
+                b.queens,
+                b.rooks,
+                b.bishops,
+                b.knights,
+                b.pawns,
+                b.ep,
+                b.white_to_move,
+            )
+            .ok()
+            .map(Wdl::from_pyrrhic)
+    }
+
     /// Distance to zeroing (plies to the next capture or pawn move on the best path), signed as
     /// python-chess's `probe_dtz`: positive when the side to move wins, negative when it loses,
     /// 0 for a draw or stalemate, -1 when mated. The halfmove clock is not read.
@@ -440,6 +462,17 @@ impl Tablebases {
     /// The root probe: the position's WDL and DTZ and every legal move's, as the prober's
     /// DTZ-guided move choice sees them.
     pub fn probe_root(&self, pos: &Position) -> Result<RootProbe, TablebaseError> {
+        self.probe_root_at_clock(pos, 0)
+    }
+
+    /// `probe_root` with the fifty-move counter at `clock` half-moves: a move's win or loss
+    /// that the rule would turn into a draw from there is cursed (blessed), as engines rank
+    /// root moves in a game.
+    pub fn probe_root_at_clock(
+        &self,
+        pos: &Position,
+        clock: u32,
+    ) -> Result<RootProbe, TablebaseError> {
         let b = self.board(pos)?;
         let result = {
             let _one_at_a_time = self
@@ -456,7 +489,7 @@ impl Tablebases {
                 b.bishops,
                 b.knights,
                 b.pawns,
-                0,
+                clock.min(100),
                 b.ep,
                 b.white_to_move,
             )

@@ -6,7 +6,8 @@
 
 use crate::board::Position;
 use crate::eval::{EvalParams, WeightsError};
-use crate::search::{max_hash_mb, SearchParams, Searcher};
+use crate::search::{max_hash_mb, SearchParams, Searcher, MAX_PROBE_LIMIT};
+use crate::tablebase::Tablebases;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
@@ -73,6 +74,10 @@ pub struct UciEngine {
     chess960: bool,
     /// Whether the search constants are UCI options (`sparring uci --tunable`).
     tunable: bool,
+    /// The Syzygy tables of `SyzygyPath`, if any loaded.
+    tablebases: Option<Tablebases>,
+    /// `SyzygyProbeLimit`: the most pieces a probed position has.
+    probe_limit: u32,
     /// Tests: the next search thread panics, to test the recovery deterministically.
     #[cfg(test)]
     panic_next_search: bool,
@@ -101,6 +106,8 @@ impl UciEngine {
             multipv: 1,
             chess960: false,
             tunable: false,
+            tablebases: None,
+            probe_limit: MAX_PROBE_LIMIT,
             #[cfg(test)]
             panic_next_search: false,
         }
@@ -214,6 +221,11 @@ impl UciEngine {
         self.out.line("option name Clear Hash type button");
         self.out
             .line("option name UCI_Chess960 type check default false");
+        self.out
+            .line("option name SyzygyPath type string default <empty>");
+        self.out.line(&format!(
+            "option name SyzygyProbeLimit type spin default {MAX_PROBE_LIMIT} min 0 max {MAX_PROBE_LIMIT}"
+        ));
         self.declare_tunable();
         self.out.line("uciok");
     }

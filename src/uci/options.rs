@@ -1,8 +1,11 @@
 //! The UCI options of the engine: `setoption` for Hash, Threads, MultiPV, Move Overhead,
-//! Weights, Clear Hash and UCI_Chess960 (the search constants are in `tunable`).
+//! Weights, Clear Hash, UCI_Chess960, SyzygyPath and SyzygyProbeLimit (the search constants
+//! are in `tunable`).
 
 use super::{UciEngine, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 use crate::eval::{EvalParams, WeightsError};
+use crate::search::{SearchTablebases, MAX_PROBE_LIMIT};
+use crate::tablebase::Tablebases;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -83,6 +86,17 @@ impl UciEngine {
                     "info string bad UCI_Chess960 value '{value}': expected true or false"
                 )),
             },
+            "syzygypath" => self.set_syzygy_path(&value),
+            "syzygyprobelimit" => match value.parse::<u32>() {
+                Ok(n) if n <= MAX_PROBE_LIMIT => {
+                    self.probe_limit = n;
+                    self.apply_tablebases();
+                }
+                _ => self.out.line(&format!(
+                    "info string bad SyzygyProbeLimit value '{value}': expected 0 to {MAX_PROBE_LIMIT}; keeping {}",
+                    self.probe_limit
+                )),
+            },
             other if self.set_tunable_option(other, &value) => {}
             _ => self
                 .out
@@ -110,6 +124,49 @@ impl UciEngine {
             Err(e) => self
                 .out
                 .line(&format!("info string {e}; keeping {keeping} MB")),
+        }
+    }
+}
+
+impl UciEngine {
+    /// Loads the tables of `SyzygyPath` (directories separated by ':'); empty or `<empty>`
+    /// unloads them. A path that cannot be loaded is reported and leaves no tables in use.
+    fn set_syzygy_path(&mut self, value: &str) {
+        // The prober holds one set per process: let go of the old one before opening another.
+        self.tablebases = None;
+        self.apply_tablebases();
+        let value = value.trim();
+        if value.is_empty() || value == "<empty>" {
+            return;
+        }
+        match Tablebases::open(value) {
+            Ok(tables) => {
+                self.out.line(&format!(
+                    "info string Syzygy tables loaded from {value}: up to {} pieces",
+                    tables.max_pieces()
+                ));
+                self.tablebases = Some(tables);
+                self.apply_tablebases();
+            }
+            Err(e) => self.out.line(&format!(
+                "info string cannot load Syzygy tables: {e}; no tablebases in use"
+            )),
+        }
+    }
+
+    /// The tables and probe limit the searcher should use.
+    pub(super) fn search_tablebases(&self) -> Option<SearchTablebases> {
+        self.tablebases.clone().map(|tables| SearchTablebases {
+            tables,
+            probe_limit: self.probe_limit,
+        })
+    }
+
+    /// Gives the searcher the configured tables.
+    fn apply_tablebases(&mut self) {
+        let tables = self.search_tablebases();
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_tablebases(tables);
         }
     }
 }

@@ -40,8 +40,12 @@ pub fn info_line_in(
     } else {
         String::new()
     };
+    let tbhits = match info.tbhits {
+        Some(hits) => format!(" tbhits {hits}"),
+        None => String::new(),
+    };
     format!(
-        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} hashfull {} time {} pv {}",
+        "info depth {} seldepth {}{multipv} score {} nodes {} nps {} hashfull {}{tbhits} time {} pv {}",
         info.depth,
         info.seldepth,
         info.score,

@@ -228,11 +228,14 @@ fn engine_file(e: &EngineConfig) -> EngineFile {
             weights,
             hash_mb,
             search,
+            syzygy,
         } => {
             let builtin = BuiltinFile {
                 weights: weights.as_deref().map(path),
                 hash_mb: Some(capped(*hash_mb) as usize),
                 search: search.as_deref().map(path),
+                syzygy: syzygy.as_ref().map(|s| path(&s.path)),
+                syzygy_probe_limit: syzygy.as_ref().map(|s| s.probe_limit),
             };
             (Some(builtin), None)
         }

@@ -1,7 +1,7 @@
 //! Checking the `[[engine]]` tables and the `[each]` defaults they inherit.
 
 use super::file::{EachFile, EngineFile};
-use super::model::{EngineConfig, EngineKind, Protocol, TimeControl};
+use super::model::{BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl};
 use super::validate::{has_control, limit};
 use crate::toml_config::{ConfigError, Document};
 use std::collections::BTreeMap;
@@ -42,6 +42,28 @@ fn option_texts(
     Ok(options)
 }
 
+/// `builtin.syzygy` (and its probe limit) under `key`, the tables opened: a path without
+/// tables is refused here, before any game.
+fn builtin_syzygy(
+    doc: &Document<'_>,
+    key: &str,
+    path: Option<String>,
+    probe_limit: Option<u32>,
+) -> Result<Option<BuiltinSyzygy>, ConfigError> {
+    let limit_key = format!("{key}.syzygy_probe_limit");
+    let probe_limit = doc.in_range(&limit_key, probe_limit.unwrap_or(7), 0, Some(7))?;
+    let Some(path) = path else {
+        return Ok(None);
+    };
+    let tables = crate::tablebase::Tablebases::open(&path)
+        .map_err(|e| doc.other(&format!("{key}.syzygy"), e))?;
+    Ok(Some(BuiltinSyzygy {
+        path: PathBuf::from(path),
+        probe_limit,
+        tables,
+    }))
+}
+
 /// The `[[engine]]` tables with the `[each]` defaults applied, checked: at least two, names
 /// unique.
 pub(super) fn engines(
@@ -66,6 +88,8 @@ pub(super) fn engines(
         .map(|mb| doc.in_range("each.builtin.hash_mb", mb, 1, Some(65_536)))
         .transpose()?;
     let each_search = each_builtin.as_ref().and_then(|b| b.search.clone());
+    let each_syzygy = each_builtin.as_ref().and_then(|b| b.syzygy.clone());
+    let each_probe_limit = each_builtin.as_ref().and_then(|b| b.syzygy_probe_limit);
     let each_weights = each_builtin.and_then(|b| b.weights);
     let mut engines: Vec<EngineConfig> = Vec::new();
     for (i, e) in list.into_iter().enumerate() {
@@ -96,6 +120,12 @@ pub(super) fn engines(
                     None => each_hash_mb.unwrap_or(16),
                 },
                 search: b.search.or_else(|| each_search.clone()).map(PathBuf::from),
+                syzygy: builtin_syzygy(
+                    doc,
+                    &key("builtin"),
+                    b.syzygy.or_else(|| each_syzygy.clone()),
+                    b.syzygy_probe_limit.or(each_probe_limit),
+                )?,
             },
             (None, Some(u)) => {
                 let command = u

@@ -235,6 +235,9 @@ pub(super) struct BuiltinFile {
     pub(super) weights: Option<String>,
     pub(super) hash_mb: Option<usize>,
     pub(super) search: Option<String>,
+    /// Syzygy tables the engine probes.
+    pub(super) syzygy: Option<String>,
+    pub(super) syzygy_probe_limit: Option<u32>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -16,9 +16,9 @@ mod validate;
 pub use crate::toml_config::ConfigError;
 pub(crate) use file::AdjudicationFile;
 pub use model::{
-    parse_seconds, seconds_text, Adjudication, DrawAdjudication, EngineConfig, EngineKind,
-    MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode, PositionsFormat,
-    Protocol, ResignAdjudication, ResultsFormat, TablebaseAdjudication, TablebaseResults,
-    TimeControl, TournamentKind, Variant,
+    parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,
+    EngineKind, MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
+    PositionsFormat, Protocol, ResignAdjudication, ResultsFormat, TablebaseAdjudication,
+    TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 pub(crate) use validate::read_adjudication;

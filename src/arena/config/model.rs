@@ -286,6 +286,8 @@ pub enum EngineKind {
         /// `builtin.search`: a search constants file (as `sparring uci --search`); None: the
         /// compiled-in constants.
         search: Option<PathBuf>,
+        /// `builtin.syzygy`: Syzygy tables the engine probes in its search; None: none.
+        syzygy: Option<BuiltinSyzygy>,
     },
     /// An external UCI engine run as a child process.
     Uci {
@@ -298,6 +300,17 @@ pub enum EngineKind {
         /// `uci.working_dir`: the directory the engine runs in; None: the runner's own.
         working_dir: Option<PathBuf>,
     },
+}
+
+/// The built-in engine's Syzygy tables: `builtin.syzygy` and `builtin.syzygy_probe_limit`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltinSyzygy {
+    /// The directories, as given (several separated by ':', as `SyzygyPath`).
+    pub path: PathBuf,
+    /// Positions with more pieces than this are not probed (0 to 7, default 7).
+    pub probe_limit: u32,
+    /// The opened tables.
+    pub tables: crate::tablebase::Tablebases,
 }
 
 /// The protocol an external engine speaks: `engine.protocol`, `"uci"` (the default) or

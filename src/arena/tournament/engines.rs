@@ -10,7 +10,7 @@ use crate::arena::schedule::GameSpec;
 use crate::arena::uci_player::{check_options, UciCommand, UciPlayer, XboardPlayer};
 use crate::eval::EvalParams;
 use crate::record::{GameRecord, Termination};
-use crate::search::SearchParams;
+use crate::search::{SearchParams, SearchTablebases, Searcher};
 use regex::Regex;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -27,6 +27,8 @@ pub enum EngineFactory {
         search: Arc<SearchParams>,
         /// Transposition table size per player.
         hash_mb: usize,
+        /// The Syzygy tables its search probes (`builtin.syzygy`).
+        syzygy: Option<SearchTablebases>,
     },
     /// An external UCI engine.
     Uci(UciCommand),
@@ -57,12 +59,15 @@ impl EngineFactory {
                 params,
                 search,
                 hash_mb,
+                syzygy,
             } => {
-                let player = Box::new(BuiltinPlayer::with_search_params(
+                let mut searcher = Searcher::with_search_params(
                     params.clone(),
                     SearchParams::clone(search),
                     *hash_mb,
-                )?);
+                )?;
+                searcher.set_tablebases(syzygy.clone());
+                let player = Box::new(BuiltinPlayer::with_backend(Box::new(searcher)));
                 Ok(match log {
                     Some(log) => Box::new(LoggedPlayer::new(player, log.fresh())),
                     None => player,
@@ -96,6 +101,7 @@ impl EngineFactory {
                     weights,
                     hash_mb,
                     search,
+                    syzygy,
                 } => {
                     // The limit the engine itself advertises; players still allocate fallibly.
                     let available_mb = crate::search::max_hash_mb();
@@ -137,6 +143,10 @@ impl EngineFactory {
                         params,
                         search: Arc::new(search),
                         hash_mb: *hash_mb,
+                        syzygy: syzygy.as_ref().map(|s| SearchTablebases {
+                            tables: s.tables.clone(),
+                            probe_limit: s.probe_limit,
+                        }),
                     }
                 }
                 EngineKind::Uci {

@@ -412,6 +412,7 @@ pub(super) fn engine_config(
                 weights,
                 hash_mb,
                 search: None,
+                syzygy: None,
             },
             "sparring".to_string(),
         )

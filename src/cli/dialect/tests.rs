@@ -222,6 +222,7 @@ fn builtin_engines_take_hash_weights_and_one_thread() {
             weights: None,
             hash_mb: 8,
             search: None,
+            syzygy: None,
         }
     );
     assert_eq!(
@@ -230,6 +231,7 @@ fn builtin_engines_take_hash_weights_and_one_thread() {
             weights: None,
             hash_mb: 4,
             search: None,
+            syzygy: None,
         }
     );
     assert_eq!(c.engines[1].name, "sparring");
