@@ -131,6 +131,9 @@ impl Fingerprint {
         if config.single_last_game {
             put("tournament.single_last_game", "true".to_string());
         }
+        for (key, value) in config.schedule_fingerprint() {
+            put(key, value);
+        }
         put("tournament.seed", config.seed.to_string());
         put("tournament.event", config.event.clone());
         put("time_control", config.time_control.to_string());

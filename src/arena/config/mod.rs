@@ -17,8 +17,8 @@ pub use crate::toml_config::ConfigError;
 pub(crate) use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, DrawAdjudication, EngineConfig, EngineKind,
-    MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode, PositionsFormat,
-    Protocol, ResignAdjudication, ResultsFormat, TablebaseAdjudication, TablebaseResults,
-    TimeControl, TournamentKind, Variant,
+    FinalPositions, MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
+    PositionsFormat, Protocol, ResignAdjudication, ResultsFormat, Seeds, TablebaseAdjudication,
+    TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 pub(crate) use validate::read_adjudication;
