@@ -106,7 +106,7 @@ fn engines(s: &Settings) -> Result<(Vec<EngineConfig>, Duration), UsageError> {
                 .unwrap_or_else(|| PathBuf::from("engines.json"));
             let list = match &confs {
                 Some(list) => list,
-                None => confs.insert(engines_json::load(&file)?),
+                None => confs.insert(engines_json::load(&file, "-engine conf=")?),
             };
             let conf = list.iter().find(|c| c.name == name).ok_or_else(|| {
                 usage_error(format!(

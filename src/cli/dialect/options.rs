@@ -162,7 +162,7 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
                 .engines_file
                 .clone()
                 .unwrap_or_else(|| PathBuf::from("engines.json"));
-            let names = super::engines_json::load(&file)?
+            let names = super::engines_json::load(&file, "-engines")?
                 .into_iter()
                 .map(|e| e.name)
                 .collect();
@@ -348,15 +348,7 @@ fn max_moves(g: &Group) -> Result<u32, UsageError> {
 /// a suite played in file order, `-pgndepth N` its plies.
 fn old_openings(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
     let option = g.option.as_str();
-    let suite = s.openings.get_or_insert_with(|| OpeningsConfig {
-        file: PathBuf::new(),
-        format: None,
-        order: OpeningOrder::Sequential,
-        plies: None,
-        start: 1,
-        per_game: false,
-        random_plies: 0,
-    });
+    let suite = s.openings.get_or_insert_with(file_order_suite);
     match option {
         "-pgndepth" => {
             let plies: u64 = positive(g)?;
@@ -563,19 +555,24 @@ fn sprt(g: &Group) -> Result<SprtParams, UsageError> {
     })
 }
 
-fn openings(g: &Group) -> Result<OpeningsConfig, UsageError> {
-    let o = g.option.as_str();
-    let mut file = None;
-    let mut config = OpeningsConfig {
+/// An opening suite without its file yet, played in file order from its first opening
+/// (fastchess's and old cutechess's defaults).
+fn file_order_suite() -> OpeningsConfig {
+    OpeningsConfig {
         file: PathBuf::new(),
         format: None,
-        // fastchess's default order is the file's.
         order: OpeningOrder::Sequential,
         plies: None,
         start: 1,
         per_game: false,
         random_plies: 0,
-    };
+    }
+}
+
+fn openings(g: &Group) -> Result<OpeningsConfig, UsageError> {
+    let o = g.option.as_str();
+    let mut file = None;
+    let mut config = file_order_suite();
     for (k, v) in g.pairs()? {
         match k.as_str() {
             "file" => file = Some(PathBuf::from(&v)),

@@ -635,5 +635,8 @@ fn engines_alone_lists_the_configured_engines() {
         Request::Engines(names) => assert_eq!(names, ["one", "two"]),
         other => panic!("{other:?}"),
     }
+    let missing = format!("-engines {} -engines", dir.join("none.json").display());
+    let err = parse(&args(&missing), Flavor::Cutechess).unwrap_err().0;
+    assert!(err.starts_with("-engines: "), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
