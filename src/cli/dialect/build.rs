@@ -297,7 +297,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         seeds,
         swap_sides: !s.noswap,
         reverse_sides: s.reverse,
-        wait: Duration::from_millis(s.wait_ms.unwrap_or(0).min(3_600_000)),
+        wait: Duration::from_millis(s.wait_ms.unwrap_or(0)),
         variant: s.variant,
         rounds,
         single_last_game,

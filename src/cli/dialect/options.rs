@@ -296,7 +296,15 @@ fn match_option(g: &Group, s: &mut Settings) -> Result<bool, UsageError> {
             g.none()?;
             s.reverse = true;
         }
-        "-wait" => s.wait_ms = Some(g.number("a number of milliseconds")?),
+        "-wait" => {
+            let ms: u64 = g.number("a number of milliseconds")?;
+            if ms > 3_600_000 {
+                return Err(usage_error(format!(
+                    "-wait {ms}: expected 0 to 3600000 milliseconds"
+                )));
+            }
+            s.wait_ms = Some(ms);
+        }
         "-concurrency" => s.concurrency = Some(g.number("an integer")?),
         "-force-concurrency" => {
             g.none()?;

@@ -570,6 +570,7 @@ fn the_formerly_refused_options_take_their_runners_meaning() {
     let c = config(&format!("{TWO} -noswap -reverse -wait 25"));
     assert!(!c.swap_sides && c.reverse_sides);
     assert_eq!(c.wait, Duration::from_millis(25));
+    assert!(error(&format!("{TWO} -wait 3600001")).contains("-wait 3600001: expected 0 to"));
     assert_eq!(config(TWO).timeout, Duration::from_secs(30));
 
     // One timeout, the longest of fastchess's three waits (defaults 10 s, 60 s, 60 s).
