@@ -8,6 +8,7 @@
 mod build;
 mod engine;
 mod engines_json;
+mod noted;
 mod options;
 mod output;
 mod tablebase;
