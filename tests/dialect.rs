@@ -378,10 +378,7 @@ fn unknown_options_are_refused_by_name_with_status_2() {
     let two = "-engine builtin nodes=100 -engine builtin nodes=100";
     for (extra, expected) in [
         ("-frobnicate 1", "-frobnicate: unknown option"),
-        (
-            "-epdout file=x.epd",
-            "-epdout: this fastchess/cutechess-cli option is not implemented",
-        ),
+        ("-bookmode fast", "-bookmode fast: expected ram or disk"),
         ("-variant crazyhouse", "-variant crazyhouse"),
         (
             "-openings file=x.epd order=shuffled",
@@ -398,12 +395,13 @@ fn unknown_options_are_refused_by_name_with_status_2() {
     // The same through `sparring match -...`.
     let out = run(
         Path::new(SPARRING),
-        &words(&format!("match {two} -noswap")),
+        &words(&format!("match {two} -wait soon")),
         &dir,
     );
     assert_eq!(out.code, 2);
     assert!(
-        out.stderr.contains("-noswap: this fastchess"),
+        out.stderr
+            .contains("-wait soon: expected a number of milliseconds"),
         "{}",
         out.stderr
     );
@@ -510,8 +508,8 @@ fn cutechess_era_fishtest_command_line_plays_its_games() {
 
 /// weather-factory's fastchess line carries `-config outname=FILE discard=true` beside the match
 /// options: fastchess's state file, which sparring keeps in its output directory instead (a note,
-/// and FILE is not written). cutechess's `-seeds N`: a gauntlet's first engine is its seed, so
-/// `-seeds 1` is sparring's gauntlet; a round robin has no seeds to set; more seeds are refused.
+/// and FILE is not written). `-seeds N`: a gauntlet's first N engines are its seeds (see
+/// `multi_seed_gauntlet_...`); a round robin has no seeds to set.
 #[test]
 fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
     let dir = scratch("outname-seeds");
@@ -556,16 +554,11 @@ fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
         &dir,
     );
     assert_eq!(config.kind, sparring::arena::TournamentKind::Gauntlet);
-    let cutechess = runner(&dir, "cutechess-cli");
-    let out = run(
-        &cutechess,
+    let config = dialect_config(
         &words(&format!("{two} -tournament gauntlet -seeds 2")),
         &dir,
     );
-    assert_eq!(out.code, 2, "{}", out.stderr);
-    assert!(out
-        .stderr
-        .contains("-seeds 2: a gauntlet with more than one seed"));
+    assert_eq!(config.seeds.count, 2);
     let out = run(
         Path::new(SPARRING),
         &words(&format!(
@@ -580,4 +573,144 @@ fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
         "{}",
         out.stderr
     );
+}
+
+/// cutechess-cli's `-tournament gauntlet -seeds 2`: two versions of an engine each play a panel
+/// (never each other), colour-reversed pairs, each pairing's results in the output, the seeds
+/// fingerprinted for --resume; `-epdout F` writes each game's final position as a FEN.
+#[test]
+fn multi_seed_gauntlet_plays_each_seed_against_the_panel() {
+    let dir = scratch("seeds-gauntlet");
+    let cutechess = runner(&dir, "cutechess-cli");
+    let args = words(&format!(
+        "-engine builtin name=dev -engine builtin name=base -engine builtin name=p1 \
+         -engine builtin name=p2 -each tc=inf nodes=300 -tournament gauntlet -seeds 2 \
+         -games 2 -repeat -concurrency 1 -openings file={FIXTURES}/suite.epd format=epd \
+         -pgnout seeds.pgn -epdout final.fen"
+    ));
+    let out = run(&cutechess, &args, &dir);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let finished =
+        Regex::new(r"^Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2) \{").unwrap();
+    let games: Vec<(String, String)> = out
+        .stdout
+        .lines()
+        .filter_map(|l| {
+            finished
+                .captures(l)
+                .map(|c| (c[2].to_string(), c[3].to_string()))
+        })
+        .collect();
+    let mut sorted = games.clone();
+    sorted.sort();
+    let mut expected: Vec<(String, String)> = Vec::new();
+    for seed in ["dev", "base"] {
+        for panel in ["p1", "p2"] {
+            expected.push((seed.to_string(), panel.to_string()));
+            expected.push((panel.to_string(), seed.to_string()));
+        }
+    }
+    expected.sort();
+    assert_eq!(sorted, expected, "{}", out.stdout);
+    let seeds = ["dev", "base"];
+    assert!(
+        !games
+            .iter()
+            .any(|(w, b)| seeds.contains(&w.as_str()) && seeds.contains(&b.as_str())),
+        "the seeds never meet"
+    );
+    // Each pairing's results in summary.csv, seed first; every engine in the ranking.
+    let records = dir.join("seeds.pgn.sparring");
+    let summary = std::fs::read_to_string(records.join("summary.csv")).unwrap();
+    let pairings: Vec<String> = summary
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').take(3).collect::<Vec<_>>().join(","))
+        .collect();
+    assert_eq!(
+        pairings,
+        ["dev,p1,2", "dev,p2,2", "base,p1,2", "base,p2,2"],
+        "{summary}"
+    );
+    let ranked = Regex::new(r"^\s+\d+ (dev|base|p1|p2)\s+-?\d+\s+\d+\s+4\s").unwrap();
+    assert_eq!(
+        out.stdout.lines().filter(|l| ranked.is_match(l)).count(),
+        4,
+        "{}",
+        out.stdout
+    );
+    let pgn = std::fs::read_to_string(dir.join("seeds.pgn")).unwrap();
+    assert_eq!(pgn.matches("[Event ").count(), 8);
+    let manifest = std::fs::read_to_string(records.join("run.toml")).unwrap();
+    assert!(manifest.contains("tournament.seeds"), "{manifest}");
+    // One whole FEN per game, each a legal position.
+    let fens = std::fs::read_to_string(dir.join("final.fen")).unwrap();
+    assert_eq!(fens.lines().count(), 8, "{fens}");
+    for fen in fens.lines() {
+        assert_eq!(fen.split_whitespace().count(), 6, "{fen}");
+        sparring::board::Position::from_fen(fen).unwrap();
+    }
+}
+
+/// fastchess's `-noswap` plays both games of a pair with the first engine White, `-reverse`
+/// swaps every game's sides; `-epdout file=F` writes the four EPD fields, appended by a rerun
+/// (append=false empties the file first); `-wait` only spaces the games.
+#[test]
+fn noswap_reverse_and_epdout_follow_fastchess() {
+    let dir = scratch("noswap-reverse");
+    let fastchess = runner(&dir, "fastchess");
+    let two = "-engine builtin name=a -engine builtin name=b -each tc=inf nodes=300 \
+               -rounds 2 -concurrency 1 -wait 5";
+    let whites = |stdout: &str| -> Vec<String> {
+        let finished = Regex::new(r"^Finished game \d+ \((\S+) vs").unwrap();
+        stdout
+            .lines()
+            .filter_map(|l| finished.captures(l).map(|c| c[1].to_string()))
+            .collect()
+    };
+    let out = run(
+        &fastchess,
+        &words(&format!(
+            "{two} -noswap -pgnout file=noswap.pgn -epdout file=final.epd"
+        )),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(whites(&out.stdout), ["a"; 4], "{}", out.stdout);
+    let epd = std::fs::read_to_string(dir.join("final.epd")).unwrap();
+    assert_eq!(epd.lines().count(), 4, "{epd}");
+    assert!(
+        epd.lines().all(|l| l.split_whitespace().count() == 4),
+        "{epd}"
+    );
+    let out = run(
+        &fastchess,
+        &words(&format!(
+            "{two} -reverse -pgnout file=reverse.pgn -epdout file=final.epd"
+        )),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let mut sides = whites(&out.stdout);
+    sides.sort();
+    assert_eq!(sides, ["a", "a", "b", "b"]);
+    let first = Regex::new(r"Finished game 1 \((\S+) vs").unwrap();
+    assert_eq!(
+        &first.captures(&out.stdout).unwrap()[1],
+        "b",
+        "{}",
+        out.stdout
+    );
+    let epd = std::fs::read_to_string(dir.join("final.epd")).unwrap();
+    assert_eq!(epd.lines().count(), 8, "appended: {epd}");
+    let out = run(
+        &fastchess,
+        &words(&format!(
+            "{two} -pgnout file=third.pgn -epdout file=final.epd append=false"
+        )),
+        &dir,
+    );
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let epd = std::fs::read_to_string(dir.join("final.epd")).unwrap();
+    assert_eq!(epd.lines().count(), 4, "replaced: {epd}");
 }

@@ -784,3 +784,53 @@ fn bullet_only_self_play_writes_no_epd_and_merges_into_the_single_run() {
         "{stderr}"
     );
 }
+
+const SEEDED: &str = r#"
+[tournament]
+kind = "gauntlet"
+seeds = 2
+reverse_sides = true
+rounds = 2
+concurrency = 1
+seed = 31
+[time_control]
+nodes = 300
+[openings]
+file = "BOOK"
+order = "random"
+[adjudication]
+max_moves = 30
+[output]
+dir = "OUT"
+[[engine]]
+name = "dev"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "base"
+builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
+[[engine]]
+name = "p1"
+builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
+[[engine]]
+name = "p2"
+builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
+"#;
+
+/// A gauntlet with two seeds and reversed sides: the merge rebuilds the schedule from run.toml's
+/// `tournament.seeds` and `tournament.reverse_sides`, and equals the single run.
+#[test]
+fn four_shards_of_a_seeded_gauntlet_merge_into_the_single_run() {
+    let dir = four_shards_equal_one_run("shards_seeded", SEEDED, false);
+    let games = csv_without(&dir.join("merged/games.csv"), &[]);
+    assert_eq!(games.len(), 1 + 16);
+    let manifest = text(&dir.join("single/run.toml"));
+    assert!(
+        manifest.contains("\"tournament.seeds\" = \"2\""),
+        "{manifest}"
+    );
+    assert!(manifest.contains("\"tournament.reverse_sides\" = \"true\""));
+    assert_eq!(
+        csv_without(&dir.join("merged/ranking.csv"), &[]).len(),
+        1 + 4
+    );
+}

@@ -150,6 +150,9 @@ impl Fingerprint {
         if config.single_last_game {
             self.put("tournament.single_last_game", "true".to_string());
         }
+        for (key, value) in config.schedule_fingerprint() {
+            self.put(key, value);
+        }
         self.put("tournament.seed", config.seed.to_string());
         self.put("tournament.event", config.event.clone());
         self.put("time_control", config.time_control.to_string());

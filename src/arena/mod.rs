@@ -20,7 +20,7 @@ mod tournament;
 pub use engine as uci_player;
 
 pub use config::{
-    ConfigError, EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, TimeControl,
+    ConfigError, EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, Seeds, TimeControl,
     TournamentKind, Variant,
 };
 pub use engine::{UciCommand, UciPlayer, XboardPlayer};

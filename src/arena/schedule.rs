@@ -2,7 +2,7 @@
 //! computed from its number alone, so the schedule needs no memory per round and a resumed run
 //! sees exactly the same games.
 
-use super::config::{OpeningOrder, TournamentKind};
+use super::config::{OpeningOrder, Seeds, TournamentKind};
 use crate::board::Position;
 use crate::openings::{
     find_chess960_start, BookOptions, FormatNameError, Opening, OpeningBook, OpeningFormat,
@@ -199,6 +199,33 @@ pub struct Schedule {
     per_game: bool,
     /// The last round plays one game per pairing (an odd number of games per pairing).
     single_last_game: bool,
+    /// The engines the pairings were made for, and how (`with_seeds` remakes them).
+    engines: usize,
+    kind: TournamentKind,
+    /// `tournament.swap_sides` (default true): the second game of a pair reverses the colours.
+    swap_sides: bool,
+    /// `tournament.reverse_sides`: every game with the colours the schedule would give swapped.
+    reverse_sides: bool,
+}
+
+/// The pairings in the order of a round, each (first, second) with the seed (or the earlier
+/// engine) first: seed by seed, its opponents in the configuration's order, as cutechess-cli
+/// and fastchess play them.
+pub(crate) fn pairings(kind: TournamentKind, engines: usize, seeds: Seeds) -> Vec<(usize, usize)> {
+    match kind {
+        TournamentKind::Gauntlet => {
+            let count = seeds.count.clamp(1, engines.saturating_sub(1).max(1));
+            (0..count)
+                .flat_map(|i| {
+                    let from = if seeds.play_each_other { i + 1 } else { count };
+                    (from..engines).map(move |j| (i, j))
+                })
+                .collect()
+        }
+        TournamentKind::RoundRobin => (0..engines)
+            .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
+            .collect(),
+    }
 }
 
 fn gcd(a: usize, b: usize) -> usize {
@@ -221,12 +248,7 @@ impl Schedule {
         start: usize,
         seed: u64,
     ) -> Schedule {
-        let pairings = match kind {
-            TournamentKind::Gauntlet => (1..engines).map(|j| (0, j)).collect(),
-            TournamentKind::RoundRobin => (0..engines)
-                .flat_map(|i| (i + 1..engines).map(move |j| (i, j)))
-                .collect(),
-        };
+        let pairings = pairings(kind, engines, Seeds::default());
         // A seeded affine map i -> (stride * i + shift) mod n visits every opening once per cycle
         // in a shuffled order without storing a permutation.
         let mut rng = Rng::derive(seed, 0x6f70_656e);
@@ -251,6 +273,35 @@ impl Schedule {
             shift,
             per_game: false,
             single_last_game: false,
+            engines,
+            kind,
+            swap_sides: true,
+            reverse_sides: false,
+        }
+    }
+
+    /// A gauntlet with `seeds` seeds (`tournament.seeds`); a round robin has none and is kept.
+    pub fn with_seeds(mut self, seeds: Seeds) -> Schedule {
+        self.pairings = pairings(self.kind, self.engines, seeds);
+        self
+    }
+
+    /// The colours of each pair's games: `swap` reverses them in the second game (the
+    /// default; cutechess's and fastchess's `-noswap` turn it off), `reverse` swaps every game's
+    /// (`-reverse`).
+    pub fn with_sides(mut self, swap: bool, reverse: bool) -> Schedule {
+        self.swap_sides = swap;
+        self.reverse_sides = reverse;
+        self
+    }
+
+    /// The engines of a pairing's game, White first: the first engine is White in a pair's
+    /// first game, unless the sides are reversed, and swaps in its second unless they are not.
+    fn sides(&self, (first, second): (usize, usize), second_game: bool) -> [usize; 2] {
+        if (second_game && self.swap_sides) != self.reverse_sides {
+            [second, first]
+        } else {
+            [first, second]
         }
     }
 
@@ -317,12 +368,7 @@ impl Schedule {
         let pair_index = n / 2;
         let round = pair_index / per_round;
         let pairing = (pair_index % per_round) as usize;
-        let (first, second) = self.pairings[pairing];
-        let engines = if n % 2 == 0 {
-            [first, second]
-        } else {
-            [second, first]
-        };
+        let engines = self.sides(self.pairings[pairing], n % 2 == 1);
         GameSpec {
             game_id: n + 1,
             pair_id: pair_index + 1,
@@ -339,13 +385,12 @@ impl Schedule {
     fn single_game(&self, n: u64, pairing: u64) -> GameSpec {
         let per_round = self.pairings.len() as u64;
         let round = self.rounds - 1;
-        let (first, second) = self.pairings[pairing as usize];
         GameSpec {
             game_id: n + 1,
             pair_id: round * per_round + pairing + 1,
             round: round + 1,
             pairing: pairing as usize,
-            engines: [first, second],
+            engines: self.sides(self.pairings[pairing as usize], false),
             opening_index: self.opening_for_round(if self.per_game { n } else { round }),
         }
     }
@@ -672,6 +717,99 @@ mod tests {
         assert_eq!(three.game(0).engines, [0, 1]);
         assert_eq!(three.game(1).engines, [0, 2]);
         assert_eq!((three.game(1).pair_id, three.game(1).pairing), (2, 1));
+    }
+
+    /// cutechess-cli's seeds (gauntlettournament.cpp) never meet: seed by seed, each plays the
+    /// non-seeds in order. fastchess's (gauntlet/scheduler.hpp) also play the seeds after them.
+    #[test]
+    fn seeds_play_the_rest_in_cutechess_and_fastchess_order() {
+        let schedule = |seeds| {
+            Schedule::new(
+                TournamentKind::Gauntlet,
+                5,
+                2,
+                None,
+                OpeningOrder::Sequential,
+                1,
+                1,
+            )
+            .with_seeds(seeds)
+        };
+        let cutechess = schedule(Seeds {
+            count: 2,
+            play_each_other: false,
+        });
+        assert_eq!(
+            cutechess.pairings,
+            vec![(0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4)]
+        );
+        assert_eq!(cutechess.total_games(), 2 * 6 * 2);
+        // Each pairing's pair shares a round's opening and reverses the colours.
+        let games: Vec<GameSpec> = (0..cutechess.total_games())
+            .map(|n| cutechess.game(n))
+            .collect();
+        assert_eq!(games[6].engines, [1, 2]);
+        assert_eq!(games[7].engines, [2, 1]);
+        assert_eq!((games[11].round, games[12].round), (1, 2));
+        let fastchess = schedule(Seeds {
+            count: 2,
+            play_each_other: true,
+        });
+        assert_eq!(
+            fastchess.pairings,
+            vec![(0, 1), (0, 2), (0, 3), (0, 4), (1, 2), (1, 3), (1, 4)]
+        );
+        // At most engines - 1 seeds; one seed is the plain gauntlet.
+        let all = schedule(Seeds {
+            count: 9,
+            play_each_other: false,
+        });
+        assert_eq!(all.pairings, vec![(0, 4), (1, 4), (2, 4), (3, 4)]);
+        assert_eq!(
+            schedule(Seeds::default()).pairings,
+            vec![(0, 1), (0, 2), (0, 3), (0, 4)]
+        );
+        // A round robin has no seeds.
+        let rr = Schedule::new(
+            TournamentKind::RoundRobin,
+            3,
+            1,
+            None,
+            OpeningOrder::Sequential,
+            1,
+            1,
+        )
+        .with_seeds(Seeds {
+            count: 2,
+            play_each_other: false,
+        });
+        assert_eq!(rr.pairings, vec![(0, 1), (0, 2), (1, 2)]);
+    }
+
+    /// `-noswap` keeps a pair's colours, `-reverse` swaps every game's, as fastchess's
+    /// roundrobin.cpp and cutechess's tournament.cpp do; the single last game follows them.
+    #[test]
+    fn sides_follow_noswap_and_reverse() {
+        let sides = |swap, reverse| {
+            let s = Schedule::new(
+                TournamentKind::Gauntlet,
+                2,
+                2,
+                None,
+                OpeningOrder::Sequential,
+                1,
+                1,
+            )
+            .with_single_last_game(true)
+            .with_sides(swap, reverse);
+            (0..s.total_games())
+                .map(|n| s.game(n).engines)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(sides(true, false), [[0, 1], [1, 0], [0, 1]]);
+        assert_eq!(sides(false, false), [[0, 1], [0, 1], [0, 1]]);
+        assert_eq!(sides(true, true), [[1, 0], [0, 1], [1, 0]]);
+        assert_eq!(sides(false, true), [[1, 0], [1, 0], [1, 0]]);
     }
 
     #[test]

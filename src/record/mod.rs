@@ -11,7 +11,7 @@ pub use self::csv::{
     GAMES_CSV_HEADER,
 };
 pub use self::pgn::{
-    escape_tag_value, move_comment, split_pgn_games, write_pgn, MoveData, PgnGameText,
+    escape_tag_value, move_comment, split_pgn_games, utc_date, write_pgn, MoveData, PgnGameText,
 };
 pub use self::positions::{
     sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, TrainingPosition,

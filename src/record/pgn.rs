@@ -52,11 +52,11 @@ pub fn escape_tag_value(value: &str) -> String {
     out
 }
 
-/// The calendar date `YYYY.MM.DD` (UTC) of a time, by the days-to-civil conversion.
-pub(crate) fn pgn_date(time: SystemTime) -> String {
-    let days = time
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+/// The UTC calendar date (year, month 1-12, day 1-31) of a number of seconds since the Unix
+/// epoch, by Howard Hinnant's days-to-civil conversion: one definition for the PGN `Date` tag
+/// and the dialect's time-stamped output directory.
+pub fn utc_date(secs: u64) -> (i64, i64, i64) {
+    let days = (secs / 86_400) as i64;
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -65,7 +65,14 @@ pub(crate) fn pgn_date(time: SystemTime) -> String {
     let mp = (5 * doy + 2) / 153;
     let day = doy - (153 * mp + 2) / 5 + 1;
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + if month <= 2 { 1 } else { 0 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    (year, month, day)
+}
+
+/// The calendar date `YYYY.MM.DD` (UTC) of a time.
+pub(crate) fn pgn_date(time: SystemTime) -> String {
+    let secs = time.duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (year, month, day) = utc_date(secs);
     format!("{year:04}.{month:02}.{day:02}")
 }
 
@@ -287,6 +294,8 @@ mod tests {
     #[test]
     fn dates_scores_and_durations() {
         assert_eq!(pgn_date(UNIX_EPOCH), "1970.01.01");
+        assert_eq!(utc_date(951_782_400), (2000, 2, 29));
+        assert_eq!(utc_date(4_107_628_799), (2100, 3, 1));
         assert_eq!(
             pgn_date(UNIX_EPOCH + Duration::from_secs(1_795_305_600)),
             "2026.11.22"

@@ -3,8 +3,8 @@
 //! `file`.
 
 use super::file::{
-    AdjudicationFile, BuiltinFile, DrawFile, EngineFile, EngineTimeControlFile, FormatName,
-    KindFile, MatchFile, MoveDataFile, OpeningsFile, OrderFile, OutputFile, ResignFile,
+    AdjudicationFile, BuiltinFile, DrawFile, EngineFile, EngineTimeControlFile, FinalPositionsFile,
+    FormatName, KindFile, MatchFile, MoveDataFile, OpeningsFile, OrderFile, OutputFile, ResignFile,
     ResultsFormatFile, SprtFile, TablebaseFile, TimeControlFile, TournamentFile, UciFile,
     VariantFile,
 };
@@ -84,6 +84,13 @@ impl MatchConfig {
                 Variant::Standard => VariantFile::Standard,
                 Variant::Chess960 => VariantFile::Chess960,
             }),
+            // The schedule keys are written only when not the default, as run.toml has them.
+            seeds: (self.seeds.count != 1).then_some(self.seeds.count),
+            seeds_play_each_other: (self.seeds.count != 1 && self.seeds.play_each_other)
+                .then_some(true),
+            swap_sides: (!self.swap_sides).then_some(false),
+            reverse_sides: self.reverse_sides.then_some(true),
+            wait_ms: (!self.wait.is_zero()).then(|| capped(self.wait.as_millis())),
         }
     }
 }
@@ -205,6 +212,11 @@ fn output_file(out: &OutputConfig) -> OutputFile {
             ResultsFormat::Cutechess => ResultsFormatFile::Cutechess,
         }),
         report_penta: Some(out.report_penta),
+        final_positions: out.final_positions.as_ref().map(|f| FinalPositionsFile {
+            file: Some(f.file.clone()),
+            format: Some(if f.full_fen { "fen" } else { "epd" }.to_string()),
+            append: Some(f.append),
+        }),
         move_data: (out.move_data != MoveData::default()).then(|| {
             let m = &out.move_data;
             MoveDataFile {

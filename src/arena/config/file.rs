@@ -34,6 +34,11 @@ pub(super) struct TournamentFile {
     pub(super) max_restarts: Option<u32>,
     pub(super) strict_options: Option<bool>,
     pub(super) variant: Option<VariantFile>,
+    pub(super) seeds: Option<usize>,
+    pub(super) seeds_play_each_other: Option<bool>,
+    pub(super) swap_sides: Option<bool>,
+    pub(super) reverse_sides: Option<bool>,
+    pub(super) wait_ms: Option<u64>,
 }
 
 /// `[each]`: defaults for every `[[engine]]` (fastchess's `-each`); an engine's own value wins.
@@ -193,6 +198,16 @@ pub(super) struct OutputFile {
     pub(super) format: Option<ResultsFormatFile>,
     pub(super) report_penta: Option<bool>,
     pub(super) move_data: Option<MoveDataFile>,
+    pub(super) final_positions: Option<FinalPositionsFile>,
+}
+
+/// `output.final_positions = { file = "final.epd", format = "epd", append = true }`.
+#[derive(Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct FinalPositionsFile {
+    pub(super) file: Option<String>,
+    pub(super) format: Option<String>,
+    pub(super) append: Option<bool>,
 }
 
 #[derive(Deserialize, Serialize, Default)]

@@ -15,6 +15,26 @@ pub enum TournamentKind {
     RoundRobin,
 }
 
+/// A gauntlet's seeds (`tournament.seeds`): the first `count` engines each play every engine
+/// after them. cutechess-cli's seeds never meet; fastchess's (`play_each_other`) also play the
+/// seeds after them, which with `count` = engines - 1 is a round robin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Seeds {
+    /// How many of the first engines are seeds (at least 1).
+    pub count: usize,
+    /// Whether the seeds also play each other (fastchess).
+    pub play_each_other: bool,
+}
+
+impl Default for Seeds {
+    fn default() -> Seeds {
+        Seeds {
+            count: 1,
+            play_each_other: false,
+        }
+    }
+}
+
 /// The rules the games are played by: `tournament.variant`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Variant {
@@ -461,6 +481,22 @@ pub struct OutputConfig {
     /// `[output.move_data]`: what each engine move's PGN comment holds besides score, depth and
     /// time (fastchess's `-pgnout nodes=true seldepth=true ... match_line=`).
     pub move_data: MoveData,
+    /// `output.final_positions = { file, format, append }`: each finished game's last
+    /// position, one line per game (`-epdout`); None: not written.
+    pub final_positions: Option<FinalPositions>,
+}
+
+/// Where and how each game's final position is written (`-epdout`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalPositions {
+    /// `file`: a path relative to `output.dir` (as `pgn_name`).
+    pub file: String,
+    /// `format`: `"epd"` (default; the four EPD fields, as fastchess writes) or `"fen"` (the
+    /// whole FEN with move counters, as cutechess-cli writes).
+    pub full_fen: bool,
+    /// `append` (default true): a new run adds its lines to the file's; false empties it when
+    /// a new run starts (a resumed run always appends), as fastchess's `append=false`.
+    pub append: bool,
 }
 
 /// A checked match configuration, as read by `sparring match` from a TOML file or built from
@@ -475,6 +511,18 @@ pub struct MatchConfig {
     pub site: String,
     /// `tournament.kind`: gauntlet (default) or round-robin.
     pub kind: TournamentKind,
+    /// `tournament.seeds` (default 1) and `tournament.seeds_play_each_other` (default false):
+    /// a gauntlet's seeds; a round robin has none.
+    pub seeds: Seeds,
+    /// `tournament.swap_sides` (default true): the second game of each pair reverses the
+    /// colours (false: cutechess's and fastchess's `-noswap`, both games alike).
+    pub swap_sides: bool,
+    /// `tournament.reverse_sides` (default false): every game with the colours swapped
+    /// (`-reverse`): the second engine of a pairing is White first.
+    pub reverse_sides: bool,
+    /// `tournament.wait_ms` (default 0): each game slot waits this long after a game before it
+    /// starts the next (`-wait`).
+    pub wait: Duration,
     /// `tournament.variant`: standard (default) or chess960.
     pub variant: Variant,
     /// `tournament.rounds` (default 1): each round plays every pairing twice, colours reversed.
@@ -516,13 +564,33 @@ pub struct MatchConfig {
 }
 
 impl MatchConfig {
+    /// Who plays whom in each round, (first, second) by engine index: the schedule's pairings.
+    pub fn pairings(&self) -> Vec<(usize, usize)> {
+        crate::arena::schedule::pairings(self.kind, self.engines.len(), self.seeds)
+    }
+
+    /// The `[tournament]` settings that shape the schedule beyond kind and rounds, as run.toml
+    /// fingerprints them: written only when not the default, so older run.toml files match.
+    pub fn schedule_fingerprint(&self) -> Vec<(&'static str, String)> {
+        let mut keys = Vec::new();
+        if self.kind == TournamentKind::Gauntlet && self.seeds.count > 1 {
+            keys.push(("tournament.seeds", self.seeds.count.to_string()));
+            if self.seeds.play_each_other {
+                keys.push(("tournament.seeds_play_each_other", "true".to_string()));
+            }
+        }
+        if !self.swap_sides {
+            keys.push(("tournament.swap_sides", "false".to_string()));
+        }
+        if self.reverse_sides {
+            keys.push(("tournament.reverse_sides", "true".to_string()));
+        }
+        keys
+    }
+
     /// The games of the whole schedule: two (a colour-reversed pair) per pairing per round.
     pub fn total_games(&self) -> u64 {
-        let engines = self.engines.len() as u64;
-        let pairings = match self.kind {
-            TournamentKind::Gauntlet => engines.saturating_sub(1),
-            TournamentKind::RoundRobin => engines * engines.saturating_sub(1) / 2,
-        };
+        let pairings = self.pairings().len() as u64;
         let games = u64::from(self.rounds) * pairings * 2;
         if self.single_last_game {
             games - pairings

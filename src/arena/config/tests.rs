@@ -47,3 +47,85 @@ fn positions_format_reads_back_from_the_dump_and_refuses_what_it_cannot_write() 
         .to_string();
     assert!(err.contains("positions = true"), "{err}");
 }
+
+fn with_tournament(keys: &str, engines: usize) -> Result<MatchConfig, ConfigError> {
+    let mut text = BASE.replace("[tournament]\n", &format!("[tournament]\n{keys}"));
+    for i in 2..engines {
+        text.push_str(&format!("[[engine]]\nname = \"e{i}\"\nbuiltin = {{}}\n"));
+    }
+    MatchConfig::parse(&text, "t")
+}
+
+/// `tournament.seeds`: a gauntlet's first N engines play the rest; the schedule keys read back
+/// from the dump and are fingerprinted only when not the default.
+#[test]
+fn seeds_and_sides_are_checked_and_read_back_from_the_dump() {
+    let plain = with_tournament("", 4).unwrap();
+    assert_eq!(plain.seeds, Seeds::default());
+    assert!(plain.swap_sides && !plain.reverse_sides && plain.wait.is_zero());
+    assert!(plain.schedule_fingerprint().is_empty());
+    assert_eq!(plain.total_games(), 6);
+    let config = with_tournament(
+        "seeds = 2\nswap_sides = false\nreverse_sides = true\nwait_ms = 25\n",
+        4,
+    )
+    .unwrap();
+    assert_eq!(config.seeds.count, 2);
+    assert_eq!(config.pairings(), vec![(0, 2), (0, 3), (1, 2), (1, 3)]);
+    assert_eq!(config.total_games(), 8);
+    assert_eq!(config.wait, std::time::Duration::from_millis(25));
+    assert_eq!(
+        config.schedule_fingerprint(),
+        vec![
+            ("tournament.seeds", "2".to_string()),
+            ("tournament.swap_sides", "false".to_string()),
+            ("tournament.reverse_sides", "true".to_string()),
+        ]
+    );
+    let again = MatchConfig::parse(&config.to_toml(), "t").unwrap();
+    assert_eq!(again, config);
+    let meet = with_tournament("seeds = 2\nseeds_play_each_other = true\n", 4).unwrap();
+    assert_eq!(meet.total_games(), 10);
+    assert_eq!(MatchConfig::parse(&meet.to_toml(), "t").unwrap(), meet);
+
+    let err = with_tournament("seeds = 4\n", 4).unwrap_err().to_string();
+    assert!(
+        err.contains("tournament.seeds") && err.contains("1 to 3"),
+        "{err}"
+    );
+    let err = with_tournament("seeds = 0\n", 4).unwrap_err().to_string();
+    assert!(err.contains("tournament.seeds"), "{err}");
+    let err = with_tournament("kind = \"round-robin\"\nseeds = 2\n", 4)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("tournament.seeds") && err.contains("round robin"),
+        "{err}"
+    );
+}
+
+/// `output.final_positions` (`-epdout`): a file relative to `output.dir`, EPD or FEN.
+#[test]
+fn final_positions_read_back_and_refuse_a_bad_format() {
+    let config = with_output(
+        "final_positions = { file = \"final.fen\", format = \"fen\", append = false }\n",
+    )
+    .unwrap();
+    assert_eq!(
+        config.output.final_positions,
+        Some(FinalPositions {
+            file: "final.fen".to_string(),
+            full_fen: true,
+            append: false,
+        })
+    );
+    assert_eq!(MatchConfig::parse(&config.to_toml(), "t").unwrap(), config);
+    let err = with_output("final_positions = { file = \"f\", format = \"pgn\" }\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("output.final_positions.format"), "{err}");
+    let err = with_output("final_positions = { format = \"epd\" }\n")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("output.final_positions.file"), "{err}");
+}

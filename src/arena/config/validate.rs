@@ -3,14 +3,14 @@
 
 use super::engines::engines;
 use super::file::{
-    AdjudicationFile, EngineTimeControlFile, KindFile, MatchFile, MoveDataFile, OpeningsFile,
-    OrderFile, OutputFile, ResultsFormatFile, SprtFile, TablebaseFile, TimeControlFile,
-    TournamentFile, VariantFile,
+    AdjudicationFile, EngineTimeControlFile, FinalPositionsFile, KindFile, MatchFile, MoveDataFile,
+    OpeningsFile, OrderFile, OutputFile, ResultsFormatFile, SprtFile, TablebaseFile,
+    TimeControlFile, TournamentFile, VariantFile,
 };
 use super::model::{
-    Adjudication, DrawAdjudication, MatchConfig, MoveData, OpeningOrder, OpeningsConfig,
-    OutputConfig, PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat,
-    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
+    Adjudication, DrawAdjudication, FinalPositions, MatchConfig, MoveData, OpeningOrder,
+    OpeningsConfig, OutputConfig, PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat,
+    Seeds, TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 use crate::available_cores;
 use crate::stats::{SprtModel, SprtParams};
@@ -60,6 +60,7 @@ impl MatchConfig {
         let output = output(&doc, out)?;
 
         let engines = engines(&doc, f.engine, f.each, each_limit)?;
+        check_seeds(&doc, &tournament, engines.len())?;
         let time_control = match time_control {
             Some(tc) => tc,
             None => match engines.iter().find_map(|e| e.time_control.clone()) {
@@ -73,6 +74,10 @@ impl MatchConfig {
             event: tournament.event,
             site: tournament.site,
             kind: tournament.kind,
+            seeds: tournament.seeds,
+            swap_sides: tournament.swap_sides,
+            reverse_sides: tournament.reverse_sides,
+            wait: Duration::from_millis(tournament.wait_ms),
             variant: tournament.variant,
             rounds: tournament.rounds,
             single_last_game: tournament.single_last_game,
@@ -97,6 +102,10 @@ struct Tournament {
     event: String,
     site: String,
     kind: TournamentKind,
+    seeds: Seeds,
+    swap_sides: bool,
+    reverse_sides: bool,
+    wait_ms: u64,
     variant: Variant,
     rounds: u32,
     single_last_game: bool,
@@ -151,10 +160,23 @@ fn tournament(doc: &Document<'_>, t: TournamentFile) -> Result<Tournament, Confi
         1,
         Some(1000),
     )?;
+    let wait_ms = doc.in_range(
+        "tournament.wait_ms",
+        t.wait_ms.unwrap_or(0),
+        0,
+        Some(3_600_000),
+    )?;
     Ok(Tournament {
         event,
         site,
         kind,
+        seeds: Seeds {
+            count: doc.in_range("tournament.seeds", t.seeds.unwrap_or(1), 1, None)?,
+            play_each_other: t.seeds_play_each_other.unwrap_or(false),
+        },
+        swap_sides: t.swap_sides.unwrap_or(true),
+        reverse_sides: t.reverse_sides.unwrap_or(false),
+        wait_ms,
         variant,
         rounds,
         single_last_game: t.single_last_game.unwrap_or(false),
@@ -164,6 +186,26 @@ fn tournament(doc: &Document<'_>, t: TournamentFile) -> Result<Tournament, Confi
         max_restarts,
         strict_options: t.strict_options.unwrap_or(false),
     })
+}
+
+/// `tournament.seeds`: a gauntlet's seeds leave at least one engine to play; a round robin
+/// has no seeds.
+fn check_seeds(doc: &Document<'_>, t: &Tournament, engines: usize) -> Result<(), ConfigError> {
+    match t.kind {
+        TournamentKind::RoundRobin if t.seeds.count > 1 => Err(doc.other(
+            "tournament.seeds",
+            "a round robin plays every pairing and has no seeds (seeds are a gauntlet's)"
+                .to_string(),
+        )),
+        TournamentKind::Gauntlet if t.seeds.count >= engines.max(2) => Err(doc.invalid_value(
+            "tournament.seeds",
+            format!(
+                "an integer from 1 to {} (the seeds are the first engines; one at least is not a seed)",
+                engines.saturating_sub(1).max(1)
+            ),
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// `tournament.seed`: an integer, or a string of digits for seeds above 2^63 - 1.
@@ -330,7 +372,37 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
         report_penta: out.report_penta.unwrap_or(true),
         engine_debug: out.engine_debug.unwrap_or(false),
         move_data: move_data(doc, out.move_data.unwrap_or_default())?,
+        final_positions: final_positions(doc, out.final_positions)?,
     })
+}
+
+/// `output.final_positions`: its file (relative to `output.dir`), format and append mode.
+fn final_positions(
+    doc: &Document<'_>,
+    table: Option<FinalPositionsFile>,
+) -> Result<Option<FinalPositions>, ConfigError> {
+    let Some(t) = table else {
+        return Ok(None);
+    };
+    let full_fen = match t.format.as_deref() {
+        None | Some("epd") => false,
+        Some("fen") => true,
+        Some(_) => {
+            return Err(doc.invalid_value("output.final_positions.format", "\"epd\" or \"fen\""))
+        }
+    };
+    match t.file {
+        None => Err(doc.missing("output.final_positions.file", "the file to write")),
+        Some(name) if name.trim().is_empty() || has_control(&name) => Err(doc.invalid_value(
+            "output.final_positions.file",
+            "a file name (or a path relative to output.dir)",
+        )),
+        Some(file) => Ok(Some(FinalPositions {
+            file,
+            full_fen,
+            append: t.append.unwrap_or(true),
+        })),
+    }
 }
 
 /// The `[output.move_data]` table: each `match_lines` entry must be a regular expression.

@@ -2,7 +2,7 @@
 //! shard) each directory plays, refusing directories that do not belong together.
 
 use super::error::MergeError;
-use crate::arena::config::{OpeningOrder, TournamentKind};
+use crate::arena::config::{OpeningOrder, Seeds, TournamentKind};
 use crate::arena::manifest::{Fingerprint, RECORDED_VERSION};
 use crate::arena::schedule::{Schedule, Slice};
 use crate::stats::{SprtModel, SprtParams};
@@ -54,7 +54,17 @@ fn run_shape(dir: &Path, fp: &Fingerprint) -> Result<RunShape, MergeError> {
         .map(|i| need(&format!("engine[{i}].name")).map(str::to_string))
         .collect::<Result<Vec<_>, _>>()?;
     let schedule = Schedule::new(kind, engines, rounds, None, OpeningOrder::Sequential, 1, 0)
-        .with_single_last_game(fp.get("tournament.single_last_game") == Some("true"));
+        .with_single_last_game(fp.get("tournament.single_last_game") == Some("true"))
+        .with_seeds(Seeds {
+            count: fp
+                .get("tournament.seeds")
+                .map_or(Ok(1), |_| number("tournament.seeds"))? as usize,
+            play_each_other: fp.get("tournament.seeds_play_each_other") == Some("true"),
+        })
+        .with_sides(
+            fp.get("tournament.swap_sides") != Some("false"),
+            fp.get("tournament.reverse_sides") == Some("true"),
+        );
     let sprt = match fp.get("run.sprt.elo0") {
         None => None,
         Some(_) => {

@@ -31,6 +31,8 @@ pub(super) struct Outputs {
     bullet: Option<(BufWriter<File>, BufWriter<File>)>,
     /// A shard's per-game engine figures (`figures.csv`).
     figures: Option<BufWriter<File>>,
+    /// `output.final_positions` (`-epdout`): the file, and whether lines are whole FENs.
+    final_positions: Option<(BufWriter<File>, PathBuf, bool)>,
     pub(super) dir: PathBuf,
 }
 
@@ -101,12 +103,36 @@ impl Outputs {
             }
             out.flush().map_err(io_error(&path))?;
         }
+        if let Some((out, path, full_fen)) = self.final_positions.as_mut() {
+            writeln!(out, "{}", final_position_line(record, *full_fen))
+                .and_then(|_| out.flush())
+                .map_err(io_error(path))?;
+        }
         // The CSV row is written last: it is what marks the game as done for --resume.
         let csv_path = self.dir.join("games.csv");
         record
             .write_csv_row(&mut self.csv)
             .map_err(io_error(&csv_path))?;
         self.csv.flush().map_err(io_error(&csv_path))
+    }
+}
+
+/// A game's last position as `-epdout` writes it: the four EPD fields (fastchess), or the whole
+/// FEN with its move counters (cutechess-cli).
+fn final_position_line(record: &GameRecord, full_fen: bool) -> String {
+    let mut position = record.start.clone();
+    for mv in record
+        .book_moves
+        .iter()
+        .chain(record.moves.iter().map(|m| &m.mv))
+    {
+        position.make_move(*mv);
+    }
+    let fen = position.to_fen();
+    if full_fen {
+        fen
+    } else {
+        fen.split_whitespace().take(4).collect::<Vec<_>>().join(" ")
     }
 }
 
@@ -219,6 +245,16 @@ pub(super) fn prepare_outputs(
             Some(append(&dir.join(FIGURES_FILE))?)
         } else {
             None
+        },
+        final_positions: match &config.output.final_positions {
+            Some(f) => {
+                let path = dir.join(&f.file);
+                if !resume && !f.append {
+                    replace_file(&path, b"")?;
+                }
+                Some((append(&path)?, path, f.full_fen))
+            }
+            None => None,
         },
         dir,
     };

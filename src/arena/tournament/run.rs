@@ -155,6 +155,8 @@ fn schedule_of(config: &MatchConfig, openings: &dyn OpeningSource) -> Schedule {
     )
     .with_openings_per_game(config.openings.as_ref().is_some_and(|o| o.per_game))
     .with_single_last_game(config.single_last_game)
+    .with_seeds(config.seeds)
+    .with_sides(config.swap_sides, config.reverse_sides)
 }
 
 /// Per engine: where its traffic goes in the engine log, when the run keeps one.
@@ -263,6 +265,7 @@ impl Work<'_> {
     fn play(&self, tx: &mpsc::Sender<WorkerMessage>) {
         let mut players: Vec<Option<Box<dyn Player>>> =
             (0..self.factories.len()).map(|_| None).collect();
+        let mut played_one = false;
         loop {
             if self.stop.load(Ordering::Relaxed) {
                 break;
@@ -275,6 +278,10 @@ impl Work<'_> {
             if self.done.contains(&spec.game_id) {
                 continue;
             }
+            if played_one && !self.wait_between_games() {
+                break;
+            }
+            played_one = true;
             let mut rng = Rng::derive(self.config.seed, self.schedule.opening_stream(&spec));
             let opening = self
                 .openings
@@ -303,6 +310,22 @@ impl Work<'_> {
                 break;
             }
         }
+    }
+}
+
+impl Work<'_> {
+    /// `tournament.wait_ms` (`-wait`) between a worker's games, in short steps so a stopping
+    /// run does not wait it out; false when the run stopped meanwhile.
+    fn wait_between_games(&self) -> bool {
+        let until = Instant::now() + self.config.wait;
+        while Instant::now() < until {
+            if self.stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let left = until.saturating_duration_since(Instant::now());
+            std::thread::sleep(left.min(std::time::Duration::from_millis(20)));
+        }
+        true
     }
 }
 

@@ -9,7 +9,8 @@ use super::tokens::usage_error;
 use super::Flavor;
 use crate::cli::UsageError;
 use sparring::arena::config::{
-    Adjudication, EngineConfig, MatchConfig, OutputConfig, PgnMode, ResultsFormat, TournamentKind,
+    Adjudication, EngineConfig, FinalPositions, MatchConfig, OutputConfig, PgnMode, ResultsFormat,
+    Seeds, TimeControl, TournamentKind,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -55,35 +56,43 @@ fn schedule(s: &Settings, flavor: Flavor) -> Result<(u32, bool, bool), UsageErro
     Ok((pairs, per_game, games % 2 == 1))
 }
 
-/// cutechess's `-seeds N`: a gauntlet's seeds play every other engine. sparring's gauntlet has
-/// one seed, the first engine; a round robin has none to set (cutechess ignores them there).
-fn seeds(s: &mut Settings, kind: TournamentKind) -> Result<(), UsageError> {
-    match (s.seeds, kind) {
-        (None | Some(1), _) => Ok(()),
-        (Some(n), TournamentKind::RoundRobin) => {
+/// cutechess's and fastchess's `-seeds N`: the first N engines of a gauntlet each play every
+/// engine after the seeds; fastchess's seeds also play each other, cutechess-cli's do not.
+/// Both read N as at least 1 and at most the engines less one. A round robin has no seeds.
+fn seeds(
+    s: &mut Settings,
+    kind: TournamentKind,
+    flavor: Flavor,
+    engines: usize,
+) -> Result<Seeds, UsageError> {
+    let Some(n) = s.seeds else {
+        return Ok(Seeds::default());
+    };
+    if kind == TournamentKind::RoundRobin {
+        if n > 1 {
             s.notes.push(format!(
                 "-seeds {n}: a round robin plays every pairing, seeded or not; accepted and not used"
             ));
-            Ok(())
         }
-        (Some(n), TournamentKind::Gauntlet) => Err(usage_error(format!(
-            "-seeds {n}: a gauntlet with more than one seed is not implemented by sparring (its gauntlet's seed is the first engine)"
-        ))),
+        return Ok(Seeds::default());
     }
-}
-
-pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
-    if s.engines.len() < 2 {
-        return Err(usage_error(format!(
-            "at least two -engine options are needed, found {}",
-            s.engines.len()
-        )));
-    }
-    if s.debug && s.engine_log.is_some() {
-        return Err(usage_error(
-            "-debug and -log file=: sparring writes the engine traffic to one place; give one of them",
+    let most = engines.saturating_sub(1).max(1);
+    let count = usize::try_from(n).unwrap_or(usize::MAX).clamp(1, most);
+    if count as u64 != n.max(1) {
+        s.notes.push(format!(
+            "-seeds {n}: {engines} engines have at most {most} seeds; playing {count}, as {} does",
+            flavor.runner()
         ));
     }
+    Ok(Seeds {
+        count,
+        play_each_other: flavor == Flavor::Fastchess && count > 1,
+    })
+}
+
+/// The engines of the line (`conf=` read from `engines.json`, `-each` merged, repeated names
+/// numbered) and the one time margin they share.
+fn engines(s: &Settings) -> Result<(Vec<EngineConfig>, Duration), UsageError> {
     let mut engines: Vec<EngineConfig> = Vec::new();
     let mut margins = Vec::new();
     let mut confs = None;
@@ -97,7 +106,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
                 .unwrap_or_else(|| PathBuf::from("engines.json"));
             let list = match &confs {
                 Some(list) => list,
-                None => confs.insert(engines_json::load(&file)?),
+                None => confs.insert(engines_json::load(&file, "-engine conf=")?),
             };
             let conf = list.iter().find(|c| c.name == name).ok_or_else(|| {
                 usage_error(format!(
@@ -133,45 +142,150 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
             **first
         }
     };
-    // One limit for all engines is the match's; different limits stay with their engines.
+    Ok((engines, margin))
+}
+
+/// One limit for all engines is the match's; different limits stay with their engines.
+fn match_limit(engines: &mut [EngineConfig]) -> TimeControl {
     let first = engines[0]
         .time_control
         .clone()
         .expect("every engine has a limit");
-    let time_control = first.clone();
     if engines
         .iter()
         .all(|e| e.time_control.as_ref() == Some(&first))
     {
-        for e in &mut engines {
+        for e in engines.iter_mut() {
             e.time_control = None;
         }
     }
+    first
+}
 
+/// `-concurrency N`: N <= 0 is the machine's threads less |N|; more than its threads only
+/// with `-force-concurrency`, as in fastchess.
+fn concurrency(s: &Settings) -> Result<usize, UsageError> {
     let cores = sparring::available_cores();
-    let concurrency = match s.concurrency.unwrap_or(1) {
-        n if n <= 0 => (cores as i64 + n).max(1) as usize,
-        n if n as u64 > cores as u64 => {
-            return Err(usage_error(format!(
-                "-concurrency {n}: more than the {cores} threads this machine runs at once"
-            )))
-        }
-        n => n as usize,
-    };
-    let kind = s.kind.unwrap_or(TournamentKind::RoundRobin);
-    seeds(s, kind)?;
-    let (rounds, per_game, single_last_game) = schedule(s, flavor)?;
-    let mut openings = s.openings.clone();
-    if let Some(o) = &mut openings {
-        o.per_game = per_game;
+    match s.concurrency.unwrap_or(1) {
+        n if n <= 0 => Ok((cores as i64 + n).max(1) as usize),
+        n if n as u64 > cores as u64 && !s.force_concurrency => Err(usage_error(format!(
+            "-concurrency {n}: more than the {cores} threads this machine runs at once (-force-concurrency allows it)"
+        ))),
+        n => usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= 1024)
+            .ok_or_else(|| usage_error(format!("-concurrency {n}: at most 1024 games at once"))),
     }
+}
+
+/// fastchess's `-startup-ms`, `-ucinewgame-ms` and `-ping-ms` (defaults 10000, 60000, 60000):
+/// sparring has one engine timeout (start-up, isready answers, a move without a clock), set to
+/// the longest of the three waits, so no engine fastchess would wait for is given up on.
+fn engine_timeout(s: &mut Settings) -> Result<Duration, UsageError> {
+    if s.timeouts.is_empty() {
+        return Ok(Duration::from_secs(30));
+    }
+    let mut waits = [
+        ("-startup-ms", 10_000u64),
+        ("-ucinewgame-ms", 60_000),
+        ("-ping-ms", 60_000),
+    ];
+    for (option, ms) in &s.timeouts {
+        if !(100..=3_600_000).contains(ms) {
+            return Err(usage_error(format!(
+                "{option} {ms}: expected 100 to 3600000 milliseconds"
+            )));
+        }
+        if let Some(w) = waits.iter_mut().find(|w| w.0 == option) {
+            w.1 = *ms;
+        }
+    }
+    let longest = waits.iter().map(|w| w.1).max().unwrap_or(30_000);
+    s.notes.push(format!(
+        "-startup-ms/-ucinewgame-ms/-ping-ms: sparring has one engine timeout (start-up, isready answers, a move without a clock), set to the longest of the three waits: {longest} ms (tournament.timeout_ms)"
+    ));
+    Ok(Duration::from_millis(longest))
+}
+
+/// `-epdout`: the file made absolute (the records live in a directory of their own), EPD as
+/// fastchess writes it or cutechess-cli's whole FEN.
+fn final_positions(s: &Settings, flavor: Flavor) -> Result<Option<FinalPositions>, UsageError> {
+    let Some((file, append)) = &s.epd_out else {
+        return Ok(None);
+    };
+    let path =
+        std::path::absolute(file).map_err(|e| usage_error(format!("-epdout {file}: {e}")))?;
+    if path.is_dir() {
+        return Err(usage_error(format!(
+            "-epdout {file}: is a directory, expected a file"
+        )));
+    }
+    let file = path
+        .to_str()
+        .ok_or_else(|| usage_error(format!("-epdout {file}: the path is not valid UTF-8")))?
+        .to_string();
+    Ok(Some(FinalPositions {
+        file,
+        full_fen: flavor == Flavor::Cutechess,
+        append: *append,
+    }))
+}
+
+/// The `[output]` settings: the records' directory, the PGN, the results lines.
+fn output_config(s: &Settings, flavor: Flavor) -> Result<OutputConfig, UsageError> {
     let (dir, pgn_name) = output_location(s)?;
     let format = s.format.unwrap_or(match flavor {
         Flavor::Fastchess => ResultsFormat::Fastchess,
         Flavor::Cutechess => ResultsFormat::Cutechess,
     });
-    // The cutechess lines have no pentanomial line, as in fastchess.
-    let report_penta = format == ResultsFormat::Fastchess && s.report_penta.unwrap_or(true);
+    Ok(OutputConfig {
+        dir,
+        positions: false,
+        positions_per_game: 12,
+        positions_format: Default::default(),
+        rating_interval: s.rating_interval.unwrap_or(10),
+        pgn_name,
+        // fastchess and cutechess-cli append to -pgnout's file unless append=false; a run
+        // without -pgnout writes a new directory of its own.
+        pgn_mode: match (&s.pgn_file, s.pgn_append) {
+            (None, _) => PgnMode::New,
+            (Some(_), Some(false)) => PgnMode::Replace,
+            (Some(_), _) => PgnMode::Append,
+        },
+        engine_log: s.engine_log.clone(),
+        engine_debug: s.debug,
+        format,
+        // The cutechess lines have no pentanomial line, as in fastchess.
+        report_penta: format == ResultsFormat::Fastchess && s.report_penta.unwrap_or(true),
+        move_data: s.move_data.clone(),
+        final_positions: final_positions(s, flavor)?,
+    })
+}
+
+pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, UsageError> {
+    if s.engines.len() < 2 {
+        return Err(usage_error(format!(
+            "at least two -engine options are needed, found {}",
+            s.engines.len()
+        )));
+    }
+    if s.debug && s.engine_log.is_some() {
+        return Err(usage_error(
+            "-debug and -log file=: sparring writes the engine traffic to one place; give one of them",
+        ));
+    }
+    let (mut engines, margin) = engines(s)?;
+    let time_control = match_limit(&mut engines);
+    let kind = s.kind.unwrap_or(TournamentKind::RoundRobin);
+    let seeds = seeds(s, kind, flavor, engines.len())?;
+    let (rounds, per_game, single_last_game) = schedule(s, flavor)?;
+    let mut openings = s.openings.clone();
+    if let Some(o) = &mut openings {
+        if o.file.as_os_str().is_empty() {
+            return Err(usage_error("-pgndepth: needs -pgnin FILE or -epdin FILE"));
+        }
+        o.per_game = per_game;
+    }
     Ok(MatchConfig {
         source: "the command line".to_string(),
         event: s
@@ -180,14 +294,18 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
             .unwrap_or_else(|| "sparring match".to_string()),
         site: s.site.clone().unwrap_or_else(|| "?".to_string()),
         kind,
+        seeds,
+        swap_sides: !s.noswap,
+        reverse_sides: s.reverse,
+        wait: Duration::from_millis(s.wait_ms.unwrap_or(0)),
         variant: s.variant,
         rounds,
         single_last_game,
-        concurrency,
+        concurrency: concurrency(s)?,
         seed: s.seed.unwrap_or(1),
         time_control,
         margin,
-        timeout: Duration::from_secs(30),
+        timeout: engine_timeout(s)?,
         openings,
         adjudication: Adjudication {
             tablebase: super::tablebase::build(&s.tablebase, &mut s.notes)?,
@@ -196,26 +314,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
             max_moves: s.max_moves,
         },
         sprt: s.sprt,
-        output: OutputConfig {
-            dir,
-            positions: false,
-            positions_per_game: 12,
-            positions_format: Default::default(),
-            rating_interval: s.rating_interval.unwrap_or(10),
-            pgn_name,
-            // fastchess and cutechess-cli append to -pgnout's file unless append=false; a run
-            // without -pgnout writes a new directory of its own.
-            pgn_mode: match (&s.pgn_file, s.pgn_append) {
-                (None, _) => PgnMode::New,
-                (Some(_), Some(false)) => PgnMode::Replace,
-                (Some(_), _) => PgnMode::Append,
-            },
-            engine_log: s.engine_log.clone(),
-            engine_debug: s.debug,
-            format,
-            report_penta,
-            move_data: s.move_data.clone(),
-        },
+        output: output_config(s, flavor)?,
         engines,
         max_restarts: 3,
         strict_options: s.strict,

@@ -3,7 +3,10 @@
 use super::engines_json::JsonEngine;
 use super::tokens::{bounded, pair, usage_error};
 use crate::cli::UsageError;
-use sparring::arena::config::{parse_seconds, EngineConfig, EngineKind, Protocol, TimeControl};
+use sparring::arena::config::{
+    parse_seconds, BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl,
+};
+use sparring::tablebase::Tablebases;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -52,6 +55,11 @@ pub(super) struct EngineSpec {
 }
 
 impl EngineSpec {
+    /// The value of key `k`, if the group gave it.
+    pub(super) fn get(&self, k: &str) -> Option<&str> {
+        self.keys.get(k).map(String::as_str)
+    }
+
     pub(super) fn add(&mut self, option: &str, token: &str) -> Result<(), UsageError> {
         if token == "builtin" {
             self.builtin = true;
@@ -335,116 +343,23 @@ pub(super) fn engine_config(
     spec: &EngineSpec,
     index: usize,
 ) -> Result<(EngineConfig, Option<Duration>), UsageError> {
-    let get = |k: &str| spec.keys.get(k).map(String::as_str);
+    let get = |k: &str| spec.get(k);
     let label = match get("name") {
         Some(name) => format!("-engine #{index} (name={name})"),
         None => format!("-engine #{index}"),
     };
     let (limit, margin) = engine_limit(spec, &label)?;
-    let protocol = match get("proto") {
-        None => Protocol::Uci,
-        Some(proto) => Protocol::parse(proto).ok_or_else(|| {
-            usage_error(format!("{label}: proto={proto}: expected uci or xboard"))
-        })?,
-    };
-    if protocol == Protocol::Xboard && (spec.builtin || get("cmd") == Some("builtin")) {
-        return Err(usage_error(format!(
-            "{label}: proto=xboard: the built-in engine runs in process and speaks no protocol"
-        )));
-    }
-    // cutechess restarts a UCI engine between games only with `on`: `auto` is `off` for it.
-    let restart = match get("restart") {
-        None | Some("off" | "auto") => false,
-        Some("on") => true,
-        Some(other) => {
-            return Err(usage_error(format!(
-                "{label}: restart={other}: expected on, off or auto"
-            )))
-        }
-    };
-    let mut options: BTreeMap<String, String> = BTreeMap::new();
-    for (name, value) in &spec.options {
-        if name.chars().any(char::is_control) || value.chars().any(char::is_control) {
-            return Err(usage_error(format!(
-                "{label}: option.{name}={value:?}: control characters are not allowed"
-            )));
-        }
-        options.insert(name.clone(), value.clone());
-    }
     let builtin = spec.builtin || get("cmd") == Some("builtin");
+    let protocol = protocol(spec, builtin, &label)?;
+    let restart = restart(spec, &label)?;
+    let options = checked_options(spec, &label)?;
     let (kind, default_name) = if builtin {
-        if let Some(v) = get("args") {
-            return Err(usage_error(format!(
-                "{label}: args={v}: the built-in engine takes no arguments (run `sparring uci` as cmd= for that)"
-            )));
-        }
-        let mut hash_mb = 16usize;
-        let mut weights = None;
-        for (name, value) in &options {
-            match name.as_str() {
-                "Hash" => hash_mb = bounded(&label, "option.Hash", value, 1, 65_536)? as usize,
-                "Threads" if value == "1" => {}
-                "Threads" => {
-                    return Err(usage_error(format!(
-                        "{label}: option.Threads={value}: the built-in engine searches with one thread"
-                    )))
-                }
-                "Weights" => weights = Some(value.clone()),
-                _ => {
-                    return Err(usage_error(format!(
-                        "{label}: option.{name}={value}: the built-in engine takes Hash, Threads=1 and Weights here (run `sparring uci` as cmd= for other options)"
-                    )))
-                }
-            }
-        }
-        if let Some(h) = get("hash") {
-            hash_mb = bounded(&label, "hash", h, 1, 65_536)? as usize;
-        }
-        if let Some(w) = get("weights") {
-            weights = Some(w.to_string());
-        }
-        let weights = weights.map(|w| match get("dir") {
-            Some(dir) => Path::new(dir).join(w),
-            None => PathBuf::from(w),
-        });
         (
-            EngineKind::Builtin {
-                weights,
-                hash_mb,
-                search: None,
-                syzygy: None,
-            },
+            builtin_kind(spec, &options, &label)?,
             "sparring".to_string(),
         )
     } else {
-        for key in ["weights", "hash"] {
-            if let Some(v) = get(key) {
-                return Err(usage_error(format!(
-                    "{label}: {key}={v}: only the built-in engine takes {key}= (use option.{} for a UCI engine)",
-                    if key == "hash" { "Hash" } else { "EvalFile" }
-                )));
-            }
-        }
-        let cmd = get("cmd").ok_or_else(|| usage_error(format!("{label}: cmd= is needed")))?;
-        let args = match get("args") {
-            Some(a) => {
-                shell_words(a).map_err(|e| usage_error(format!("{label}: args={a}: {e}")))?
-            }
-            None => Vec::new(),
-        };
-        let default_name = Path::new(cmd)
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| cmd.to_string());
-        (
-            EngineKind::Uci {
-                command: resolve_command(cmd, get("dir"))?,
-                args,
-                options: options.into_iter().collect(),
-                working_dir: get("dir").map(PathBuf::from),
-            },
-            default_name,
-        )
+        external_kind(spec, options, &label)?
     };
     let name = get("name").map_or(default_name, str::to_string);
     if name.trim().is_empty() || name.chars().any(char::is_control) {
@@ -461,5 +376,153 @@ pub(super) fn engine_config(
             restart,
         },
         margin,
+    ))
+}
+
+/// `proto=`: uci (the default) or xboard; the built-in engine speaks none.
+fn protocol(spec: &EngineSpec, builtin: bool, label: &str) -> Result<Protocol, UsageError> {
+    let protocol = match spec.get("proto") {
+        None => Protocol::Uci,
+        Some(proto) => Protocol::parse(proto).ok_or_else(|| {
+            usage_error(format!("{label}: proto={proto}: expected uci or xboard"))
+        })?,
+    };
+    if protocol == Protocol::Xboard && builtin {
+        return Err(usage_error(format!(
+            "{label}: proto=xboard: the built-in engine runs in process and speaks no protocol"
+        )));
+    }
+    Ok(protocol)
+}
+
+/// `restart=`: cutechess restarts a UCI engine between games only with `on`: `auto` is `off`
+/// for it.
+fn restart(spec: &EngineSpec, label: &str) -> Result<bool, UsageError> {
+    match spec.get("restart") {
+        None | Some("off" | "auto") => Ok(false),
+        Some("on") => Ok(true),
+        Some(other) => Err(usage_error(format!(
+            "{label}: restart={other}: expected on, off or auto"
+        ))),
+    }
+}
+
+/// The `option.X=V` keys, refused when they hold control characters (a newline would inject a
+/// command).
+fn checked_options(spec: &EngineSpec, label: &str) -> Result<BTreeMap<String, String>, UsageError> {
+    let mut options = BTreeMap::new();
+    for (name, value) in &spec.options {
+        if name.chars().any(char::is_control) || value.chars().any(char::is_control) {
+            return Err(usage_error(format!(
+                "{label}: option.{name}={value:?}: control characters are not allowed"
+            )));
+        }
+        options.insert(name.clone(), value.clone());
+    }
+    Ok(options)
+}
+
+/// The built-in engine: `hash=`/`option.Hash`, `option.Threads=1`, `weights=`/`option.Weights`
+/// (relative to `dir=` when given).
+fn builtin_kind(
+    spec: &EngineSpec,
+    options: &BTreeMap<String, String>,
+    label: &str,
+) -> Result<EngineKind, UsageError> {
+    let get = |k: &str| spec.get(k);
+    if let Some(v) = get("args") {
+        return Err(usage_error(format!(
+            "{label}: args={v}: the built-in engine takes no arguments (run `sparring uci` as cmd= for that)"
+        )));
+    }
+    let mut hash_mb = 16usize;
+    let mut weights = None;
+    let (mut syzygy_path, mut probe_limit) = (None, 7);
+    for (name, value) in options {
+        match name.as_str() {
+            "Hash" => hash_mb = bounded(label, "option.Hash", value, 1, 65_536)? as usize,
+            "SyzygyPath" if value.is_empty() || value == "<empty>" => syzygy_path = None,
+            "SyzygyPath" => syzygy_path = Some(value.clone()),
+            "SyzygyProbeLimit" => {
+                probe_limit = bounded(label, "option.SyzygyProbeLimit", value, 0, 7)? as u32;
+            }
+            "Threads" if value == "1" => {}
+            "Threads" => {
+                return Err(usage_error(format!(
+                    "{label}: option.Threads={value}: the built-in engine searches with one thread"
+                )))
+            }
+            "Weights" => weights = Some(value.clone()),
+            _ => {
+                return Err(usage_error(format!(
+                    "{label}: option.{name}={value}: the built-in engine takes Hash, Threads=1, Weights, SyzygyPath and SyzygyProbeLimit here (run `sparring uci` as cmd= for other options)"
+                )))
+            }
+        }
+    }
+    if let Some(h) = get("hash") {
+        hash_mb = bounded(label, "hash", h, 1, 65_536)? as usize;
+    }
+    if let Some(w) = get("weights") {
+        weights = Some(w.to_string());
+    }
+    let weights = weights.map(|w| match get("dir") {
+        Some(dir) => Path::new(dir).join(w),
+        None => PathBuf::from(w),
+    });
+    let syzygy = match syzygy_path {
+        None => None,
+        Some(path) => {
+            let tables = Tablebases::open(&path).map_err(|e| {
+                usage_error(format!("{label}: option.SyzygyPath={path}: {e}"))
+            })?;
+            Some(BuiltinSyzygy {
+                path: PathBuf::from(path),
+                probe_limit,
+                tables,
+            })
+        }
+    };
+    Ok(EngineKind::Builtin {
+        weights,
+        hash_mb,
+        search: None,
+        syzygy,
+    })
+}
+
+/// An external engine: `cmd=` (resolved against `dir=`), `args=` split like a shell; its
+/// default name is the command's file stem.
+fn external_kind(
+    spec: &EngineSpec,
+    options: BTreeMap<String, String>,
+    label: &str,
+) -> Result<(EngineKind, String), UsageError> {
+    let get = |k: &str| spec.get(k);
+    for key in ["weights", "hash"] {
+        if let Some(v) = get(key) {
+            return Err(usage_error(format!(
+                "{label}: {key}={v}: only the built-in engine takes {key}= (use option.{} for a UCI engine)",
+                if key == "hash" { "Hash" } else { "EvalFile" }
+            )));
+        }
+    }
+    let cmd = get("cmd").ok_or_else(|| usage_error(format!("{label}: cmd= is needed")))?;
+    let args = match get("args") {
+        Some(a) => shell_words(a).map_err(|e| usage_error(format!("{label}: args={a}: {e}")))?,
+        None => Vec::new(),
+    };
+    let default_name = Path::new(cmd)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| cmd.to_string());
+    Ok((
+        EngineKind::Uci {
+            command: resolve_command(cmd, get("dir"))?,
+            args,
+            options: options.into_iter().collect(),
+            working_dir: get("dir").map(PathBuf::from),
+        },
+        default_name,
     ))
 }

@@ -78,10 +78,10 @@ impl JsonEngine {
 }
 
 /// Reads the engine configurations of `file`; a bad file is named with the line and column.
-pub(super) fn load(file: &Path) -> Result<Vec<JsonEngine>, UsageError> {
+pub(super) fn load(file: &Path, option: &str) -> Result<Vec<JsonEngine>, UsageError> {
     let text = std::fs::read_to_string(file).map_err(|e| {
         usage_error(format!(
-            "-engine conf=: {}: cannot read the engine configurations: {e}",
+            "{option}: {}: cannot read the engine configurations: {e}",
             file.display()
         ))
     })?;

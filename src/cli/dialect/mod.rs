@@ -8,6 +8,7 @@
 mod build;
 mod engine;
 mod engines_json;
+mod noted;
 mod options;
 mod output;
 mod tablebase;
@@ -29,6 +30,16 @@ pub enum Flavor {
     Fastchess,
     /// cutechess-cli: `-games` is games per encounter, `-rounds` multiplies them.
     Cutechess,
+}
+
+impl Flavor {
+    /// The runner whose conventions this flavor follows, for messages.
+    pub fn runner(self) -> &'static str {
+        match self {
+            Flavor::Fastchess => "fastchess",
+            Flavor::Cutechess => "cutechess-cli",
+        }
+    }
 }
 
 /// The version line of `-version`: the fastchess release whose command line and output sparring
@@ -65,6 +76,9 @@ pub enum Request {
     Version,
     /// `-help` (or no arguments): print the usage.
     Help,
+    /// cutechess-cli's `-engines` (alone): print the names of the configured engines
+    /// (`engines.json`), one a line.
+    Engines(Vec<String>),
     /// Play (or, with `--dump-config`, write) a match.
     Match(Box<DialectMatch>),
 }
@@ -105,6 +119,11 @@ pub fn run(args: &[OsString], flavor: Flavor) -> anyhow::Result<()> {
     match request {
         Request::Version => println!("{VERSION_LINE}"),
         Request::Help => print!("{}", usage(flavor)),
+        Request::Engines(names) => {
+            for name in names {
+                println!("{name}");
+            }
+        }
         Request::Match(m) => {
             for note in &m.notes {
                 eprintln!("note: {note}");
@@ -150,24 +169,28 @@ Engines:
 
 Match:
   -rounds N -games 1|2 -repeat [N]   fastchess rules: total games = pairings x rounds x games
-  -tournament roundrobin|gauntlet [-seeds 1]   -concurrency N   -srand SEED
+  -tournament roundrobin|gauntlet [-seeds N]   -concurrency N [-force-concurrency]   -srand SEED
+  -noswap   -reverse   -wait MS   -startup-ms MS -ucinewgame-ms MS -ping-ms MS (one timeout)
   -variant standard|fischerandom
   -openings file=F [format=epd|pgn] [order=random|sequential] [plies=N] [start=N] [policy=round]
   -draw [movenumber=N] [movecount=N] [score=CP]   -resign movecount=N score=CP [twosided=true]
   -maxmoves N   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic|bayesian]
   -recover   -strict   -event TEXT   -site TEXT   -config file=MATCH.toml | outname=F [discard=B]
+  -engines [FILE]   alone: list engines.json's engines; with FILE: the file conf=NAME reads
+  -pgnin FILE | -epdin FILE [-pgndepth N]   cutechess-cli's old -openings (file order)
 
 Output:
   -pgnout file=DIR/NAME.pgn [append=false]   other records go to DIR/NAME.pgn.sparring/
+  -epdout file=F [append=false]   each game's final position (cutechess-cli: -epdout F, FEN)
   -ratinginterval N   -report penta=true|false   -output format=fastchess|cutechess
   -log file=F [engine=true]   every engine's traffic and standard error
 
 sparring's own: --dump-config FILE.toml (write the TOML form and stop), --resume,
   --progress lines|bar|auto (default lines).
 Accepted with a note: -testEnv -crc32 -check-mate-pvs -use-affinity -show-latency
-  -scoreinterval -autosaveinterval. Tablebases: -tb PATH [-tbpieces N] [-tbignore50] [-tbadjudicate WIN_LOSS|DRAW|BOTH].
-  Refused by name: -epdout -noswap -reverse and other
-  options sparring does not implement. Details: docs/command-line-dialect.md
+  -scoreinterval -autosaveinterval -resultformat -outcomeinterval -bookmode.
+  Tablebases: -tb PATH [-tbpieces N] [-tbignore50] [-tbadjudicate WIN_LOSS|DRAW|BOTH].
+  Details: docs/command-line-dialect.md
 "
     )
 }

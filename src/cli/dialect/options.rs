@@ -4,8 +4,9 @@
 
 use super::build::build;
 use super::engine::EngineSpec;
+use super::noted::noted;
 use super::output::{config_option, log, pgnout};
-use super::tokens::{bad, boolean, bounded, free_text, groups, positive, usage_error, Group};
+use super::tokens::{bad, boolean, bounded, free_text, groups, pair, positive, usage_error, Group};
 use super::{DialectMatch, Flavor, Request};
 use crate::cli::matches::ProgressStyle;
 use crate::cli::UsageError;
@@ -15,22 +16,6 @@ use sparring::arena::config::{
 };
 use sparring::stats::{SprtModel, SprtParams};
 use std::path::PathBuf;
-
-/// fastchess options sparring does not implement: refused by name.
-const NOT_IMPLEMENTED: &[&str] = &[
-    "-epdout",
-    "-noswap",
-    "-reverse",
-    "-wait",
-    "-force-concurrency",
-    "-startup-ms",
-    "-ucinewgame-ms",
-    "-ping-ms",
-    "-outcomeinterval",
-    "-resultformat",
-    "-bookmode",
-    "-pgnin",
-];
 
 /// Options whose settings are `key=value` tokens and that mean nothing without one (as in
 /// fastchess, which refuses them empty): an empty one, or one left at the end of the line, is a
@@ -50,6 +35,7 @@ const NEEDS_SETTINGS: &[&str] = &[
     "-crc32",
     "-quick",
     "-pgnout",
+    "-epdout",
 ];
 
 /// The global settings collected while reading the line.
@@ -95,6 +81,18 @@ pub(super) struct Settings {
     pub(super) progress: Option<ProgressStyle>,
     /// `-tb`, `-tbpieces`, `-tbignore50`, `-tbadjudicate`.
     pub(super) tablebase: super::tablebase::TablebaseSettings,
+    /// `-noswap`: both games of a pair with the same colours.
+    pub(super) noswap: bool,
+    /// `-reverse`: every game's colours swapped.
+    pub(super) reverse: bool,
+    /// `-wait N`: milliseconds between a game slot's games.
+    pub(super) wait_ms: Option<u64>,
+    /// `-epdout`: the file (as given) and fastchess's `append=`.
+    pub(super) epd_out: Option<(String, bool)>,
+    /// `-startup-ms`, `-ucinewgame-ms`, `-ping-ms`: (option, milliseconds) as given.
+    pub(super) timeouts: Vec<(String, u64)>,
+    /// `-force-concurrency`: more games at once than the machine has threads.
+    pub(super) force_concurrency: bool,
 }
 
 /// Parses the dialect's arguments (without the program name).
@@ -148,7 +146,8 @@ pub fn parse(args: &[String], flavor: Flavor) -> Result<Request, UsageError> {
     })))
 }
 
-/// Reads one option into the settings; `-version` and `-help` end the reading with their request.
+/// Reads one option into the settings; `-version`, `-help` and `-engines` (alone) end the
+/// reading with their request.
 fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
     let option = g.option.as_str();
     if super::tablebase::apply(g, &mut s.tablebase)? {
@@ -157,23 +156,21 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
     match option {
         "-version" | "--version" | "-v" | "--v" => return Ok(Some(Request::Version)),
         "-help" | "--help" => return Ok(Some(Request::Help)),
-        "--dump-config" => s.dump_config = Some(PathBuf::from(g.one()?)),
-        "--resume" => {
-            g.none()?;
-            s.resume = true;
+        // cutechess-cli: `-engines` alone lists the configured engines and exits; sparring's
+        // `-engines FILE` names the file `conf=` reads.
+        "-engines" if g.params.is_empty() => {
+            let file = s
+                .engines_file
+                .clone()
+                .unwrap_or_else(|| PathBuf::from("engines.json"));
+            let names = super::engines_json::load(&file, "-engines")?
+                .into_iter()
+                .map(|e| e.name)
+                .collect();
+            return Ok(Some(Request::Engines(names)));
         }
-        "--progress" => {
-            s.progress = Some(match g.one()? {
-                "lines" => ProgressStyle::Lines,
-                "bar" => ProgressStyle::Bar,
-                "auto" => ProgressStyle::Auto,
-                other => {
-                    return Err(usage_error(format!(
-                        "--progress {other}: expected lines, bar or auto"
-                    )))
-                }
-            })
-        }
+        "-engines" => s.engines_file = Some(PathBuf::from(g.one()?)),
+        "--dump-config" | "--resume" | "--progress" => sparring_own(g, s)?,
         "-engine" => {
             let mut spec = EngineSpec::default();
             for p in &g.params {
@@ -186,48 +183,52 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
                 s.each.add(option, p)?;
             }
         }
-        "-variant" => match g.one()? {
-            "standard" => s.variant = Variant::Standard,
-            // DFRC is fischerandom with a DFRC opening suite, as in fastchess.
-            "fischerandom" | "chess960" => s.variant = Variant::Chess960,
-            other => {
-                return Err(usage_error(format!(
-                    "-variant {other}: sparring plays `standard` and `fischerandom` (Chess960, and DFRC with a DFRC book)"
-                )))
-            }
-        },
-        "-rounds" => s.rounds = Some(positive(g)?),
-        "-games" => s.games = Some(positive(g)?),
-        "-seeds" => s.seeds = Some(positive(g)?),
-        "-repeat" => {
-            s.repeat = true;
-            if !g.params.is_empty() {
-                s.games = Some(positive(g)?);
-            }
-        }
-        "-concurrency" => s.concurrency = Some(g.number("an integer")?),
-        "-srand" => s.seed = Some(g.number("an integer from 0 to 18446744073709551615")?),
-        "-draw" => s.draw = Some(draw(g)?),
-        "-resign" => s.resign = Some(resign(g)?),
-        "-maxmoves" => {
-            let m: u32 = g.number("a positive number of moves")?;
-            if m == 0 || m > 100_000 {
-                return Err(usage_error(format!(
-                    "-maxmoves {m}: expected 1 to 100000 moves"
-                )));
-            }
-            s.max_moves = Some(m);
-        }
-        "-sprt" => s.sprt = Some(sprt(g)?),
-        "-openings" => s.openings = Some(openings(g)?),
         "-pgnout" => pgnout(g, s)?,
-        "-recover" => g.none()?,
-        "-engines" => s.engines_file = Some(PathBuf::from(g.one()?)),
-        "-debug" => {
-            // cutechess's -debug takes no value; fastchess's `-debug` is a deprecated no-op.
-            g.none()?;
-            s.debug = true;
+        "-epdout" => epdout(g, s)?,
+        "-log" => log(g, s)?,
+        "-config" => config_option(g, s)?,
+        "-report" | "-output" | "-ratinginterval" | "-event" | "-site" | "-debug" => {
+            report_option(g, s)?
         }
+        "-quick" => quick(g, s)?,
+        _ => {
+            if !match_option(g, s)? {
+                noted(g, s)?;
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// sparring's own options: `--dump-config FILE`, `--resume`, `--progress STYLE`.
+fn sparring_own(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+    match g.option.as_str() {
+        "--dump-config" => s.dump_config = Some(PathBuf::from(g.one()?)),
+        "--resume" => {
+            g.none()?;
+            s.resume = true;
+        }
+        _ => {
+            s.progress = Some(match g.one()? {
+                "lines" => ProgressStyle::Lines,
+                "bar" => ProgressStyle::Bar,
+                "auto" => ProgressStyle::Auto,
+                other => {
+                    return Err(usage_error(format!(
+                        "--progress {other}: expected lines, bar or auto"
+                    )))
+                }
+            })
+        }
+    }
+    Ok(())
+}
+
+/// What the run prints and how the games are labelled: `-report`, `-output`,
+/// `-ratinginterval`, `-event`, `-site`, `-debug`.
+fn report_option(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+    let option = g.option.as_str();
+    match option {
         "-ratinginterval" => {
             let n: u32 = g.number("a number of game pairs (0: only at the end)")?;
             // 0 is fastchess's "only at the end": more pairs than any run plays.
@@ -246,21 +247,27 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
                 match (k.as_str(), v.as_str()) {
                     ("format", "fastchess") => s.format = Some(ResultsFormat::Fastchess),
                     ("format", "cutechess") => s.format = Some(ResultsFormat::Cutechess),
-                    ("format", _) => {
-                        return Err(bad(option, &k, &v, "fastchess or cutechess"))
-                    }
+                    ("format", _) => return Err(bad(option, &k, &v, "fastchess or cutechess")),
                     _ => return Err(bad(option, &k, &v, "the key format")),
                 }
             }
         }
-        "-log" => log(g, s)?,
-        "-strict" => {
-            g.none()?;
-            s.strict = true;
-        }
-        "-config" => config_option(g, s)?,
         "-event" => s.event = Some(free_text(g)?),
         "-site" => s.site = Some(free_text(g)?),
+        _ => {
+            // cutechess's -debug takes no value; fastchess's `-debug` is a deprecated no-op.
+            g.none()?;
+            s.debug = true;
+        }
+    }
+    Ok(())
+}
+
+/// The match's options: who plays, how many games, with which rules and openings. False:
+/// not one of them.
+fn match_option(g: &Group, s: &mut Settings) -> Result<bool, UsageError> {
+    match g.option.as_str() {
+        "-variant" => s.variant = variant(g)?,
         "-tournament" => {
             s.kind = Some(match g.one()? {
                 "gauntlet" => TournamentKind::Gauntlet,
@@ -272,79 +279,122 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
                 }
             })
         }
-        "-quick" => quick(g, s)?,
-        _ => noted(g, s)?,
+        "-rounds" => s.rounds = Some(positive(g)?),
+        "-games" => s.games = Some(positive(g)?),
+        // cutechess's default is 0, which its gauntlet reads as 1.
+        "-seeds" => s.seeds = Some(g.number("a number of engines")?),
+        "-repeat" => {
+            s.repeat = true;
+            if !g.params.is_empty() {
+                s.games = Some(positive(g)?);
+            }
+        }
+        "-noswap" => {
+            g.none()?;
+            s.noswap = true;
+        }
+        "-reverse" => {
+            g.none()?;
+            s.reverse = true;
+        }
+        "-wait" => {
+            let ms: u64 = g.number("a number of milliseconds")?;
+            if ms > 3_600_000 {
+                return Err(usage_error(format!(
+                    "-wait {ms}: expected 0 to 3600000 milliseconds"
+                )));
+            }
+            s.wait_ms = Some(ms);
+        }
+        "-concurrency" => s.concurrency = Some(g.number("an integer")?),
+        "-force-concurrency" => {
+            g.none()?;
+            s.force_concurrency = true;
+        }
+        "-srand" => s.seed = Some(g.number("an integer from 0 to 18446744073709551615")?),
+        "-draw" => s.draw = Some(draw(g)?),
+        "-resign" => s.resign = Some(resign(g)?),
+        "-maxmoves" => s.max_moves = Some(max_moves(g)?),
+        "-sprt" => s.sprt = Some(sprt(g)?),
+        "-openings" => s.openings = Some(openings(g)?),
+        "-pgnin" | "-epdin" | "-pgndepth" => old_openings(g, s)?,
+        "-recover" => g.none()?,
+        "-strict" => {
+            g.none()?;
+            s.strict = true;
+        }
+        "-startup-ms" | "-ucinewgame-ms" | "-ping-ms" => {
+            let ms: u64 = g.number("a number of milliseconds")?;
+            s.timeouts.push((g.option.clone(), ms));
+        }
+        _ => return Ok(false),
     }
-    Ok(None)
+    Ok(true)
 }
 
-/// The options accepted with a note (sparring has no use for them), and the refusals.
-fn noted(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+fn variant(g: &Group) -> Result<Variant, UsageError> {
+    match g.one()? {
+        "standard" => Ok(Variant::Standard),
+        // DFRC is fischerandom with a DFRC opening suite, as in fastchess.
+        "fischerandom" | "chess960" => Ok(Variant::Chess960),
+        other => Err(usage_error(format!(
+            "-variant {other}: sparring plays `standard` and `fischerandom` (Chess960, and DFRC with a DFRC book)"
+        ))),
+    }
+}
+
+fn max_moves(g: &Group) -> Result<u32, UsageError> {
+    let m: u32 = g.number("a positive number of moves")?;
+    if m == 0 || m > 100_000 {
+        return Err(usage_error(format!(
+            "-maxmoves {m}: expected 1 to 100000 moves"
+        )));
+    }
+    Ok(m)
+}
+
+/// cutechess-cli's options from before `-openings` (2012): `-pgnin FILE` and `-epdin FILE` are
+/// a suite played in file order, `-pgndepth N` its plies.
+fn old_openings(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
     let option = g.option.as_str();
+    let suite = s.openings.get_or_insert_with(file_order_suite);
     match option {
-        "-scoreinterval" => {
-            let _: u32 = g.number("a number of games")?;
-            s.notes.push(
-                "-scoreinterval: sparring has no separate score-line interval; accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-autosaveinterval" => {
-            let _: u32 = g.number("a number of games")?;
-            s.notes.push(
-                "-autosaveinterval: sparring records every finished game in games.csv (continue a run with --resume); accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-testEnv" => {
-            g.none()?;
-            s.notes.push(
-                "-testEnv: sparring's warnings are always one line each; accepted".to_string(),
-            );
-        }
-        "-crc32" => {
-            for (k, v) in g.pairs()? {
-                match k.as_str() {
-                    "pgn" => {
-                        boolean(option, &k, &v)?;
-                    }
-                    _ => return Err(bad(option, &k, &v, "the key pgn")),
-                }
-            }
-            s.notes.push(
-                "-crc32: sparring prints no CRC32 lines for the PGN file; accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-check-mate-pvs" => {
-            g.none()?;
-            s.notes.push(
-                "-check-mate-pvs: sparring does not check mating PVs; accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-use-affinity" => s.notes.push(
-            "-use-affinity: sparring does not pin engines to CPUs; accepted and not used"
-                .to_string(),
-        ),
-        "-show-latency" => {
-            g.none()?;
-            s.notes.push(
-                "-show-latency: sparring does not log engine latency; accepted and not used"
-                    .to_string(),
-            );
-        }
-        _ if NOT_IMPLEMENTED.contains(&option) => {
-            return Err(usage_error(format!(
-                "{option}: this fastchess/cutechess-cli option is not implemented by sparring"
-            )))
+        "-pgndepth" => {
+            let plies: u64 = positive(g)?;
+            suite.plies = Some(plies.min(1000) as usize);
         }
         _ => {
-            return Err(usage_error(format!(
-                "{option}: unknown option (see `sparring match -help`)"
-            )))
+            suite.file = PathBuf::from(g.one()?);
+            suite.format = Some(if option == "-pgnin" { "pgn" } else { "epd" }.to_string());
         }
     }
+    Ok(())
+}
+
+/// `-epdout file=F [append=B]` (fastchess) or `-epdout F` (cutechess-cli): each game's final
+/// position.
+fn epdout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
+    let o = g.option.as_str();
+    let (mut file, mut append) = (None, true);
+    for token in &g.params {
+        if !token.contains('=') && file.is_none() {
+            file = Some(token.clone());
+            continue;
+        }
+        let (k, v) = pair(o, token)?;
+        match k.as_str() {
+            "file" => file = Some(v),
+            "append" => append = boolean(o, &k, &v)?,
+            _ => return Err(bad(o, &k, &v, "file= or append=")),
+        }
+    }
+    let file = file.ok_or_else(|| usage_error("-epdout: the file is needed (file=F)"))?;
+    if file.trim().is_empty() || file.chars().any(char::is_control) {
+        return Err(usage_error(format!(
+            "-epdout {file:?}: expected a file name without control characters"
+        )));
+    }
+    s.epd_out = Some((file, append));
     Ok(())
 }
 
@@ -423,19 +473,24 @@ fn sprt(g: &Group) -> Result<SprtParams, UsageError> {
     })
 }
 
-fn openings(g: &Group) -> Result<OpeningsConfig, UsageError> {
-    let o = g.option.as_str();
-    let mut file = None;
-    let mut config = OpeningsConfig {
+/// An opening suite without its file yet, played in file order from its first opening
+/// (fastchess's and old cutechess's defaults).
+fn file_order_suite() -> OpeningsConfig {
+    OpeningsConfig {
         file: PathBuf::new(),
         format: None,
-        // fastchess's default order is the file's.
         order: OpeningOrder::Sequential,
         plies: None,
         start: 1,
         per_game: false,
         random_plies: 0,
-    };
+    }
+}
+
+fn openings(g: &Group) -> Result<OpeningsConfig, UsageError> {
+    let o = g.option.as_str();
+    let mut file = None;
+    let mut config = file_order_suite();
     for (k, v) in g.pairs()? {
         match k.as_str() {
             "file" => file = Some(PathBuf::from(&v)),

@@ -146,8 +146,8 @@ fn cutechess_counts_games_per_encounter() {
 #[test]
 fn unknown_and_unimplemented_options_are_refused_by_name() {
     assert!(error(&format!("{TWO} -frobnicate 3")).contains("-frobnicate: unknown option"));
-    assert!(error(&format!("{TWO} -epdout file=x.epd")).contains("-epdout"));
-    assert!(error(&format!("{TWO} -noswap")).contains("not implemented"));
+    assert!(error(&format!("{TWO} -epdout file=x.epd frob=1")).contains("-epdout frob=1"));
+    assert!(error(&format!("{TWO} -noswap 1")).contains("-noswap"));
     // -tb is read; a path without tables is refused naming it.
     assert!(error(&format!("{TWO} -tb /nonexistent/syzygy")).contains("-tb /nonexistent/syzygy"));
     assert!(
@@ -520,4 +520,126 @@ fn restart_and_proto_set_the_engine_config() {
     assert!(!config(TWO).engines[0].restart);
     assert!(error(&format!("{TWO} -each restart=sometimes"))
         .contains("restart=sometimes: expected on, off or auto"));
+}
+
+fn parsed(line: &str, flavor: Flavor) -> DialectMatch {
+    match parse(&args(line), flavor).expect("parses") {
+        Request::Match(m) => *m,
+        other => panic!("expected a match, got {other:?}"),
+    }
+}
+
+const FOUR: &str = "-engine builtin name=dev nodes=100 -engine builtin name=base nodes=100 \
+                    -engine builtin name=x nodes=100 -engine builtin name=y nodes=100 \
+                    -tournament gauntlet";
+
+/// `-seeds N` in a gauntlet: cutechess-cli's seeds never meet, fastchess's do; both read N as
+/// 1 to engines - 1 (with a note when it is cut); a round robin notes it.
+#[test]
+fn seeds_follow_the_runner_the_line_is_for() {
+    use sparring::arena::config::Seeds;
+    let cutechess = parsed(&format!("{FOUR} -seeds 2"), Flavor::Cutechess).config;
+    assert_eq!(
+        cutechess.seeds,
+        Seeds {
+            count: 2,
+            play_each_other: false
+        }
+    );
+    assert_eq!(cutechess.pairings(), vec![(0, 2), (0, 3), (1, 2), (1, 3)]);
+    let fastchess = config(&format!("{FOUR} -seeds 2"));
+    assert!(fastchess.seeds.play_each_other);
+    assert_eq!(fastchess.pairings().len(), 5);
+    let cut = parsed(&format!("{FOUR} -seeds 7"), Flavor::Cutechess);
+    assert_eq!(cut.config.seeds.count, 3);
+    assert!(
+        cut.notes[0].contains("-seeds 7: 4 engines have at most 3 seeds; playing 3"),
+        "{:?}",
+        cut.notes
+    );
+    let zero = parsed(&format!("{FOUR} -seeds 0"), Flavor::Cutechess);
+    assert_eq!(zero.config.seeds, Seeds::default());
+    assert!(zero.notes.is_empty(), "{:?}", zero.notes);
+    let rr = parsed(&format!("{TWO} -seeds 2"), Flavor::Fastchess);
+    assert_eq!(rr.config.seeds, Seeds::default());
+    assert!(rr.notes[0].contains("a round robin"), "{:?}", rr.notes);
+}
+
+/// `-noswap`, `-reverse`, `-wait`, the engine timeouts, `-force-concurrency`, cutechess's old
+/// `-pgnin`/`-pgndepth`, `-epdout`, and the options accepted with a note.
+#[test]
+fn the_formerly_refused_options_take_their_runners_meaning() {
+    let c = config(&format!("{TWO} -noswap -reverse -wait 25"));
+    assert!(!c.swap_sides && c.reverse_sides);
+    assert_eq!(c.wait, Duration::from_millis(25));
+    assert!(error(&format!("{TWO} -wait 3600001")).contains("-wait 3600001: expected 0 to"));
+    assert_eq!(config(TWO).timeout, Duration::from_secs(30));
+
+    // One timeout, the longest of fastchess's three waits (defaults 10 s, 60 s, 60 s).
+    let m = parsed(&format!("{TWO} -startup-ms 120000"), Flavor::Fastchess);
+    assert_eq!(m.config.timeout, Duration::from_millis(120_000));
+    assert!(m.notes[0].contains("120000 ms"), "{:?}", m.notes);
+    let c = config(&format!("{TWO} -ping-ms 5000 -ucinewgame-ms 5000"));
+    assert_eq!(c.timeout, Duration::from_millis(10_000));
+    assert!(error(&format!("{TWO} -ping-ms 5")).contains("-ping-ms 5: expected 100"));
+
+    let many = sparring::available_cores() + 1;
+    assert!(error(&format!("{TWO} -concurrency {many}")).contains("-force-concurrency"));
+    assert_eq!(
+        config(&format!("{TWO} -concurrency {many} -force-concurrency")).concurrency,
+        many
+    );
+
+    let c = config(&format!("{TWO} -pgnin book.pgn -pgndepth 8"));
+    let o = c.openings.unwrap();
+    assert_eq!(
+        (o.file.to_str(), o.format.as_deref(), o.plies, o.order),
+        (
+            Some("book.pgn"),
+            Some("pgn"),
+            Some(8),
+            OpeningOrder::Sequential
+        )
+    );
+    assert!(error(&format!("{TWO} -pgndepth 8")).contains("-pgndepth"));
+
+    let c = config(&format!("{TWO} -epdout file=final.epd append=false"));
+    let f = c.output.final_positions.unwrap();
+    assert!(std::path::Path::new(&f.file).is_absolute());
+    assert!(f.file.ends_with("final.epd") && !f.full_fen && !f.append);
+    let c = parsed(&format!("{TWO} -epdout final.fen"), Flavor::Cutechess).config;
+    let f = c.output.final_positions.unwrap();
+    assert!(f.full_fen && f.append);
+    assert!(error(&format!("{TWO} -epdout")).contains("-epdout needs its settings"));
+
+    let m = parsed(
+        &format!("{TWO} -resultformat wide2 -outcomeinterval 10 -bookmode ram"),
+        Flavor::Cutechess,
+    );
+    assert_eq!(m.notes.len(), 3, "{:?}", m.notes);
+    assert!(m.notes.iter().all(|n| n.contains("accepted and not used")));
+    assert!(error(&format!("{TWO} -bookmode fast")).contains("-bookmode fast"));
+}
+
+/// cutechess-cli's `-engines` alone lists the configured engines; with a file it names the
+/// file `conf=` reads.
+#[test]
+fn engines_alone_lists_the_configured_engines() {
+    let dir = std::env::temp_dir().join(format!("sparring-engines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("engines.json");
+    std::fs::write(
+        &file,
+        r#"[{"name": "one", "command": "a"}, {"name": "two", "command": "b"}]"#,
+    )
+    .unwrap();
+    let line = format!("-engines {} -engines", file.display());
+    match parse(&args(&line), Flavor::Cutechess).unwrap() {
+        Request::Engines(names) => assert_eq!(names, ["one", "two"]),
+        other => panic!("{other:?}"),
+    }
+    let missing = format!("-engines {} -engines", dir.join("none.json").display());
+    let err = parse(&args(&missing), Flavor::Cutechess).unwrap_err().0;
+    assert!(err.starts_with("-engines: "), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
