@@ -88,6 +88,16 @@ builtin = {{ hash_mb = 1 }}
             )
         })
         .collect();
+    // The end-of-run summary counts the adjudications by rule (no draw or resign rule here).
+    let ending = |tail: &str| rows.iter().filter(|r| r.4.ends_with(tail)).count();
+    let (by_tables, at_length) = (ending(": SyzygyTB"), ending(": maximal game length"));
+    if by_tables + at_length > 0 {
+        let line = format!(
+            "Adjudicated games: {by_tables} by tablebase, 0 draw, 0 resign, {at_length} at the maximal length"
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains(&line), "no '{line}' in {stdout}");
+    }
     let pgn = std::fs::read_to_string(dir.join("out/games.pgn")).unwrap();
     let adjudicated = rows.iter().filter(|r| r.2 == "adjudication").count();
     assert_eq!(

@@ -3,6 +3,7 @@
 
 use super::config::{Adjudication, TablebaseAdjudication, TablebaseResults};
 use crate::board::{Color, GameResult, Position};
+use crate::record::{GameRecord, Termination};
 use crate::score::Score;
 use crate::tablebase::Wdl;
 
@@ -42,6 +43,44 @@ pub(crate) fn tablebase_verdict(
             "Draw by adjudication: SyzygyTB".to_string(),
         )),
         _ => None,
+    }
+}
+
+/// How many of a run's games each adjudication rule ended, for the end-of-run summary.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AdjudicationCounts {
+    /// Ended by the Syzygy tables' verdict (`tablebase`).
+    pub tablebase: u64,
+    /// Ended as a draw by the score rule (`draw`).
+    pub draw: u64,
+    /// Ended by resignation (`resign`).
+    pub resign: u64,
+    /// Ended as a draw at the maximal game length (`max_moves`).
+    pub max_moves: u64,
+}
+
+impl AdjudicationCounts {
+    /// Counts `record` under the rule that ended it, if an adjudication did. The reason texts
+    /// are the ones this module writes.
+    pub fn add(&mut self, record: &GameRecord) {
+        if record.termination != Termination::Adjudication {
+            return;
+        }
+        let reason = record.reason.as_str();
+        if reason.ends_with(": SyzygyTB") {
+            self.tablebase += 1;
+        } else if reason.ends_with(": maximal game length") {
+            self.max_moves += 1;
+        } else if reason.ends_with(" wins by adjudication") {
+            self.resign += 1;
+        } else if reason == "Draw by adjudication" {
+            self.draw += 1;
+        }
+    }
+
+    /// Every adjudicated game.
+    pub fn total(&self) -> u64 {
+        self.tablebase + self.draw + self.resign + self.max_moves
     }
 }
 

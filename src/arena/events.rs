@@ -2,6 +2,7 @@
 //! ignore. The library never prints: `run_tournament` hands these to a callback on the calling
 //! thread.
 
+use super::adjudication::AdjudicationCounts;
 use super::pairing::{EngineFigures, PairingStats};
 use super::report::EngineFacts;
 use crate::record::GameRecord;
@@ -87,5 +88,7 @@ pub enum Event<'a> {
         figures: &'a [EngineFigures],
         /// How long this run took.
         elapsed: Duration,
+        /// How many of this run's games each adjudication rule ended.
+        adjudications: AdjudicationCounts,
     },
 }

@@ -19,6 +19,7 @@ mod tournament;
 /// The old path of the external-engine types, kept for existing users.
 pub use engine as uci_player;
 
+pub use adjudication::AdjudicationCounts;
 pub use config::{
     ConfigError, EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, Seeds, TimeControl,
     TournamentKind, Variant,

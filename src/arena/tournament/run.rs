@@ -6,6 +6,7 @@
 use super::engines::{play_one, start_player, EngineFactory};
 use super::error::{io_error, ArenaError};
 use super::outputs::{claim_output_dir, prepare_outputs, Outputs};
+use crate::arena::adjudication::AdjudicationCounts;
 use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
 use crate::arena::engine_log::{EngineLog, LogSink};
 use crate::arena::events::Event;
@@ -34,6 +35,8 @@ pub struct TournamentSummary {
     pub sprt_decisions: Vec<Option<SprtDecision>>,
     /// Per configured engine: what it did in this run's games.
     pub figures: Vec<EngineFigures>,
+    /// How many of this run's games each adjudication rule ended.
+    pub adjudications: AdjudicationCounts,
     /// Where the results are.
     pub output_dir: PathBuf,
 }
@@ -346,6 +349,7 @@ struct Tally<'a> {
     pairings: Vec<PairingStats>,
     decisions: Vec<Option<SprtDecision>>,
     figures: Vec<EngineFigures>,
+    adjudications: AdjudicationCounts,
     played: u64,
     games_done: u64,
     run_error: Option<ArenaError>,
@@ -379,6 +383,7 @@ impl<'a> Tally<'a> {
             decisions: vec![None; pairings.len()],
             pairings,
             figures: vec![EngineFigures::default(); config.engines.len()],
+            adjudications: AdjudicationCounts::default(),
             played: 0,
             games_done: 0,
             run_error: None,
@@ -458,6 +463,7 @@ impl<'a> Tally<'a> {
         self.games_done += 1;
         self.figures[record.white_engine].add_game(record, Color::White);
         self.figures[record.black_engine].add_game(record, Color::Black);
+        self.adjudications.add(record);
         let (a, b) = (record.white_engine, record.black_engine);
         let Some(p) = self
             .schedule
@@ -536,12 +542,14 @@ impl<'a> Tally<'a> {
             decisions: &self.decisions,
             figures: &self.figures,
             elapsed: self.run_started.elapsed(),
+            adjudications: self.adjudications,
         });
         Ok(TournamentSummary {
             pairings: self.pairings,
             games_played: self.played,
             sprt_decisions: self.decisions,
             figures: self.figures,
+            adjudications: self.adjudications,
             output_dir: dir,
         })
     }

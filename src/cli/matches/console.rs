@@ -5,7 +5,7 @@ use super::engine_table::engine_table;
 use super::results::{fmt2, output_for, Block, ResultsOutput, RunFacts};
 use super::ProgressStyle;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
-use sparring::arena::{EngineFigures, Event, MatchConfig, PairingStats};
+use sparring::arena::{AdjudicationCounts, EngineFigures, Event, MatchConfig, PairingStats};
 use sparring::record::GameRecord;
 use sparring::stats::SprtDecision;
 use std::io::IsTerminal;
@@ -124,7 +124,8 @@ impl Console {
                 decisions,
                 figures,
                 elapsed,
-            } => self.run_finished(pairings, decisions, figures, elapsed),
+                adjudications,
+            } => self.run_finished(pairings, decisions, figures, elapsed, adjudications),
         }
     }
 
@@ -182,6 +183,7 @@ impl Console {
         decisions: &[Option<SprtDecision>],
         figures: &[EngineFigures],
         elapsed: Duration,
+        adjudications: AdjudicationCounts,
     ) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
@@ -209,6 +211,7 @@ impl Console {
         }
         lines.extend(self.output.end_notes(&self.run, figures));
         lines.extend(engine_table(&self.run.names, figures));
+        lines.extend(adjudication_line(adjudications));
         let secs = elapsed.as_secs();
         lines.push("Finished match".to_string());
         lines.push(format!(
@@ -219,4 +222,14 @@ impl Console {
         ));
         self.print(&lines);
     }
+}
+
+/// How many of this run's games each adjudication rule ended (nothing when none was).
+fn adjudication_line(a: AdjudicationCounts) -> Option<String> {
+    (a.total() > 0).then(|| {
+        format!(
+            "Adjudicated games: {} by tablebase, {} draw, {} resign, {} at the maximal length",
+            a.tablebase, a.draw, a.resign, a.max_moves
+        )
+    })
 }
