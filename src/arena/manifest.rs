@@ -253,7 +253,10 @@ impl Fingerprint {
                 }
                 if let Some(tb) = syzygy {
                     self.put(&key("builtin.syzygy"), tb.path.display().to_string());
-                    self.put(&key("builtin.syzygy_probe_limit"), tb.probe_limit.to_string());
+                    self.put(
+                        &key("builtin.syzygy_probe_limit"),
+                        tb.probe_limit.to_string(),
+                    );
                 }
             }
             EngineKind::Uci {

@@ -19,7 +19,6 @@ pub use model::{
     parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,
     EngineKind, FinalPositions, MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig,
     PgnMode, PositionsFormat, Protocol, ResignAdjudication, ResultsFormat, Seeds,
-    TablebaseAdjudication,
-    TablebaseResults, TimeControl, TournamentKind, Variant,
+    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 pub(crate) use validate::read_adjudication;

@@ -473,9 +473,8 @@ fn builtin_kind(
     let syzygy = match syzygy_path {
         None => None,
         Some(path) => {
-            let tables = Tablebases::open(&path).map_err(|e| {
-                usage_error(format!("{label}: option.SyzygyPath={path}: {e}"))
-            })?;
+            let tables = Tablebases::open(&path)
+                .map_err(|e| usage_error(format!("{label}: option.SyzygyPath={path}: {e}")))?;
             Some(BuiltinSyzygy {
                 path: PathBuf::from(path),
                 probe_limit,
