@@ -246,6 +246,29 @@ fn builtin_engines_take_hash_weights_and_one_thread() {
 }
 
 #[test]
+fn builtin_engines_take_the_syzygy_options() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
+    let c = config(&format!(
+        "-engine builtin nodes=10 option.SyzygyPath={dir} option.SyzygyProbeLimit=4 \
+         -engine builtin nodes=10 option.SyzygyPath=<empty>"
+    ));
+    match &c.engines[0].kind {
+        EngineKind::Builtin {
+            syzygy: Some(tb), ..
+        } => assert_eq!((tb.path.to_str(), tb.probe_limit), (Some(dir), 4)),
+        other => panic!("expected tables, got {other:?}"),
+    }
+    assert!(matches!(
+        c.engines[1].kind,
+        EngineKind::Builtin { syzygy: None, .. }
+    ));
+    let e = error("-engine builtin nodes=1 option.SyzygyPath=/no/such/dir -engine builtin nodes=1");
+    assert!(e.contains("option.SyzygyPath=/no/such/dir"), "{e}");
+    let e = error("-engine builtin nodes=1 option.SyzygyProbeLimit=8 -engine builtin nodes=1");
+    assert!(e.contains("SyzygyProbeLimit"), "{e}");
+}
+
+#[test]
 fn same_names_are_numbered() {
     let c = config("-engine builtin nodes=1 -engine builtin nodes=1 -engine builtin nodes=1");
     let names: Vec<_> = c.engines.iter().map(|e| e.name.as_str()).collect();
