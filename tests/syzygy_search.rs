@@ -9,32 +9,14 @@ use sparring::search::{Score, SearchLimits, SearchTablebases, Searcher, MAX_EVAL
 use sparring::tablebase::Tablebases;
 use sparring::uci::UciEngine;
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
+
+#[path = "common/tables.rs"]
+mod tables;
+use tables::{fixture_dir, shared_dir, skip};
 
 /// The prober holds one set of tables per process: tests that open different sets take turns.
 static TABLES: Mutex<()> = Mutex::new(());
-
-fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syzygy")
-}
-
-/// The shared tables, if this checkout sits beside ../shared (a worktree: two levels up).
-fn shared_dir() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    root.ancestors()
-        .skip(1)
-        .take(2)
-        .map(|a| a.join("shared/data/syzygy"))
-        .find(|d| d.join("KRPvKR.rtbw").is_file())
-}
-
-fn skip(reason: &str) {
-    if std::env::var("SPARRING_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
-    }
-    println!("skipped: {reason}");
-}
 
 fn searcher(tables: Option<&Tablebases>) -> Searcher {
     let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 4);

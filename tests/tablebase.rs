@@ -6,34 +6,16 @@ use sparring::board::Position;
 use sparring::rng::Rng;
 use sparring::tablebase::{TableKind, TablebaseError, Tablebases, Wdl};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::Mutex;
 
+#[path = "common/tables.rs"]
+mod tables;
+use tables::{fixture_dir, shared_dir, skip};
+
 /// The prober holds one set of tables per process: tests that open different sets take turns.
 static TABLES: Mutex<()> = Mutex::new(());
-
-fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syzygy")
-}
-
-/// The shared tables, if this checkout sits beside ../shared (a worktree: two levels up).
-fn shared_dir() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    root.ancestors()
-        .skip(1)
-        .take(2)
-        .map(|a| a.join("shared/data/syzygy"))
-        .find(|d| d.join("KRPvKR.rtbw").is_file())
-}
-
-/// Prints why a check is skipped, or fails when the environment requires every tool.
-fn skip(reason: &str) {
-    if std::env::var("SPARRING_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
-    }
-    println!("skipped: {reason}");
-}
 
 fn has_python_chess() -> bool {
     Command::new("python3")

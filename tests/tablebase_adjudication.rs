@@ -3,28 +3,12 @@
 
 use sparring::board::Position;
 use sparring::tablebase::{Tablebases, Wdl};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn fixture_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syzygy")
-}
-
-fn shared_dir() -> Option<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    root.ancestors()
-        .skip(1)
-        .take(2)
-        .map(|a| a.join("shared/data/syzygy"))
-        .find(|d| d.join("KRPvKR.rtbw").is_file())
-}
-
-fn skip(reason: &str) {
-    if std::env::var("SPARRING_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
-    }
-    println!("skipped: {reason}");
-}
+#[path = "common/tables.rs"]
+mod tables;
+use tables::{fixture_dir, shared_dir, skip};
 
 /// One finished game: (start FEN, result, termination, plies, reason).
 type Row = (String, String, String, u32, String);

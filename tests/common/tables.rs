@@ -1,0 +1,31 @@
+//! Syzygy tables for tests: the small fixture set in tests/fixtures/syzygy, the shared set beside
+//! the checkout when it is there, and the skip that says why a check did not run.
+
+// Each test file that includes this module uses only some of its helpers.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The fixture tables (every 3-piece table with a lone king on one side).
+pub fn fixture_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syzygy")
+}
+
+/// The shared tables, if this checkout sits beside ../shared (a worktree: two levels up).
+pub fn shared_dir() -> Option<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    root.ancestors()
+        .skip(1)
+        .take(2)
+        .map(|a| a.join("shared/data/syzygy"))
+        .find(|d| d.join("KRPvKR.rtbw").is_file())
+}
+
+/// Prints why a check is skipped, or fails when the environment requires every tool
+/// (`SPARRING_REQUIRE_TOOLS=1`).
+pub fn skip(reason: &str) {
+    if std::env::var("SPARRING_REQUIRE_TOOLS").as_deref() == Ok("1") {
+        panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
+    }
+    println!("skipped: {reason}");
+}
