@@ -413,28 +413,19 @@ impl Tablebases {
     /// clock (the halfmove clock is not read).
     pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, TablebaseError> {
         let b = self.board(pos)?;
-        self.prober()
-            .probe_wdl(
-                b.white,
-                b.black,
-                b.kings,
-                b.queens,
-                b.rooks,
-                b.bishops,
-                b.knights,
-                b.pawns,
-                b.ep,
-                b.white_to_move,
-            )
-            .map(Wdl::from_pyrrhic)
-            .map_err(|_| self.failure(pos, TableKind::Wdl))
+        self.raw_wdl(&b)
+            .ok_or_else(|| self.failure(pos, TableKind::Wdl))
     }
 
     /// The search's probe: the WDL of a position the caller knows to be probeable (no castling
     /// rights, few enough pieces), or None when the probe fails (a table missing). Builds no
     /// error, so a search may call it at every eligible node.
     pub fn probe_wdl_quiet(&self, pos: &Position) -> Option<Wdl> {
-        let b = self.board(pos).ok()?;
+        self.raw_wdl(&self.board(pos).ok()?)
+    }
+
+    /// The prober's WDL answer for `b`, None when it fails.
+    fn raw_wdl(&self, b: &Board) -> Option<Wdl> {
         self.prober()
             .probe_wdl(
                 b.white,
