@@ -8,7 +8,7 @@ use std::process::Command;
 
 #[path = "common/tables.rs"]
 mod tables;
-use tables::{fixture_dir, shared_dir, skip};
+use tables::{fixture_dir, one_set_at_a_time, shared_dir, skip};
 
 /// One finished game: (start FEN, result, termination, plies, reason).
 type Row = (String, String, String, u32, String);
@@ -120,6 +120,7 @@ fn assert_adjudicated_from_the_start(rows: &[Row], tables: &Tablebases) {
 
 #[test]
 fn games_from_three_piece_positions_end_with_the_tables_verdict() {
+    let _tables = one_set_at_a_time();
     let dir = fixture_dir();
     let book = [
         "8/8/8/8/8/2k5/8/K6R w - - 0 1",
@@ -194,6 +195,7 @@ fn a_mate_or_stalemate_on_the_board_is_never_overridden() {
 
 #[test]
 fn games_from_five_piece_positions_end_with_the_tables_verdict() {
+    let _tables = one_set_at_a_time();
     let Some(dir) = shared_dir() else {
         return skip("../shared/data/syzygy is absent");
     };

@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard};
 
 /// The fixture tables (every 3-piece table with a lone king on one side).
 pub fn fixture_dir() -> PathBuf {
@@ -28,4 +29,13 @@ pub fn skip(reason: &str) {
         panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
     }
     println!("skipped: {reason}");
+}
+
+/// The prober holds one set of tables per process: tests of one file that open different sets
+/// take turns by holding this.
+pub fn one_set_at_a_time() -> MutexGuard<'static, ()> {
+    static TABLES: Mutex<()> = Mutex::new(());
+    TABLES
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
