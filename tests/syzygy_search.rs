@@ -7,16 +7,15 @@ use sparring::board::{Move, Position};
 use sparring::eval::EvalParams;
 use sparring::search::{Score, SearchLimits, SearchTablebases, Searcher, MAX_EVAL};
 use sparring::tablebase::Tablebases;
-use sparring::uci::UciEngine;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 #[path = "common/tables.rs"]
 mod tables;
-use tables::{fixture_dir, shared_dir, skip};
+use tables::{fixture_dir, one_set_at_a_time, shared_dir, skip};
 
-/// The prober holds one set of tables per process: tests that open different sets take turns.
-static TABLES: Mutex<()> = Mutex::new(());
+#[path = "common/uci_session.rs"]
+mod uci_session;
+use uci_session::session;
 
 fn searcher(tables: Option<&Tablebases>) -> Searcher {
     let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 4);
@@ -95,7 +94,7 @@ const NODES: u64 = 3000;
 
 #[test]
 fn tables_convert_won_endings_the_engine_alone_does_not() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let Some(dir) = shared_dir() else {
         return skip("../shared/data/syzygy is absent");
     };
@@ -151,7 +150,7 @@ fn fixture_tables() -> Tablebases {
 
 #[test]
 fn a_root_in_the_tables_plays_a_fastest_winning_move_and_reports_a_tablebase_win() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let tables = fixture_tables();
     let fen = "8/8/8/8/8/2k5/8/K6R w - - 0 1";
     let pos = Position::from_fen(fen).unwrap();
@@ -193,7 +192,7 @@ fn a_root_in_the_tables_plays_a_fastest_winning_move_and_reports_a_tablebase_win
 
 #[test]
 fn a_capture_into_a_won_table_scores_as_a_tablebase_win_in_the_tree() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let tables = fixture_tables();
     // Four pieces: the root is not in the (3-piece) tables, the position after Rxh2 is.
     let fen = "k7/8/8/8/8/8/7p/K6R w - - 0 1";
@@ -218,7 +217,7 @@ fn a_capture_into_a_won_table_scores_as_a_tablebase_win_in_the_tree() {
 
 #[test]
 fn a_probe_limit_of_zero_probes_nothing() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let tables = fixture_tables();
     let mut limited = Searcher::new(Arc::new(EvalParams::default()), 4);
     limited.set_tablebases(Some(SearchTablebases {
@@ -232,30 +231,9 @@ fn a_probe_limit_of_zero_probes_nothing() {
     assert!(!result.best_move.is_null() && result.best_move != Move::NULL);
 }
 
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-fn session(script: &str) -> Vec<String> {
-    let capture = Capture::default();
-    let mut engine = UciEngine::new(Box::new(capture.clone()));
-    engine.run(script.as_bytes()).unwrap();
-    let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(str::to_string).collect()
-}
-
 #[test]
 fn uci_declares_and_takes_the_syzygy_options() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let out = session("uci\nquit\n");
     assert!(out.contains(&"option name SyzygyPath type string default <empty>".to_string()));
     assert!(
@@ -316,7 +294,7 @@ fn uci_declares_and_takes_the_syzygy_options() {
 #[test]
 fn a_match_configuration_gives_the_builtin_engine_its_tables() {
     use sparring::arena::config::{EngineKind, MatchConfig};
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let config = |builtin: &str| {
         format!(
             "[tournament]\n[time_control]\nnodes = 5\n[output]\ndir = \"x\"\n\

@@ -4,23 +4,13 @@
 use sparring::board::Position;
 use sparring::uci::UciEngine;
 use std::io::Write;
-use std::sync::{Arc, Mutex};
 
 mod common;
 use common::absurd_params;
 
-#[derive(Clone, Default)]
-struct Capture(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Capture {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
+#[path = "common/uci_session.rs"]
+mod uci_session;
+use uci_session::session_with;
 
 fn session(script: &str) -> Vec<String> {
     session_bytes(script.as_bytes())
@@ -28,17 +18,6 @@ fn session(script: &str) -> Vec<String> {
 
 fn session_bytes(script: &[u8]) -> Vec<String> {
     session_with(UciEngine::new, script)
-}
-
-fn session_with(
-    make: impl FnOnce(Box<dyn Write + Send>) -> UciEngine,
-    script: &[u8],
-) -> Vec<String> {
-    let capture = Capture::default();
-    let mut engine = make(Box::new(capture.clone()));
-    engine.run(script).unwrap();
-    let text = String::from_utf8(capture.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(str::to_string).collect()
 }
 
 fn bestmoves(out: &[String]) -> Vec<&str> {
