@@ -8,14 +8,10 @@ use sparring::tablebase::{TableKind, TablebaseError, Tablebases, Wdl};
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::sync::Mutex;
 
 #[path = "common/tables.rs"]
 mod tables;
-use tables::{fixture_dir, shared_dir, skip};
-
-/// The prober holds one set of tables per process: tests that open different sets take turns.
-static TABLES: Mutex<()> = Mutex::new(());
+use tables::{fixture_dir, one_set_at_a_time, shared_dir, skip};
 
 fn has_python_chess() -> bool {
     Command::new("python3")
@@ -30,7 +26,7 @@ fn pos(fen: &str) -> Position {
 
 #[test]
 fn fixture_tables_give_the_known_wdl_and_dtz() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let tb = Tablebases::open(fixture_dir()).unwrap();
     assert_eq!(tb.max_pieces(), 3);
     // (FEN, WDL, DTZ) as python-chess 1.11 probes these tables.
@@ -61,7 +57,7 @@ fn fixture_tables_give_the_known_wdl_and_dtz() {
 
 #[test]
 fn missing_tables_and_unprobeable_positions_are_named() {
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let dir = fixture_dir();
     let tb = Tablebases::open(&dir).unwrap();
     let castling = pos("8/8/8/8/8/8/8/R3K1k1 w Q - 0 1");
@@ -268,7 +264,7 @@ fn the_prober_agrees_with_python_chess_on_random_positions_of_the_fixture_tables
     if !has_python_chess() {
         return skip("python-chess is not installed");
     }
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let probed = agrees_with_python_chess(&fixture_dir(), 100, 26);
     assert!(probed > 400);
 }
@@ -281,7 +277,7 @@ fn the_prober_agrees_with_python_chess_on_random_positions_of_every_shared_table
     if !has_python_chess() {
         return skip("python-chess is not installed");
     }
-    let _turn = TABLES.lock().unwrap_or_else(|e| e.into_inner());
+    let _turn = one_set_at_a_time();
     let probed = agrees_with_python_chess(&dir, 60, 2026);
     println!("{probed} positions agree");
     assert!(probed >= 60 * 40);
