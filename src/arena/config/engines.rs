@@ -55,13 +55,9 @@ fn builtin_syzygy(
     let Some(path) = path else {
         return Ok(None);
     };
-    let tables = crate::tablebase::Tablebases::open(&path)
-        .map_err(|e| doc.other(&format!("{key}.syzygy"), e))?;
-    Ok(Some(BuiltinSyzygy {
-        path: PathBuf::from(path),
-        probe_limit,
-        tables,
-    }))
+    BuiltinSyzygy::open(&path, probe_limit)
+        .map(Some)
+        .map_err(|e| doc.other(&format!("{key}.syzygy"), e))
 }
 
 /// The `[[engine]]` tables with the `[each]` defaults applied, checked: at least two, names

@@ -333,6 +333,20 @@ pub struct BuiltinSyzygy {
     pub tables: crate::tablebase::Tablebases,
 }
 
+impl BuiltinSyzygy {
+    /// Opens the tables of `path` (directories separated by ':') for a built-in engine.
+    pub fn open(
+        path: &str,
+        probe_limit: u32,
+    ) -> Result<BuiltinSyzygy, crate::tablebase::TablebaseError> {
+        Ok(BuiltinSyzygy {
+            path: PathBuf::from(path),
+            probe_limit,
+            tables: crate::tablebase::Tablebases::open(path)?,
+        })
+    }
+}
+
 /// The protocol an external engine speaks: `engine.protocol`, `"uci"` (the default) or
 /// `"xboard"` (CECP version 2, and version 1 engines).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -6,7 +6,6 @@ use crate::cli::UsageError;
 use sparring::arena::config::{
     parse_seconds, BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl,
 };
-use sparring::tablebase::Tablebases;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -473,13 +472,9 @@ fn builtin_kind(
     let syzygy = match syzygy_path {
         None => None,
         Some(path) => {
-            let tables = Tablebases::open(&path)
+            let tables = BuiltinSyzygy::open(&path, probe_limit)
                 .map_err(|e| usage_error(format!("{label}: option.SyzygyPath={path}: {e}")))?;
-            Some(BuiltinSyzygy {
-                path: PathBuf::from(path),
-                probe_limit,
-                tables,
-            })
+            Some(tables)
         }
     };
     Ok(EngineKind::Builtin {
