@@ -83,7 +83,11 @@ impl Scheduler {
             return None;
         };
         let deadline = Instant::now() + JOB_TIMEOUT;
-        while !slurm.command("squeue", &["-h", "-j", id]).trim().is_empty() {
+        // squeue lists pending and running jobs (and refuses an id already forgotten).
+        while slurm
+            .try_command("squeue", &["-h", "-j", id])
+            .is_ok_and(|queue| !queue.trim().is_empty())
+        {
             assert!(
                 Instant::now() < deadline,
                 "job {id} did not end in {JOB_TIMEOUT:?}"
@@ -91,7 +95,9 @@ impl Scheduler {
             sleep(Duration::from_millis(100));
         }
         // Ended jobs stay known for MinJobAge (4 s): read their exit codes now.
-        let jobs = slurm.command("scontrol", &["show", "job", "-o", id]);
+        let jobs = slurm
+            .try_command("scontrol", &["show", "job", "-o", id])
+            .unwrap_or_else(|e| panic!("job {id} ended and its exit code is gone: {e}"));
         let codes = jobs.split_whitespace().filter_map(|field| {
             let (code, signal) = field.strip_prefix("ExitCode=")?.split_once(':')?;
             let (code, signal): (i32, i32) = (code.parse().ok()?, signal.parse().ok()?);
