@@ -185,7 +185,9 @@ impl Slurm {
             .iter()
             .map(|name| find_binary(name).ok_or(format!("{name} is not installed")))
             .collect::<Result<_, _>>()?;
-        for client in ["sbatch", "squeue", "scancel", "sinfo", "mungekey"] {
+        for client in [
+            "sbatch", "squeue", "scontrol", "scancel", "sinfo", "mungekey",
+        ] {
             find_binary(client).ok_or(format!("{client} is not installed"))?;
         }
         let uid = output_of("id", &["-u"]).map_err(|e| format!("id -u: {e}"))?;
