@@ -171,13 +171,21 @@ fn kill_after(config: &Path, out: &Path, line: &str, resume: bool) {
 #[test]
 fn a_loop_gives_the_same_ladder_at_any_concurrency_and_after_kills_in_every_stage() {
     let dir = scratch("deterministic");
-    let config = write_config(&dir, &Setup::default());
+    // Without held-out positions the last epoch's weights are the challenger, so every
+    // generation differs from its champion and plays a gate (160 positions with 16 held out
+    // pick epoch 0: identical engines, no gate).
+    let setup = || Setup {
+        validation_fraction: 0.0,
+        ..Setup::default()
+    };
+    let config = write_config(&dir, &setup());
     let reference = dir.join("reference");
     let run = run_loop(&config, &reference, &[]);
     assert!(run.stdout.contains("Generation 3:"), "{}", run.stdout);
     let expected = rows_without_time(&reference);
     assert_eq!(expected.len(), 3);
     assert!(expected.iter().all(|r| r.games == 16 && r.positions > 0));
+    assert!(expected.iter().all(|r| r.gate_games > 0), "{expected:?}");
 
     // The data window: generation g reads generations g-1 and g.
     let tune = std::fs::read_to_string(reference.join("gen-003/tune.toml")).unwrap();
@@ -198,7 +206,7 @@ fn a_loop_gives_the_same_ladder_at_any_concurrency_and_after_kills_in_every_stag
         &serial_dir,
         &Setup {
             concurrency: 1,
-            ..Setup::default()
+            ..setup()
         },
     );
     let one = serial_dir.join("out");
@@ -303,6 +311,43 @@ fn a_tune_that_wrecks_the_weights_gives_no_challenger_and_the_loop_goes_on() {
     assert_eq!(
         std::fs::read(out.join("champion.weights.toml")).unwrap(),
         std::fs::read(repo("configs/weights/handset.toml")).unwrap()
+    );
+}
+
+#[test]
+fn a_tune_that_keeps_the_champions_values_plays_no_gate() {
+    let dir = scratch("identical");
+    // 300 centipawns a step wrecks the first epoch, so the held-out positions pick epoch 0: the
+    // champion's own weights, which no gate can tell apart from themselves.
+    let config = write_config(
+        &dir,
+        &Setup {
+            learning_rate: 300.0,
+            ..Setup::default()
+        },
+    );
+    let out = dir.join("out");
+    let run = run_loop(&config, &out, &["--generations", "1"]);
+    assert!(run.stdout.contains("not played"), "{}", run.stdout);
+    let rows = read_rows(&out.join("generations.csv")).unwrap();
+    assert_eq!(rows[0].sprt, "identical", "{:?}", rows[0]);
+    assert_eq!((rows[0].gate_games, rows[0].elo), (0, None));
+    assert!(!rows[0].promoted);
+    assert!(!out.join("gen-001/gate").exists());
+    // The generation's clock is kept beside it (unit tests in src/tune/ladder/run.rs).
+    let clock: f64 = std::fs::read_to_string(out.join("gen-001/elapsed.seconds"))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(
+        rows[0].seconds >= clock && clock > 0.0,
+        "{clock} {:?}",
+        rows[0]
+    );
+    assert_eq!(
+        std::fs::read(out.join("gen-001/challenger.weights.toml")).unwrap(),
+        std::fs::read(out.join("gen-001/tune/weights.toml")).unwrap(),
     );
 }
 

@@ -398,6 +398,14 @@ fn config_errors_name_file_key_and_expectation() {
         config_error(&format!("{data}[output]\nreport_every = 0\n")),
         "cfg.toml:4:16: `output.report_every` is the integer 0, expected an integer >= 1"
     );
+    assert_eq!(
+        config_error(&format!("{data}[optimizer]\nmethod = \"lbfgs\"\n")),
+        "cfg.toml:4:10: `optimizer.method` is the string \"lbfgs\", expected \"adam\" or \"gauss-newton\""
+    );
+    assert!(config_error(&format!(
+        "{data}[optimizer]\nmethod = \"gauss-newton\"\nbatch_size = 64\n"
+    ))
+    .contains("`optimizer.batch_size`"));
     let m = config_error("[data\nfiles = 1\n");
     assert!(m.starts_with("cfg.toml:1:"), "{m}");
     assert!(matches!(
@@ -1420,4 +1428,75 @@ fn the_in_place_split_holds_out_the_same_positions_and_keeps_load_order() {
         seen
     };
     assert_eq!(blended(training), blended(shuffled_training));
+}
+
+/// `optimizer.method = "gauss-newton"` on sparring's own evaluation: a few iterations reach the
+/// training error Adam approaches over thousands of epochs, frozen weights stay put, and the
+/// L2 penalty pulls toward the start as it does for Adam.
+#[test]
+fn gauss_newton_reaches_adams_minimum_on_the_own_evaluation_in_a_few_iterations() {
+    let run = |name: &str, extra: &str| {
+        let out = scratch(name).join("out");
+        let config = small_run_config(name, 400, &out, extra);
+        let mut history = Vec::new();
+        let summary = tune::run(&config, &mut |e| {
+            if let tune::Event::Epoch(stats) = e {
+                history.push(stats.train_mse);
+            }
+        })
+        .unwrap();
+        (summary, history)
+    };
+    let (adam, adam_history) = run(
+        "gn-adam",
+        "epochs = 3000\npatience = 0\nlearning_rate = 2.0\nl2 = 0.1",
+    );
+    let (newton, newton_history) = run(
+        "gn-newton",
+        "epochs = 20\nmethod = \"gauss-newton\"\nl2 = 0.1",
+    );
+    let adam_final = *adam_history.last().unwrap();
+    let newton_final = *newton_history.last().unwrap();
+    assert_eq!(adam_history[0], newton_history[0], "the same start");
+    assert!(newton_history.len() <= 21, "{}", newton_history.len());
+    assert!(
+        newton_final <= adam_final + 1e-7,
+        "Gauss-Newton {newton_final} vs Adam {adam_final} after 3000 epochs"
+    );
+    assert!(newton_final < newton_history[0] - 1e-4, "the fit moves");
+    for w in newton_history.windows(2) {
+        assert!(w[1] <= w[0] + 1e-9, "{newton_history:?}");
+    }
+    assert_eq!(newton.best_epoch, newton.epochs_run);
+    // The same minimum: the tuned material values agree to a centipawn or two.
+    let material = sparring::eval::layout::MATERIAL;
+    for i in material..material + 5 {
+        let (a, n) = (adam.params.get(i), newton.params.get(i));
+        assert!(
+            (a.0 - n.0).abs() <= 2 && (a.1 - n.1).abs() <= 2,
+            "{}: Adam {a:?}, Gauss-Newton {n:?}",
+            adam.params.name(i)
+        );
+    }
+}
+
+#[test]
+fn gauss_newton_tunes_the_whole_evaluation() {
+    // Every group at once: the dense matrix holds the whole evaluation (the check that refuses
+    // more than `newton::MAX_WEIGHTS` guards larger selections).
+    let out = scratch("gn-all").join("out");
+    let mut config = small_run_config(
+        "gn-all",
+        300,
+        &out,
+        "epochs = 8\nmethod = \"gauss-newton\"\nl2 = 1.0",
+    );
+    config.model.tune = sparring::eval::ParamGroup::ALL.to_vec();
+    let summary = tune::run(&config, &mut |_| {}).unwrap();
+    assert!(2 * summary.params.len() <= sparring::tune::newton::MAX_WEIGHTS);
+    assert!(
+        summary.best.train_mse < summary.start.train_mse - 1e-4,
+        "{summary:?}"
+    );
+    assert!(out.join("weights.toml").exists());
 }

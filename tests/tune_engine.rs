@@ -363,3 +363,61 @@ fn a_fixed_k_is_kept() {
     let r = any::run(&EvalParams::default(), &[fixture()], &options, &mut |_| {}).unwrap();
     assert_eq!(r.k, 1.5);
 }
+
+/// `data.score_weight` with `--engine`: the recorded scores join the labels after K is fitted to
+/// the results, as for sparring's own tuner, and the protocol path gives the in-process numbers.
+#[test]
+fn score_weight_blends_scores_into_the_labels_through_the_protocol_too() {
+    let dir = scratch_in("tune_engine", "score_weight");
+    let data = dir.join("scored.epd");
+    let fixture_text = std::fs::read_to_string(fixture()).unwrap();
+    // A made-up search score per position (side to move's view), different per line.
+    let scored: String = fixture_text
+        .lines()
+        .enumerate()
+        .map(|(i, line)| format!("{} ce {};\n", line.trim_end(), (i as i64 * 37) % 401 - 200))
+        .collect();
+    std::fs::write(&data, scored).unwrap();
+    let files = vec![data.clone()];
+    let plain = any::run(&EvalParams::default(), &files, &options(), &mut |_| {}).unwrap();
+    let blended_options = AnyOptions {
+        score_weight: 0.5,
+        ..options()
+    };
+    let blended = any::run(
+        &EvalParams::default(),
+        &files,
+        &blended_options,
+        &mut |_| {},
+    )
+    .unwrap();
+    let close = |a: f64, b: f64, what: &str| assert!((a - b).abs() < 1e-9, "{what}: {a} vs {b}");
+    close(blended.k, plain.k, "K is fitted to the results alone");
+    assert!(
+        (blended.start_mse - plain.start_mse).abs() > 1e-4,
+        "the labels moved: {} vs {}",
+        blended.start_mse,
+        plain.start_mse
+    );
+    let out = dir.join("out");
+    let config = dir.join("tune.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[data]\nfiles = [{:?}]\nvalidation_fraction = 0.1\nseed = 1\nscore_weight = 0.5\n\
+             dedupe = true\n[optimizer]\nepochs = 3\nthreads = 1\n[output]\ndir = {:?}\n",
+            text(&data),
+            text(&out)
+        ),
+    )
+    .unwrap();
+    let run = sparring(&["tune", text(&config), "--engine", &format!("{} uci", bin())]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    close(printed(&run, "k"), blended.k, "printed K");
+    close(
+        printed(&run, "start_mse"),
+        blended.start_mse,
+        "printed start mse",
+    );
+    close(printed(&run, "mse"), blended.final_mse, "printed mse");
+}

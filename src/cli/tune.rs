@@ -651,14 +651,21 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
         eval.params().len(),
         threads
     );
+    let method = match config.optimizer.method {
+        Some(tune::OptimizerMethod::Adam) => Method::Adam {
+            learning_rate: config.optimizer.learning_rate,
+        },
+        Some(tune::OptimizerMethod::GaussNewton) | None => Method::GaussNewton,
+    };
     let options = AnyOptions {
         k: config.optimizer.k,
-        method: Method::GaussNewton,
+        method,
         epochs: config.optimizer.epochs,
         threads: config.optimizer.threads,
         dedupe: config.data.dedupe,
         validation_fraction: config.data.validation_fraction,
         seed: config.data.seed,
+        score_weight: config.data.score_weight,
     };
     let result = any::run(&eval, &config.data.files, &options, &mut |s| {
         let val = s

@@ -42,6 +42,10 @@ pub struct AnyOptions {
     pub validation_fraction: f64,
     /// Seeds the training/validation split.
     pub seed: u64,
+    /// Blends each position's recorded search score into its label, as `data.score_weight`
+    /// does for sparring's own evaluation: K is fitted to the game results alone, then
+    /// label = (1 − w) × result + w × sigmoid(K, score). 0 = results only.
+    pub score_weight: f64,
 }
 
 impl Default for AnyOptions {
@@ -54,6 +58,7 @@ impl Default for AnyOptions {
             dedupe: false,
             validation_fraction: 0.0,
             seed: 1,
+            score_weight: 0.0,
         }
     }
 }
@@ -129,6 +134,7 @@ pub fn fit<E: TunableEval + ?Sized>(
                     tolerance: 1e-15,
                     frozen: Vec::new(),
                     bounds: selection.specs().iter().map(|s| s.bounds).collect(),
+                    l2: 0.0,
                 };
                 let r = gauss_newton(data, validation, start, &newton, on_epoch);
                 (r.weights, r.history)
@@ -197,13 +203,21 @@ pub fn run<E: TunableEval + ?Sized>(
         });
     }
     let positions = data.len();
-    let (training, validation) = data.split_in_place(options.validation_fraction, options.seed);
+    let (mut training, mut validation) =
+        data.split_in_place(options.validation_fraction, options.seed);
     if training.is_empty() {
         return Err(TuneError::NoTrainingData {
             value: options.validation_fraction,
             positions,
         });
     }
+    let blended;
+    let options = if options.score_weight > 0.0 {
+        blended = blend_scores(eval, &mut training, &mut validation, options)?;
+        &blended
+    } else {
+        options
+    };
     let Fit {
         k,
         start_mse,
@@ -231,6 +245,28 @@ pub fn run<E: TunableEval + ?Sized>(
         best_epoch,
         weights,
         history,
+    })
+}
+
+/// K fitted (or taken) on the game results with the starting weights, then the scores blended
+/// into both sets' labels at that K; the options to fit with (K now fixed).
+fn blend_scores<E: TunableEval + ?Sized>(
+    eval: &E,
+    training: &mut Dataset,
+    validation: &mut Dataset,
+    options: &AnyOptions,
+) -> Result<AnyOptions, TuneError> {
+    let start = EvalSelection::new(eval).start_weights();
+    let k = match options.k {
+        KSetting::Auto => with_threads(options.threads, || fit_k(training, &start).0)?,
+        KSetting::Fixed(k) => k,
+    };
+    let expected = |cp: f64| super::sigmoid(k, cp);
+    training.blend_scores(options.score_weight, expected);
+    validation.blend_scores(options.score_weight, expected);
+    Ok(AnyOptions {
+        k: KSetting::Fixed(k),
+        ..options.clone()
     })
 }
 

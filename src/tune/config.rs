@@ -79,6 +79,20 @@ pub struct OptimizerConfig {
     pub batch_size: usize,
     /// L2 penalty toward the starting weights (see `TrainOptions::l2`); 0 = none.
     pub l2: f64,
+    /// `optimizer.method`: Adam or Gauss-Newton; None = the tuner's default (Adam for
+    /// sparring's own evaluation, Gauss-Newton for an engine traced through the protocol).
+    pub method: Option<OptimizerMethod>,
+}
+
+/// `optimizer.method`: how the weights are optimised.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum OptimizerMethod {
+    /// `"adam"`: full-batch (or mini-batch) Adam, `epochs` passes, early stopping on the
+    /// validation error.
+    Adam,
+    /// `"gauss-newton"`: damped Gauss-Newton steps (Levenberg-Marquardt), `epochs` iterations
+    /// at most; the evaluation is linear in its weights, so a handful reach the minimum.
+    GaussNewton,
 }
 
 /// `[output]`: where results go and how often progress is printed.
@@ -177,6 +191,7 @@ struct OptimizerFile {
     patience: Option<usize>,
     batch_size: Option<usize>,
     l2: Option<f64>,
+    method: Option<String>,
 }
 
 #[derive(Deserialize, Default)]
@@ -344,7 +359,22 @@ fn optimizer_config(doc: &Document<'_>, o: OptimizerFile) -> Result<OptimizerCon
             ),
         ));
     }
+    let method = match o.method.as_deref() {
+        None => None,
+        Some("adam") => Some(OptimizerMethod::Adam),
+        Some("gauss-newton") => Some(OptimizerMethod::GaussNewton),
+        Some(_) => {
+            return Err(doc.invalid_value("optimizer.method", "\"adam\" or \"gauss-newton\""))
+        }
+    };
+    if method == Some(OptimizerMethod::GaussNewton) && o.batch_size.is_some_and(|b| b > 0) {
+        return Err(doc.invalid_value(
+            "optimizer.batch_size",
+            "0 (full batch) with optimizer.method = \"gauss-newton\"",
+        ));
+    }
     Ok(OptimizerConfig {
+        method,
         learning_rate: doc.number(
             "optimizer.learning_rate",
             o.learning_rate.unwrap_or(1.0),

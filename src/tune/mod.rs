@@ -22,7 +22,7 @@ pub mod synthetic;
 pub mod train;
 pub mod tunable;
 
-pub use config::{ConfigError, KSetting, TuneConfig};
+pub use config::{ConfigError, KSetting, OptimizerMethod, TuneConfig};
 pub use data::{DataError, Dataset, LineError, LineErrorKind, LoadReport};
 pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
 pub use packed::{Coef, Entry};
@@ -125,6 +125,17 @@ pub enum TuneError {
     /// The loss or the weights stopped being finite numbers.
     #[error(transparent)]
     Diverged(#[from] Diverged),
+    /// `optimizer.method = "gauss-newton"` over more weights than its dense matrix is built for.
+    #[error(
+        "optimizer.method = \"gauss-newton\" tunes at most {max} parameter pairs and `model.tune` \
+         selects {pairs}: select fewer groups or use \"adam\""
+    )]
+    TooManyForNewton {
+        /// The tapered pairs selected.
+        pairs: usize,
+        /// `newton::MAX_WEIGHTS / 2`.
+        max: usize,
+    },
     /// The tuned weights could evaluate a position inside the mate-score range, so the engine
     /// would refuse them; they are kept beside the other outputs for inspection.
     #[error("the tuned weights cannot be used: {source}; they are kept in {} (lower optimizer.learning_rate, raise optimizer.l2 or give more data)", file.display())]
@@ -323,6 +334,13 @@ fn run_here(
             config: config.source.clone(),
         });
     }
+    let gauss_newton = config.optimizer.method == Some(config::OptimizerMethod::GaussNewton);
+    if gauss_newton && 2 * selection.len() > newton::MAX_WEIGHTS {
+        return Err(TuneError::TooManyForNewton {
+            pairs: selection.len(),
+            max: newton::MAX_WEIGHTS / 2,
+        });
+    }
     let (all, report) = load_all(config, &selection, on_event)?;
     let start_weights = selection.start_weights();
     let labelled = split_and_label(config, all, &start_weights, on_event)?;
@@ -334,9 +352,15 @@ fn run_here(
         start_weights
     };
     let options = train_options(config, training, k);
-    let result = train(training, validation, initial, &options, &mut |stats| {
-        on_event(Event::Epoch(stats))
-    })?;
+    let mut on_epoch = |stats: &EpochStats| on_event(Event::Epoch(stats));
+    let result = match config.optimizer.method {
+        Some(config::OptimizerMethod::GaussNewton) => {
+            newton_result(training, validation, initial, &options, &mut on_epoch)
+        }
+        Some(config::OptimizerMethod::Adam) | None => {
+            train(training, validation, initial, &options, &mut on_epoch)?
+        }
+    };
 
     let params = selection.to_params(&result.best_weights);
     let rounded: Vec<(i32, i32)> = selection.tuned().iter().map(|&i| params.get(i)).collect();
@@ -473,6 +497,34 @@ fn split_and_label(
         k,
         k_fitted,
     })
+}
+
+/// `optimizer.method = "gauss-newton"` for sparring's own evaluation: the same frozen weights and
+/// L2 penalty as Adam's, `epochs` iterations at most; the converged weights are kept (the last
+/// iteration is the best: each accepted step lowers the penalised training loss).
+fn newton_result(
+    training: &Dataset,
+    validation: &Dataset,
+    initial: Vec<[f64; 2]>,
+    options: &TrainOptions,
+    on_epoch: &mut dyn FnMut(&EpochStats),
+) -> TrainResult {
+    let newton = newton::NewtonOptions {
+        k: options.k,
+        iterations: options.epochs,
+        tolerance: 1e-12,
+        frozen: options.frozen.clone(),
+        bounds: Vec::new(),
+        l2: options.l2,
+    };
+    let result = newton::gauss_newton(training, validation, initial, &newton, on_epoch);
+    let best_epoch = result.history.len() - 1;
+    TrainResult {
+        best_epoch,
+        best_weights: result.weights,
+        history: result.history,
+        stopped_early: false,
+    }
 }
 
 /// Adam's options from the configuration; parameters rarer than `model.min_occurrences` in

@@ -34,6 +34,42 @@ pub struct NewtonOptions {
     pub frozen: Vec<bool>,
     /// Bounds per pair (both halves); a step is projected into them.
     pub bounds: Vec<Option<(f64, f64)>>,
+    /// L2 penalty toward the start, as `TrainOptions::l2`: the minimised loss is
+    /// MSE + l2 × Σ ((w − w_start) / 100)² (0 = plain least squares).
+    pub l2: f64,
+}
+
+/// The L2 penalty's pull toward the start weights, for the loss, gradient and matrix.
+struct Penalty<'a> {
+    anchor: &'a [[f64; 2]],
+    /// `l2 / 100²`: the penalty per squared centipawn.
+    per_cp: f64,
+}
+
+impl Penalty<'_> {
+    fn of(&self, w: &[[f64; 2]]) -> f64 {
+        let sum: f64 = w
+            .iter()
+            .zip(self.anchor)
+            .map(|(w, a)| (w[0] - a[0]).powi(2) + (w[1] - a[1]).powi(2))
+            .sum();
+        self.per_cp * sum
+    }
+
+    /// Adds the penalty's gradient and (exact) second derivative to `g` and `h`.
+    fn add_to(&self, w: &[[f64; 2]], h: &mut [f64], g: &mut [f64]) {
+        if self.per_cp == 0.0 {
+            return;
+        }
+        let n = g.len();
+        for (i, (w, a)) in w.iter().zip(self.anchor).enumerate() {
+            for half in 0..2 {
+                let j = 2 * i + half;
+                g[j] += 2.0 * self.per_cp * (w[half] - a[half]);
+                h[j * n + j] += 2.0 * self.per_cp;
+            }
+        }
+    }
 }
 
 /// What a run gives: the weights and the loss after each iteration (iteration 0 the start).
@@ -45,7 +81,7 @@ pub struct NewtonResult {
     pub history: Vec<EpochStats>,
 }
 
-/// The Gauss-Newton matrix (upper triangle used) and gradient of the mean squared error.
+/// The Gauss-Newton matrix (symmetric, full) and gradient of the mean squared error.
 fn build(data: &Dataset, w: &[[f64; 2]], k: f64) -> (Vec<f64>, Vec<f64>, f64) {
     let n = 2 * w.len();
     let c = k * LN10_400;
@@ -78,11 +114,15 @@ fn build(data: &Dataset, w: &[[f64; 2]], k: f64) -> (Vec<f64>, Vec<f64>, f64) {
                     idx.push((2 * co.index as usize, a * pm * d));
                     idx.push((2 * co.index as usize + 1, a * pe * d));
                 }
-                for &(j, aj) in &idx {
+                // The upper triangle only (mirrored below): half the work of the full product.
+                for (p, &(j, aj)) in idx.iter().enumerate() {
                     g[j] -= r * aj;
-                    let row = &mut h[j * n..j * n + n];
-                    for &(l, al) in &idx {
-                        row[l] += aj * al;
+                    h[j * n + j] += aj * aj;
+                    for &(l, al) in &idx[p + 1..] {
+                        // Each unordered pair once; a repeated index lands on the diagonal twice.
+                        let v = aj * al;
+                        let (lo, hi) = if j <= l { (j, l) } else { (l, j) };
+                        h[lo * n + hi] += if j == l { 2.0 * v } else { v };
                     }
                 }
             }
@@ -94,6 +134,11 @@ fn build(data: &Dataset, w: &[[f64; 2]], k: f64) -> (Vec<f64>, Vec<f64>, f64) {
         sum += ps;
         h.iter_mut().zip(&ph).for_each(|(a, b)| *a += b);
         g.iter_mut().zip(&pg).for_each(|(a, b)| *a += b);
+    }
+    for j in 0..n {
+        for l in j + 1..n {
+            h[l * n + j] = h[j * n + l];
+        }
     }
     // Of the mean: E = (1/N) Σ r², ∇E = (2/N) Σ r·dr/dw, H ≈ (2/N) Σ (dr/dw)(dr/dw)ᵀ.
     let scale = 2.0 / len.max(1) as f64;
@@ -156,6 +201,12 @@ pub fn gauss_newton(
         "too many weights for a dense Gauss-Newton step"
     );
     let started = Instant::now();
+    let anchor = start.clone();
+    let penalty = Penalty {
+        anchor: &anchor,
+        per_cp: options.l2 / 1e4,
+    };
+    let objective = |w: &[[f64; 2]]| loss(data, w, options.k) + penalty.of(w);
     let mut w = start;
     let mut lambda = 1e-3;
     let mut history: Vec<EpochStats> = Vec::new();
@@ -169,10 +220,11 @@ pub fn gauss_newton(
         });
         on_iteration(history.last().expect("just pushed"));
     };
-    let mut current = loss(data, &w, options.k);
-    record(0, current, &w, &mut history);
+    let mut current = objective(&w);
+    record(0, loss(data, &w, options.k), &w, &mut history);
     for iteration in 1..=options.iterations {
-        let (next, improved) = match step(data, &w, current, &mut lambda, options) {
+        let step = step(data, &w, current, &mut lambda, options, &penalty);
+        let (next, improved) = match step {
             Some((trial, next)) => {
                 let gain = current - next;
                 w = trial;
@@ -181,7 +233,8 @@ pub fn gauss_newton(
             None => (current, false),
         };
         current = next;
-        record(iteration, current, &w, &mut history);
+        // The history shows the plain error (the penalty is the optimiser's own business).
+        record(iteration, loss(data, &w, options.k), &w, &mut history);
         if !improved {
             break;
         }
@@ -200,9 +253,11 @@ fn step(
     current: f64,
     lambda: &mut f64,
     options: &NewtonOptions,
+    penalty: &Penalty<'_>,
 ) -> Option<(Vec<[f64; 2]>, f64)> {
     let n = 2 * w.len();
-    let (h, g, _) = build(data, w, options.k);
+    let (mut h, mut g, _) = build(data, w, options.k);
+    penalty.add_to(w, &mut h, &mut g);
     let fixed =
         |j: usize| options.frozen.get(j / 2).copied().unwrap_or(false) || h[j * n + j] == 0.0;
     // A few tries at most in practice.
@@ -236,7 +291,7 @@ fn step(
                 [clamp(p[0] + delta[2 * i]), clamp(p[1] + delta[2 * i + 1])]
             })
             .collect();
-        let next = loss(data, &trial, options.k);
+        let next = loss(data, &trial, options.k) + penalty.of(&trial);
         if next < current {
             *lambda = (*lambda / 3.0).max(1e-9);
             return Some((trial, next));
@@ -249,6 +304,55 @@ fn step(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::eval::{EvalParams, ParamGroup};
+    use crate::tune::{synthetic, ParamSelection};
+
+    /// The Gauss-Newton matrix as the plain (un-mirrored) outer product of every position.
+    fn full_product(data: &Dataset, w: &[[f64; 2]], k: f64) -> Vec<f64> {
+        let n = 2 * w.len();
+        let c = k * LN10_400;
+        let inv = 1.0 / data.phase_max() as f64;
+        let mut h = vec![0.0; n * n];
+        for (i, e) in data.entries().iter().enumerate() {
+            let coeffs = coefficients(data.coeffs(), e);
+            let (q, pm, pe) = match data.extras().get(i) {
+                Some(x) => predict::<true>(coeffs, e, x, w, inv),
+                None => predict::<false>(coeffs, e, &Extra::default(), w, inv),
+            };
+            let s = 1.0 / (1.0 + (-c * q).exp());
+            let d = s * (1.0 - s) * c;
+            let mut grad = vec![0.0; n];
+            for co in coeffs {
+                grad[2 * co.index as usize] += co.count as f64 * pm * d;
+                grad[2 * co.index as usize + 1] += co.count as f64 * pe * d;
+            }
+            for j in 0..n {
+                for l in 0..n {
+                    h[j * n + l] += grad[j] * grad[l];
+                }
+            }
+        }
+        let scale = 2.0 / data.len() as f64;
+        h.iter_mut().for_each(|x| *x *= scale);
+        h
+    }
+
+    #[test]
+    fn the_triangle_built_matrix_is_the_full_outer_product() {
+        let positions = synthetic::playout_positions(11, 300);
+        let params = EvalParams::default();
+        let labels = synthetic::soft_labels(&positions, &params, 1.0);
+        let selection = ParamSelection::groups(params, &[ParamGroup::Material, ParamGroup::Pieces]);
+        let data = Dataset::from_positions(&positions, &labels, &selection);
+        let w = selection.start_weights();
+        let (h, _, _) = build(&data, &w, 1.0);
+        let expected = full_product(&data, &w, 1.0);
+        let largest = expected.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        assert!(largest > 0.0);
+        for (a, b) in h.iter().zip(&expected) {
+            assert!((a - b).abs() <= 1e-12 * largest, "{a} vs {b}");
+        }
+    }
 
     #[test]
     fn cholesky_solves_a_small_system() {

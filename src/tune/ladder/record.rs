@@ -30,8 +30,9 @@ pub struct GenerationRow {
     pub validation_mse: Option<f64>,
     /// Gate games played.
     pub gate_games: u64,
-    /// The gate's verdict: `H1`, `H0`, `undecided` (its games ran out), or `unusable` (the
-    /// tune gave weights the engine refuses, so there was no gate).
+    /// The gate's verdict: `H1`, `H0`, `undecided` (its games ran out), `unusable` (the tune
+    /// gave weights the engine refuses) or `identical` (the challenger's values are the
+    /// champion's); with the last two no gate was played.
     pub sprt: String,
     /// The gate's log-likelihood ratio (none without a gate).
     pub llr: Option<f64>,
@@ -51,7 +52,7 @@ pub struct GenerationRow {
     pub anchor_error: Option<f64>,
     /// Anchor games played.
     pub anchor_games: Option<u64>,
-    /// Wall-clock seconds the generation took in the session that finished it.
+    /// Wall-clock seconds the generation took, over every session that worked on it.
     pub seconds: f64,
 }
 

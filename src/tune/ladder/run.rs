@@ -66,17 +66,23 @@ pub fn run_loop(
         last,
     });
     for number in rows.len() as u32 + 1..=last {
-        let started = Instant::now();
         let gen_dir = dir.join(generation_dir(number));
         std::fs::create_dir_all(&gen_dir).map_err(io_error(&gen_dir))?;
+        let mut clock = GenerationClock::resume(&gen_dir)?;
+        let mut timed = |event: LoopEvent<'_>| {
+            clock.tick();
+            on_event(event);
+        };
         let mut generation = Generation {
             config,
             number,
             dir: gen_dir.clone(),
-            on_event: &mut *on_event,
+            on_event: &mut timed,
             staged: options.staged,
         };
-        let row = match play_generation(&mut generation, &dir, &rows, &champion, started) {
+        let played = play_generation(&mut generation, &dir, &rows, &champion);
+        clock.save()?;
+        let mut row = match played {
             Ok(row) => row,
             Err(Halt::Failed(error)) => return Err(*error),
             Err(Halt::Pending(plan)) => {
@@ -89,6 +95,7 @@ pub fn run_loop(
                 });
             }
         };
+        row.seconds = clock.total();
         row.save(&gen_dir)?;
         if row.promoted {
             champion = challenger_files(&gen_dir, &champion);
@@ -114,7 +121,6 @@ fn play_generation(
     run_dir: &Path,
     rows: &[GenerationRow],
     champion: &EngineFiles,
-    started: Instant,
 ) -> Result<GenerationRow, Halt> {
     let config = generation.config;
     let number = generation.number;
@@ -124,6 +130,7 @@ fn play_generation(
         .map(|g| run_dir.join(generation_dir(g)).join(DATA_FILE))
         .collect();
     let tune = generation.tune(&files, champion)?;
+    let mut why_no_gate = "unusable";
     let (challenger, gate) = if tune.unusable.is_some() {
         (champion.clone(), None)
     } else {
@@ -131,8 +138,15 @@ fn play_generation(
         if config.spsa_every > 0 && number % config.spsa_every == 0 {
             challenger = generation.spsa(&challenger)?;
         }
-        let gate = generation.gate(&challenger, champion)?;
-        (challenger, Some(gate))
+        if same_engine(&challenger, champion)? {
+            // A tune that kept the champion's values (best epoch 0) would gate identical engines.
+            why_no_gate = IDENTICAL;
+            generation.skip_gate();
+            (challenger, None)
+        } else {
+            let gate = generation.gate(&challenger, champion)?;
+            (challenger, Some(gate))
+        }
     };
     let played = gate.is_some();
     let gate = gate.unwrap_or_else(GateOutcome::none);
@@ -162,7 +176,7 @@ fn play_generation(
         sprt: if played {
             verdict(gate.decision)
         } else {
-            "unusable"
+            why_no_gate
         }
         .to_string(),
         llr: played.then_some(gate.llr),
@@ -174,8 +188,74 @@ fn play_generation(
         anchor_elo: anchor.as_ref().map(|a| a.elo),
         anchor_error: anchor.as_ref().map(|a| a.error),
         anchor_games: anchor.as_ref().map(|a| a.games),
-        seconds: started.elapsed().as_secs_f64(),
+        seconds: 0.0,
     })
+}
+
+/// The `sprt` column of a generation whose challenger equals its champion (no gate played).
+pub const IDENTICAL: &str = "identical";
+
+/// Whether the challenger's weights and search constants are the champion's, value for value.
+fn same_engine(challenger: &EngineFiles, champion: &EngineFiles) -> Result<bool, LoopError> {
+    if EvalParams::load(&challenger.weights)? != EvalParams::load(&champion.weights)? {
+        return Ok(false);
+    }
+    let search = |path: &Option<PathBuf>| -> Result<SearchParams, LoopError> {
+        Ok(match path {
+            Some(path) => SearchParams::load(path)?,
+            None => SearchParams::default(),
+        })
+    };
+    Ok(search(&challenger.search)? == search(&champion.search)?)
+}
+
+/// A generation's wall time over every session that worked on it: kept in its directory and
+/// saved as it runs, so a resumed generation's `seconds` counts the earlier sessions too.
+struct GenerationClock {
+    path: PathBuf,
+    before: f64,
+    started: Instant,
+    saved: Instant,
+}
+
+impl GenerationClock {
+    const FILE: &'static str = "elapsed.seconds";
+    const SAVE_EVERY_SECONDS: u64 = 30;
+
+    fn resume(gen_dir: &Path) -> Result<GenerationClock, LoopError> {
+        let path = gen_dir.join(Self::FILE);
+        let before = match std::fs::read_to_string(&path) {
+            // A damaged clock only loses the earlier sessions' time: it never stops the loop.
+            Ok(text) => text.trim().parse::<f64>().unwrap_or(0.0).max(0.0),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0.0,
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+        let now = Instant::now();
+        Ok(GenerationClock {
+            path,
+            before,
+            started: now,
+            saved: now,
+        })
+    }
+
+    fn total(&self) -> f64 {
+        self.before + self.started.elapsed().as_secs_f64()
+    }
+
+    /// Saves now and then (called on every event of the generation).
+    fn tick(&mut self) {
+        if self.saved.elapsed().as_secs() >= Self::SAVE_EVERY_SECONDS {
+            // Best effort between stages; `save` at the end reports a failure.
+            let _ = self.save();
+        }
+    }
+
+    fn save(&mut self) -> Result<(), LoopError> {
+        self.saved = Instant::now();
+        let text = format!("{:.3}\n", self.total());
+        crate::files::write_atomic(&self.path, text.as_bytes()).map_err(io_error(&self.path))
+    }
 }
 
 /// `gen-007`.
@@ -298,4 +378,33 @@ fn write_outputs(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_generations_clock_adds_the_earlier_sessions_time() {
+        let dir = std::env::temp_dir().join(format!("sparring-clock-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut fresh = GenerationClock::resume(&dir).unwrap();
+        assert!(fresh.total() < 60.0);
+        fresh.save().unwrap();
+        // A killed session left 1000 s; the next one counts on from there.
+        std::fs::write(dir.join(GenerationClock::FILE), "1000.5\n").unwrap();
+        let mut resumed = GenerationClock::resume(&dir).unwrap();
+        assert!(resumed.total() >= 1000.5 && resumed.total() < 1060.0);
+        resumed.save().unwrap();
+        let saved: f64 = std::fs::read_to_string(dir.join(GenerationClock::FILE))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(saved >= 1000.5, "{saved}");
+        // A damaged clock only loses the earlier time.
+        std::fs::write(dir.join(GenerationClock::FILE), "garbage").unwrap();
+        assert!(GenerationClock::resume(&dir).unwrap().total() < 60.0);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

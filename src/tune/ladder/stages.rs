@@ -335,6 +335,16 @@ impl Generation<'_, '_> {
         })
     }
 
+    /// Reports a gate not played: the challenger's values are the champion's, so an SPRT could
+    /// only measure noise (and a draw-heavy one could run for ever).
+    pub fn skip_gate(&mut self) {
+        self.started(Stage::Gate);
+        self.finished(
+            Stage::Gate,
+            "not played: the challenger's weights and search constants are the champion's".into(),
+        );
+    }
+
     /// Challenger against champion, wave by wave until the SPRT decides or the games run out.
     pub fn gate(
         &mut self,
