@@ -17,10 +17,10 @@ mod types;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, BitboardIter};
-pub use fen::{FenError, FenMode};
+pub use fen::{CastlingField, FenError, FenMode};
 pub use game::{Game, GameEnd, GameResult, IllegalMoveError};
 pub use movegen::{GenMode, PieceMoves};
 pub use moves::{Move, MoveList};
-pub use notation::{MoveParseError, SanError};
+pub use notation::{CastlingNotation, MoveParseError, SanError};
 pub use position::{Position, Undo};
 pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square, SquareParseError};

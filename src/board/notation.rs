@@ -9,6 +9,30 @@ use super::position::Position;
 use super::types::{File, PieceKind, Rank, Square};
 use thiserror::Error;
 
+/// How castling is written in UCI move text: the two conventions the `UCI_Chess960` option
+/// switches between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CastlingNotation {
+    /// Standard chess: the king's step (`e1g1`). Castling that no king's step can name (a
+    /// Chess960 start) is still written king takes own rook, the only unambiguous text.
+    #[default]
+    Standard,
+    /// `UCI_Chess960`: every castling move is king takes own rook (`e1h1`, `b1a1`).
+    Chess960,
+}
+
+impl CastlingNotation {
+    /// The notation an on/off Chess960 setting (the `UCI_Chess960` option, a config's variant)
+    /// asks for.
+    pub const fn chess960_if(on: bool) -> CastlingNotation {
+        if on {
+            CastlingNotation::Chess960
+        } else {
+            CastlingNotation::Standard
+        }
+    }
+}
+
 /// Why a UCI move text was refused.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum MoveParseError {
@@ -58,6 +82,34 @@ pub enum SanError {
 }
 
 impl Position {
+    /// The move's UCI text. With [`CastlingNotation::Chess960`] castling is written king takes own
+    /// rook (`e1h1`, `b1a1`, `g1h1` for a king that stays), as `UCI_Chess960` asks. With
+    /// [`CastlingNotation::Standard`] standard castling is the king's step (`e1g1`, as `Display`
+    /// writes it) and any other castling is still king takes rook, the only unambiguous text
+    /// (python-chess does the same). `mv` must be a move of this position.
+    ///
+    /// ```
+    /// use sparring::board::{CastlingNotation, Position};
+    ///
+    /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
+    /// let castle = pos.parse_uci_move("e1g1")?;
+    /// assert_eq!(pos.uci(castle, CastlingNotation::Standard), "e1g1");
+    /// assert_eq!(pos.uci(castle, CastlingNotation::Chess960), "e1h1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn uci(&self, mv: Move, notation: CastlingNotation) -> String {
+        if !mv.is_castle() {
+            return mv.to_string();
+        }
+        let rook = self.castle_rook_from(self.side_to_move(), mv);
+        let standard = mv.from().file() == File::E && matches!(rook.file(), File::A | File::H);
+        if notation == CastlingNotation::Chess960 || !standard {
+            format!("{}{rook}", mv.from())
+        } else {
+            mv.to_string()
+        }
+    }
+
     /// Parses a UCI long-algebraic move (`e2e4`, `e7e8q`, `e1g1`) and returns the legal move it
     /// names. Castling is accepted in both forms, in standard chess and Chess960 alike: king takes
     /// own rook (`e1h1`, `b1a1`; what Polyglot books and `UCI_Chess960` GUIs send), and the king's
