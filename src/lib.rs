@@ -37,7 +37,8 @@
 //! let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 16);
 //! let pos: Position = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".parse()?;
 //! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
-//! // The callback sees each iteration's `info`; `&[]`: no earlier positions to repeat.
+//! // The callback sees each iteration's `info`; `&[]`: no earlier positions to repeat
+//! // (`Searcher::search_game` searches a `board::Game`, its history included).
 //! let result = searcher.search(&pos, &[], &limits, |_info| {});
 //! assert_eq!(pos.san(result.best_move), "Rd8#");
 //! assert_eq!(result.score, sparring::score::Score::Mate(1));

@@ -20,7 +20,7 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use fen::{CastlingField, FenError, FenMode};
 pub use game::{Game, GameEnd, GameResult, IllegalMoveError};
 pub use movegen::{GenMode, PieceMoves};
-pub use moves::{Move, MoveList};
+pub use moves::{Move, MoveList, UciMove};
 pub use notation::{CastlingNotation, MoveParseError, SanError};
 pub use position::{Position, Undo};
 pub use types::{CastlingRights, Color, File, Piece, PieceKind, Rank, Square, SquareParseError};
