@@ -1,5 +1,10 @@
 //! The board: squares and pieces, bitboards and attack tables, positions with legal move
 //! generation, make/unmake with Polyglot-compatible Zobrist keys, notation and the rules of the game.
+//!
+//! Main types: [`Position`] (FEN in and out, legal moves, [`Position::try_play`], UCI and SAN
+//! notation), [`Move`] and the position-free [`UciMove`], [`Game`] (a position with its history,
+//! for repetitions and the end of the game), [`Square`], [`Bitboard`]; [`perft::perft`] counts
+//! move paths. [`CastlingNotation`] and [`CastlingField`] choose how castling is written.
 
 pub mod attacks;
 mod bitboard;
@@ -10,6 +15,8 @@ mod movegen;
 mod moves;
 mod notation;
 pub mod perft;
+// Timing cases of `sparring bench perft` and benches/perft.rs (other crates, so public), not API.
+#[doc(hidden)]
 pub mod perft_suite;
 mod position;
 pub mod see;

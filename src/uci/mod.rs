@@ -3,6 +3,10 @@
 //! `info`/`bestmove`. Every `go` gets exactly one `bestmove`. Unknown or malformed input is
 //! reported on `info string` and otherwise ignored; nothing a GUI sends ends the engine but
 //! `quit` or the end of the input.
+//!
+//! Main type: [`UciEngine`] (`UciEngine::new(output)`, then [`UciEngine::handle`] per line or
+//! [`UciEngine::run`] over a reader); [`parse_go`] and [`parse_position`] read the two
+//! commands that carry data, for other front ends.
 
 use crate::board::{CastlingNotation, Position};
 use crate::eval::{EvalParams, WeightsError};
