@@ -1,4 +1,5 @@
-//! Small file-system helpers shared by the run directories.
+//! Small file-system helpers shared by the run directories: [`write_atomic`] and [`copy_atomic`]
+//! write through a temporary file and a rename, so a reader never sees half a file.
 
 use std::path::{Path, PathBuf};
 

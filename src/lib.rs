@@ -8,6 +8,15 @@
 //! by default) is a thin command line over these; `default-features = false` builds the library
 //! alone, without clap, indicatif or anyhow.
 //!
+//! Paths: a type lives in its subsystem's module (`sparring::board::Position`,
+//! `sparring::search::Searcher`) and nowhere else; the crate root re-exports nothing, so a name
+//! says which subsystem it belongs to. The deliberate exception is inside a subsystem: `arena`
+//! and `tune` keep public submodules for their details (`arena::config`, `tune::spsa`) and
+//! re-export those submodules' main types at the subsystem root as its front door. The fixtures
+//! of `sparring bench` and `benches/` (`board::perft_suite`, `search::bench_positions`) are
+//! public only because the binary and the benchmarks are other crates: hidden from the docs,
+//! not API.
+//!
 //! # A position, its legal moves and perft
 //!
 //! ```
@@ -37,7 +46,8 @@
 //! let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 16);
 //! let pos: Position = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1".parse()?;
 //! let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
-//! // The callback sees each iteration's `info`; `&[]`: no earlier positions to repeat.
+//! // The callback sees each iteration's `info`; `&[]`: no earlier positions to repeat
+//! // (`Searcher::search_game` searches a `board::Game`, its history included).
 //! let result = searcher.search(&pos, &[], &limits, |_info| {});
 //! assert_eq!(pos.san(result.best_move), "Rd8#");
 //! assert_eq!(result.score, sparring::score::Score::Mate(1));

@@ -1,5 +1,5 @@
 //! A small seeded random number generator (SplitMix64): the same seed gives the same sequence on
-//! every platform, which is what reproducible schedules, books and tuning splits need.
+//! every platform, which is what reproducible schedules, books and tuning splits need: [`Rng`].
 //!
 //! Hand-written rather than the `rand` crate on purpose: `rand`'s generators and distributions may
 //! change between versions, and a schedule, a book or a tuning split must replay bit for bit years

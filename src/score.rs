@@ -1,5 +1,6 @@
 //! The score an engine reports, as UCI carries it: centipawns or mate in moves. It sits below
 //! the search so that players, records and the tuner can use it without depending on the search.
+//! Main type: [`Score`].
 
 /// The score of mate now; a mate `n` plies away scores `MATE - n` as one number (see
 /// [`Score::as_cp`]), and no centipawn score reaches it.

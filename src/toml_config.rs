@@ -1,7 +1,8 @@
 //! Reading TOML configuration files (match, tuner, weights) through serde. The readers derive
 //! their file types with `#[serde(deny_unknown_fields)]` and check ranges and cross-field rules in
 //! plain code afterwards; this module turns every failure, serde's or a check's, into one error
-//! naming the file, the line and column, the dotted key and what was expected.
+//! naming the file, the line and column, the dotted key and what was expected: [`ConfigError`].
+//! [`Document`] is the parsed file; [`read_text`] reads one with that error.
 //!
 //! The document is parsed once into `toml`'s spanned tree: serde reads from it, and a check that
 //! fails after deserialisation finds its key's position in it.

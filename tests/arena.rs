@@ -711,7 +711,7 @@ fn pgn_tags_and_csv_fields_are_escaped() {
 
 #[test]
 fn an_option_with_a_line_break_is_refused_before_the_engine_starts() {
-    use sparring::arena::uci_player::{UciCommand, UciPlayer};
+    use sparring::arena::engine::{UciCommand, UciPlayer};
     let log = out_dir("option-log");
     let spec = UciCommand {
         command: mock_engine(),

@@ -12,7 +12,7 @@
 use sparring::board::chess960::{
     back_rank, dfrc_start_fen, dfrc_start_position, start_fen, start_position,
 };
-use sparring::board::{perft, Move, Position};
+use sparring::board::{perft, CastlingField, CastlingNotation, Move, Position};
 
 /// Ethereal `fischer.epd` lines 1-30 (Shredder-FEN castling), counts from depth 1.
 const SUITE: &[(&str, &[u64])] = &[
@@ -371,7 +371,7 @@ fn castles(pos: &Position) -> Vec<String> {
     pos.legal_moves()
         .iter()
         .filter(|m| m.is_castle())
-        .map(|&m| format!("{} {}", pos.uci(m, true), pos.san(m)))
+        .map(|&m| format!("{} {}", pos.uci(m, CastlingNotation::Chess960), pos.san(m)))
         .collect()
 }
 
@@ -413,8 +413,8 @@ fn castling_and_a_plain_king_move_to_the_same_square_stay_apart() {
     assert_eq!(pos.parse_san("O-O").unwrap(), castle);
     assert_eq!(pos.parse_san("0-0").unwrap(), castle);
     assert_eq!(pos.parse_san("Kg1").unwrap(), plain);
-    assert_eq!(pos.uci(castle, true), "f1h1");
-    assert_eq!(pos.uci(plain, true), "f1g1");
+    assert_eq!(pos.uci(castle, CastlingNotation::Chess960), "f1h1");
+    assert_eq!(pos.uci(plain, CastlingNotation::Chess960), "f1g1");
     assert_eq!(pos.san(castle), "O-O");
     assert_eq!(pos.after(castle).to_fen(), "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
     assert_eq!(pos.after(plain).to_fen(), "4k3/8/8/8/8/8/8/6KR b - - 1 1");
@@ -432,16 +432,16 @@ fn uci_castling_text_in_both_conventions() {
     ] {
         let mv = standard.parse_uci_move(text).unwrap();
         assert!(mv.is_castle());
-        assert_eq!(standard.uci(mv, false), standard_text);
+        assert_eq!(standard.uci(mv, CastlingNotation::Standard), standard_text);
         assert_eq!(mv.to_string(), standard_text);
-        assert_eq!(standard.uci(mv, true), chess960_text);
+        assert_eq!(standard.uci(mv, CastlingNotation::Chess960), chess960_text);
     }
     // SP 3 (BQNNRKRB): king f1 and rook g1 swap at once; that text is the same both ways.
     let pos = start_position(3).unwrap();
     let castle = pos.parse_uci_move("f1g1").unwrap();
     assert!(castle.is_castle());
     assert_eq!(pos.san(castle), "O-O");
-    assert_eq!(pos.uci(castle, true), "f1g1");
+    assert_eq!(pos.uci(castle, CastlingNotation::Chess960), "f1g1");
     assert_eq!(
         pos.after(castle).to_fen(),
         "bqnnrkrb/pppppppp/8/8/8/8/PPPPPPPP/BQNNRRKB b kq - 1 1"
@@ -495,7 +495,12 @@ fn random_960_games_keep_keys_fens_and_unmake_consistent() {
             assert_eq!(reread, pos, "X-FEN {}", pos.to_fen());
             assert_eq!(Position::from_fen(&pos.to_shredder_fen()).unwrap(), pos);
             // Every move round-trips through both UCI conventions and SAN.
-            assert_eq!(before.parse_uci_move(&before.uci(mv, true)).unwrap(), mv);
+            assert_eq!(
+                before
+                    .parse_uci_move(&before.uci(mv, CastlingNotation::Chess960))
+                    .unwrap(),
+                mv
+            );
             assert_eq!(before.parse_san(&before.san(mv)).unwrap(), mv);
         }
     }
@@ -686,8 +691,8 @@ fn repetition_and_lost_rights_in_chess960() {
         game.play(mv).unwrap();
     }
     let pos = game.position();
-    assert_eq!(pos.castling_field(false), "kq");
-    assert_eq!(pos.castling_field(true), "ge");
+    assert_eq!(pos.castling_field(CastlingField::XFen), "kq");
+    assert_eq!(pos.castling_field(CastlingField::Shredder), "ge");
     assert_eq!(pos.castling_rook(sparring::board::Color::White, true), None);
     assert_eq!(pos.key(), pos.compute_key());
 }
@@ -751,7 +756,7 @@ for game in range(24):
         let mut ours: Vec<String> = pos
             .legal_moves()
             .iter()
-            .map(|&m| pos.uci(m, true))
+            .map(|&m| pos.uci(m, CastlingNotation::Chess960))
             .collect();
         ours.sort();
         assert_eq!(ours.join(" "), moves, "{fen}");

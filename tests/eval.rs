@@ -551,7 +551,7 @@ fn weights_that_could_reach_mate_scores_are_refused() {
     };
     assert_eq!(key, "material.mg", "{msg}");
     assert!(
-        bound >= limit as i64 && limit == sparring::search::MATE_BOUND,
+        bound >= limit as i64 && limit == sparring::score::MATE_BOUND,
         "{msg}"
     );
     let material_line = EvalParams::handset()
@@ -571,7 +571,7 @@ fn weights_that_could_reach_mate_scores_are_refused() {
         let params = EvalParams::load(weights_dir().join(name)).unwrap();
         for (bound, _) in params.evaluation_bounds() {
             assert!(
-                bound < sparring::search::MATE_BOUND as i64,
+                bound < sparring::score::MATE_BOUND as i64,
                 "{name}: {bound}"
             );
         }

@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
 use sparring::arena::config::MatchConfig;
-use sparring::board::{perft, FenMode, Game, Position};
+use sparring::board::{perft, CastlingNotation, FenMode, Game, Position};
 use sparring::eval::EvalParams;
 use sparring::openings::{
     encode_move, polyglot_key, BadLinePolicy, BookOptions, BookPick, OpeningBook, OpeningFormat,
@@ -1267,11 +1267,11 @@ fn check_960_position(pos: &Position) -> Result<(), String> {
         if pos.parse_san(&san) != Ok(mv) {
             return Err(format!("{fen}: SAN {san} of {mv:?} does not read back"));
         }
-        for chess960 in [true, false] {
-            let uci = pos.uci(mv, chess960);
+        for notation in [CastlingNotation::Chess960, CastlingNotation::Standard] {
+            let uci = pos.uci(mv, notation);
             if pos.parse_uci_move(&uci) != Ok(mv) {
                 return Err(format!(
-                    "{fen}: uci({mv:?}, {chess960}) = {uci} reads back as {:?}",
+                    "{fen}: uci({mv:?}, {notation:?}) = {uci} reads back as {:?}",
                     pos.parse_uci_move(&uci)
                 ));
             }

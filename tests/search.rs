@@ -2,7 +2,8 @@
 
 use sparring::board::{Move, Position};
 use sparring::eval::EvalParams;
-use sparring::search::{Score, SearchLimits, SearchResult, Searcher};
+use sparring::score::Score;
+use sparring::search::{SearchLimits, SearchResult, Searcher};
 use std::sync::Arc;
 
 mod common;
@@ -131,7 +132,7 @@ fn absurd_weights_are_clamped_and_the_search_keeps_its_limits() {
     let pos = Position::from_fen(QUEENS_UP).unwrap();
     let raw = sparring::eval::evaluate(&pos, &params);
     assert!(
-        raw.abs() > sparring::search::MATE,
+        raw.abs() > sparring::score::MATE,
         "the weights should reach beyond mate scores: {raw}"
     );
     for limits in [

@@ -5,7 +5,8 @@
 
 use sparring::board::{Move, Position};
 use sparring::eval::EvalParams;
-use sparring::search::{Score, SearchLimits, SearchTablebases, Searcher, MAX_EVAL};
+use sparring::score::Score;
+use sparring::search::{SearchLimits, SearchTablebases, Searcher, MAX_EVAL};
 use sparring::tablebase::Tablebases;
 use std::sync::Arc;
 

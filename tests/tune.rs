@@ -4,9 +4,10 @@
 
 use sparring::board::Position;
 use sparring::eval::{evaluate_white, layout, taper, EvalParams, ParamGroup};
+use sparring::toml_config::ConfigError;
 use sparring::tune::{
-    self, data::LoadReport, loss, loss_and_gradient, synthetic, train, with_threads, ConfigError,
-    Dataset, LineErrorKind, ParamSelection, TrainOptions, TuneConfig,
+    self, data::LoadReport, loss, loss_and_gradient, synthetic, train, with_threads, Dataset,
+    LineErrorKind, ParamSelection, TrainOptions, TuneConfig,
 };
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;

@@ -1,5 +1,10 @@
 //! The match runner: configuration, players (in-process and external UCI engines), the game
 //! arbiter with adjudication, the schedule, and the tournament loop with its progress report.
+//!
+//! Start at [`MatchConfig`] (a match's TOML, parsed) and [`run_tournament`], which reports
+//! [`Event`]s and returns a [`TournamentSummary`]; or play one game with [`play_game`] between two
+//! [`Player`]s: the in-process [`BuiltinPlayer`], or an external [`UciPlayer`] / [`XboardPlayer`].
+//! [`merge_shards`] joins the outputs of a match run in shards.
 
 mod adjudication;
 pub mod config;
@@ -16,13 +21,11 @@ pub mod player;
 mod report;
 pub mod schedule;
 mod tournament;
-/// The old path of the external-engine types, kept for existing users.
-pub use engine as uci_player;
 
 pub use adjudication::AdjudicationCounts;
 pub use config::{
-    ConfigError, EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, Seeds, TimeControl,
-    TournamentKind, Variant,
+    EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, Seeds, TimeControl, TournamentKind,
+    Variant,
 };
 pub use engine::{UciCommand, UciPlayer, XboardPlayer};
 pub use events::Event;

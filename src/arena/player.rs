@@ -1,7 +1,7 @@
 //! Players: the in-process engine and external UCI and xboard engines behind one trait. The arbiter trusts
 //! neither: it checks every move, and every failure becomes a scored, explained game.
 
-use crate::board::{Move, Position};
+use crate::board::{CastlingNotation, Move, Position};
 use crate::eval::EvalParams;
 use crate::record::MoveDetails;
 use crate::score::Score;
@@ -199,7 +199,7 @@ impl SearchBackend for Searcher {
         EngineReply {
             // Not `Display`: a Chess960 castle written as the king's step (`f1g1`) would read
             // as a plain king move; `uci` writes such castling king takes rook.
-            bestmove: pos.uci(result.best_move, false),
+            bestmove: pos.uci(result.best_move, CastlingNotation::Standard),
             score: Some(result.score),
             depth: Some(result.depth),
             nodes: Some(result.nodes),
@@ -215,11 +215,11 @@ impl SearchBackend for Searcher {
 /// A line of moves from `pos` in UCI notation (Chess960 castling as king takes rook).
 fn uci_line(pos: &Position, moves: &[Move]) -> Vec<String> {
     let mut pos = pos.clone();
-    let chess960 = pos.has_chess960_castling();
+    let notation = CastlingNotation::chess960_if(pos.has_chess960_castling());
     moves
         .iter()
         .map(|&mv| {
-            let text = pos.uci(mv, chess960);
+            let text = pos.uci(mv, notation);
             pos.make_move(mv);
             text
         })

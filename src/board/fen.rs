@@ -15,6 +15,17 @@ pub enum FenMode {
     Lenient,
 }
 
+/// How a FEN writes its castling field: the two dialects GUIs and engines exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CastlingField {
+    /// X-FEN: `KQkq` for the outermost rook on each side, the rook's file letter only where that
+    /// would be ambiguous (standard FEN in standard chess).
+    #[default]
+    XFen,
+    /// Shredder-FEN: the file letter of every castling rook (`HAha` in standard chess).
+    Shredder,
+}
+
 /// What is wrong with a FEN, naming the field (1 = placement .. 6 = fullmove number).
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum FenError {
@@ -249,18 +260,18 @@ impl Position {
     /// castling rook is the outermost rook on its side of the king (always so in standard chess
     /// and at every Chess960 start), the rook's file letter otherwise.
     pub fn to_fen(&self) -> String {
-        self.to_fen_with(false)
+        self.to_fen_with(CastlingField::XFen)
     }
 
     /// The position as FEN with a Shredder-FEN castling field: the file letter of every castling
     /// rook (upper case for White), White's king side first (`HAha` in standard chess), as
     /// python-chess's `shredder_fen` writes it and GUIs send to engines in Chess960.
     pub fn to_shredder_fen(&self) -> String {
-        self.to_fen_with(true)
+        self.to_fen_with(CastlingField::Shredder)
     }
 
-    /// The castling field alone, X-FEN (`shredder` false) or Shredder-FEN.
-    pub fn castling_field(&self, shredder: bool) -> String {
+    /// The castling field alone, in the dialect `style` names.
+    pub fn castling_field(&self, style: CastlingField) -> String {
         if self.castling.0 == 0 {
             return "-".to_string();
         }
@@ -270,7 +281,7 @@ impl Position {
                 let Some(rook) = self.castling_rook(color, king_side) else {
                     continue;
                 };
-                let outermost = if shredder {
+                let outermost = if style == CastlingField::Shredder {
                     false
                 } else {
                     let rank = Bitboard::rank(color.back_rank());
@@ -295,7 +306,7 @@ impl Position {
         field
     }
 
-    fn to_fen_with(&self, shredder: bool) -> String {
+    fn to_fen_with(&self, style: CastlingField) -> String {
         let mut fen = String::with_capacity(90);
         for rank in Rank::ALL.iter().rev() {
             let mut empty = 0;
@@ -324,7 +335,7 @@ impl Position {
             .map_or_else(|| "-".to_string(), |s| s.to_string());
         fen.push_str(&format!(
             " {side} {} {ep} {} {}",
-            self.castling_field(shredder),
+            self.castling_field(style),
             self.halfmove_clock,
             self.fullmove_number
         ));

@@ -203,6 +203,12 @@ impl Game {
         &self.moves
     }
 
+    /// The keys of the positions before the current one, oldest first: the repetition history
+    /// [`Searcher::search`](crate::search::Searcher::search) takes.
+    pub fn keys(&self) -> &[u64] {
+        &self.keys
+    }
+
     /// Plays `mv` if it is legal. A game the rules have ended may still be continued (for analysis):
     /// the caller decides when to stop, by `status` or `status_with_claims`.
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMoveError> {

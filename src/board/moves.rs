@@ -1,7 +1,81 @@
-//! `Move`: a 16-bit move (from, to, and four flag bits), and its UCI long-algebraic form.
+//! `Move`: a 16-bit move (from, to, and four flag bits), and its UCI long-algebraic form;
+//! `UciMove`: that form read without a position.
 
+use super::notation::MoveParseError;
 use super::types::{PieceKind, Square};
 use std::fmt;
+use std::str::FromStr;
+
+/// A UCI long-algebraic move as text says it (`e2e4`, `e7e8q`, `e1h1`), read without a position.
+/// A [`Move`] carries flags (capture, en passant, castling) only a position can supply:
+/// [`Position::resolve`](super::Position::resolve) turns a `UciMove` into the legal `Move` it
+/// names, or says why there is none.
+///
+/// ```
+/// use sparring::board::{Position, UciMove};
+///
+/// let text: UciMove = "e7e8q".parse()?;
+/// assert_eq!(text.to_string(), "e7e8q");
+/// assert!("e7e9".parse::<UciMove>().is_err());
+///
+/// let pos: Position = "8/4P3/8/8/8/k7/8/K7 w - - 0 1".parse()?;
+/// let promotion = pos.resolve(text)?;
+/// assert!(promotion.is_promotion());
+/// assert!(Position::startpos().resolve(text).is_err(), "no pawn on e7 to promote");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UciMove {
+    /// The square the piece leaves (the king's, for castling).
+    pub from: Square,
+    /// The square named second: the king's destination, or its own rook's square for castling
+    /// written king takes rook.
+    pub to: Square,
+    /// The piece a pawn promotes to, if the text names one (q, r, b or n, either case).
+    pub promotion: Option<PieceKind>,
+}
+
+impl FromStr for UciMove {
+    type Err = MoveParseError;
+
+    /// Reads two square names and an optional promotion letter; anything else (the null move
+    /// `0000` included) is [`MoveParseError::Malformed`].
+    fn from_str(text: &str) -> Result<UciMove, MoveParseError> {
+        let text = text.trim();
+        let malformed = || MoveParseError::Malformed {
+            text: text.to_string(),
+        };
+        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
+            return Err(malformed());
+        }
+        let from = Square::parse(&text[0..2]).ok_or_else(malformed)?;
+        let to = Square::parse(&text[2..4]).ok_or_else(malformed)?;
+        let promotion = match text[4..].chars().next() {
+            None => None,
+            Some(c) => Some(
+                PieceKind::from_char(c)
+                    .filter(|k| PieceKind::PROMOTIONS.contains(k))
+                    .ok_or_else(malformed)?,
+            ),
+        };
+        Ok(UciMove {
+            from,
+            to,
+            promotion,
+        })
+    }
+}
+
+impl fmt::Display for UciMove {
+    /// The UCI text, promotion letter in lower case.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)?;
+        if let Some(kind) = self.promotion {
+            write!(f, "{}", kind.char())?;
+        }
+        Ok(())
+    }
+}
 
 /// A move packed in 16 bits: from square (bits 0-5), to square (6-11), kind flags (12-15).
 /// Castling is encoded as the king's move to its castling square (e1g1, e1c1) with a flag for the

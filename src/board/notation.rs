@@ -4,10 +4,34 @@
 
 use super::attacks::{bishop_attacks, king_attacks, knight_attacks, pawn_attacks, rook_attacks};
 use super::bitboard::Bitboard;
-use super::moves::{Move, MoveList};
+use super::moves::{Move, MoveList, UciMove};
 use super::position::Position;
 use super::types::{File, PieceKind, Rank, Square};
 use thiserror::Error;
+
+/// How castling is written in UCI move text: the two conventions the `UCI_Chess960` option
+/// switches between.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum CastlingNotation {
+    /// Standard chess: the king's step (`e1g1`). Castling that no king's step can name (a
+    /// Chess960 start) is still written king takes own rook, the only unambiguous text.
+    #[default]
+    Standard,
+    /// `UCI_Chess960`: every castling move is king takes own rook (`e1h1`, `b1a1`).
+    Chess960,
+}
+
+impl CastlingNotation {
+    /// The notation an on/off Chess960 setting (the `UCI_Chess960` option, a config's variant)
+    /// asks for.
+    pub const fn chess960_if(on: bool) -> CastlingNotation {
+        if on {
+            CastlingNotation::Chess960
+        } else {
+            CastlingNotation::Standard
+        }
+    }
+}
 
 /// Why a UCI move text was refused.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -58,31 +82,70 @@ pub enum SanError {
 }
 
 impl Position {
+    /// The move's UCI text. With [`CastlingNotation::Chess960`] castling is written king takes own
+    /// rook (`e1h1`, `b1a1`, `g1h1` for a king that stays), as `UCI_Chess960` asks. With
+    /// [`CastlingNotation::Standard`] standard castling is the king's step (`e1g1`, as `Display`
+    /// writes it) and any other castling is still king takes rook, the only unambiguous text
+    /// (python-chess does the same). `mv` must be a move of this position.
+    ///
+    /// ```
+    /// use sparring::board::{CastlingNotation, Position};
+    ///
+    /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
+    /// let castle = pos.parse_uci_move("e1g1")?;
+    /// assert_eq!(pos.uci(castle, CastlingNotation::Standard), "e1g1");
+    /// assert_eq!(pos.uci(castle, CastlingNotation::Chess960), "e1h1");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn uci(&self, mv: Move, notation: CastlingNotation) -> String {
+        if !mv.is_castle() {
+            return mv.to_string();
+        }
+        let rook = self.castle_rook_from(self.side_to_move(), mv);
+        let standard = mv.from().file() == File::E && matches!(rook.file(), File::A | File::H);
+        if notation == CastlingNotation::Chess960 || !standard {
+            format!("{}{rook}", mv.from())
+        } else {
+            mv.to_string()
+        }
+    }
+
     /// Parses a UCI long-algebraic move (`e2e4`, `e7e8q`, `e1g1`) and returns the legal move it
-    /// names. Castling is accepted in both forms, in standard chess and Chess960 alike: king takes
-    /// own rook (`e1h1`, `b1a1`; what Polyglot books and `UCI_Chess960` GUIs send), and the king's
-    /// move to its castling square (`e1g1`) when no plain king move has that text.
+    /// names: [`UciMove`]'s `FromStr`, then [`Position::resolve`]. A malformed text is
+    /// [`MoveParseError::Malformed`]; a well-formed one no legal move matches (the null move
+    /// `0000` included) is [`MoveParseError::Illegal`].
     pub fn parse_uci_move(&self, text: &str) -> Result<Move, MoveParseError> {
-        let text = text.trim();
-        let malformed = || MoveParseError::Malformed {
-            text: text.to_string(),
-        };
-        let illegal = |reason| MoveParseError::Illegal {
-            text: text.to_string(),
-            reason,
-        };
-        if text == "0000" {
-            return Err(illegal("the null move only passes the turn"));
+        if text.trim() == "0000" {
+            return Err(MoveParseError::Illegal {
+                text: "0000".to_string(),
+                reason: "the null move only passes the turn",
+            });
         }
-        if !text.is_ascii() || !(4..=5).contains(&text.len()) {
-            return Err(malformed());
-        }
-        let from = Square::parse(&text[0..2]).ok_or_else(malformed)?;
-        let to = Square::parse(&text[2..4]).ok_or_else(malformed)?;
-        let promotion = match text[4..].chars().next() {
-            None => None,
-            Some(c) => Some(promotion_kind(c).ok_or_else(malformed)?),
-        };
+        self.resolve(text.parse()?)
+    }
+
+    /// The legal move `text` names here, with the flags the position supplies, or
+    /// [`MoveParseError::Illegal`] saying why there is none. Castling is accepted in both forms,
+    /// in standard chess and Chess960 alike: king takes own rook (`e1h1`, `b1a1`; what Polyglot
+    /// books and `UCI_Chess960` GUIs send), and the king's move to its castling square (`e1g1`)
+    /// when no plain king move has that text.
+    ///
+    /// ```
+    /// use sparring::board::{Position, UciMove};
+    ///
+    /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
+    /// let short = pos.resolve("e1g1".parse()?)?;
+    /// assert!(short.is_castle());
+    /// assert_eq!(pos.resolve("e1h1".parse::<UciMove>()?)?, short, "king takes rook: the same move");
+    /// assert!(pos.resolve("e1e3".parse()?).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn resolve(&self, text: UciMove) -> Result<Move, MoveParseError> {
+        let UciMove {
+            from,
+            to,
+            promotion,
+        } = text;
         let legal = self.legal_moves();
         let us = self.side_to_move();
         let king_takes_rook = self.colored(us, PieceKind::King).has(from)
@@ -108,7 +171,10 @@ impl Position {
             };
             exact(false).or_else(|| exact(true))
         };
-        found.ok_or_else(|| illegal(self.why_illegal(&legal, from, to, promotion)))
+        found.ok_or_else(|| MoveParseError::Illegal {
+            text: text.to_string(),
+            reason: self.why_illegal(&legal, from, to, promotion),
+        })
     }
 
     /// A short explanation of why no legal move goes from `from` to `to` with this promotion.

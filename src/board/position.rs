@@ -161,24 +161,6 @@ impl Position {
         self.castling_rooks[CastlingRights::index(us, mv.flags() == Move::KING_CASTLE)]
     }
 
-    /// The move's UCI text. With `chess960` castling is written king takes own rook (`e1h1`,
-    /// `b1a1`, `g1h1` for a king that stays), as `UCI_Chess960` asks. Without it standard
-    /// castling is the king's step (`e1g1`, as `Display` writes it) and any other castling is
-    /// still king takes rook, the only unambiguous text (python-chess does the same). `mv` must
-    /// be a move of this position.
-    pub fn uci(&self, mv: Move, chess960: bool) -> String {
-        if !mv.is_castle() {
-            return mv.to_string();
-        }
-        let rook = self.castle_rook_from(self.side, mv);
-        let standard = mv.from().file() == File::E && matches!(rook.file(), File::A | File::H);
-        if chess960 || !standard {
-            format!("{}{rook}", mv.from())
-        } else {
-            mv.to_string()
-        }
-    }
-
     /// Sets the castling rights and their rook squares (one per right, ignored for rights not
     /// held) and derives the generation paths, the keep table and the castling keys. The kings
     /// and rooks must already stand on the board; the key is not updated.

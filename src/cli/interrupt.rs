@@ -5,7 +5,7 @@
 
 #[cfg(unix)]
 extern "C" fn on_signal(signal: libc::c_int) {
-    sparring::arena::uci_player::kill_all_engine_groups();
+    sparring::arena::engine::kill_all_engine_groups();
     // SAFETY: _exit is async-signal-safe; 128 + signal is the shell's convention.
     unsafe { libc::_exit(128 + signal) };
 }

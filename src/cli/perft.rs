@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use sparring::board::{perft, Position};
+use sparring::board::{perft, CastlingNotation, Position};
 use std::io::Write;
 use std::time::Instant;
 
@@ -40,7 +40,11 @@ pub fn run(args: &PerftArgs) -> anyhow::Result<()> {
     let nodes = if args.divide && args.depth > 0 {
         let mut total = 0;
         for (mv, n) in perft::divide(&mut pos, args.depth) {
-            writeln!(out, "{}: {n}", pos.uci(mv, args.chess960))?;
+            writeln!(
+                out,
+                "{}: {n}",
+                pos.uci(mv, CastlingNotation::chess960_if(args.chess960))
+            )?;
             total += n;
         }
         total

@@ -2,6 +2,10 @@
 //! `EvalParams`; one walk over the position (`evaluate_with`) serves both the search (summing
 //! weights) and the Texel tuner (recording which weights applied how often), so the two can
 //! never disagree.
+//!
+//! Main items: [`EvalParams`] (the weights: built in, read from a weights TOML, or tuned) and
+//! [`evaluate`] (a position's score for the side to move); [`trace`] gives the [`Trace`] the tuner
+//! fits.
 
 mod defaults;
 mod params;

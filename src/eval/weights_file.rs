@@ -54,7 +54,7 @@ pub enum WeightsError {
         phase: &'static str,
         /// The worst-case evaluation magnitude the weights allow, in centipawns.
         bound: i64,
-        /// The mate-score threshold `search::MATE_BOUND`, in centipawns.
+        /// The mate-score threshold `score::MATE_BOUND`, in centipawns.
         limit: i32,
         /// Up to three largest term shares of `bound`, formatted for the message.
         shares: String,

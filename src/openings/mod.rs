@@ -1,6 +1,9 @@
 //! Opening books for matches: EPD and PGN suites (a fixed list of openings, used in order) and
 //! Polyglot .bin books (a random line per game). Bad lines are reported as typed values naming
 //! file, line and reason; the caller chooses to skip them or to refuse the file.
+//!
+//! Main types: [`OpeningBook`] (a book file read with [`BookOptions`], handing out [`Opening`]s),
+//! [`PolyglotBook`], and [`OpeningsError`] / [`BadLine`] for what is wrong with a file.
 
 mod epd;
 mod error;

@@ -1,5 +1,8 @@
 //! Finished games and how they are written: PGN, CSV rows and tuning positions, plus reading a
 //! run's output back for `--resume`.
+//!
+//! Main type: [`GameRecord`], one finished game (start, [`PlayedMove`]s, result and
+//! [`Termination`]), which the writers here turn into PGN, CSV and position lines.
 
 pub mod bullet;
 mod csv;

@@ -4,7 +4,7 @@
 
 use super::limits::TimeBudget;
 use super::{SearchInfo, SearchLimits, SearchResult, Searcher, INFINITY, MAX_PLY, TB_WIN_BOUND};
-use crate::board::{Move, MoveList, Position};
+use crate::board::{Game, Move, MoveList, Position};
 use crate::score::{Score, MATE, MATE_BOUND};
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
@@ -22,8 +22,38 @@ fn reported_score(score: i32) -> Score {
 }
 
 impl Searcher {
+    /// Searches the current position of `game`, its earlier positions counting for repetitions:
+    /// [`Searcher::search`] with the game's position and keys.
+    ///
+    /// ```
+    /// use sparring::board::{Game, Position};
+    /// use sparring::eval::EvalParams;
+    /// use sparring::search::{SearchLimits, Searcher};
+    /// use std::sync::Arc;
+    ///
+    /// let mut game = Game::new(Position::startpos());
+    /// for text in ["e2e4", "e7e5", "g1f3"] {
+    ///     let mv = game.position().parse_uci_move(text)?;
+    ///     game.play(mv)?;
+    /// }
+    /// let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 1);
+    /// let result = searcher.search_game(&game, &SearchLimits::depth(3), |_info| {});
+    /// assert!(game.position().is_legal(result.best_move));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn search_game(
+        &mut self,
+        game: &Game,
+        limits: &SearchLimits,
+        report: impl FnMut(&SearchInfo),
+    ) -> SearchResult {
+        self.search(game.position(), game.keys(), limits, report)
+    }
+
     /// Searches `pos`. `previous_keys` are the keys of the game's positions before `pos`, oldest
-    /// first, for repetition detection. `report` sees each completed iteration, once per
+    /// first, for repetition detection (`&[]` for none; [`Game::keys`] for a game, or
+    /// [`Searcher::search_game`]); a slice because a UCI `position` command or an arena request
+    /// brings keys without a `Game`. `report` sees each completed iteration, once per
     /// principal variation under MultiPV; a root without moves is reported at depth 0 (mate 0
     /// when mated, cp 0 in stalemate).
     pub fn search(

@@ -2,12 +2,21 @@
 //! a transposition table, quiescence, null-move pruning, late-move reductions, futility and
 //! reverse-futility pruning, razoring and check extensions. Single-threaded and deterministic
 //! under node or depth limits.
+//! under node or depth limits.
+//!
+//! Main types: [`Searcher`] (owns the transposition table and what the search learns;
+//! [`Searcher::search`], [`Searcher::search_game`]), [`SearchLimits`] (depth, nodes, time),
+//! [`SearchInfo`] (each iteration's report) and [`SearchResult`]; [`SearchParams`] are the
+//! tunable search constants.
 //!
 //! One phase per file: `iterate` (the driver: limits, iterative deepening, aspiration, reports),
 //! `negamax` (the main search's node), `pruning` (what it cuts, skips and reduces), `qsearch`
 //! (quiescence), `picker` (move ordering and what cutoffs teach it), `history` and `tt` (what
 //! the search learns and remembers), `limits` and `params` (what the caller sets).
 
+// Fixtures of `sparring bench`, tests/ and benches/ (the binary and benches are other crates,
+// so public), not library API.
+#[doc(hidden)]
 pub mod bench_positions;
 mod history;
 mod iterate;
@@ -21,7 +30,7 @@ mod syzygy;
 mod tt;
 
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
-pub use crate::score::{Score, MATE, MATE_BOUND};
+use crate::score::{Score, MATE, MATE_BOUND};
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use params::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
 pub use syzygy::{root_moves_by_dtz, root_score, wdl_score, SearchTablebases, MAX_PROBE_LIMIT};

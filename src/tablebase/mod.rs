@@ -1,6 +1,7 @@
 //! Syzygy endgame tablebases: `Tablebases::open` loads the tables of one or more directories and
 //! answers WDL (win/draw/loss) and DTZ (distance to the next capture or pawn move) probes of a
-//! `Position`, naming the table file when one a probe needs is missing.
+//! `Position`, naming the table file when one a probe needs is missing. Main types: [`Tablebases`],
+//! [`Wdl`], [`TablebaseError`].
 //!
 //! Prober: pyrrhic-rs (MIT, a Rust port of Fathom/Pyrrhic), chosen because it is permissively
 //! licensed, needs no C toolchain and generates moves through our own attack tables.

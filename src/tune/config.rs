@@ -5,7 +5,7 @@
 use super::external::{EngineSpec, ANSWER_TIMEOUT};
 use crate::available_cores;
 use crate::eval::ParamGroup;
-pub use crate::toml_config::ConfigError;
+use crate::toml_config::ConfigError;
 use crate::toml_config::{read_text, Document};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};

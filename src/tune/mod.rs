@@ -5,6 +5,12 @@
 //!
 //! `run` is the whole pipeline behind `sparring tune CONFIG.toml`; the pieces are public for tests,
 //! benchmarks and other front ends.
+//! benchmarks and other front ends.
+//!
+//! Main items: [`Dataset`] (positions packed for fitting, from files or
+//! [`Dataset::from_positions`]), [`train`] with [`TrainOptions`], [`TunableEval`] (any evaluation
+//! that can be tuned; [`any::fit`] tunes one), [`TuneConfig`] (the `sparring tune` TOML),
+//! [`spsa`] (SPSA tuning of search constants through games) and [`ladder`] (the tuning loop).
 
 pub mod any;
 pub mod config;
@@ -22,7 +28,7 @@ pub mod synthetic;
 pub mod train;
 pub mod tunable;
 
-pub use config::{ConfigError, KSetting, OptimizerMethod, TuneConfig};
+pub use config::{KSetting, OptimizerMethod, TuneConfig};
 pub use data::{DataError, Dataset, LineError, LineErrorKind, LoadReport};
 pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
 pub use packed::{Coef, Entry};
@@ -31,6 +37,7 @@ pub use train::{train, Adam, Diverged, EpochStats, TrainOptions, TrainResult};
 pub use tunable::{EvalSelection, LinearTrace, ParamSpec, TraceError, TunableEval};
 
 use crate::eval::{EvalParams, WeightsError};
+use crate::toml_config::ConfigError;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};

@@ -3,8 +3,12 @@
 //! `info`/`bestmove`. Every `go` gets exactly one `bestmove`. Unknown or malformed input is
 //! reported on `info string` and otherwise ignored; nothing a GUI sends ends the engine but
 //! `quit` or the end of the input.
+//!
+//! Main type: [`UciEngine`] (`UciEngine::new(output)`, then [`UciEngine::handle`] per line or
+//! [`UciEngine::run`] over a reader); [`parse_go`] and [`parse_position`] read the two
+//! commands that carry data, for other front ends.
 
-use crate::board::Position;
+use crate::board::{CastlingNotation, Position};
 use crate::eval::{EvalParams, WeightsError};
 use crate::search::{max_hash_mb, SearchParams, Searcher, MAX_PROBE_LIMIT};
 use crate::tablebase::Tablebases;
@@ -70,8 +74,8 @@ pub struct UciEngine {
     max_hash_mb: usize,
     move_overhead: Duration,
     multipv: usize,
-    /// `UCI_Chess960`: castling is read and written king takes own rook (`e1h1`).
-    chess960: bool,
+    /// `UCI_Chess960`: castling is written king takes own rook (`e1h1`) when on.
+    castling: CastlingNotation,
     /// Whether the search constants are UCI options (`sparring uci --tunable`).
     tunable: bool,
     /// The Syzygy tables of `SyzygyPath`, if any loaded.
@@ -104,7 +108,7 @@ impl UciEngine {
             max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
             move_overhead: Duration::from_millis(DEFAULT_MOVE_OVERHEAD_MS),
             multipv: 1,
-            chess960: false,
+            castling: CastlingNotation::Standard,
             tunable: false,
             tablebases: None,
             probe_limit: MAX_PROBE_LIMIT,

@@ -3,6 +3,7 @@
 //! are in `tunable`).
 
 use super::{UciEngine, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
+use crate::board::CastlingNotation;
 use crate::eval::{EvalParams, WeightsError};
 use crate::search::{SearchTablebases, MAX_PROBE_LIMIT};
 use crate::tablebase::Tablebases;
@@ -80,8 +81,8 @@ impl UciEngine {
                 }
             }
             "uci_chess960" => match value.to_ascii_lowercase().as_str() {
-                "true" => self.chess960 = true,
-                "false" => self.chess960 = false,
+                "true" => self.castling = CastlingNotation::Chess960,
+                "false" => self.castling = CastlingNotation::Standard,
                 _ => self.out.line(&format!(
                     "info string bad UCI_Chess960 value '{value}': expected true or false"
                 )),

@@ -1,6 +1,6 @@
 //! What the engine writes: the shared, line-flushed output and the `info` and `bestmove` lines.
 
-use crate::board::{Move, Position};
+use crate::board::{CastlingNotation, Move, Position};
 use crate::search::SearchInfo;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -20,21 +20,26 @@ impl Output {
 /// An `info` line for a completed iteration (with `multipv k` when several lines are shown), or
 /// `info depth 0 score ...` for a root without moves.
 pub fn info_line(info: &SearchInfo, show_multipv: bool) -> String {
-    info_line_in(info, show_multipv, &Position::startpos(), false)
+    info_line_in(
+        info,
+        show_multipv,
+        &Position::startpos(),
+        CastlingNotation::Standard,
+    )
 }
 
-/// `info_line` for a search from `root`, with castling in the `UCI_Chess960` form when
-/// `chess960` is on (the principal variation is replayed to find each castling rook).
+/// `info_line` for a search from `root`, with castling written as `castling` says (the
+/// principal variation is replayed to find each castling rook).
 pub fn info_line_in(
     info: &SearchInfo,
     show_multipv: bool,
     root: &Position,
-    chess960: bool,
+    castling: CastlingNotation,
 ) -> String {
     if info.depth == 0 {
         return format!("info depth 0 score {}", info.score);
     }
-    let pv = line_text(root, &info.pv, chess960);
+    let pv = line_text(root, &info.pv, castling);
     let multipv = if show_multipv {
         format!(" multipv {}", info.multipv)
     } else {
@@ -58,7 +63,7 @@ pub fn info_line_in(
 }
 
 /// The UCI texts of a line of moves from `root` (replayed: a castling text names its rook).
-fn line_text(root: &Position, line: &[Move], chess960: bool) -> Vec<String> {
+fn line_text(root: &Position, line: &[Move], castling: CastlingNotation) -> Vec<String> {
     let mut pos = root.clone();
     let mut texts = Vec::with_capacity(line.len());
     for &mv in line {
@@ -66,25 +71,25 @@ fn line_text(root: &Position, line: &[Move], chess960: bool) -> Vec<String> {
         if !pos.is_legal(mv) {
             break;
         }
-        texts.push(pos.uci(mv, chess960));
+        texts.push(pos.uci(mv, castling));
         pos.make_move(mv);
     }
     texts
 }
 
-/// `bestmove_line` from `root`, with castling in the `UCI_Chess960` form when `chess960` is on.
+/// `bestmove_line` from `root`, with castling written as `castling` says.
 pub(super) fn bestmove_line_in(
     best: Move,
     ponder: Option<Move>,
     root: &Position,
-    chess960: bool,
+    castling: CastlingNotation,
 ) -> String {
     if best.is_null() {
         return bestmove_line(best, ponder);
     }
     let mut line = vec![best];
     line.extend(ponder);
-    let texts = line_text(root, &line, chess960);
+    let texts = line_text(root, &line, castling);
     match &texts[..] {
         [best, ponder] => format!("bestmove {best} ponder {ponder}"),
         [best] => format!("bestmove {best}"),

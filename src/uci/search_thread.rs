@@ -118,14 +118,14 @@ impl UciEngine {
         ponder_flag.store(ponder, Ordering::Relaxed);
         let started = Instant::now();
         let announcer = self.out.clone();
-        let chess960 = self.chess960;
+        let castling = self.castling;
         let root_position = position.clone();
         searcher.set_root_move_listener(Some(Box::new(move |root: &RootMove| {
             if started.elapsed() >= CURRMOVE_AFTER {
                 announcer.line(&format!(
                     "info depth {} currmove {} currmovenumber {}",
                     root.depth,
-                    root_position.uci(root.mv, chess960),
+                    root_position.uci(root.mv, castling),
                     root.number
                 ));
             }
@@ -151,7 +151,7 @@ impl UciEngine {
                         panic!("test hook: the search panics");
                     }
                     searcher.search(&position, &keys, &limits, |info| {
-                        out.line(&info_line_in(info, show_multipv, &position, chess960));
+                        out.line(&info_line_in(info, show_multipv, &position, castling));
                     })
                 }));
                 match searched {
@@ -160,7 +160,7 @@ impl UciEngine {
                             result.best_move,
                             result.ponder,
                             &position,
-                            chess960,
+                            castling,
                         ));
                         Some(searcher)
                     }
@@ -169,7 +169,7 @@ impl UciEngine {
                         out.line("info string search thread panicked; starting afresh");
                         let fallback = position.legal_moves().iter().next().copied();
                         out.line(&match fallback {
-                            Some(mv) => bestmove_line_in(mv, None, &position, chess960),
+                            Some(mv) => bestmove_line_in(mv, None, &position, castling),
                             None => "bestmove 0000".to_string(),
                         });
                         None

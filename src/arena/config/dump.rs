@@ -9,10 +9,11 @@ use super::file::{
     VariantFile,
 };
 use super::model::{
-    Adjudication, EngineConfig, EngineKind, MatchConfig, MoveData, OpeningOrder, OpeningsConfig,
+    Adjudication, EngineConfig, EngineKind, MatchConfig, OpeningOrder, OpeningsConfig,
     OutputConfig, Protocol, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
 use super::seconds_text;
+use crate::record::MoveData;
 use crate::stats::SprtParams;
 use std::path::Path;
 

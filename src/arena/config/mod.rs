@@ -13,12 +13,11 @@ mod model;
 mod tests;
 mod validate;
 
-pub use crate::toml_config::ConfigError;
 pub(crate) use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,
-    EngineKind, FinalPositions, MatchConfig, MoveData, OpeningOrder, OpeningsConfig, OutputConfig,
-    PgnMode, PositionsFormat, Protocol, ResignAdjudication, ResultsFormat, Seeds,
-    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
+    EngineKind, FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
+    PositionsFormat, Protocol, ResignAdjudication, ResultsFormat, Seeds, TablebaseAdjudication,
+    TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 pub(crate) use validate::read_adjudication;

@@ -1,7 +1,7 @@
 //! The checked match configuration: what a run plays, whether it came from a TOML file or from
 //! the fastchess/cutechess command line.
 
-pub use crate::record::MoveData;
+use crate::record::MoveData;
 use crate::stats::SprtParams;
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,6 +1,7 @@
 //! Unit tests of the match configuration.
 
 use super::*;
+use crate::toml_config::ConfigError;
 
 const BASE: &str = "[tournament]\n[time_control]\nnodes = 5\n[output]\ndir = \"x\"\n\
                     [[engine]]\nname = \"a\"\nbuiltin = {}\n\

@@ -8,11 +8,12 @@ use super::file::{
     TimeControlFile, TournamentFile, VariantFile,
 };
 use super::model::{
-    Adjudication, DrawAdjudication, FinalPositions, MatchConfig, MoveData, OpeningOrder,
-    OpeningsConfig, OutputConfig, PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat,
-    Seeds, TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
+    Adjudication, DrawAdjudication, FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig,
+    OutputConfig, PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat, Seeds,
+    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 use crate::available_cores;
+use crate::record::MoveData;
 use crate::stats::{SprtModel, SprtParams};
 use crate::toml_config::{read_text, ConfigError, Document};
 use std::path::{Path, PathBuf};

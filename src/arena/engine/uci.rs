@@ -5,7 +5,7 @@
 
 use super::process::EngineProcess;
 use crate::arena::player::{EngineReply, GoRequest, PlayerError};
-use crate::board::{Move, Position};
+use crate::board::{CastlingNotation, Move, Position};
 use crate::score::{Score, MATE};
 use regex::Regex;
 use std::time::{Duration, Instant};
@@ -167,7 +167,11 @@ pub(crate) fn go(
 ) -> Result<EngineReply, PlayerError> {
     let commands = format!(
         "{}\nisready\n{}",
-        position_command(request.start, request.moves, chess960),
+        position_command(
+            request.start,
+            request.moves,
+            CastlingNotation::chess960_if(chess960),
+        ),
         go_command(request)
     );
     process.send(&commands)?;
@@ -195,7 +199,8 @@ pub(crate) fn go(
 
 /// The `position` command. In Chess960 the start is always a FEN (X-FEN) and castling is king
 /// takes own rook, as `UCI_Chess960` asks; in standard chess it is the king's step.
-pub fn position_command(start: &Position, moves: &[Move], chess960: bool) -> String {
+pub fn position_command(start: &Position, moves: &[Move], castling: CastlingNotation) -> String {
+    let chess960 = castling == CastlingNotation::Chess960;
     let fen = start.to_fen();
     let mut text = if fen == Position::START_FEN && !chess960 {
         "position startpos".to_string()
@@ -209,7 +214,7 @@ pub fn position_command(start: &Position, moves: &[Move], chess960: bool) -> Str
             let mut pos = start.clone();
             for &mv in moves {
                 text.push(' ');
-                text.push_str(&pos.uci(mv, chess960));
+                text.push_str(&pos.uci(mv, castling));
                 pos.make_move(mv);
             }
         } else {

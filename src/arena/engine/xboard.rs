@@ -6,7 +6,7 @@
 use super::process::EngineProcess;
 use super::uci::{DeclaredOption, MAX_REPORTED_MATE, MAX_REPORTED_NODES};
 use crate::arena::player::{EngineReply, PlayerError};
-use crate::board::{Color, Move, Position};
+use crate::board::{CastlingNotation, Color, Move, Position};
 use crate::score::{Score, MATE};
 use crate::search::SearchLimits;
 use std::fmt::Write as _;
@@ -329,7 +329,7 @@ fn xboard_score(value: i64) -> Score {
 impl Thinking {
     /// Overwrites the reply's figures with this line's; `pos` (the position searched) turns the
     /// principal variation into UCI moves as far as it reads.
-    pub fn apply(&self, reply: &mut EngineReply, pos: &Position, chess960: bool) {
+    pub fn apply(&self, reply: &mut EngineReply, pos: &Position, castling: CastlingNotation) {
         reply.depth = Some(self.depth);
         reply.score = self.score.or(reply.score);
         reply.nodes = self.nodes.or(reply.nodes);
@@ -346,7 +346,7 @@ impl Thinking {
             let Some(mv) = parse_move(&pos, word) else {
                 break;
             };
-            pv.push(pos.uci(mv, chess960));
+            pv.push(pos.uci(mv, castling));
             pos.make_move(mv);
         }
         if !pv.is_empty() {
@@ -371,15 +371,15 @@ pub fn parse_move(pos: &Position, text: &str) -> Option<Move> {
 
 /// The text of `mv` for the engine: SAN when it asked for it, else coordinates; castling in
 /// Chess960 is `O-O`/`O-O-O`, as xboard writes it in its random variants.
-pub fn move_text(pos: &Position, mv: Move, san: bool, chess960: bool) -> String {
+pub fn move_text(pos: &Position, mv: Move, san: bool, castling: CastlingNotation) -> String {
     if san {
         return pos.san(mv);
     }
-    if chess960 && mv.is_castle() {
+    if castling == CastlingNotation::Chess960 && mv.is_castle() {
         let san = pos.san(mv);
         return san.trim_end_matches(['+', '#']).to_string();
     }
-    pos.uci(mv, false)
+    pos.uci(mv, CastlingNotation::Standard)
 }
 
 /// The `edit` commands that set up `pos` on an engine without `setboard` (after `new` and
@@ -560,7 +560,7 @@ mod tests {
         let pos = Position::startpos();
         let t = parse_thinking("4 20 10 500 1. e4 e5 2. Nf3 Nc6 Zz9").unwrap();
         let mut reply = EngineReply::default();
-        t.apply(&mut reply, &pos, false);
+        t.apply(&mut reply, &pos, CastlingNotation::Standard);
         assert_eq!(reply.details.pv, ["e2e4", "e7e5", "g1f3", "b8c6"]);
         assert_eq!(reply.details.engine_time, Some(Duration::from_millis(100)));
     }
@@ -570,16 +570,25 @@ mod tests {
         let pos = Position::startpos();
         let e4 = parse_move(&pos, "e2e4").unwrap();
         assert_eq!(parse_move(&pos, "e4"), Some(e4));
-        assert_eq!(move_text(&pos, e4, true, false), "e4");
-        assert_eq!(move_text(&pos, e4, false, false), "e2e4");
+        assert_eq!(move_text(&pos, e4, true, CastlingNotation::Standard), "e4");
+        assert_eq!(
+            move_text(&pos, e4, false, CastlingNotation::Standard),
+            "e2e4"
+        );
         let promo = Position::from_fen("8/4P3/8/8/8/8/8/k1K5 w - - 0 1").unwrap();
         assert!(parse_move(&promo, "e7e8Q").is_some());
         assert!(parse_move(&pos, "e2e5").is_none());
         let castle = Position::from_fen("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1").unwrap();
         let short = parse_move(&castle, "O-O").unwrap();
         assert_eq!(parse_move(&castle, "e1g1"), Some(short));
-        assert_eq!(move_text(&castle, short, false, true), "O-O");
-        assert_eq!(move_text(&castle, short, false, false), "e1g1");
+        assert_eq!(
+            move_text(&castle, short, false, CastlingNotation::Chess960),
+            "O-O"
+        );
+        assert_eq!(
+            move_text(&castle, short, false, CastlingNotation::Standard),
+            "e1g1"
+        );
     }
 
     #[test]

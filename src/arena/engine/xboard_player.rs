@@ -10,7 +10,7 @@ use super::xboard::{self, EngineLine, Features};
 use crate::arena::config::TimeControl;
 use crate::arena::engine_log::LogSink;
 use crate::arena::player::{EngineReply, GoRequest, Player, PlayerError};
-use crate::board::{Game, GameResult, Move, Position};
+use crate::board::{CastlingNotation, Game, GameResult, Move, Position};
 use regex::Regex;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -230,7 +230,12 @@ impl XboardPlayer {
         let mut sent = Vec::new();
         for (i, &mv) in request.moves.iter().enumerate() {
             if i >= seen {
-                let text = xboard::move_text(&pos, mv, self.features.san, self.chess960);
+                let text = xboard::move_text(
+                    &pos,
+                    mv,
+                    self.features.san,
+                    CastlingNotation::chess960_if(self.chess960),
+                );
                 commands.push(if self.features.usermove {
                     format!("usermove {text}")
                 } else {
@@ -376,7 +381,11 @@ impl XboardPlayer {
                 }
             }
             match xboard::classify(trimmed) {
-                EngineLine::Thinking(t) => t.apply(&mut reply, pos, self.chess960),
+                EngineLine::Thinking(t) => t.apply(
+                    &mut reply,
+                    pos,
+                    CastlingNotation::chess960_if(self.chess960),
+                ),
                 EngineLine::Move(text) => {
                     reply.details.lines = kept.into_iter().flatten().collect();
                     let Some(mv) = xboard::parse_move(pos, &text) else {
@@ -390,7 +399,7 @@ impl XboardPlayer {
                         }
                     }
                     // King takes rook for castling: unambiguous in every variant.
-                    reply.bestmove = pos.uci(mv, true);
+                    reply.bestmove = pos.uci(mv, CastlingNotation::Chess960);
                     if let Some((_, moves)) = &mut self.known {
                         moves.push(mv);
                     }

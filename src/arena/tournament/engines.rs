@@ -3,11 +3,11 @@
 
 use super::error::ArenaError;
 use crate::arena::config::{EngineKind, MatchConfig, Protocol, TimeControl};
+use crate::arena::engine::{check_options, UciCommand, UciPlayer, XboardPlayer};
 use crate::arena::engine_log::{LogSink, LoggedPlayer};
 use crate::arena::game::{play_game, GameSetup};
 use crate::arena::player::{BuiltinPlayer, Player, PlayerError};
 use crate::arena::schedule::GameSpec;
-use crate::arena::uci_player::{check_options, UciCommand, UciPlayer, XboardPlayer};
 use crate::eval::EvalParams;
 use crate::record::{GameRecord, Termination};
 use crate::search::{SearchParams, SearchTablebases, Searcher};

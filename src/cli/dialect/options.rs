@@ -11,9 +11,10 @@ use super::{DialectMatch, Flavor, Request};
 use crate::cli::matches::ProgressStyle;
 use crate::cli::UsageError;
 use sparring::arena::config::{
-    DrawAdjudication, MatchConfig, MoveData, OpeningOrder, OpeningsConfig, ResignAdjudication,
-    ResultsFormat, TournamentKind, Variant,
+    DrawAdjudication, MatchConfig, OpeningOrder, OpeningsConfig, ResignAdjudication, ResultsFormat,
+    TournamentKind, Variant,
 };
+use sparring::record::MoveData;
 use sparring::stats::{SprtModel, SprtParams};
 use std::path::PathBuf;
 

@@ -8,7 +8,7 @@ use super::names::{EngineParams, Target};
 use super::run::{GameJob, GameOutcome, GameWorker, Objective};
 use super::SpsaError;
 use crate::arena::config::{Adjudication, OpeningOrder, TimeControl, TournamentKind};
-use crate::arena::uci_player::{UciCommand, UciPlayer};
+use crate::arena::engine::{UciCommand, UciPlayer};
 use crate::arena::{
     open_book, play_game, BookRequest, BuiltinPlayer, GameSetup, OpeningSource, Player, Schedule,
 };
