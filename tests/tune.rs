@@ -1436,9 +1436,10 @@ fn the_in_place_split_holds_out_the_same_positions_and_keeps_load_order() {
 /// L2 penalty pulls toward the start as it does for Adam.
 #[test]
 fn gauss_newton_reaches_adams_minimum_on_the_own_evaluation_in_a_few_iterations() {
-    let run = |name: &str, extra: &str| {
+    let run = |name: &str, epochs: usize, extra: &str| {
         let out = scratch(name).join("out");
-        let config = small_run_config(name, 400, &out, extra);
+        let mut config = small_run_config(name, 400, &out, extra);
+        config.optimizer.epochs = epochs;
         let mut history = Vec::new();
         let summary = tune::run(&config, &mut |e| {
             if let tune::Event::Epoch(stats) = e {
@@ -1450,12 +1451,10 @@ fn gauss_newton_reaches_adams_minimum_on_the_own_evaluation_in_a_few_iterations(
     };
     let (adam, adam_history) = run(
         "gn-adam",
-        "epochs = 3000\npatience = 0\nlearning_rate = 2.0\nl2 = 0.1",
+        3000,
+        "patience = 0\nlearning_rate = 2.0\nl2 = 0.1",
     );
-    let (newton, newton_history) = run(
-        "gn-newton",
-        "epochs = 20\nmethod = \"gauss-newton\"\nl2 = 0.1",
-    );
+    let (newton, newton_history) = run("gn-newton", 20, "method = \"gauss-newton\"\nl2 = 0.1");
     let adam_final = *adam_history.last().unwrap();
     let newton_final = *newton_history.last().unwrap();
     assert_eq!(adam_history[0], newton_history[0], "the same start");
@@ -1486,13 +1485,9 @@ fn gauss_newton_tunes_the_whole_evaluation() {
     // Every group at once: the dense matrix holds the whole evaluation (the check that refuses
     // more than `newton::MAX_WEIGHTS` guards larger selections).
     let out = scratch("gn-all").join("out");
-    let mut config = small_run_config(
-        "gn-all",
-        300,
-        &out,
-        "epochs = 8\nmethod = \"gauss-newton\"\nl2 = 1.0",
-    );
+    let mut config = small_run_config("gn-all", 300, &out, "method = \"gauss-newton\"\nl2 = 1.0");
     config.model.tune = sparring::eval::ParamGroup::ALL.to_vec();
+    config.optimizer.epochs = 8;
     let summary = tune::run(&config, &mut |_| {}).unwrap();
     assert!(2 * summary.params.len() <= sparring::tune::newton::MAX_WEIGHTS);
     assert!(
