@@ -15,6 +15,8 @@ mod pairing;
 pub mod player;
 mod report;
 pub mod schedule;
+#[cfg(test)]
+mod scripted;
 mod tournament;
 /// The old path of the external-engine types, kept for existing users.
 pub use engine as uci_player;
