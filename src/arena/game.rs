@@ -6,7 +6,7 @@ use super::adjudication::{tablebase_verdict, AdjudicationState};
 use super::config::{Adjudication, TimeControl};
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
-use crate::record::{GameRecord, PlayedMove, Termination};
+use crate::record::{AdjudicationRule, GameRecord, PlayedMove, Termination};
 use crate::search::{Clock, SearchLimits};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -168,10 +168,14 @@ fn failure(color: Color, error: &PlayerError, timed: bool) -> Outcome {
         ),
         // An xboard engine's own word: it resigned, or claimed a result the board does not
         // show (cutechess's wording and kinds).
-        PlayerError::Resigned => (result, Termination::Adjudication, format!("{name} resigns")),
+        PlayerError::Resigned => (
+            result,
+            Termination::Adjudication(None),
+            format!("{name} resigns"),
+        ),
         PlayerError::InvalidClaim { claim } => (
             result,
-            Termination::Adjudication,
+            Termination::Adjudication(None),
             format!("{name} makes an invalid result claim: {claim}"),
         ),
         PlayerError::Refused { line } => (
@@ -269,7 +273,8 @@ impl Arbiter<'_, '_> {
     fn tablebase_verdict(&self) -> Option<Outcome> {
         let rules = self.setup.adjudication.tablebase.as_ref()?;
         let (result, reason) = tablebase_verdict(rules, self.game.position())?;
-        Some((result, Termination::Adjudication, reason))
+        let rule = Some(AdjudicationRule::Tablebase);
+        Some((result, Termination::Adjudication(rule), reason))
     }
 
     /// One engine move: asked for, timed, checked, played and recorded. Err: the game is over
@@ -345,7 +350,9 @@ impl Arbiter<'_, '_> {
             self.engine_plies,
         );
         match adjudicated {
-            Some((result, reason)) => Err((result, Termination::Adjudication, reason)),
+            Some((result, rule, reason)) => {
+                Err((result, Termination::Adjudication(Some(rule)), reason))
+            }
             None => Ok(()),
         }
     }

@@ -6,6 +6,7 @@ use crate::arena::config::{
     DrawAdjudication, ResignAdjudication, TablebaseAdjudication, TablebaseResults,
 };
 use crate::arena::scripted::{Scripted, VirtualClock};
+use crate::record::AdjudicationRule::{self, Draw, MaxMoves, Resign, Tablebase};
 use crate::score::Score;
 
 const SHUFFLE_WHITE: [&str; 4] = ["g1f3", "f3g1", "g1f3", "f3g1"];
@@ -69,6 +70,11 @@ fn shufflers() -> (Scripted, Scripted) {
         Scripted::new(&moves(SHUFFLE_WHITE), &clock),
         Scripted::new(&moves(SHUFFLE_BLACK), &clock),
     )
+}
+
+/// Adjudicated by the runner's `rule`.
+fn by(rule: AdjudicationRule) -> Termination {
+    Termination::Adjudication(Some(rule))
 }
 
 fn ending(record: &GameRecord) -> (GameResult, Termination, &str) {
@@ -346,7 +352,7 @@ fn an_engines_resignation_or_false_claim_is_chess_not_a_failure() {
         ending(&record),
         (
             GameResult::WhiteWins,
-            Termination::Adjudication,
+            Termination::Adjudication(None),
             "Black resigns"
         )
     );
@@ -363,7 +369,7 @@ fn an_engines_resignation_or_false_claim_is_chess_not_a_failure() {
         ending(&record),
         (
             GameResult::BlackWins,
-            Termination::Adjudication,
+            Termination::Adjudication(None),
             "White makes an invalid result claim: 1-0"
         )
     );
@@ -391,7 +397,7 @@ fn resign_adjudication_needs_consecutive_losing_scores_and_a_two_sided_agreement
         ending(&record),
         (
             GameResult::WhiteWins,
-            Termination::Adjudication,
+            by(Resign),
             "White wins by adjudication"
         )
     );
@@ -403,7 +409,7 @@ fn resign_adjudication_needs_consecutive_losing_scores_and_a_two_sided_agreement
     let record = nodes_game(&mut white, &mut black, &resign_rule(2, false));
     assert_eq!(
         (record.result, record.termination, record.moves.len()),
-        (GameResult::WhiteWins, Termination::Adjudication, 4)
+        (GameResult::WhiteWins, by(Resign), 4)
     );
     let (mut white, black) = shufflers();
     let mut black = black.scores_cp(&[-700, -700]);
@@ -443,11 +449,7 @@ fn draw_adjudication_waits_for_its_move_number_and_consecutive_small_scores() {
     let record = nodes_game(&mut white, &mut black, &draw_rule(0, 2));
     assert_eq!(
         ending(&record),
-        (
-            GameResult::Draw,
-            Termination::Adjudication,
-            "Draw by adjudication"
-        )
+        (GameResult::Draw, by(Draw), "Draw by adjudication")
     );
     assert_eq!(record.moves.len(), 4);
 
@@ -456,10 +458,7 @@ fn draw_adjudication_waits_for_its_move_number_and_consecutive_small_scores() {
     let mut white = white.score(Score::Cp(0));
     let mut black = black.score(Score::Cp(0));
     let record = nodes_game(&mut white, &mut black, &draw_rule(3, 1));
-    assert_eq!(
-        (record.termination, record.moves.len()),
-        (Termination::Adjudication, 6)
-    );
+    assert_eq!((record.termination, record.moves.len()), (by(Draw), 6));
 
     // White's 100cp on ply 3 restarts the count: four small scores end it on ply 7.
     let (white, black) = shufflers();
@@ -495,7 +494,7 @@ fn the_maximal_length_adjudicates_after_the_rules_of_chess() {
         ending(&record),
         (
             GameResult::Draw,
-            Termination::Adjudication,
+            by(MaxMoves),
             "Draw by adjudication: maximal game length"
         )
     );
@@ -532,7 +531,7 @@ fn the_tables_judge_the_start_and_every_capture_before_the_score_rules() {
         ending(&record),
         (
             GameResult::WhiteWins,
-            Termination::Adjudication,
+            by(Tablebase),
             "White wins by adjudication: SyzygyTB"
         )
     );
@@ -579,7 +578,7 @@ fn the_rules_of_chess_come_before_the_tables() {
         ending(&record),
         (
             GameResult::Draw,
-            Termination::Adjudication,
+            by(Tablebase),
             "Draw by adjudication: SyzygyTB"
         )
     );
@@ -610,7 +609,7 @@ fn clocks_are_charged_with_increments_and_new_periods() {
         [&mut white, &mut black],
         &clock,
     );
-    assert_eq!(record.termination, Termination::Adjudication);
+    assert_eq!(record.termination, by(MaxMoves));
     assert_eq!(record.clock_left, [Some(ms(600)), Some(ms(600))]);
     assert_eq!(record.moves[0].time, ms(300));
     assert_eq!(record.moves[0].details.time_left, Some(ms(800)));
@@ -743,4 +742,65 @@ fn a_flag_fall_loses_unless_the_opponent_cannot_mate() {
             "White loses on time"
         )
     );
+}
+
+#[test]
+fn a_stored_game_reads_back_as_the_rule_that_ended_it() {
+    use crate::arena::AdjudicationCounts;
+    let (white, black) = shufflers();
+    let mut resigning = (white.score(Score::Cp(700)), black.score(Score::Cp(-700)));
+    let (white, black) = shufflers();
+    let mut drawish = (white.score(Score::Cp(0)), black.score(Score::Cp(0)));
+    let (white, black) = shufflers();
+    let mut xboard_resign = (white, black.fail_at(0, PlayerError::Resigned));
+    let (mut white, mut black) = shufflers();
+    let records = [
+        nodes_game(&mut resigning.0, &mut resigning.1, &resign_rule(1, true)),
+        nodes_game(&mut drawish.0, &mut drawish.1, &draw_rule(0, 1)),
+        nodes_game(&mut xboard_resign.0, &mut xboard_resign.1, &draw_rule(0, 1)),
+        nodes_game(
+            &mut white,
+            &mut black,
+            &Adjudication {
+                max_moves: Some(1),
+                ..Adjudication::default()
+            },
+        ),
+        nodes_game_from(
+            "k7/8/8/8/8/8/8/1R5K w - - 0 1",
+            &tablebase_rule(TablebaseResults::Both),
+            &mut Scripted::new(&[], &VirtualClock::default()),
+            &mut Scripted::new(&[], &VirtualClock::default()),
+        ),
+    ];
+    let rules: Vec<Option<AdjudicationRule>> = records
+        .iter()
+        .map(|r| match r.termination {
+            Termination::Adjudication(rule) => rule,
+            _ => panic!("{} was not adjudicated", r.reason),
+        })
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            Some(Resign),
+            Some(Draw),
+            None,
+            Some(MaxMoves),
+            Some(Tablebase)
+        ]
+    );
+    let mut counts = AdjudicationCounts::default();
+    for (record, rule) in records.iter().zip(&rules) {
+        let tag = record.termination.tag();
+        assert_eq!(AdjudicationRule::from_stored(tag, &record.reason), *rule);
+        counts.add(record);
+    }
+    let expected = AdjudicationCounts {
+        tablebase: 1,
+        draw: 1,
+        resign: 1,
+        max_moves: 1,
+    };
+    assert_eq!(counts, expected);
 }
