@@ -3,6 +3,8 @@
 //! the results heading and ranking table, ranking.csv with per-engine figures, the engine log,
 //! declared-option checks and per-engine time controls.
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::arena::{
     run_tournament, ArenaError, EngineKind, Event, MatchConfig, RunOptions, StartPosition,
     TimeControl, TournamentSummary,
@@ -88,13 +90,10 @@ fn pgn_games(dir: &Path) -> usize {
 
 /// Runs ../shared/tools/check_pgn.py when python-chess and ../shared are there.
 fn check_pgn(dir: &Path) {
-    let tool = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/tools/check_pgn.py");
-    let has_chess = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !Path::new(tool).exists() || !has_chess {
-        println!("skipped check_pgn.py: ../shared or python-chess is absent");
+    let Some(tool) = tools::shared("tools/check_pgn.py") else {
+        return;
+    };
+    if !tools::python_chess("chess") {
         return;
     }
     let out = std::process::Command::new("python3")

@@ -9,6 +9,8 @@
 //! value; see docs/research/chess960-and-spsa.md, A4. `EXTRA`, the start positions and the DFRC
 //! position were counted with python-chess only (no published source known).
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::board::chess960::{
     back_rank, dfrc_start_fen, dfrc_start_position, start_fen, start_position,
 };
@@ -702,11 +704,7 @@ fn repetition_and_lost_rights_in_chess960() {
 /// text and the depth-2 count of every position along the games, read from Shredder-FEN.
 #[test]
 fn moves_agree_with_python_chess_along_random_960_games() {
-    let probe = std::process::Command::new("python3")
-        .args(["-c", "import chess"])
-        .status();
-    if !matches!(probe, Ok(s) if s.success()) {
-        println!("skipped: python3 with the chess package is not installed");
+    if !tools::python_chess("chess") {
         return;
     }
     let script = r#"

@@ -5,6 +5,8 @@
 //! (when installed) a short gauntlet against Stockfish. Every game is replayed by python-chess
 //! as Chess960 (tests/fixtures/replay_chess960.py) and checked by ../shared/tools/check_pgn.py.
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::arena::{
     run_tournament, Chess960Starts, MatchConfig, RunOptions, TournamentSummary, Variant,
 };
@@ -24,18 +26,10 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
-fn has_python_chess() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.pgn"])
-        .status()
-        .is_ok_and(|s| s.success())
-}
-
 /// python-chess's replay of a run's games (and of the engine log's position commands):
 /// `(games, castles in the games, castles sent to engines)`; None without python-chess.
 fn replay(dir: &Path, log: bool) -> Option<(usize, usize, usize)> {
-    if !has_python_chess() {
-        println!("skipped the python-chess replay: python-chess is not installed");
+    if !tools::python_chess("chess.pgn") {
         return None;
     }
     let mut command = Command::new("python3");
@@ -59,17 +53,12 @@ fn replay(dir: &Path, log: bool) -> Option<(usize, usize, usize)> {
 /// Runs the shared PGN checker when ../shared (the project's, or the main checkout's next to
 /// a worktree) and python-chess are there.
 fn check_pgn(dir: &Path) {
-    let tool = [
-        "../shared/tools/check_pgn.py",
-        "../../shared/tools/check_pgn.py",
-    ]
-    .iter()
-    .map(|p| Path::new(ROOT).join(p))
-    .find(|p| p.exists());
-    let Some(tool) = tool.filter(|_| has_python_chess()) else {
-        println!("skipped check_pgn.py: ../shared or python-chess is absent");
+    let Some(tool) = tools::shared("tools/check_pgn.py") else {
         return;
     };
+    if !tools::python_chess("chess.pgn") {
+        return;
+    }
     let out = Command::new("python3")
         .arg(tool)
         .arg(dir.join("games.pgn"))
@@ -414,8 +403,7 @@ fn a_standard_run_refuses_a_chess960_book_naming_file_and_line() {
 
 #[test]
 fn a_chess960_gauntlet_against_stockfish_replays_as_chess960() {
-    if !Path::new(STOCKFISH).exists() {
-        println!("skipped: {STOCKFISH} is not installed (apt-get install stockfish)");
+    if tools::usr_games("stockfish").is_none() {
         return;
     }
     let dir = scratch("stockfish");

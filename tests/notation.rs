@@ -3,6 +3,8 @@
 //! pseudo-random playouts from the start position and every perft fixture, plus hand-picked cases.
 //! One test cross-checks keys and SAN against python-chess when it is installed.
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::board::{
     zobrist, Color, FenError, File, GenMode, Move, MoveParseError, Position, SanError,
 };
@@ -254,13 +256,7 @@ print("\n".join(out))
 /// keys must differ by exactly that en-passant term; those positions are counted and reported.
 #[test]
 fn keys_and_san_agree_with_python_chess() {
-    let available = Command::new("python3")
-        .args(["-c", "import chess"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
-    if !available {
-        println!("SKIPPED: python3 with python-chess is not available (pip install chess)");
+    if !tools::python_chess("chess") {
         return;
     }
     let playouts = playouts(1, 40);

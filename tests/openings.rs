@@ -3,6 +3,8 @@
 //! Polyglot books (hand-built here, and built by `polyglot make-book` when it is installed, then
 //! compared with python-chess's reader when that is installed).
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::board::{Move, Position, Square};
 use sparring::openings::generate::{generate, GenerateOptions};
 use sparring::openings::{
@@ -539,11 +541,7 @@ for line in sys.stdin:
 "#;
 
 fn python_chess_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.polyglot"])
-        .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+    tools::python_chess("chess.polyglot")
 }
 
 /// Compares our keys and book moves with python-chess's for every position along `lines`.
@@ -598,7 +596,6 @@ fn compare_with_python_chess(
 #[test]
 fn hand_built_book_agrees_with_python_chess() {
     if !python_chess_available() {
-        println!("SKIPPED: python3 with python-chess is not available (pip install chess)");
         return;
     }
     let book = hand_built_book();
@@ -624,11 +621,9 @@ fn book_lines() -> Vec<Vec<String>> {
 
 #[test]
 fn polyglot_make_book_output_reads_like_python_chess() {
-    let polyglot = Path::new("/usr/games/polyglot");
-    if !polyglot.exists() {
-        println!("SKIPPED: /usr/games/polyglot is not installed (apt-get install polyglot)");
+    let Some(polyglot) = tools::usr_games("polyglot") else {
         return;
-    }
+    };
     let bin = tmp("make-book.bin");
     let _ = std::fs::remove_file(&bin);
     let status = Command::new(polyglot)
@@ -666,7 +661,6 @@ fn polyglot_make_book_output_reads_like_python_chess() {
     let walk = book.walk(&Position::startpos(), None);
     assert!(walk.illegal.is_empty());
     if !python_chess_available() {
-        println!("SKIPPED (python-chess part): python3 with python-chess is not available");
         return;
     }
     let n = compare_with_python_chess(&bin, book, &lines);

@@ -3,6 +3,8 @@
 //! the same formats in every checkout), and the suites shipped in openings/ must load cleanly and
 //! keep the properties openings/README.md states.
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::eval::EvalParams;
 use sparring::openings::{BadLinePolicy, BookOptions, OpeningBook};
 use sparring::rng::Rng;
@@ -13,18 +15,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 fn load_shared(name: &str, expected: usize) {
-    let path = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/openings"
-    ))
-    .join(name);
-    if !path.exists() {
-        println!(
-            "SKIPPED: {} is absent (a checkout without ../shared)",
-            path.display()
-        );
+    let Some(path) = tools::shared(&format!("data/openings/{name}")) else {
         return;
-    }
+    };
     let options = BookOptions {
         policy: BadLinePolicy::Refuse,
         ..BookOptions::default()
@@ -72,12 +65,8 @@ fn eight_moves_plus_90() {
 #[test]
 fn eight_moves_pgn() {
     load_shared("8moves_v3.pgn", 34_700);
-    let path = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/openings/8moves_v3.pgn"
-    ));
-    if path.exists() {
-        let book = OpeningBook::open(path, None, BookOptions::default()).unwrap();
+    if let Some(path) = tools::shared("data/openings/8moves_v3.pgn") {
+        let book = OpeningBook::open(&path, None, BookOptions::default()).unwrap();
         let mut rng = Rng::new(0);
         assert!((0..34_700).all(|i| book.opening(i, &mut rng).moves.len() == 16));
     }
@@ -103,12 +92,8 @@ fn load_excerpt(name: &str, source: &str, expected: usize) -> OpeningBook {
         assert_eq!(pos.side_to_move(), sparring::board::Color::White, "{name}");
     }
     // Where ../shared is there, the excerpt must still be the start of its source.
-    let shared = Path::new(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../shared/data/openings"
-    ))
-    .join(source);
-    if let Ok(full) = std::fs::read(&shared) {
+    if let Some(shared) = tools::shared(&format!("data/openings/{source}")) {
+        let full = std::fs::read(&shared).unwrap();
         let excerpt = std::fs::read(&path).unwrap();
         assert!(
             full.starts_with(&excerpt),

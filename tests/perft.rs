@@ -1,8 +1,9 @@
 //! Move-generator correctness: the standard perft positions, our own fixture suite, and every entry
 //! of the shared 126-position suite (skipped with a reason when ../shared is absent).
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::board::{perft, Position};
-use std::path::Path;
 
 /// The six positions of the chessprogramming wiki's "Perft Results" page, depths that run in seconds.
 const STANDARD: &[(&str, &[u64])] = &[
@@ -100,14 +101,10 @@ fn own_fixture_suite() {
 
 #[test]
 fn shared_perft_suite() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perftsuite.epd");
-    let Ok(text) = std::fs::read_to_string(&path) else {
-        println!(
-            "skipped: {} is absent (a checkout without ../shared)",
-            path.display()
-        );
+    let Some(path) = tools::shared("data/perftsuite.epd") else {
         return;
     };
+    let text = std::fs::read_to_string(&path).unwrap();
     // All 755 entries, depth 6 included: about 11 s in the optimised test profile.
     let checked = run_suite(&text, u64::MAX);
     println!("checked {checked} perft entries from {}", path.display());

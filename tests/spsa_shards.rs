@@ -3,6 +3,8 @@
 //! killed shard resumes; bad splits and mismatched shards are refused with status 2; a waiting
 //! shard names the missing files and ends on Ctrl-C; the cluster recipes run.
 
+#[path = "common/tools.rs"]
+mod tools;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
@@ -452,9 +454,10 @@ fn kubernetes_job() -> Option<Vec<String>> {
         print(job['kind']); print(spec['completionMode']); print(spec['completions'])\n\
         print(spec['parallelism']); print(' '.join(c['command']))\n\
         print(c['args'][0])\n";
-    let probe = command("python3").args(["-c", "import yaml"]).output();
-    if !probe.is_ok_and(|o| o.status.success()) {
-        println!("skipped: python3 with PyYAML is not available to parse the manifest");
+    if !tools::present(
+        tools::python_imports("yaml"),
+        "python3 with PyYAML is not available to parse the manifest",
+    ) {
         return None;
     }
     let out = command("python3")

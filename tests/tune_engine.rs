@@ -6,6 +6,8 @@
 
 #[path = "common/binary.rs"]
 mod binary;
+#[path = "common/tools.rs"]
+mod tools;
 
 use binary::{scratch_in, sparring, text, Run};
 use sparring::eval::EvalParams;
@@ -33,15 +35,10 @@ fn bin() -> &'static str {
 
 /// Whether python3 runs; prints why a test is skipped when it does not.
 fn python3(test: &str) -> bool {
-    let ok = std::process::Command::new("python3")
-        .arg("-c")
-        .arg("pass")
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        println!("skipped {test}: python3 is not installed");
-    }
-    ok
+    tools::present(
+        tools::python_imports(""),
+        &format!("{test}: python3 is not installed"),
+    )
 }
 
 /// The options both tuners run with: a validation split, three Gauss-Newton iterations, one

@@ -1,6 +1,8 @@
 //! The UCI front end: a scripted session in process, and the real binary driven by python-chess
 //! when it is installed.
 
+#[path = "common/tools.rs"]
+mod tools;
 use sparring::board::Position;
 use sparring::uci::UciEngine;
 use std::io::Write;
@@ -87,11 +89,7 @@ fn stop_at_once_still_gives_a_legal_move() {
 
 #[test]
 fn python_chess_can_drive_the_engine() {
-    let probe = std::process::Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .status();
-    if !matches!(probe, Ok(s) if s.success()) {
-        println!("skipped: python3 with the chess package is not installed");
+    if !tools::python_chess("chess.engine") {
         return;
     }
     let script = r#"
@@ -632,11 +630,7 @@ fn uci_chess960_option_switches_castling_text() {
 /// whenever it can, so castling is reached however fast the engine wins.
 #[test]
 fn python_chess_plays_chess960_games_against_the_engine() {
-    let probe = std::process::Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .status();
-    if !matches!(probe, Ok(s) if s.success()) {
-        println!("skipped: python3 with the chess package is not installed");
+    if !tools::python_chess("chess.engine") {
         return;
     }
     let script = r#"

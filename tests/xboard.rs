@@ -5,6 +5,8 @@
 //! Debian's packages are installed, fairymax, phalanx and hoichess. Every game is replayed by
 //! python-chess. Tests skip with a printed reason when python3 with python-chess is missing.
 
+#[path = "common/tools.rs"]
+mod tools;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -15,14 +17,7 @@ const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/open
 
 /// Whether python3 can import python-chess (the mock and the PGN checks need it).
 fn python_chess() -> bool {
-    let ok = Command::new("python3")
-        .args(["-c", "import chess"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ok {
-        println!("skipped: python3 with python-chess is absent");
-    }
-    ok
+    tools::python_chess("chess")
 }
 
 fn scratch(name: &str) -> PathBuf {
@@ -444,13 +439,7 @@ fn the_toml_protocol_key_runs_xboard_engines_and_refuses_unknown_ones() {
 
 /// A Debian xboard engine, when installed.
 fn installed(name: &str) -> Option<String> {
-    let path = format!("/usr/games/{name}");
-    if Path::new(&path).exists() {
-        Some(path)
-    } else {
-        println!("skipped {name}: /usr/games/{name} is absent (apt-get install {name})");
-        None
-    }
+    tools::usr_games(name).map(|p| p.display().to_string())
 }
 
 #[test]

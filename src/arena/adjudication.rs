@@ -3,7 +3,7 @@
 
 use super::config::{Adjudication, TablebaseAdjudication, TablebaseResults};
 use crate::board::{Color, GameResult, Position};
-use crate::record::{GameRecord, Termination};
+use crate::record::{AdjudicationRule, FinishedGame, GameRecord, Termination};
 use crate::score::Score;
 use crate::tablebase::Wdl;
 
@@ -46,7 +46,8 @@ pub(crate) fn tablebase_verdict(
     }
 }
 
-/// How many of a run's games each adjudication rule ended, for the end-of-run summary.
+/// How many of a run's games (resumed ones included) each adjudication rule ended, for the
+/// end-of-run summary.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AdjudicationCounts {
     /// Ended by the Syzygy tables' verdict (`tablebase`).
@@ -60,22 +61,28 @@ pub struct AdjudicationCounts {
 }
 
 impl AdjudicationCounts {
-    /// Counts `record` under the rule that ended it, if an adjudication did. The reason texts
-    /// are the ones this module writes.
+    /// Counts `record` under the rule that ended it, if one did.
     pub fn add(&mut self, record: &GameRecord) {
-        if record.termination != Termination::Adjudication {
-            return;
+        if let Termination::Adjudication(Some(rule)) = record.termination {
+            self.count(rule);
         }
-        let reason = record.reason.as_str();
-        if reason.ends_with(": SyzygyTB") {
-            self.tablebase += 1;
-        } else if reason.ends_with(": maximal game length") {
-            self.max_moves += 1;
-        } else if reason.ends_with(" wins by adjudication") {
-            self.resign += 1;
-        } else if reason == "Draw by adjudication" {
-            self.draw += 1;
+    }
+
+    /// Counts a game an earlier run finished (`--resume`), from what games.csv stored of it.
+    pub fn add_finished(&mut self, game: &FinishedGame) {
+        if let Some(rule) = AdjudicationRule::from_stored(&game.termination, &game.reason) {
+            self.count(rule);
         }
+    }
+
+    fn count(&mut self, rule: AdjudicationRule) {
+        let counter = match rule {
+            AdjudicationRule::Tablebase => &mut self.tablebase,
+            AdjudicationRule::Draw => &mut self.draw,
+            AdjudicationRule::Resign => &mut self.resign,
+            AdjudicationRule::MaxMoves => &mut self.max_moves,
+        };
+        *counter += 1;
     }
 
     /// Every adjudicated game.
@@ -95,7 +102,8 @@ pub(crate) struct AdjudicationState {
 }
 
 impl AdjudicationState {
-    /// Updates the counters with a move's score and says whether the game is adjudicated.
+    /// Updates the counters with a move's score and says whether the game is adjudicated, by
+    /// which rule.
     pub(crate) fn update(
         &mut self,
         rules: &Adjudication,
@@ -104,7 +112,7 @@ impl AdjudicationState {
         reset_clock: bool,
         pos_after: &Position,
         engine_plies: u32,
-    ) -> Option<(GameResult, String)> {
+    ) -> Option<(GameResult, AdjudicationRule, String)> {
         let cp = match score {
             Some(Score::Cp(cp)) => Some(cp),
             _ => None,
@@ -143,6 +151,7 @@ impl AdjudicationState {
                     };
                     return Some((
                         GameResult::win_for(winner_color),
+                        AdjudicationRule::Resign,
                         format!(
                             "{} wins by adjudication",
                             super::game::color_name(winner_color)
@@ -155,13 +164,18 @@ impl AdjudicationState {
             if pos_after.fullmove_number().saturating_sub(1) >= draw.move_number
                 && self.draw_plies >= 2 * draw.move_count
             {
-                return Some((GameResult::Draw, "Draw by adjudication".to_string()));
+                return Some((
+                    GameResult::Draw,
+                    AdjudicationRule::Draw,
+                    "Draw by adjudication".to_string(),
+                ));
             }
         }
         if let Some(max) = rules.max_moves {
             if engine_plies >= 2 * max {
                 return Some((
                     GameResult::Draw,
+                    AdjudicationRule::MaxMoves,
                     "Draw by adjudication: maximal game length".to_string(),
                 ));
             }

@@ -88,7 +88,7 @@ pub enum Event<'a> {
         figures: &'a [EngineFigures],
         /// How long this run took.
         elapsed: Duration,
-        /// How many of this run's games each adjudication rule ended.
+        /// How many of the run's games (resumed ones included) each adjudication rule ended.
         adjudications: AdjudicationCounts,
     },
 }

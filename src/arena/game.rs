@@ -6,7 +6,7 @@ use super::adjudication::{tablebase_verdict, AdjudicationState};
 use super::config::{Adjudication, TimeControl};
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
-use crate::record::{GameRecord, PlayedMove, Termination};
+use crate::record::{AdjudicationRule, GameRecord, PlayedMove, Termination};
 use crate::search::{Clock, SearchLimits};
 use std::time::{Duration, Instant, SystemTime};
 
@@ -168,10 +168,14 @@ fn failure(color: Color, error: &PlayerError, timed: bool) -> Outcome {
         ),
         // An xboard engine's own word: it resigned, or claimed a result the board does not
         // show (cutechess's wording and kinds).
-        PlayerError::Resigned => (result, Termination::Adjudication, format!("{name} resigns")),
+        PlayerError::Resigned => (
+            result,
+            Termination::Adjudication(None),
+            format!("{name} resigns"),
+        ),
         PlayerError::InvalidClaim { claim } => (
             result,
-            Termination::Adjudication,
+            Termination::Adjudication(None),
             format!("{name} makes an invalid result claim: {claim}"),
         ),
         PlayerError::Refused { line } => (
@@ -269,7 +273,8 @@ impl Arbiter<'_, '_> {
     fn tablebase_verdict(&self) -> Option<Outcome> {
         let rules = self.setup.adjudication.tablebase.as_ref()?;
         let (result, reason) = tablebase_verdict(rules, self.game.position())?;
-        Some((result, Termination::Adjudication, reason))
+        let rule = Some(AdjudicationRule::Tablebase);
+        Some((result, Termination::Adjudication(rule), reason))
     }
 
     /// One engine move: asked for, timed, checked, played and recorded. Err: the game is over
@@ -345,7 +350,9 @@ impl Arbiter<'_, '_> {
             self.engine_plies,
         );
         match adjudicated {
-            Some((result, reason)) => Err((result, Termination::Adjudication, reason)),
+            Some((result, rule, reason)) => {
+                Err((result, Termination::Adjudication(Some(rule)), reason))
+            }
             None => Ok(()),
         }
     }
@@ -482,408 +489,4 @@ fn move_limits(setup: &GameSetup<'_>, clocks: &Clocks, mover: Color) -> (SearchL
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::arena::config::{DrawAdjudication, ResignAdjudication};
-    use crate::score::Score;
-    use crate::search::Clock;
-    use std::sync::atomic::{AtomicU64, Ordering};
-    use std::sync::Arc;
-
-    /// A player reading its answers from a script; each `go` takes `think` of virtual time.
-    struct Scripted {
-        moves: Vec<&'static str>,
-        score: Option<Score>,
-        think: Duration,
-        now_ms: Arc<AtomicU64>,
-        new_game_error: Option<PlayerError>,
-        /// Answer the n-th request (0-based) with this error instead of a move.
-        go_error: Option<(usize, PlayerError)>,
-        /// What each request carried: its clock and its deadline.
-        seen: Vec<(Option<Clock>, Duration)>,
-    }
-
-    impl Scripted {
-        fn new(moves: &[&'static str], now_ms: &Arc<AtomicU64>) -> Scripted {
-            Scripted {
-                moves: moves.to_vec(),
-                score: None,
-                think: Duration::ZERO,
-                now_ms: now_ms.clone(),
-                new_game_error: None,
-                go_error: None,
-                seen: Vec::new(),
-            }
-        }
-    }
-
-    impl Player for Scripted {
-        fn id_name(&self) -> &str {
-            "scripted"
-        }
-
-        fn new_game(&mut self) -> Result<(), PlayerError> {
-            self.new_game_error.clone().map_or(Ok(()), Err)
-        }
-
-        fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
-            let n = self.seen.len();
-            self.seen
-                .push((request.limits.clock.clone(), request.deadline));
-            let ms = u64::try_from(self.think.as_millis()).unwrap();
-            self.now_ms.fetch_add(ms, Ordering::SeqCst);
-            if let Some((at, error)) = &self.go_error {
-                if *at == n {
-                    return Err(error.clone());
-                }
-            }
-            Ok(EngineReply {
-                bestmove: self.moves.get(n).copied().unwrap_or("").to_string(),
-                score: self.score,
-                depth: Some(1),
-                nodes: Some(1),
-                details: Default::default(),
-            })
-        }
-    }
-
-    const SHUFFLE_WHITE: [&str; 4] = ["g1f3", "f3g1", "g1f3", "f3g1"];
-    const SHUFFLE_BLACK: [&str; 4] = ["g8f6", "f6g8", "g8f6", "f6g8"];
-
-    /// Plays a game from `start` on virtual time under the given controls and rules.
-    fn play(
-        start: &Position,
-        controls: [&TimeControl; 2],
-        adjudication: &Adjudication,
-        players: [&mut Scripted; 2],
-        now_ms: &Arc<AtomicU64>,
-    ) -> GameRecord {
-        let setup = GameSetup {
-            game_id: 1,
-            pair_id: 1,
-            round: 1,
-            event: "test",
-            site: "here",
-            opening_id: 0,
-            start,
-            book_moves: &[],
-            names: ["white", "black"],
-            engines: [0, 1],
-            time_controls: controls,
-            margin: Duration::from_millis(50),
-            timeout: Duration::from_secs(7),
-            adjudication,
-            engine_log: None,
-        };
-        let clock = now_ms.clone();
-        let now = move || Duration::from_millis(clock.load(Ordering::SeqCst));
-        let [white, black] = players;
-        play_game_timed(&setup, [white, black], &now)
-    }
-
-    fn nodes_game(white: &mut Scripted, black: &mut Scripted, rules: &Adjudication) -> GameRecord {
-        let now = white.now_ms.clone();
-        let tc = TimeControl::Nodes(100);
-        play(
-            &Position::startpos(),
-            [&tc, &tc],
-            rules,
-            [white, black],
-            &now,
-        )
-    }
-
-    fn ending(record: &GameRecord) -> (GameResult, Termination, &str) {
-        (record.result, record.termination, record.reason.as_str())
-    }
-
-    #[test]
-    fn a_mate_on_the_board_ends_the_game_by_the_rules() {
-        let now = Arc::new(AtomicU64::new(0));
-        let mut white = Scripted::new(&["f2f3", "g2g4"], &now);
-        let mut black = Scripted::new(&["e7e5", "d8h4"], &now);
-        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
-        assert_eq!(
-            ending(&record),
-            (GameResult::BlackWins, Termination::Normal, "Black mates")
-        );
-        assert_eq!(record.moves.len(), 4);
-        assert_eq!(record.at_fault, None);
-        // Without a clock every move may take the silence timeout.
-        assert!(white
-            .seen
-            .iter()
-            .all(|(clock, deadline)| clock.is_none() && *deadline == Duration::from_secs(7)));
-    }
-
-    #[test]
-    fn an_illegal_or_missing_answer_loses_for_the_mover() {
-        let now = Arc::new(AtomicU64::new(0));
-        let mut white = Scripted::new(&["e2e5"], &now);
-        let mut black = Scripted::new(&[], &now);
-        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::BlackWins,
-                Termination::IllegalMove,
-                "White makes an illegal move: e2e5"
-            )
-        );
-        assert_eq!(record.at_fault, Some(Color::White));
-        let mut white = Scripted::new(&["e2e4"], &now);
-        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
-        assert_eq!(record.reason, "Black makes an illegal move: (none)");
-        assert_eq!(
-            (record.result, record.moves.len()),
-            (GameResult::WhiteWins, 1)
-        );
-    }
-
-    #[test]
-    fn player_failures_are_losses_with_their_reason() {
-        let now = Arc::new(AtomicU64::new(0));
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
-        white.new_game_error = Some(PlayerError::Disconnected {
-            detail: " (exit status: 3)".to_string(),
-        });
-        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::BlackWins,
-                Termination::Abandoned,
-                "White disconnects (the engine disconnected (exit status: 3))"
-            )
-        );
-        assert!(record.moves.is_empty());
-        white.new_game_error = None;
-        black.go_error = Some((1, PlayerError::Timeout { waited_ms: 7000 }));
-        let record = nodes_game(&mut white, &mut black, &Adjudication::default());
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::WhiteWins,
-                Termination::StalledConnection,
-                "Black's connection stalls"
-            )
-        );
-        assert_eq!(
-            (record.moves.len(), record.at_fault),
-            (3, Some(Color::Black))
-        );
-    }
-
-    #[test]
-    fn resign_draw_and_length_rules_adjudicate_after_the_rules_of_chess() {
-        let now = Arc::new(AtomicU64::new(0));
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
-        white.score = Some(Score::Cp(700));
-        black.score = Some(Score::Cp(-700));
-        let resign = Adjudication {
-            resign: Some(ResignAdjudication {
-                move_count: 2,
-                score_cp: 600,
-                two_sided: true,
-            }),
-            ..Adjudication::default()
-        };
-        let record = nodes_game(&mut white, &mut black, &resign);
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::WhiteWins,
-                Termination::Adjudication,
-                "White wins by adjudication"
-            )
-        );
-        assert_eq!(record.moves.len(), 4);
-
-        white.seen.clear();
-        black.seen.clear();
-        white.score = Some(Score::Cp(3));
-        black.score = Some(Score::Cp(-3));
-        let draw = Adjudication {
-            draw: Some(DrawAdjudication {
-                move_number: 0,
-                move_count: 2,
-                score_cp: 5,
-            }),
-            ..Adjudication::default()
-        };
-        let record = nodes_game(&mut white, &mut black, &draw);
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::Draw,
-                Termination::Adjudication,
-                "Draw by adjudication"
-            )
-        );
-        assert_eq!(record.moves.len(), 4);
-
-        // The threefold repetition after 8 plies and the length limit coincide: the board wins.
-        let mut white = Scripted::new(&[SHUFFLE_WHITE, SHUFFLE_WHITE].concat(), &now);
-        let mut black = Scripted::new(&[SHUFFLE_BLACK, SHUFFLE_BLACK].concat(), &now);
-        let length = Adjudication {
-            max_moves: Some(4),
-            ..Adjudication::default()
-        };
-        let record = nodes_game(&mut white, &mut black, &length);
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::Draw,
-                Termination::Normal,
-                "Draw by 3-fold repetition"
-            )
-        );
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
-        let length = Adjudication {
-            max_moves: Some(1),
-            ..Adjudication::default()
-        };
-        let record = nodes_game(&mut white, &mut black, &length);
-        assert_eq!(record.reason, "Draw by adjudication: maximal game length");
-        assert_eq!(record.moves.len(), 2);
-    }
-
-    fn clock(moves: Option<u32>, base_ms: u64, increment_ms: u64) -> TimeControl {
-        TimeControl::Clock {
-            moves,
-            base: Duration::from_millis(base_ms),
-            increment: Duration::from_millis(increment_ms),
-        }
-    }
-
-    #[test]
-    fn clocks_are_charged_with_increments_and_new_periods() {
-        let now = Arc::new(AtomicU64::new(0));
-        let two_moves = Adjudication {
-            max_moves: Some(2),
-            ..Adjudication::default()
-        };
-        let start = Position::startpos();
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
-        white.think = Duration::from_millis(300);
-        black.think = Duration::from_millis(300);
-        let sudden = clock(None, 1000, 100);
-        let record = play(
-            &start,
-            [&sudden, &sudden],
-            &two_moves,
-            [&mut white, &mut black],
-            &now,
-        );
-        assert_eq!(record.termination, Termination::Adjudication);
-        let ms = Duration::from_millis;
-        assert_eq!(record.clock_left, [Some(ms(600)), Some(ms(600))]);
-        assert_eq!(record.moves[0].time, ms(300));
-        let times: Vec<(Duration, Duration)> = white
-            .seen
-            .iter()
-            .map(|(c, deadline)| (c.as_ref().unwrap().white_time, *deadline))
-            .collect();
-        assert_eq!(times, [(ms(1000), ms(1050)), (ms(800), ms(850))]);
-
-        // 2 moves per period: the base comes back after the second move.
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
-        white.think = Duration::from_millis(300);
-        let periods = clock(Some(2), 1000, 0);
-        let record = play(
-            &start,
-            [&periods, &periods],
-            &two_moves,
-            [&mut white, &mut black],
-            &now,
-        );
-        assert_eq!(record.clock_left, [Some(ms(1400)), Some(ms(2000))]);
-        let to_go: Vec<Option<u32>> = white
-            .seen
-            .iter()
-            .map(|(c, _)| c.as_ref().unwrap().moves_to_go)
-            .collect();
-        assert_eq!(to_go, [Some(2), Some(1)]);
-    }
-
-    #[test]
-    fn a_flag_fall_loses_unless_the_opponent_cannot_mate() {
-        let now = Arc::new(AtomicU64::new(0));
-        let rules = Adjudication::default();
-        let sudden = clock(None, 1000, 0);
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        let mut black = Scripted::new(&SHUFFLE_BLACK, &now);
-        white.think = Duration::from_millis(1500);
-        let record = play(
-            &Position::startpos(),
-            [&sudden, &sudden],
-            &rules,
-            [&mut white, &mut black],
-            &now,
-        );
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::BlackWins,
-                Termination::TimeForfeit,
-                "White loses on time (500ms overrun)"
-            )
-        );
-        assert_eq!(record.clock_left[0], Some(Duration::ZERO));
-        assert_eq!(record.at_fault, Some(Color::White));
-
-        // Black has a bare king: White's flag fall is a draw.
-        let lone = Position::from_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1").unwrap();
-        let record = play(
-            &lone,
-            [&sudden, &sudden],
-            &rules,
-            [&mut white, &mut black],
-            &now,
-        );
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::Draw,
-                Termination::TimeForfeit,
-                "White loses on time (500ms overrun), but the opponent cannot mate: draw"
-            )
-        );
-
-        // A fixed move time: overrunning it, or a timeout under it, is a time forfeit too.
-        let movetime = TimeControl::MoveTime(Duration::from_millis(100));
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        white.think = Duration::from_millis(200);
-        let record = play(
-            &Position::startpos(),
-            [&movetime, &movetime],
-            &rules,
-            [&mut white, &mut black],
-            &now,
-        );
-        assert_eq!(record.reason, "White loses on time (100ms overrun)");
-        assert_eq!(record.clock_left, [None, None]);
-        let mut white = Scripted::new(&SHUFFLE_WHITE, &now);
-        white.go_error = Some((0, PlayerError::Timeout { waited_ms: 150 }));
-        let record = play(
-            &Position::startpos(),
-            [&movetime, &movetime],
-            &rules,
-            [&mut white, &mut black],
-            &now,
-        );
-        assert_eq!(
-            ending(&record),
-            (
-                GameResult::BlackWins,
-                Termination::TimeForfeit,
-                "White loses on time"
-            )
-        );
-    }
-}
+mod tests;

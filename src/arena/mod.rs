@@ -20,6 +20,8 @@ mod pairing;
 pub mod player;
 mod report;
 pub mod schedule;
+#[cfg(test)]
+mod scripted;
 mod tournament;
 
 pub use adjudication::AdjudicationCounts;

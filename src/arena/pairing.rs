@@ -93,7 +93,7 @@ impl EngineFigures {
                 Termination::Abandoned => self.disconnects += 1,
                 Termination::StalledConnection => self.stalls += 1,
                 Termination::IllegalMove => self.illegal_moves += 1,
-                Termination::Normal | Termination::Adjudication => {}
+                Termination::Normal | Termination::Adjudication(_) => {}
             }
         }
     }

@@ -30,8 +30,9 @@ use std::time::{Duration, SystemTime};
 pub enum Termination {
     /// Ended by the rules on the board (mate, stalemate, repetition, fifty moves, material).
     Normal,
-    /// Ended by a draw or resign adjudication rule, or the maximal game length.
-    Adjudication,
+    /// Ended by an adjudication: the runner's rule that did it, or None for an engine's own
+    /// word (an xboard resignation or false result claim) or a game read back naming no rule.
+    Adjudication(Option<AdjudicationRule>),
     /// A side ran out of time.
     TimeForfeit,
     /// A side played a move that is not legal (or not a move).
@@ -42,12 +43,46 @@ pub enum Termination {
     StalledConnection,
 }
 
+/// The runner's adjudication rules, as `[adjudication]` configures them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AdjudicationRule {
+    /// The Syzygy tables' verdict (`tablebase`).
+    Tablebase,
+    /// The score-based draw rule (`draw`).
+    Draw,
+    /// The score-based resign rule (`resign`).
+    Resign,
+    /// The maximal game length (`max_moves`).
+    MaxMoves,
+}
+
+impl AdjudicationRule {
+    /// The rule that ended a game written earlier, from its termination tag and reason (games.csv
+    /// stores no rule): the inverse of the arbiter's reason texts, kept in this one place.
+    pub fn from_stored(termination_tag: &str, reason: &str) -> Option<AdjudicationRule> {
+        if termination_tag != "adjudication" {
+            return None;
+        }
+        if reason.ends_with(": SyzygyTB") {
+            Some(AdjudicationRule::Tablebase)
+        } else if reason.ends_with(": maximal game length") {
+            Some(AdjudicationRule::MaxMoves)
+        } else if reason.ends_with(" wins by adjudication") {
+            Some(AdjudicationRule::Resign)
+        } else if reason == "Draw by adjudication" {
+            Some(AdjudicationRule::Draw)
+        } else {
+            None
+        }
+    }
+}
+
 impl Termination {
     /// The PGN `Termination` tag value (as cutechess and fastchess write it).
     pub fn tag(self) -> &'static str {
         match self {
             Termination::Normal => "normal",
-            Termination::Adjudication => "adjudication",
+            Termination::Adjudication(_) => "adjudication",
             Termination::TimeForfeit => "time forfeit",
             Termination::IllegalMove => "illegal move",
             Termination::Abandoned => "abandoned",
@@ -57,7 +92,7 @@ impl Termination {
 
     /// Whether the game says something about the engines' chess (used for tuning data).
     pub fn is_played_out(self) -> bool {
-        matches!(self, Termination::Normal | Termination::Adjudication)
+        matches!(self, Termination::Normal | Termination::Adjudication(_))
     }
 }
 

@@ -497,7 +497,7 @@ mod tests {
             book_moves,
             moves,
             result: GameResult::BlackWins,
-            termination: Termination::Adjudication,
+            termination: Termination::Adjudication(None),
             reason: "test".to_string(),
             time_control: "nodes=1000".to_string(),
             clock_left: [None; 2],

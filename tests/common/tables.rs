@@ -22,14 +22,11 @@ pub fn shared_dir() -> Option<PathBuf> {
         .find(|d| d.join("KRPvKR.rtbw").is_file())
 }
 
-/// Prints why a check is skipped, or fails when the environment requires every tool
-/// (`SPARRING_REQUIRE_TOOLS=1`).
-pub fn skip(reason: &str) {
-    if std::env::var("SPARRING_REQUIRE_TOOLS").as_deref() == Ok("1") {
-        panic!("SPARRING_REQUIRE_TOOLS=1 and {reason}");
-    }
-    println!("skipped: {reason}");
-}
+/// The one skip of tests/common/tools.rs (fails under `SPARRING_REQUIRE_TOOLS=1`).
+pub use tools::skip;
+
+#[path = "tools.rs"]
+mod tools;
 
 /// The prober holds one set of tables per process: tests of one file that open different sets
 /// take turns by holding this.

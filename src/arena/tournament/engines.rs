@@ -290,7 +290,7 @@ pub(super) fn play_one(
     // old one is dropped: its process group is killed).
     if !matches!(
         record.termination,
-        Termination::Normal | Termination::Adjudication
+        Termination::Normal | Termination::Adjudication(_)
     ) {
         let loser = match record.result {
             crate::board::GameResult::WhiteWins => Some(b),

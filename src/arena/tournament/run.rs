@@ -35,7 +35,7 @@ pub struct TournamentSummary {
     pub sprt_decisions: Vec<Option<SprtDecision>>,
     /// Per configured engine: what it did in this run's games.
     pub figures: Vec<EngineFigures>,
-    /// How many of this run's games each adjudication rule ended.
+    /// How many of the run's games (resumed ones included) each adjudication rule ended.
     pub adjudications: AdjudicationCounts,
     /// Where the results are.
     pub output_dir: PathBuf,
@@ -407,6 +407,7 @@ impl<'a> Tally<'a> {
                 1.0 - white_score
             };
             self.pairings[spec.pairing].add_game(game.pair_id, first_score);
+            self.adjudications.add_finished(game);
         }
         let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
         self.games_done = done.len() as u64;

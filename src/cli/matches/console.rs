@@ -224,7 +224,8 @@ impl Console {
     }
 }
 
-/// How many of this run's games each adjudication rule ended (nothing when none was).
+/// How many of the run's games (resumed ones included) each adjudication rule ended (nothing
+/// when none was).
 fn adjudication_line(a: AdjudicationCounts) -> Option<String> {
     (a.total() > 0).then(|| {
         format!(
