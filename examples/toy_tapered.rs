@@ -13,6 +13,7 @@
 mod eval;
 
 use sparring::tune::any::{self, AnyOptions, Method};
+use sparring::ErrorClass;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;

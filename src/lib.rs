@@ -176,6 +176,7 @@
 
 pub mod arena;
 pub mod board;
+pub mod error;
 pub mod eval;
 pub mod files;
 pub mod openings;
@@ -188,6 +189,8 @@ pub mod tablebase;
 pub mod toml_config;
 pub mod tune;
 pub mod uci;
+
+pub use error::{ErrorClass, Failure};
 
 /// The name the built-in engine gives itself (UCI `id name`, PGN player tags of its own games).
 pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));

@@ -90,7 +90,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {}", cli::error_chain(&err));
-            cli::failure_kind(&err).exit_code()
+            cli::exit_code(cli::failure(&err))
         }
     }
 }

@@ -7,6 +7,7 @@
 //! The document is parsed once into `toml`'s spanned tree: serde reads from it, and a check that
 //! fails after deserialisation finds its key's position in it.
 
+use crate::error::{ErrorClass, Failure};
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use std::fmt::Display;
 use std::ops::Range;
@@ -17,6 +18,7 @@ use toml::Spanned;
 
 /// What is wrong with a configuration file. Line and column are 1-based.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ConfigError {
     /// The file cannot be read.
     #[error("{file}: cannot read: {source}")]
@@ -97,6 +99,20 @@ pub enum ConfigError {
         /// The full description of the problem.
         message: String,
     },
+}
+
+impl ErrorClass for ConfigError {
+    fn class(&self) -> Failure {
+        match self {
+            // A configuration the user named, unreadable or wrong, is input to fix.
+            ConfigError::Io { .. }
+            | ConfigError::Syntax { .. }
+            | ConfigError::Missing { .. }
+            | ConfigError::Invalid { .. }
+            | ConfigError::UnknownKey { .. }
+            | ConfigError::Other { .. } => Failure::BadInput,
+        }
+    }
 }
 
 impl ConfigError {

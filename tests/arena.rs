@@ -9,6 +9,7 @@ use sparring::arena::{
     run_tournament, ArenaError, EngineKind, Event, MatchConfig, RunOptions, StartPosition,
     TimeControl, TournamentSummary,
 };
+use sparring::ErrorClass;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 

@@ -9,6 +9,7 @@
 //! columns), so those are masked; everything else must be equal bytes in the same order. The
 //! unsharded run plays at concurrency 1, so its files are in game-id order, as merged files are.
 
+use sparring::ErrorClass;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

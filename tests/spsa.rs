@@ -9,6 +9,7 @@ use sparring::tune::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, GainSchedule, GameJob, GameOutcome,
     GameWorker, Objective, RunOptions, SpsaConfig, SpsaError, SpsaEvent, SpsaParam, SpsaPlan,
 };
+use sparring::ErrorClass;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -878,7 +879,7 @@ fn a_waiting_shard_reports_the_missing_files_and_stops_when_asked() {
         &mut |_| {},
     );
     assert!(
-        matches!(&refused, Err(e @ SpsaError::Usage(_)) if e.is_bad_input()),
+        matches!(&refused, Err(e @ SpsaError::TooManyShards { .. }) if e.is_bad_input()),
         "{refused:?}"
     );
 }

@@ -5,6 +5,7 @@
 use sparring::board::Position;
 use sparring::rng::Rng;
 use sparring::tablebase::{TableKind, TablebaseError, Tablebases, Wdl};
+use sparring::ErrorClass;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -9,6 +9,7 @@ use sparring::tune::{
     self, data::LoadReport, loss, loss_and_gradient, synthetic, train, with_threads, Dataset,
     LineErrorKind, ParamSelection, TrainOptions, TuneConfig,
 };
+use sparring::ErrorClass;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 

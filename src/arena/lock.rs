@@ -2,6 +2,7 @@
 //! its holder's pid and host, created exclusively; a lock left by a process that no longer
 //! exists on this host (killed run) is taken over.
 
+use crate::error::{ErrorClass, Failure};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use thiserror::Error;
@@ -11,6 +12,7 @@ pub const LOCK_FILE: &str = "sparring.lock";
 
 /// Why the directory could not be locked.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum LockError {
     /// A live process holds the lock (or one on another host, which cannot be checked).
     #[error("{}: another run (pid {pid} on {host}) is writing this output directory; wait for it, or remove {} if that run is gone", dir.display(), LOCK_FILE)]
@@ -30,6 +32,16 @@ pub enum LockError {
         /// What the system said.
         source: std::io::Error,
     },
+}
+
+impl ErrorClass for LockError {
+    fn class(&self) -> Failure {
+        match self {
+            // Another run owns the directory: the user must choose another or wait.
+            LockError::Held { .. } => Failure::BadInput,
+            LockError::Io { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// Holds the lock until dropped (also when the run fails).

@@ -15,7 +15,8 @@ use super::config::{
     Adjudication, EngineConfig, EngineKind, MatchConfig, OpeningOrder, OpeningsConfig,
     OutputConfig, Protocol, TournamentKind,
 };
-use super::schedule::{describe_game_ids, Shard, Slice, Wave};
+use super::schedule::{describe_game_ids, Shard, ShardError, Slice, Wave, WaveError};
+use crate::error::{ErrorClass, Failure};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -46,6 +47,7 @@ pub struct Fingerprint {
 
 /// Problems with the fingerprint file.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ManifestError {
     /// `run.toml` could not be read or written.
     #[error("{}: {source}", path.display())]
@@ -73,6 +75,43 @@ pub enum ManifestError {
     },
 }
 
+impl ErrorClass for ManifestError {
+    fn class(&self) -> Failure {
+        match self {
+            ManifestError::Io { .. } => Failure::FailedRun,
+            ManifestError::Malformed { .. } | ManifestError::Mismatch { .. } => Failure::BadInput,
+        }
+    }
+}
+
+/// Why a fingerprint's shard or wave keys do not describe a slice of the run.
+#[derive(Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SliceKeyError {
+    /// A key that must hold a whole number does not (or is missing).
+    #[error("`{key}` is not a whole number")]
+    NotANumber {
+        /// The dotted key.
+        key: &'static str,
+    },
+    /// The shard keys name no shard.
+    #[error(transparent)]
+    Shard(#[from] ShardError),
+    /// The wave keys name no wave of the schedule.
+    #[error(transparent)]
+    Wave(#[from] WaveError),
+}
+
+impl ErrorClass for SliceKeyError {
+    fn class(&self) -> Failure {
+        match self {
+            SliceKeyError::NotANumber { .. } => Failure::BadInput,
+            SliceKeyError::Shard(source) => source.class(),
+            SliceKeyError::Wave(source) => source.class(),
+        }
+    }
+}
+
 fn describe_changes(changes: &[(String, Option<String>, Option<String>)]) -> String {
     let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "(unset)".to_string());
     changes
@@ -80,6 +119,12 @@ fn describe_changes(changes: &[(String, Option<String>, Option<String>)]) -> Str
         .map(|(key, was, now)| format!("{key} was {} and is now {}", show(was), show(now)))
         .collect::<Vec<_>>()
         .join(", ")
+}
+
+/// The whole number a fingerprint key holds.
+fn whole_number(key: &'static str, text: Option<&str>) -> Result<u64, SliceKeyError> {
+    text.and_then(|t| t.parse::<u64>().ok())
+        .ok_or(SliceKeyError::NotANumber { key })
 }
 
 /// A content hash of a file (64-bit FNV-1a, hex), or a note when it cannot be read.
@@ -346,39 +391,28 @@ impl Fingerprint {
 
     /// The shard recorded in the fingerprint and the total games of its schedule; `None` for
     /// an unsharded run.
-    pub fn shard(&self) -> Result<Option<(Shard, u64)>, String> {
+    pub fn shard(&self) -> Result<Option<(Shard, u64)>, SliceKeyError> {
         let (Some(index), Some(count)) = (self.get(SHARD_INDEX), self.get(SHARD_COUNT)) else {
             return Ok(None);
         };
-        let number = |key: &str, text: Option<&str>| {
-            text.and_then(|t| t.parse::<u64>().ok())
-                .ok_or_else(|| format!("`{key}` is not a whole number"))
-        };
         let shard = Shard::new(
-            number(SHARD_INDEX, Some(index))?,
-            number(SHARD_COUNT, Some(count))?,
-        )
-        .map_err(|e| e.to_string())?;
-        let total = number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
+            whole_number(SHARD_INDEX, Some(index))?,
+            whole_number(SHARD_COUNT, Some(count))?,
+        )?;
+        let total = whole_number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
         Ok(Some((shard, total)))
     }
 
     /// The wave recorded in the fingerprint (`wave.index`, `wave.pairs`); `None` for a run
     /// not played in waves.
-    pub fn wave(&self) -> Result<Option<Wave>, String> {
+    pub fn wave(&self) -> Result<Option<Wave>, SliceKeyError> {
         let Some(index) = self.get(WAVE_INDEX) else {
             return Ok(None);
         };
-        let number = |key: &str, text: Option<&str>| {
-            text.and_then(|t| t.parse::<u64>().ok())
-                .ok_or_else(|| format!("`{key}` is not a whole number"))
-        };
-        let index = number(WAVE_INDEX, Some(index))?;
-        let pairs = number(WAVE_PAIRS, self.get(WAVE_PAIRS))?;
-        let total = number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
-        Wave::new(index, pairs, total)
-            .map(Some)
-            .map_err(|e| e.to_string())
+        let index = whole_number(WAVE_INDEX, Some(index))?;
+        let pairs = whole_number(WAVE_PAIRS, self.get(WAVE_PAIRS))?;
+        let total = whole_number(SHARD_TOTAL_GAMES, self.get(SHARD_TOTAL_GAMES))?;
+        Ok(Some(Wave::new(index, pairs, total)?))
     }
 
     /// The total games of the schedule a slice recorded (`shard.total_games`), if any.

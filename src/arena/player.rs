@@ -2,6 +2,7 @@
 //! neither: it checks every move, and every failure becomes a scored, explained game.
 
 use crate::board::{CastlingNotation, Move, Position};
+use crate::error::{ErrorClass, Failure};
 use crate::eval::EvalParams;
 use crate::record::MoveDetails;
 use crate::score::Score;
@@ -42,6 +43,7 @@ pub struct EngineReply {
 
 /// Why a player could not start or could not answer a move request.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PlayerError {
     /// The engine process could not be started (missing or non-executable command, bad working
     /// directory), exited during the UCI handshake, or was asked for while the runner shuts down.
@@ -132,6 +134,26 @@ pub enum PlayerError {
         /// Which part holds the line break: "the name" or "the value".
         what: &'static str,
     },
+}
+
+impl ErrorClass for PlayerError {
+    fn class(&self) -> Failure {
+        match self {
+            PlayerError::Table(source) => source.class(),
+            // The configuration asks for something this engine does not allow or cannot play.
+            PlayerError::OptionValue { .. }
+            | PlayerError::NoChess960 { .. }
+            | PlayerError::Unsupported { .. }
+            | PlayerError::BadOption { .. } => Failure::BadInput,
+            PlayerError::Spawn { .. }
+            | PlayerError::Handshake { .. }
+            | PlayerError::Disconnected { .. }
+            | PlayerError::Timeout { .. }
+            | PlayerError::Resigned
+            | PlayerError::InvalidClaim { .. }
+            | PlayerError::Refused { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// An engine the arbiter can play games with: the built-in engine or an external UCI process.

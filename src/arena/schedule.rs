@@ -4,6 +4,7 @@
 
 use super::config::{OpeningOrder, Seeds, TournamentKind};
 use crate::board::Position;
+use crate::error::{ErrorClass, Failure};
 use crate::openings::{
     find_chess960_start, BookOptions, FormatNameError, Opening, OpeningBook, OpeningFormat,
     OpeningsError,
@@ -86,6 +87,7 @@ pub struct BookRequest<'a> {
 
 /// Why a configured book cannot be used; each names the `[openings]` field at fault.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum BookSetupError {
     /// `openings.format` is not a format name.
     #[error("`openings.format`: {0}")]
@@ -108,6 +110,16 @@ pub enum BookSetupError {
         /// Its FEN.
         fen: String,
     },
+}
+
+impl ErrorClass for BookSetupError {
+    fn class(&self) -> Failure {
+        match self {
+            BookSetupError::Format(source) => source.class(),
+            BookSetupError::Open(source) => source.class(),
+            BookSetupError::Chess960InStandard { .. } => Failure::BadInput,
+        }
+    }
 }
 
 /// The openings a match configuration plays: its `[openings]` book, or without one the
@@ -409,6 +421,7 @@ pub struct Shard {
 
 /// A shard given wrongly.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ShardError {
     /// Not of the form `I/N`.
     #[error("`{0}` is not a shard: write it as I/N with 0 <= I < N, e.g. 0/4")]
@@ -424,6 +437,16 @@ pub enum ShardError {
     /// A count of 0.
     #[error("the shard count must be at least 1")]
     ZeroCount,
+}
+
+impl ErrorClass for ShardError {
+    fn class(&self) -> Failure {
+        match self {
+            ShardError::Malformed(_) | ShardError::OutOfRange { .. } | ShardError::ZeroCount => {
+                Failure::BadInput
+            }
+        }
+    }
 }
 
 impl Shard {
@@ -490,6 +513,7 @@ pub struct Wave {
 
 /// A wave given wrongly.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum WaveError {
     /// A wave size of 0.
     #[error("the wave size must be at least 1 pair")]
@@ -504,6 +528,14 @@ pub enum WaveError {
         /// The pairs of the whole run.
         total_pairs: u64,
     },
+}
+
+impl ErrorClass for WaveError {
+    fn class(&self) -> Failure {
+        match self {
+            WaveError::ZeroPairs | WaveError::PastTheEnd { .. } => Failure::BadInput,
+        }
+    }
 }
 
 fn last_wave(total_pairs: u64, pairs: u64) -> u64 {

@@ -28,6 +28,7 @@ pub enum CastlingField {
 
 /// What is wrong with a FEN, naming the field (1 = placement .. 6 = fullmove number).
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum FenError {
     /// The text does not split into 4, 5 or 6 whitespace-separated fields.
     #[error("expected 4 to 6 space-separated fields, found {found}")]

@@ -35,6 +35,7 @@ impl CastlingNotation {
 
 /// Why a UCI move text was refused.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum MoveParseError {
     /// Not two square names plus an optional promotion letter (q, r, b or n, either case).
     #[error("'{text}' is not a UCI move: expected two squares and an optional promotion letter, like e2e4 or e7e8q")]
@@ -54,6 +55,7 @@ pub enum MoveParseError {
 
 /// Why a SAN move text was refused.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SanError {
     /// Not SAN syntax: empty, non-ASCII, no destination square, or a promotion by a piece.
     #[error("'{text}' is not a SAN move: {reason}")]

@@ -1,7 +1,6 @@
 //! `sparring merge OUT DIR...`: joins the directories of a sharded run (`sparring match --shard
 //! I/N`) into the files one run writes, and reports the statistics and the SPRT's verdict.
 
-use super::UsageError;
 use sparring::arena::{merge_shards, MergeOptions};
 use sparring::stats::{fixed, SprtDecision};
 use std::path::PathBuf;
@@ -28,13 +27,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     let options = MergeOptions {
         partial: args.partial,
     };
-    let report = merge_shards(&args.out, &args.dirs, &options).map_err(|e| {
-        if e.is_bad_input() {
-            anyhow::Error::new(UsageError(format!("merge: {e}")))
-        } else {
-            anyhow::Error::new(e).context("merge")
-        }
-    })?;
+    let report = merge_shards(&args.out, &args.dirs, &options)
+        .map_err(|e| anyhow::Error::new(e).context("merge"))?;
     if report.versions.len() > 1 {
         eprintln!(
             "warning: the shards were played by different sparring versions: {}",

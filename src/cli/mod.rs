@@ -16,16 +16,7 @@ pub mod tablebase;
 pub mod tune;
 pub mod uci;
 
-use sparring::arena::ArenaError;
-use sparring::board::FenError;
-use sparring::eval::WeightsError;
-use sparring::openings::generate::GenerateError;
-use sparring::openings::OpeningsError;
-use sparring::stats::StatsError;
-use sparring::tablebase::TablebaseError;
-use sparring::toml_config::ConfigError;
-use sparring::tune::ladder::LoopError;
-use sparring::tune::TuneError;
+use sparring::{ErrorClass, Failure};
 use std::process::ExitCode;
 
 /// An error in the user's input found by the command line itself (a bad flag combination, an
@@ -34,31 +25,32 @@ use std::process::ExitCode;
 #[error("{0}")]
 pub struct UsageError(pub String);
 
-/// Why a command failed, which decides its exit status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FailureKind {
-    /// The input or the command line is wrong; the user must change it (status 2).
-    BadInput,
-    /// The run itself failed: I/O, an engine that cannot start (status 1).
-    RunFailed,
-}
-
-impl FailureKind {
-    /// The process exit status of this kind of failure.
-    pub fn exit_code(self) -> ExitCode {
-        match self {
-            FailureKind::BadInput => ExitCode::from(2),
-            FailureKind::RunFailed => ExitCode::from(1),
-        }
+impl ErrorClass for UsageError {
+    fn class(&self) -> Failure {
+        Failure::BadInput
     }
 }
 
-/// Classifies an error by the first typed error in its chain that says what kind it is; an error
-/// nothing recognises (a bare I/O error, say) is a failed run, never bad input.
-pub fn failure_kind(err: &anyhow::Error) -> FailureKind {
+/// The process exit status of a failed command: the one place the error policy
+/// ([`sparring::ErrorClass`]) becomes a status.
+pub fn exit_code(failure: Failure) -> ExitCode {
+    match failure {
+        Failure::BadInput => ExitCode::from(2),
+        Failure::FailedRun => ExitCode::from(1),
+    }
+}
+
+/// Classifies an error by the first error in its chain whose type has a class (the outermost
+/// knows best); an error nothing classifies (a bare I/O error, say) is a failed run.
+pub fn failure(err: &anyhow::Error) -> Failure {
     err.chain()
-        .find_map(classify)
-        .unwrap_or(FailureKind::RunFailed)
+        .find_map(|cause| {
+            cause
+                .downcast_ref::<UsageError>()
+                .map(ErrorClass::class)
+                .or_else(|| sparring::error::class_of(cause))
+        })
+        .unwrap_or(Failure::FailedRun)
 }
 
 /// The error and its causes joined by `: `, leaving out a cause whose text the message already
@@ -76,62 +68,6 @@ pub fn error_chain(err: &anyhow::Error) -> String {
         text.push_str(&part);
     }
     text
-}
-
-/// The kind of one library error, `None` for an error type this function does not know.
-fn classify(err: &(dyn std::error::Error + 'static)) -> Option<FailureKind> {
-    use FailureKind::{BadInput, RunFailed};
-    if err.is::<UsageError>()
-        || err.is::<FenError>()
-        || err.is::<StatsError>()
-        || err.is::<OpeningsError>()
-        // A configuration the user named, unreadable or wrong, is input to fix.
-        || err.is::<ConfigError>()
-    {
-        return Some(BadInput);
-    }
-    if let Some(e) = err.downcast_ref::<WeightsError>() {
-        return Some(match e {
-            WeightsError::Write { .. } => RunFailed,
-            _ => BadInput,
-        });
-    }
-    if let Some(e) = err.downcast_ref::<TuneError>() {
-        return Some(if e.is_bad_input() {
-            BadInput
-        } else {
-            RunFailed
-        });
-    }
-    if let Some(e) = err.downcast_ref::<LoopError>() {
-        return Some(if e.is_bad_input() {
-            BadInput
-        } else {
-            RunFailed
-        });
-    }
-    if let Some(e) = err.downcast_ref::<ArenaError>() {
-        return Some(if e.is_bad_input() {
-            BadInput
-        } else {
-            RunFailed
-        });
-    }
-    if let Some(e) = err.downcast_ref::<TablebaseError>() {
-        return Some(if e.is_bad_input() {
-            BadInput
-        } else {
-            RunFailed
-        });
-    }
-    if let Some(e) = err.downcast_ref::<GenerateError>() {
-        return Some(match e {
-            // The window and limits were valid; the run did not find enough positions.
-            GenerateError::GaveUp { .. } => RunFailed,
-            _ => BadInput,
-        });
-    }
-    None
 }
 
 /// `--dump-config FILE`: writes the TOML form of a match configuration (what `sparring match
@@ -183,20 +119,35 @@ mod tests {
 
     #[test]
     fn io_errors_are_failed_runs_and_input_errors_are_bad_input() {
+        use sparring::arena::{ArenaError, LockError};
+        use sparring::tune::spsa::SpsaError;
+        use sparring::tune::TuneError;
         let io = anyhow::Error::new(std::io::Error::other("disk full")).context("cannot write x");
-        assert_eq!(failure_kind(&io), FailureKind::RunFailed);
+        assert_eq!(failure(&io), Failure::FailedRun);
         let usage = anyhow::Error::new(UsageError("bad".into())).context("while parsing");
-        assert_eq!(failure_kind(&usage), FailureKind::BadInput);
+        assert_eq!(failure(&usage), Failure::BadInput);
         let tune_io = anyhow::Error::new(TuneError::Output {
             file: "w.toml".into(),
             error: std::io::Error::other("read-only"),
         });
-        assert_eq!(failure_kind(&tune_io), FailureKind::RunFailed);
+        assert_eq!(failure(&tune_io), Failure::FailedRun);
         let arena_io = anyhow::Error::new(ArenaError::Io {
             path: "out/games.pgn".into(),
             source: std::io::Error::other("read-only"),
         });
-        assert_eq!(failure_kind(&arena_io), FailureKind::RunFailed);
+        assert_eq!(failure(&arena_io), Failure::FailedRun);
+        // Issue 22: a locked directory is bad input for every command that takes one.
+        let held = || LockError::Held {
+            dir: "out".into(),
+            pid: 1,
+            host: "here".into(),
+        };
+        let spsa = anyhow::Error::new(SpsaError::Lock(held())).context("spsa");
+        let arena = anyhow::Error::new(ArenaError::Lock(held())).context("match");
+        assert_eq!(failure(&spsa), Failure::BadInput);
+        assert_eq!(failure(&arena), Failure::BadInput);
+        assert_eq!(exit_code(failure(&spsa)), ExitCode::from(2));
+        assert_eq!(exit_code(failure(&io)), ExitCode::from(1));
     }
 
     #[test]

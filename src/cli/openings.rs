@@ -8,10 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::board::{Position, Square};
 use sparring::eval::EvalParams;
 use sparring::openings::generate::{generate_from, GenerateOptions, Progress, StartVariant};
-use sparring::openings::{
-    polyglot_key, BookOptions, OpeningBook, OpeningFormat, OpeningsError, PolyglotBook,
-    PolyglotFormatError,
-};
+use sparring::openings::{polyglot_key, BookOptions, OpeningBook, OpeningFormat, PolyglotBook};
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -117,16 +114,7 @@ pub fn probe(args: &ProbeArgs) -> anyhow::Result<()> {
     let book = args.book.as_path();
     let bytes = sparring::openings::read_book_file(book)?;
     // Read directly rather than through OpeningBook: an empty book is still worth probing.
-    let polyglot = PolyglotBook::from_bytes(&bytes).map_err(|e| match e {
-        PolyglotFormatError::Size(size) => OpeningsError::PolyglotSize {
-            path: book.to_path_buf(),
-            size,
-        },
-        PolyglotFormatError::Unsorted(entry) => OpeningsError::PolyglotUnsorted {
-            path: book.to_path_buf(),
-            entry,
-        },
-    })?;
+    let polyglot = PolyglotBook::from_bytes(&bytes).map_err(|e| e.in_file(book))?;
     let (pos, ep) = match &args.fen {
         Some(fen) => {
             let pos =

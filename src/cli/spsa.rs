@@ -8,7 +8,7 @@ use sparring::search::ParamKind;
 use sparring::tune::spsa::shards::{check_split, shard_pairs};
 use sparring::tune::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig,
-    SpsaEngine, SpsaError, SpsaEvent, SpsaPlan, SpsaSummary, UciObjective,
+    SpsaEngine, SpsaEvent, SpsaPlan, SpsaSummary, UciObjective,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -52,15 +52,6 @@ pub struct SpsaArgs {
     pub barrier_timeout: Option<u64>,
 }
 
-/// An SPSA error with its exit status: bad input (2) or a failed run (1).
-fn classified(e: SpsaError) -> anyhow::Error {
-    if e.is_bad_input() {
-        UsageError(e.to_string()).into()
-    } else {
-        e.into()
-    }
-}
-
 /// A value for the console: integers plainly, reals with three decimals.
 fn show(kind: ParamKind, v: f64) -> String {
     match kind {
@@ -77,8 +68,8 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         super::interrupt::install();
     }
     let objective: Box<dyn Objective> = match &config.engine {
-        SpsaEngine::Uci { .. } => Box::new(UciObjective::new(&config).map_err(classified)?),
-        SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config).map_err(classified)?),
+        SpsaEngine::Uci { .. } => Box::new(UciObjective::new(&config)?),
+        SpsaEngine::Builtin { .. } => Box::new(BuiltinObjective::new(&config)?),
     };
     let options = RunOptions {
         concurrency: config.concurrency,
@@ -118,8 +109,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
             &tuned,
             &mut on_event,
         ),
-    }
-    .map_err(classified)?;
+    }?;
     console.bar.finish_and_clear();
     if !summary.complete {
         return Err(anyhow::anyhow!(
@@ -144,7 +134,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
 
 /// The configuration with the command line's overrides applied, and the shard asked for.
 fn configure(args: &SpsaArgs) -> anyhow::Result<(SpsaConfig, Option<Shard>)> {
-    let mut config = SpsaConfig::load(&args.config).map_err(|e| UsageError(e.to_string()))?;
+    let mut config = SpsaConfig::load(&args.config)?;
     if let Some(n) = args.iterations {
         if n == 0 {
             return Err(UsageError("--iterations must be at least 1".to_string()).into());
@@ -183,7 +173,7 @@ fn configure(args: &SpsaArgs) -> anyhow::Result<(SpsaConfig, Option<Shard>)> {
         (None, None) => {}
     }
     if let Some(shard) = shard {
-        check_split(&config.plan, shard).map_err(classified)?;
+        check_split(&config.plan, shard)?;
     }
     Ok((config, shard))
 }

@@ -7,6 +7,7 @@
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
 use super::scale::{EndgameScale, SCALE_NORMAL};
+use crate::error::{ErrorClass, Failure};
 use crate::score::MATE_BOUND;
 use crate::toml_config::{read_text, ConfigError, Document};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
@@ -21,6 +22,7 @@ pub const MAX_WEIGHT: i32 = 30_000;
 
 /// What is wrong with a weights file.
 #[derive(Error, Debug)]
+#[non_exhaustive]
 pub enum WeightsError {
     /// The file cannot be read, is not TOML, or a key is missing, unknown or wrong (the
     /// configuration readers' error: file, line and column, dotted key, what was expected).
@@ -59,6 +61,16 @@ pub enum WeightsError {
         /// Up to three largest term shares of `bound`, formatted for the message.
         shares: String,
     },
+}
+
+impl ErrorClass for WeightsError {
+    fn class(&self) -> Failure {
+        match self {
+            WeightsError::Document(source) => source.class(),
+            WeightsError::MateRange { .. } => Failure::BadInput,
+            WeightsError::Write { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// The top-level table holding the endgame scale factors.

@@ -4,6 +4,7 @@
 use super::error::BadLineReason;
 use super::store::{Store, TooLarge};
 use crate::board::Position;
+use crate::error::{ErrorClass, Failure};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use thiserror::Error;
@@ -159,6 +160,7 @@ pub struct EpdOperation<'a> {
 
 /// Why the operations part of an EPD line cannot be read.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EpdOperationError {
     /// Something other than an opcode name where an operation should start.
     #[error("expected an opcode name, found '{found}'")]
@@ -172,6 +174,15 @@ pub enum EpdOperationError {
         /// The operation's opcode.
         opcode: String,
     },
+}
+
+impl ErrorClass for EpdOperationError {
+    fn class(&self) -> Failure {
+        match self {
+            EpdOperationError::ExpectedOpcode { .. }
+            | EpdOperationError::UnterminatedString { .. } => Failure::BadInput,
+        }
+    }
 }
 
 /// The operations of an EPD line's text after the position fields, in order. Operations end at

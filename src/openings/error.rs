@@ -2,12 +2,14 @@
 //! the errors that refuse a whole file.
 
 use crate::board::{FenError, SanError};
+use crate::error::{ErrorClass, Failure};
 use std::fmt;
 use std::path::PathBuf;
 use thiserror::Error;
 
 /// Why one EPD line or PGN game cannot be used as an opening.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum BadLineReason {
     /// The FEN part (an EPD line's first fields, or a PGN game's `[FEN]` tag) does not parse or
     /// describes an impossible position.
@@ -44,6 +46,20 @@ pub enum BadLineReason {
     NotUtf8,
 }
 
+impl ErrorClass for BadLineReason {
+    fn class(&self) -> Failure {
+        match self {
+            BadLineReason::Fen(_)
+            | BadLineReason::Opcode(_)
+            | BadLineReason::Move { .. }
+            | BadLineReason::NoLegalMoves
+            | BadLineReason::Syntax(_)
+            | BadLineReason::Variant(_)
+            | BadLineReason::NotUtf8 => Failure::BadInput,
+        }
+    }
+}
+
 /// A rejected line or game: the file, the 1-based line it starts on (for a move, the move's line)
 /// and the reason. Displays as `file:line: reason`, like a compiler.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
@@ -56,6 +72,12 @@ pub struct BadLine {
     pub reason: BadLineReason,
 }
 
+impl ErrorClass for BadLine {
+    fn class(&self) -> Failure {
+        self.reason.class()
+    }
+}
+
 impl fmt::Display for BadLine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}: {}", self.path.display(), self.line, self.reason)
@@ -64,6 +86,7 @@ impl fmt::Display for BadLine {
 
 /// Why a book or suite cannot be opened at all.
 #[derive(Error, Debug)]
+#[non_exhaustive]
 pub enum OpeningsError {
     /// The file cannot be read (missing, no permission, ...).
     #[error("{}: {source}", crate::toml_config::shown_path(path))]
@@ -137,4 +160,21 @@ pub enum OpeningsError {
         /// The suite file.
         path: PathBuf,
     },
+}
+
+impl ErrorClass for OpeningsError {
+    fn class(&self) -> Failure {
+        match self {
+            // A book the user named that cannot be read is input to fix, as a bad one is.
+            OpeningsError::Io { .. }
+            | OpeningsError::NotAFile { .. }
+            | OpeningsError::UnknownFormat { .. }
+            | OpeningsError::Refused(_)
+            | OpeningsError::NoOpenings { .. }
+            | OpeningsError::PolyglotSize { .. }
+            | OpeningsError::PolyglotUnsorted { .. }
+            | OpeningsError::StartOutOfRange { .. }
+            | OpeningsError::TooLarge { .. } => Failure::BadInput,
+        }
+    }
 }

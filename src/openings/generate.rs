@@ -5,6 +5,7 @@
 
 use crate::board::chess960;
 use crate::board::{Move, Position};
+use crate::error::{ErrorClass, Failure};
 use crate::eval::EvalParams;
 use crate::rng::Rng;
 use crate::score::MATE;
@@ -129,6 +130,7 @@ pub struct Progress {
 
 /// Why a suite cannot be generated.
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GenerateError {
     /// `min_eval` is above `max_eval`, so no score can be accepted.
     #[error("the score window {min}..={max} is empty")]
@@ -162,6 +164,17 @@ pub enum GenerateError {
         /// Candidates tried (the candidate limit).
         tried: u64,
     },
+}
+
+impl ErrorClass for GenerateError {
+    fn class(&self) -> Failure {
+        match self {
+            GenerateError::EmptyWindow { .. }
+            | GenerateError::Zero
+            | GenerateError::OutOfRange { .. } => Failure::BadInput,
+            GenerateError::GaveUp { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// The deepest `sample_depth` accepted: the search clamps deeper limits to its last iteration.

@@ -22,6 +22,7 @@ pub use polyglot::{
 };
 
 use crate::board::{Move, Position};
+use crate::error::{ErrorClass, Failure};
 use crate::rng::Rng;
 use std::path::{Path, PathBuf};
 use store::Store;
@@ -112,6 +113,12 @@ pub enum OpeningFormat {
 #[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
 #[error("unknown opening format '{0}' (expected epd, pgn or polyglot)")]
 pub struct FormatNameError(pub String);
+
+impl ErrorClass for FormatNameError {
+    fn class(&self) -> Failure {
+        Failure::BadInput
+    }
+}
 
 impl OpeningFormat {
     /// The format a file name suggests: `.epd`/`.fen`, `.pgn`, `.bin` (any case).
@@ -302,16 +309,7 @@ impl OpeningBook {
                 (Source::Suite(store), rejected)
             }
             OpeningFormat::Polyglot => {
-                let book = PolyglotBook::from_bytes(bytes).map_err(|e| match e {
-                    PolyglotFormatError::Size(size) => OpeningsError::PolyglotSize {
-                        path: path.clone(),
-                        size,
-                    },
-                    PolyglotFormatError::Unsorted(entry) => OpeningsError::PolyglotUnsorted {
-                        path: path.clone(),
-                        entry,
-                    },
-                })?;
+                let book = PolyglotBook::from_bytes(bytes).map_err(|e| e.in_file(&path))?;
                 (Source::Polyglot(book), Vec::new())
             }
         };

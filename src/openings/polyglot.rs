@@ -60,11 +60,25 @@ pub enum BookPick {
 
 /// Why bytes are not a Polyglot book.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
+#[non_exhaustive]
 pub enum PolyglotFormatError {
     /// The length is not a multiple of 16.
     Size(usize),
     /// Entry `n` has a smaller key than entry `n - 1`.
     Unsorted(usize),
+}
+
+impl PolyglotFormatError {
+    /// The error of the book file `path` (which the bytes came from).
+    pub fn in_file(self, path: &std::path::Path) -> super::OpeningsError {
+        let path = path.to_path_buf();
+        match self {
+            PolyglotFormatError::Size(size) => super::OpeningsError::PolyglotSize { path, size },
+            PolyglotFormatError::Unsorted(entry) => {
+                super::OpeningsError::PolyglotUnsorted { path, entry }
+            }
+        }
+    }
 }
 
 /// A whole book in memory (16 bytes per entry, as on disk).

@@ -10,6 +10,7 @@
 
 use super::positions::{Outcome, PositionLineError, TrainingPosition, MAX_TRAINING_SCORE};
 use crate::board::{Color, FenError, GameResult, Position};
+use crate::error::{ErrorClass, Failure};
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use thiserror::Error;
@@ -27,6 +28,7 @@ pub struct BulletPosition {
 
 /// Why a position cannot be written (or read) as a bullet line.
 #[derive(Error, Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum BulletError {
     /// The training line itself is bad.
     #[error(transparent)]
@@ -61,6 +63,20 @@ pub enum BulletError {
         /// The field as written.
         found: String,
     },
+}
+
+impl ErrorClass for BulletError {
+    fn class(&self) -> Failure {
+        match self {
+            BulletError::Line(source) => source.class(),
+            BulletError::Fen(source) => source.class(),
+            BulletError::NoScore
+            | BulletError::NotAResult { .. }
+            | BulletError::Malformed { .. }
+            | BulletError::BadScore { .. }
+            | BulletError::BadResult { .. } => Failure::BadInput,
+        }
+    }
 }
 
 impl BulletPosition {
@@ -145,6 +161,12 @@ pub struct BulletLineError {
     pub kind: BulletError,
 }
 
+impl ErrorClass for BulletLineError {
+    fn class(&self) -> Failure {
+        self.kind.class()
+    }
+}
+
 /// What a conversion did.
 #[derive(Clone, Debug, Default)]
 pub struct BulletReport {
@@ -161,6 +183,7 @@ pub const MAX_KEPT_BULLET_ERRORS: usize = 1000;
 
 /// A conversion that could not read its input or write its output.
 #[derive(Error, Debug)]
+#[non_exhaustive]
 pub enum ConvertError {
     /// The input cannot be read.
     #[error("{file}: cannot read: {error}")]
@@ -178,6 +201,14 @@ pub enum ConvertError {
         /// The operating system's reason.
         error: std::io::Error,
     },
+}
+
+impl ErrorClass for ConvertError {
+    fn class(&self) -> Failure {
+        match self {
+            ConvertError::Read { .. } | ConvertError::Write { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// Streams training lines from `input` (named `source` in errors) to bullet lines on `output`

@@ -4,6 +4,7 @@
 
 use super::GameRecord;
 use crate::board::GameResult;
+use crate::error::{ErrorClass, Failure};
 use serde::{Deserialize, Serialize};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -31,6 +32,7 @@ struct GamesCsvRow {
 
 /// Why `games.csv` could not be read back.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum GamesCsvError {
     /// The file could not be read.
     #[error("{}: cannot read: {source}", path.display())]
@@ -66,6 +68,17 @@ pub enum GamesCsvError {
         /// The id listed twice.
         game_id: u64,
     },
+}
+
+impl ErrorClass for GamesCsvError {
+    fn class(&self) -> Failure {
+        match self {
+            GamesCsvError::Header { .. }
+            | GamesCsvError::Row { .. }
+            | GamesCsvError::Duplicate { .. } => Failure::BadInput,
+            GamesCsvError::Io { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// A row writer without a header (rows are appended to an existing file).

@@ -8,6 +8,7 @@
 use super::GameRecord;
 use crate::board::see::see_ge;
 use crate::board::{FenError, GameResult, GenMode, PieceKind, Position};
+use crate::error::{ErrorClass, Failure};
 use crate::openings::{epd_operations, EpdOperationError};
 use crate::rng::Rng;
 use crate::score::{Score, MATE};
@@ -123,6 +124,7 @@ impl fmt::Display for Outcome {
 
 /// What is wrong with one line of training data.
 #[derive(Error, Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum PositionLineError {
     /// The position fields (a FEN of four or six fields) are wrong.
     #[error("bad FEN: {0}")]
@@ -160,6 +162,21 @@ pub enum PositionLineError {
     /// The bytes of the line are not UTF-8 (for readers of raw files).
     #[error("the line is not valid UTF-8")]
     NotUtf8,
+}
+
+impl ErrorClass for PositionLineError {
+    fn class(&self) -> Failure {
+        match self {
+            PositionLineError::Fen(source) => source.class(),
+            PositionLineError::Operation(source) => source.class(),
+            PositionLineError::MissingLabel
+            | PositionLineError::BadLabel { .. }
+            | PositionLineError::Duplicate { .. }
+            | PositionLineError::TrailingText { .. }
+            | PositionLineError::BadScore { .. }
+            | PositionLineError::NotUtf8 => Failure::BadInput,
+        }
+    }
 }
 
 /// One labelled position: a line of training data.

@@ -7,10 +7,43 @@
 //! default and meaning); the struct, the file reader and writer and the tuner's naming layer all
 //! follow that table, so a new constant is one line.
 
+use crate::error::{ErrorClass, Failure};
 use crate::toml_config::{read_text, ConfigError, Document};
 use serde::de::{self, DeserializeSeed, MapAccess, Visitor};
 use std::fmt::Write as _;
 use std::path::Path;
+
+/// Why [`SearchParams::set`] refused a value.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SearchParamError {
+    /// No search parameter has this key.
+    #[error("unknown search parameter `{key}`")]
+    Unknown {
+        /// The key given.
+        key: String,
+    },
+    /// The value is out of the parameter's range, or not integral for an integer.
+    #[error("search parameter `{key}` is {value}, expected {expected}")]
+    OutOfRange {
+        /// The parameter's key.
+        key: &'static str,
+        /// The value given.
+        value: f64,
+        /// What the parameter accepts.
+        expected: String,
+    },
+}
+
+impl ErrorClass for SearchParamError {
+    fn class(&self) -> Failure {
+        match self {
+            SearchParamError::Unknown { .. } | SearchParamError::OutOfRange { .. } => {
+                Failure::BadInput
+            }
+        }
+    }
+}
 
 /// Whether a parameter holds an integer or a real number.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -308,14 +341,16 @@ impl SearchParams {
 
     /// Sets the parameter with file key `key`; refuses an unknown key and a value out of range
     /// or (for an integer) not integral, saying what is accepted.
-    pub fn set(&mut self, key: &str, value: f64) -> Result<(), String> {
-        let spec =
-            SearchParams::spec(key).ok_or_else(|| format!("unknown search parameter `{key}`"))?;
+    pub fn set(&mut self, key: &str, value: f64) -> Result<(), SearchParamError> {
+        let spec = SearchParams::spec(key).ok_or_else(|| SearchParamError::Unknown {
+            key: key.to_string(),
+        })?;
         if !spec.accepts(value) {
-            return Err(format!(
-                "search parameter `{key}` is {value}, expected {}",
-                spec.expected()
-            ));
+            return Err(SearchParamError::OutOfRange {
+                key: spec.key,
+                value,
+                expected: spec.expected(),
+            });
         }
         spec.set_unchecked(self, value);
         Ok(())
@@ -533,10 +568,12 @@ mod tests {
         assert!(params
             .set("lmr.nonsense", 1.0)
             .unwrap_err()
+            .to_string()
             .contains("unknown"));
         assert!(params
             .set("nmp.base", 2.5)
             .unwrap_err()
+            .to_string()
             .contains("an integer from 0 to 32"));
         assert!(params.set("lmr.divisor", 0.1).is_err());
         assert_eq!(params, SearchParams::default());

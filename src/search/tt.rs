@@ -3,6 +3,7 @@
 
 use super::TB_WIN_BOUND;
 use crate::board::Move;
+use crate::error::{ErrorClass, Failure};
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -63,6 +64,7 @@ pub struct TtEntry {
 
 /// Why a transposition table could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum TableAllocError {
     /// More than this machine can hold (see `max_hash_mb`).
     #[error("a {requested} MB hash table is more than this machine allows (at most {max} MB)")]
@@ -78,6 +80,15 @@ pub enum TableAllocError {
         /// Megabytes asked for.
         megabytes: usize,
     },
+}
+
+impl ErrorClass for TableAllocError {
+    fn class(&self) -> Failure {
+        match self {
+            TableAllocError::TooLarge { .. } => Failure::BadInput,
+            TableAllocError::OutOfMemory { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// Hash sizes above this are refused whatever the machine (64 GiB).

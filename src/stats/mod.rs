@@ -18,6 +18,7 @@ mod sprt;
 #[cfg(test)]
 mod reference_tests;
 
+use crate::error::{ErrorClass, Failure};
 use std::fmt;
 use std::ops::{Add, AddAssign};
 use std::str::FromStr;
@@ -31,6 +32,7 @@ pub use sprt::{llr_logistic, llr_normalized, SprtDecision, SprtModel, SprtParams
 
 /// Everything that can be wrong with user-supplied statistics input.
 #[derive(Debug, Clone, PartialEq, Error)]
+#[non_exhaustive]
 pub enum StatsError {
     /// A `W,D,L` or `LL,LD,DD,WD,WW` string had the wrong number of fields.
     #[error("expected {expected} comma-separated counts ({format}), found {found}")]
@@ -89,6 +91,22 @@ pub enum StatsError {
     /// BayesElo needs the draw rate of single games, which pairs do not give.
     #[error("the BayesElo SPRT model needs win/draw/loss counts, not pentanomial pairs")]
     BayesEloNeedsWdl,
+}
+
+impl ErrorClass for StatsError {
+    fn class(&self) -> Failure {
+        match self {
+            StatsError::FieldCount { .. }
+            | StatsError::BadCount { .. }
+            | StatsError::BadScore(_)
+            | StatsError::BadProbability { .. }
+            | StatsError::NonFiniteElo { .. }
+            | StatsError::EloOrder { .. }
+            | StatsError::UnknownModel(_)
+            | StatsError::CountOverflow { .. }
+            | StatsError::BayesEloNeedsWdl => Failure::BadInput,
+        }
+    }
 }
 
 /// Result of one game for the first engine.

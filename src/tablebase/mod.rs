@@ -14,6 +14,7 @@ mod adapter;
 mod material;
 
 use crate::board::{Color, PieceKind, Position};
+use crate::error::{ErrorClass, Failure};
 use adapter::Attacks;
 use material::Material;
 use std::collections::BTreeSet;
@@ -170,14 +171,20 @@ pub enum TablebaseError {
     },
 }
 
-impl TablebaseError {
-    /// Whether the user's input is at fault (a path, a position, a missing table): exit status 2
-    /// at the command line; a prober or file failure is 1.
-    pub fn is_bad_input(&self) -> bool {
-        !matches!(
-            self,
-            TablebaseError::Init { .. } | TablebaseError::ProbeFailed { .. }
-        )
+impl ErrorClass for TablebaseError {
+    fn class(&self) -> Failure {
+        match self {
+            // A path the user gave that does not hold usable tables is input to fix.
+            TablebaseError::Unreadable { .. }
+            | TablebaseError::NotADirectory { .. }
+            | TablebaseError::NoTables { .. }
+            | TablebaseError::UnsupportedPath { .. }
+            | TablebaseError::OtherSetOpen { .. }
+            | TablebaseError::TooManyPieces { .. }
+            | TablebaseError::CastlingRights
+            | TablebaseError::MissingTable { .. } => Failure::BadInput,
+            TablebaseError::Init { .. } | TablebaseError::ProbeFailed { .. } => Failure::FailedRun,
+        }
     }
 }
 

@@ -36,6 +36,7 @@ pub use selection::{Packer, ParamSelection};
 pub use train::{train, Adam, Diverged, EpochStats, TrainOptions, TrainResult};
 pub use tunable::{EvalSelection, LinearTrace, ParamSpec, TraceError, TunableEval};
 
+use crate::error::{ErrorClass, Failure};
 use crate::eval::{EvalParams, WeightsError};
 use crate::toml_config::ConfigError;
 use std::fmt::Write as _;
@@ -46,6 +47,7 @@ use thiserror::Error;
 
 /// Why a tuning run failed (bad data lines are not failures: they are skipped and reported).
 #[derive(Error, Debug)]
+#[non_exhaustive]
 pub enum TuneError {
     /// The configuration file.
     #[error(transparent)]
@@ -154,28 +156,26 @@ pub enum TuneError {
     },
 }
 
-impl TuneError {
-    /// Whether the user's configuration or data is at fault (a command line exits with status 2),
-    /// rather than the machine: reading or writing files, starting threads (status 1).
-    pub fn is_bad_input(&self) -> bool {
-        !matches!(
-            self,
-            TuneError::Data(DataError::Io { .. })
-                | TuneError::Data(DataError::Trace {
-                    error: tunable::TraceError {
-                        run_failed: true,
-                        ..
-                    },
-                    ..
-                })
-                | TuneError::Engine(tunable::TraceError {
-                    run_failed: true,
-                    ..
-                })
-                | TuneError::OutputDir { .. }
-                | TuneError::Output { .. }
-                | TuneError::Threads { .. }
-        )
+impl ErrorClass for TuneError {
+    fn class(&self) -> Failure {
+        match self {
+            TuneError::Config(source) => source.class(),
+            TuneError::Data(source) => source.class(),
+            TuneError::Weights(source) => source.class(),
+            TuneError::Engine(source) => source.class(),
+            TuneError::Diverged(source) => source.class(),
+            TuneError::NoPositions { .. }
+            | TuneError::NothingToTune { .. }
+            | TuneError::ValidationFraction { .. }
+            | TuneError::NoTrainingData { .. }
+            | TuneError::TooManyThreads { .. }
+            | TuneError::TooManyForNewton { .. }
+            // The tuned weights are kept; the settings that made them must change.
+            | TuneError::UnusableWeights { .. } => Failure::BadInput,
+            TuneError::OutputDir { .. } | TuneError::Output { .. } | TuneError::Threads { .. } => {
+                Failure::FailedRun
+            }
+        }
     }
 }
 

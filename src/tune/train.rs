@@ -3,6 +3,7 @@
 
 use super::data::Dataset;
 use super::model::{loss, loss_and_gradient};
+use crate::error::{ErrorClass, Failure};
 use std::time::Instant;
 use thiserror::Error;
 
@@ -143,6 +144,13 @@ pub struct Diverged {
     pub learning_rate: f64,
     /// The run's L2 penalty.
     pub l2: f64,
+}
+
+impl ErrorClass for Diverged {
+    /// The settings drove the optimisation off: the user must lower them.
+    fn class(&self) -> Failure {
+        Failure::BadInput
+    }
 }
 
 /// Runs Adam from `start` on `training`, watching `validation` (may be empty), calling

@@ -16,6 +16,7 @@
 use super::packed::{Coef, Extra};
 use super::selection::PackSource;
 use crate::board::Position;
+use crate::error::{ErrorClass, Failure};
 use crate::eval::{evaluate_with, Accumulator, EvalParams, MAX_PHASE};
 
 /// One parameter as the evaluation declares it.
@@ -98,6 +99,16 @@ pub struct TraceError {
     /// Whether the run failed (an engine that died or cannot start: exit status 1) rather than
     /// the evaluation answering wrongly (bad input: exit status 2).
     pub run_failed: bool,
+}
+
+impl ErrorClass for TraceError {
+    fn class(&self) -> Failure {
+        if self.run_failed {
+            Failure::FailedRun
+        } else {
+            Failure::BadInput
+        }
+    }
 }
 
 impl TraceError {

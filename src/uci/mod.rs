@@ -9,6 +9,7 @@
 //! commands that carry data, for other front ends.
 
 use crate::board::{CastlingNotation, Position};
+use crate::error::{ErrorClass, Failure};
 use crate::eval::{EvalParams, WeightsError};
 use crate::search::{max_hash_mb, SearchParams, Searcher, MAX_PROBE_LIMIT};
 use crate::tablebase::Tablebases;
@@ -46,6 +47,7 @@ const CURRMOVE_AFTER: Duration = Duration::from_secs(1);
 
 /// Why the engine cannot start or go on.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum UciError {
     /// The weights file given at start cannot be used.
     #[error("cannot load weights: {0}")]
@@ -53,6 +55,15 @@ pub enum UciError {
     /// Standard input failed (not: a line that is not UTF-8, which is skipped).
     #[error("cannot read commands: {0}")]
     Input(#[source] std::io::Error),
+}
+
+impl ErrorClass for UciError {
+    fn class(&self) -> Failure {
+        match self {
+            UciError::Weights(source) => source.class(),
+            UciError::Input(_) => Failure::FailedRun,
+        }
+    }
 }
 
 /// The UCI engine's state between commands.

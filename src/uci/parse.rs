@@ -1,12 +1,14 @@
 //! Parsing the commands that carry arguments: `position` and `go`.
 
 use crate::board::{FenError, MoveParseError, Position};
+use crate::error::{ErrorClass, Failure};
 use crate::search::{Clock, SearchLimits};
 use std::time::Duration;
 
 /// Why a `position` command was refused; the engine then has no position until the next valid
 /// one, and `go` answers `bestmove 0000`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PositionError {
     /// Neither `startpos` nor `fen` follows `position`.
     #[error("expected 'startpos' or 'fen'")]
@@ -26,6 +28,16 @@ pub enum PositionError {
         #[source]
         source: MoveParseError,
     },
+}
+
+impl ErrorClass for PositionError {
+    fn class(&self) -> Failure {
+        match self {
+            PositionError::BadFen(source) => source.class(),
+            PositionError::BadMove { source, .. } => source.class(),
+            PositionError::MissingSetup | PositionError::MissingFen => Failure::BadInput,
+        }
+    }
 }
 
 /// A part of `go` that was ignored; reported on `info string`, the search runs regardless.

@@ -107,6 +107,7 @@ impl LineSplitter {
 
 /// Why no line came.
 #[derive(Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ReadError {
     /// The deadline passed first.
     Timeout,

@@ -1,7 +1,8 @@
 //! What a merge reports as wrong: the errors, and the games a shard or wave lacks.
 
-use crate::arena::manifest::{ManifestError, MANIFEST_FILE};
+use crate::arena::manifest::{ManifestError, SliceKeyError, MANIFEST_FILE};
 use crate::arena::schedule::{describe_game_ids, describe_id_ranges, Slice};
+use crate::error::{ErrorClass, Failure};
 use crate::record::GamesCsvError;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -65,6 +66,7 @@ fn describe_missing(missing: &[MissingGames]) -> String {
 
 /// Why shards cannot be merged.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum MergeError {
     /// No directory given.
     #[error("no shard directories given")]
@@ -85,6 +87,14 @@ pub enum MergeError {
         dir: PathBuf,
         /// What is wrong.
         message: String,
+    },
+    /// `run.toml`'s shard or wave keys describe no slice of the run.
+    #[error("{}: {source}", dir.join(MANIFEST_FILE).display())]
+    SliceKeys {
+        /// The directory.
+        dir: PathBuf,
+        /// What is wrong with the keys.
+        source: SliceKeyError,
     },
     /// Two directories played different configurations.
     #[error("{} and {} were played with different configurations: {}", first.display(), other.display(), describe_changes(changes))]
@@ -198,15 +208,27 @@ pub enum MergeError {
     },
 }
 
-impl MergeError {
-    /// Whether the user must change the input (exit status 2) rather than the system failing.
-    pub fn is_bad_input(&self) -> bool {
-        !matches!(
-            self,
-            MergeError::Io { .. }
-                | MergeError::Manifest(ManifestError::Io { .. })
-                | MergeError::GamesCsv(GamesCsvError::Io { .. })
-        )
+impl ErrorClass for MergeError {
+    fn class(&self) -> Failure {
+        match self {
+            MergeError::Manifest(source) => source.class(),
+            MergeError::GamesCsv(source) => source.class(),
+            MergeError::SliceKeys { source, .. } => source.class(),
+            MergeError::NoDirectories
+            | MergeError::NoManifest { .. }
+            | MergeError::BadManifest { .. }
+            | MergeError::DifferentConfiguration { .. }
+            | MergeError::DifferentSplit { .. }
+            | MergeError::MixedWaves { .. }
+            | MergeError::DifferentWaveSize { .. }
+            | MergeError::ShardTwice { .. }
+            | MergeError::ForeignGame { .. }
+            | MergeError::Missing { .. }
+            | MergeError::Damaged { .. }
+            | MergeError::OutputIsShard { .. }
+            | MergeError::OutputInUse { .. } => Failure::BadInput,
+            MergeError::Io { .. } => Failure::FailedRun,
+        }
     }
 }
 

@@ -134,11 +134,12 @@ fn slice_of(dir: &Path, fp: &Fingerprint, total: u64) -> Result<Slice, MergeErro
             ));
         }
     }
-    let wave = fp.wave().map_err(|m| bad_manifest(dir, m))?;
-    let shard = fp
-        .shard()
-        .map_err(|m| bad_manifest(dir, m))?
-        .map(|(shard, _)| shard);
+    let slice_keys = |source| MergeError::SliceKeys {
+        dir: dir.to_path_buf(),
+        source,
+    };
+    let wave = fp.wave().map_err(slice_keys)?;
+    let shard = fp.shard().map_err(slice_keys)?.map(|(shard, _)| shard);
     Ok(Slice { wave, shard })
 }
 

@@ -117,12 +117,12 @@ impl EngineFactory {
                         Some(p) => p.clone(),
                         None => {
                             let params = match weights {
-                                Some(path) => {
-                                    EvalParams::load(path).map_err(|e| ArenaError::Weights {
+                                Some(path) => EvalParams::load(path).map_err(|source| {
+                                    ArenaError::Weights {
                                         name: engine.name.clone(),
-                                        message: e.to_string(),
-                                    })?
-                                }
+                                        source: Box::new(source),
+                                    }
+                                })?,
                                 None => EvalParams::default(),
                             };
                             let params = Arc::new(params);

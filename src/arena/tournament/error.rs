@@ -4,6 +4,8 @@ use crate::arena::lock::LockError;
 use crate::arena::manifest::ManifestError;
 use crate::arena::player::PlayerError;
 use crate::arena::schedule::WaveError;
+use crate::error::{ErrorClass, Failure};
+use crate::eval::WeightsError;
 use crate::record::GamesCsvError;
 use crate::toml_config::ConfigError;
 use std::path::{Path, PathBuf};
@@ -11,6 +13,7 @@ use thiserror::Error;
 
 /// Why a run could not start or had to stop.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum ArenaError {
     /// An engine did not start before the games (or its settings cannot be sent to it).
     #[error("engine `{name}`: {source}")]
@@ -48,12 +51,12 @@ pub enum ArenaError {
         source: PlayerError,
     },
     /// A built-in engine's weights file could not be loaded.
-    #[error("engine `{name}`: weights: {message}")]
+    #[error("engine `{name}`: weights: {source}")]
     Weights {
         /// The engine's configured name.
         name: String,
-        /// What was wrong with the file.
-        message: String,
+        /// What was wrong with the file; boxed to keep the error small.
+        source: Box<WeightsError>,
     },
     /// A built-in engine's search constants file could not be loaded.
     #[error("engine `{name}`: search: {source}")]
@@ -92,8 +95,13 @@ pub enum ArenaError {
         dir: PathBuf,
     },
     /// The output files of the run to resume disagree or are damaged.
-    #[error("cannot resume: {0}")]
-    Resume(String),
+    #[error("cannot resume: {}: {problem}", path.display())]
+    Resume {
+        /// The damaged file (games.pgn, games.csv or a bullet file).
+        path: PathBuf,
+        /// What is wrong with it and what to do.
+        problem: String,
+    },
     /// `games.csv` of the run to resume cannot be read.
     #[error("cannot resume: {0}")]
     GamesCsv(#[from] GamesCsvError),
@@ -117,31 +125,28 @@ pub enum ArenaError {
     UnpairedSlice,
 }
 
-impl ArenaError {
-    /// Whether the error is the user's input (a configuration, a directory in use or not matching
-    /// the run): the command line exits with status 2 for these, 1 for the others.
-    pub fn is_bad_input(&self) -> bool {
-        matches!(
-            self,
-            ArenaError::Weights { .. }
-                | ArenaError::SearchParams { .. }
-                | ArenaError::EngineStart {
-                    source: PlayerError::NoChess960 { .. },
-                    ..
-                }
-                | ArenaError::OptionValue { .. }
-                | ArenaError::UndeclaredOption { .. }
-                | ArenaError::HashTooLarge { .. }
-                | ArenaError::OutputNotDirectory { .. }
-                | ArenaError::Resume(_)
-                | ArenaError::GamesCsv(_)
-                | ArenaError::Manifest(ManifestError::Mismatch { .. })
-                | ArenaError::Manifest(ManifestError::Malformed { .. })
-                | ArenaError::Lock(LockError::Held { .. })
-                | ArenaError::OutputExists { .. }
-                | ArenaError::UnpairedSlice
-                | ArenaError::Wave(_)
-        )
+impl ErrorClass for ArenaError {
+    fn class(&self) -> Failure {
+        use Failure::{BadInput, FailedRun};
+        match self {
+            ArenaError::EngineStart { source, .. } | ArenaError::OptionValue { source, .. } => {
+                source.class()
+            }
+            ArenaError::Weights { source, .. } => source.class(),
+            ArenaError::SearchParams { source, .. } => source.class(),
+            ArenaError::GamesCsv(source) => source.class(),
+            ArenaError::Manifest(source) => source.class(),
+            ArenaError::Wave(source) => source.class(),
+            ArenaError::Lock(source) => source.class(),
+            ArenaError::UndeclaredOption { .. }
+            | ArenaError::HashTooLarge { .. }
+            | ArenaError::OutputNotDirectory { .. }
+            | ArenaError::Resume { .. }
+            | ArenaError::OutputExists { .. }
+            | ArenaError::UnpairedSlice => BadInput,
+            // An engine that kept failing to start mid-run: the run failed, whatever the cause.
+            ArenaError::EngineRestart { .. } | ArenaError::Io { .. } => FailedRun,
+        }
     }
 }
 

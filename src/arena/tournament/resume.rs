@@ -78,12 +78,14 @@ fn run_pgn_start(dir: &Path, pgn_text: &str) -> Result<usize, ArenaError> {
         .ok()
         .filter(|&start| pgn_text.is_char_boundary(start))
         .ok_or_else(|| {
-            ArenaError::Resume(format!(
-                "{}: {:?} is not an offset inside the PGN file ({} bytes): restore it or start a new run",
-                path.display(),
-                text.trim(),
-                pgn_text.len()
-            ))
+            ArenaError::Resume {
+                path: path.clone(),
+                problem: format!(
+                    "{:?} is not an offset inside the PGN file ({} bytes): restore it or start a new run",
+                    text.trim(),
+                    pgn_text.len()
+                ),
+            }
         })
 }
 
@@ -112,31 +114,37 @@ fn resume_games(
         match (game.game_id, game.complete) {
             (Some(id), true) => {
                 if !complete.insert(id) {
-                    return Err(ArenaError::Resume(format!(
-                        "{pgn_name}: game {id} is there twice"
-                    )));
+                    return Err(ArenaError::Resume {
+                        path: pgn_path.clone(),
+                        problem: format!("game {id} is there twice"),
+                    });
                 }
             }
             (id, false) if is_last => cut_off_tail = id,
             (id, _) => {
-                return Err(ArenaError::Resume(format!(
-                    "{pgn_name}: game {} (the {}th in the file) is incomplete or has no GameId, \
-                     and games follow it: the file is damaged",
-                    id.map_or("?".to_string(), |id| id.to_string()),
-                    i + 1
-                )));
+                return Err(ArenaError::Resume {
+                    path: pgn_path.clone(),
+                    problem: format!(
+                        "game {} (the {}th in the file) is incomplete or has no GameId, and \
+                         games follow it: the file is damaged",
+                        id.map_or("?".to_string(), |id| id.to_string()),
+                        i + 1
+                    ),
+                });
             }
         }
     }
     for game in &finished {
         if game.game_id == 0 || !games_range.contains(&(game.game_id - 1)) {
-            return Err(ArenaError::Resume(format!(
-                "{}: game {} is not in this schedule's games {}-{}",
-                csv_path.display(),
-                game.game_id,
-                games_range.start + 1,
-                games_range.end
-            )));
+            return Err(ArenaError::Resume {
+                path: csv_path.clone(),
+                problem: format!(
+                    "game {} is not in this schedule's games {}-{}",
+                    game.game_id,
+                    games_range.start + 1,
+                    games_range.end
+                ),
+            });
         }
     }
     let missing: Vec<u64> = finished
@@ -150,14 +158,16 @@ fn resume_games(
         [id] if cut_off_tail == Some(*id) => finished.retain(|g| g.game_id != *id),
         ids => {
             let shown: Vec<String> = ids.iter().take(5).map(u64::to_string).collect();
-            return Err(ArenaError::Resume(format!(
-                "{} lists {} game(s) that {pgn_name} does not hold complete (game {}{}): the \
-                 files disagree; restore {pgn_name}, or start a new run in another directory",
-                csv_path.display(),
-                ids.len(),
-                shown.join(", "),
-                if ids.len() > 5 { ", ..." } else { "" }
-            )));
+            return Err(ArenaError::Resume {
+                path: csv_path.clone(),
+                problem: format!(
+                    "lists {} game(s) that {pgn_name} does not hold complete (game {}{}): the \
+                     files disagree; restore {pgn_name}, or start a new run in another directory",
+                    ids.len(),
+                    shown.join(", "),
+                    if ids.len() > 5 { ", ..." } else { "" }
+                ),
+            });
         }
     }
     let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
@@ -179,8 +189,10 @@ fn keep_bullet_lines(dir: &Path, done: &HashSet<u64>) -> Result<(), ArenaError> 
     let bullet_path = dir.join(BULLET_FILE);
     let index_path = dir.join(BULLET_INDEX_FILE);
     let read = |path: &Path| match std::fs::read(path) {
-        Ok(bytes) => String::from_utf8(bytes)
-            .map_err(|_| ArenaError::Resume(format!("{}: not UTF-8 text", path.display()))),
+        Ok(bytes) => String::from_utf8(bytes).map_err(|_| ArenaError::Resume {
+            path: path.to_path_buf(),
+            problem: "not UTF-8 text".to_string(),
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         Err(e) => Err(io_error(path)(e)),
     };
@@ -191,8 +203,12 @@ fn keep_bullet_lines(dir: &Path, done: &HashSet<u64>) -> Result<(), ArenaError> 
     } else {
         index
     };
-    let games = bullet_lines_by_game(&bullet, &bullet_path.display().to_string(), &index)
-        .map_err(|e| ArenaError::Resume(format!("{}: {e}", index_path.display())))?;
+    let games = bullet_lines_by_game(&bullet, &bullet_path.display().to_string(), &index).map_err(
+        |problem| ArenaError::Resume {
+            path: index_path.clone(),
+            problem,
+        },
+    )?;
     let mut kept_lines = String::new();
     let mut kept_index = format!("{BULLET_INDEX_HEADER}\n");
     for (id, lines) in games.iter().filter(|(id, _)| done.contains(id)) {

@@ -89,7 +89,7 @@ pub fn requested_wave(args: &MatchArgs) -> Result<Option<Wave>, UsageError> {
 
 /// Loads the configuration and applies the command-line overrides.
 pub fn load_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
-    let mut config = MatchConfig::load(&args.config).map_err(|e| UsageError(e.to_string()))?;
+    let mut config = MatchConfig::load(&args.config)?;
     if let Some(c) = args.concurrency {
         if c == 0 {
             return Err(UsageError("--concurrency must be at least 1".to_string()).into());
@@ -113,10 +113,15 @@ pub fn load_config(args: &MatchArgs) -> anyhow::Result<MatchConfig> {
 
 /// The opening source a configuration names; bad lines are skipped and reported.
 pub fn opening_source(config: &MatchConfig) -> anyhow::Result<Arc<dyn OpeningSource>> {
-    let (source, rejected) = openings_of(config).map_err(|e| match e {
-        // The book's own line is the place to look; the configuration is named after it.
-        BookSetupError::Chess960InStandard { .. } => UsageError(format!("{e} ({})", config.source)),
-        _ => UsageError(format!("{}: {e}", config.source)),
+    let (source, rejected) = openings_of(config).map_err(|e| {
+        let message = match e {
+            // The book's own line is the place to look; the configuration is named after it.
+            BookSetupError::Chess960InStandard { .. } => format!("{e} ({})", config.source),
+            _ => format!("{}: {e}", config.source),
+        };
+        // The message holds the error's text, which the chain then leaves out; the typed
+        // error stays in the chain for its class.
+        anyhow::Error::new(e).context(message)
     })?;
     for bad in rejected {
         eprintln!("warning: skipped opening {bad}");

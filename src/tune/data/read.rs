@@ -3,6 +3,7 @@
 
 use super::pack::{pack_lines, Packed};
 use super::Dataset;
+use crate::error::{ErrorClass, Failure};
 use crate::tune::selection::PackSource;
 use rayon::prelude::*;
 use std::io::Read;
@@ -25,8 +26,15 @@ pub struct LineError {
     pub kind: LineErrorKind,
 }
 
+impl ErrorClass for LineError {
+    fn class(&self) -> Failure {
+        self.kind.class()
+    }
+}
+
 /// A data file that cannot be used at all (as opposed to a bad line, which is skipped).
 #[derive(Error, Debug)]
+#[non_exhaustive]
 pub enum DataError {
     /// The file cannot be opened or read.
     #[error("{file}: cannot read: {error}")]
@@ -102,6 +110,21 @@ pub enum DataError {
         /// The evaluation's reason.
         error: crate::tune::tunable::TraceError,
     },
+}
+
+impl ErrorClass for DataError {
+    fn class(&self) -> Failure {
+        match self {
+            DataError::Trace { error, .. } => error.class(),
+            DataError::Missing { .. }
+            | DataError::NotAFile { .. }
+            | DataError::BadPattern { .. }
+            | DataError::NoMatch { .. }
+            | DataError::LineTooLong { .. }
+            | DataError::TooLarge { .. } => Failure::BadInput,
+            DataError::Io { .. } => Failure::FailedRun,
+        }
+    }
 }
 
 /// What one file contributed.

@@ -28,6 +28,7 @@ pub use run::{run_loop, LoopOptions, LoopSummary, LOOP_MANIFEST};
 pub use staged::StagePlan;
 
 use crate::arena::{ArenaError, BookSetupError, LockError, MergeError};
+use crate::error::{ErrorClass, Failure};
 use crate::eval::WeightsError;
 use crate::toml_config::ConfigError;
 use crate::tune::spsa::SpsaError;
@@ -131,6 +132,7 @@ pub enum LoopEvent<'a> {
 
 /// Why a loop could not run or had to stop.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum LoopError {
     /// The loop's configuration (or a stage made from it) is wrong.
     #[error(transparent)]
@@ -215,22 +217,21 @@ pub enum LoopError {
     },
 }
 
-impl LoopError {
-    /// Whether the error is the user's input or a refused precondition (exit status 2), rather
-    /// than a run that failed (1).
-    pub fn is_bad_input(&self) -> bool {
+impl ErrorClass for LoopError {
+    fn class(&self) -> Failure {
         match self {
-            LoopError::Config(_)
-            | LoopError::Weights(_)
-            | LoopError::Openings { .. }
-            | LoopError::OutputExists { .. }
+            LoopError::Config(source) => source.class(),
+            LoopError::Weights(source) => source.class(),
+            LoopError::Openings { source, .. } => source.class(),
+            LoopError::Match { source, .. } => source.class(),
+            LoopError::Tune { source, .. } => source.class(),
+            LoopError::Spsa { source, .. } => source.class(),
+            LoopError::Lock(source) => source.class(),
+            LoopError::OutputExists { .. }
             | LoopError::Mismatch { .. }
-            | LoopError::Damaged { .. }
-            | LoopError::Lock(LockError::Held { .. }) => true,
-            LoopError::Match { source, .. } => source.is_bad_input(),
-            LoopError::Tune { source, .. } => source.is_bad_input(),
-            LoopError::Spsa { source, .. } => source.is_bad_input(),
-            LoopError::Merge { .. } | LoopError::Io { .. } | LoopError::Lock(_) => false,
+            | LoopError::Damaged { .. } => Failure::BadInput,
+            // The gate merges the loop's own directories: a failure there is the run's.
+            LoopError::Merge { .. } | LoopError::Io { .. } => Failure::FailedRun,
         }
     }
 }

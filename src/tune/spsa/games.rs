@@ -46,8 +46,10 @@ impl GameRules {
                     start: 1,
                     chess960: false,
                 };
-                let book = open_book(&request)
-                    .map_err(|e| SpsaError::Openings(format!("{}: {e}", config.source)))?;
+                let book = open_book(&request).map_err(|source| SpsaError::Openings {
+                    config: config.source.clone(),
+                    source,
+                })?;
                 Arc::new(book)
             }
         };
@@ -140,9 +142,9 @@ impl BuiltinObjective {
             ..
         } = &config.engine
         else {
-            return Err(SpsaError::Usage(
-                "the configuration's engine is not the built-in one".to_string(),
-            ));
+            return Err(SpsaError::WrongEngine {
+                expected: "the built-in one",
+            });
         };
         Ok(BuiltinObjective {
             rules: GameRules::from_config(config)?,
@@ -160,7 +162,7 @@ impl BuiltinObjective {
     fn player(&self, values: &[f64]) -> Result<BuiltinPlayer, SpsaError> {
         let params = self.params_with(values);
         BuiltinPlayer::with_search_params(Arc::new(params.eval), params.search, self.hash_mb)
-            .map_err(|e| SpsaError::Engine(e.to_string()))
+            .map_err(SpsaError::Engine)
     }
 }
 
@@ -213,9 +215,9 @@ impl UciObjective {
             working_dir,
         } = &config.engine
         else {
-            return Err(SpsaError::Usage(
-                "the configuration's engine is not an external one".to_string(),
-            ));
+            return Err(SpsaError::WrongEngine {
+                expected: "an external one",
+            });
         };
         Ok(UciObjective {
             rules: GameRules::from_config(config)?,
@@ -237,7 +239,7 @@ impl UciObjective {
                 .options
                 .push((name.clone(), option_value(*kind, value)));
         }
-        UciPlayer::start(&command, self.rules.timeout).map_err(|e| SpsaError::Engine(e.to_string()))
+        UciPlayer::start(&command, self.rules.timeout).map_err(SpsaError::Engine)
     }
 }
 

@@ -32,22 +32,29 @@ pub use run::{
 };
 pub use shards::run_spsa_shard;
 
+use crate::error::{ErrorClass, Failure};
 use crate::search::ParamKind;
 use std::path::PathBuf;
 use thiserror::Error;
 
 /// Why an SPSA run failed or refused to start.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum SpsaError {
     /// The configuration file (or a weights or search file it names).
     #[error(transparent)]
     Config(#[from] crate::toml_config::ConfigError),
     /// The opening book cannot be used.
-    #[error("{0}")]
-    Openings(String),
+    #[error("{config}: {source}")]
+    Openings {
+        /// The configuration file that names the book.
+        config: String,
+        /// Why the book cannot be used.
+        source: crate::arena::schedule::BookSetupError,
+    },
     /// An engine cannot be started or created.
     #[error("engine: {0}")]
-    Engine(String),
+    Engine(#[source] crate::arena::PlayerError),
     /// A file of the run directory cannot be written or read.
     #[error("{}: {source}", path.display())]
     Io {
@@ -89,10 +96,21 @@ pub enum SpsaError {
         /// What is wrong.
         message: String,
     },
-    /// The configuration's engine does not suit the objective asked for, or a sharded run is
-    /// asked for wrongly (more shards than pairs per iteration).
-    #[error("{0}")]
-    Usage(String),
+    /// The configuration's engine is not the kind the objective plays (the built-in engine's
+    /// objective given an external engine, or the other way round).
+    #[error("the configuration's engine is not {expected}")]
+    WrongEngine {
+        /// What the objective plays: "the built-in one" or "an external one".
+        expected: &'static str,
+    },
+    /// A split in which some shard would play no pair of an iteration.
+    #[error("{shards} shards for {pairs} pairs per iteration: some shards would play no pair; use at most {pairs} shards, or raise spsa.pairs_per_iteration to at least {shards}")]
+    TooManyShards {
+        /// The shard count asked for.
+        shards: u64,
+        /// The pairs of one iteration.
+        pairs: u64,
+    },
     /// A shard waited at an iteration's barrier longer than `--barrier-timeout`.
     #[error("iteration {iteration}: waited {seconds} s for the other shards; still missing: {missing} (start those shards, or --resume this one later)")]
     BarrierTimeout {
@@ -114,21 +132,22 @@ pub enum SpsaError {
     },
 }
 
-impl SpsaError {
-    /// Whether the user's input is at fault (exit status 2) rather than the run (1).
-    pub fn is_bad_input(&self) -> bool {
-        matches!(
-            self,
-            SpsaError::Config(_)
-                | SpsaError::Openings(_)
-                | SpsaError::RunExists { .. }
-                | SpsaError::Lock(crate::arena::lock::LockError::Held { .. })
-                | SpsaError::NothingToResume { .. }
-                | SpsaError::Changed { .. }
-                | SpsaError::Corrupt { .. }
-                | SpsaError::Usage(_)
-                | SpsaError::ShardMismatch { .. }
-        )
+impl ErrorClass for SpsaError {
+    fn class(&self) -> Failure {
+        match self {
+            SpsaError::Config(source) => source.class(),
+            SpsaError::Openings { source, .. } => source.class(),
+            SpsaError::Engine(source) => source.class(),
+            SpsaError::Lock(source) => source.class(),
+            SpsaError::RunExists { .. }
+            | SpsaError::NothingToResume { .. }
+            | SpsaError::Changed { .. }
+            | SpsaError::Corrupt { .. }
+            | SpsaError::WrongEngine { .. }
+            | SpsaError::TooManyShards { .. }
+            | SpsaError::ShardMismatch { .. } => Failure::BadInput,
+            SpsaError::Io { .. } | SpsaError::BarrierTimeout { .. } => Failure::FailedRun,
+        }
     }
 }
 

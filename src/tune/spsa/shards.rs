@@ -420,11 +420,10 @@ impl SharedFiles<'_> {
 /// pairs per iteration): such a shard would only wait at every barrier.
 pub fn check_split(plan: &SpsaPlan, shard: Shard) -> Result<(), SpsaError> {
     if plan.pairs_per_iteration < shard.count {
-        return Err(SpsaError::Usage(format!(
-            "{} shards for {} pairs per iteration: some shards would play no pair; use at most \
-             {} shards, or raise spsa.pairs_per_iteration to at least {}",
-            shard.count, plan.pairs_per_iteration, plan.pairs_per_iteration, shard.count
-        )));
+        return Err(SpsaError::TooManyShards {
+            shards: shard.count,
+            pairs: plan.pairs_per_iteration,
+        });
     }
     Ok(())
 }
