@@ -221,6 +221,17 @@ fn check_weights(data: &Dataset, w: &[[f64; 2]]) {
     );
 }
 
+/// The L2 penalty toward `anchor` (`TrainOptions::l2`): l2 × Σ ((w − anchor) / 100)² over both
+/// halves of every weight; Adam and Gauss-Newton minimise the error plus this.
+pub(super) fn l2_penalty(w: &[[f64; 2]], anchor: &[[f64; 2]], l2: f64) -> f64 {
+    let sum: f64 = w
+        .iter()
+        .zip(anchor)
+        .map(|(w, a)| ((w[0] - a[0]) / 100.0).powi(2) + ((w[1] - a[1]) / 100.0).powi(2))
+        .sum();
+    l2 * sum
+}
+
 /// The mean squared error of the model with weights `w` over all of `data`.
 pub fn loss(data: &Dataset, w: &[[f64; 2]], k: f64) -> f64 {
     check_weights(data, w);

@@ -9,7 +9,7 @@
 //! added in order, so results do not depend on the thread count.
 
 use super::data::Dataset;
-use super::model::{coefficients, loss, predict, LN10_400};
+use super::model::{coefficients, l2_penalty, loss, predict, LN10_400};
 use super::packed::Extra;
 use super::train::EpochStats;
 use rayon::prelude::*;
@@ -42,31 +42,27 @@ pub struct NewtonOptions {
 /// The L2 penalty's pull toward the start weights, for the loss, gradient and matrix.
 struct Penalty<'a> {
     anchor: &'a [[f64; 2]],
-    /// `l2 / 100²`: the penalty per squared centipawn.
-    per_cp: f64,
+    l2: f64,
 }
 
 impl Penalty<'_> {
     fn of(&self, w: &[[f64; 2]]) -> f64 {
-        let sum: f64 = w
-            .iter()
-            .zip(self.anchor)
-            .map(|(w, a)| (w[0] - a[0]).powi(2) + (w[1] - a[1]).powi(2))
-            .sum();
-        self.per_cp * sum
+        l2_penalty(w, self.anchor, self.l2)
     }
 
     /// Adds the penalty's gradient and (exact) second derivative to `g` and `h`.
     fn add_to(&self, w: &[[f64; 2]], h: &mut [f64], g: &mut [f64]) {
-        if self.per_cp == 0.0 {
+        if self.l2 == 0.0 {
             return;
         }
+        // d/dw of l2 × ((w − a) / 100)²: 2 × l2 / 100² × (w − a), and its second derivative.
+        let per_cp = self.l2 / 1e4;
         let n = g.len();
         for (i, (w, a)) in w.iter().zip(self.anchor).enumerate() {
             for half in 0..2 {
                 let j = 2 * i + half;
-                g[j] += 2.0 * self.per_cp * (w[half] - a[half]);
-                h[j * n + j] += 2.0 * self.per_cp;
+                g[j] += 2.0 * per_cp * (w[half] - a[half]);
+                h[j * n + j] += 2.0 * per_cp;
             }
         }
     }
@@ -204,7 +200,7 @@ pub fn gauss_newton(
     let anchor = start.clone();
     let penalty = Penalty {
         anchor: &anchor,
-        per_cp: options.l2 / 1e4,
+        l2: options.l2,
     };
     let objective = |w: &[[f64; 2]]| loss(data, w, options.k) + penalty.of(w);
     let mut w = start;

@@ -2,7 +2,7 @@
 //! validation error watched for early stopping and the best-validation weights kept.
 
 use super::data::Dataset;
-use super::model::{loss, loss_and_gradient};
+use super::model::{l2_penalty, loss, loss_and_gradient};
 use crate::error::{ErrorClass, Failure};
 use std::time::Instant;
 use thiserror::Error;
@@ -166,14 +166,7 @@ pub fn train(
     let n = training.len();
     let full_batch = options.batch_size == 0 || options.batch_size >= n;
     let anchor = start.clone();
-    let penalty = |w: &[[f64; 2]]| -> f64 {
-        let sum: f64 = w
-            .iter()
-            .zip(&anchor)
-            .map(|(w, a)| ((w[0] - a[0]) / 100.0).powi(2) + ((w[1] - a[1]) / 100.0).powi(2))
-            .sum();
-        options.l2 * sum
-    };
+    let penalty = |w: &[[f64; 2]]| l2_penalty(w, &anchor, options.l2);
     let mut w = start;
     let mut grad = vec![[0.0; 2]; w.len()];
     let mut adam = Adam::new(w.len(), options.learning_rate, options.beta1, options.beta2);
