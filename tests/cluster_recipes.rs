@@ -397,11 +397,9 @@ fn slurm_waves_submits_waves_until_the_merged_sprt_decides(scheduler: &Scheduler
     let config = dir.join("sprt.toml");
     // The lopsided SPRT of tests/waves.rs, with paths relative to the repository (the recipe's
     // working directory).
-    let config_text = run_files::LOPSIDED
-        .replace("BOOK", "openings/balanced-8ply.epd")
-        .replace("WEIGHTS", "configs/weights")
-        .replace("OUT", "results/cluster-test");
-    std::fs::write(&config, config_text).unwrap();
+    run_files::lopsided_from(Path::new(""))
+        .out("results/cluster-test")
+        .write(&config);
     let state = dir.join("sbatch");
     let scheduler_env = scheduler.env(&state);
     let out = dir.join("run");
