@@ -225,14 +225,15 @@ fn a_dfrc_round_robin_of_builtin_engines_replays_as_chess960() {
 }
 
 fn library_config(dir: &Path, variant: &str) -> MatchConfig {
-    let text = format!(
-        "[tournament]\nvariant = \"{variant}\"\nrounds = 3\nseed = 11\n\
-         [time_control]\nnodes = 800\n[output]\ndir = \"{}\"\n\
-         [[engine]]\nname = \"a\"\nbuiltin = {{ hash_mb = 2 }}\n\
-         [[engine]]\nname = \"b\"\nbuiltin = {{ hash_mb = 2 }}\n",
-        dir.display()
-    );
-    MatchConfig::parse(&text, "test.toml").unwrap()
+    MatchToml::new()
+        .variant(variant)
+        .rounds(3)
+        .seed(11)
+        .nodes(800)
+        .out(dir)
+        .engine(Engine::builtin("a").hash_mb(2))
+        .engine(Engine::builtin("b").hash_mb(2))
+        .parse()
 }
 
 fn run_library(config: &MatchConfig, resume: bool) -> Result<TournamentSummary, String> {

@@ -202,6 +202,11 @@ impl MatchToml {
         self.set("adjudication", "draw", draw)
     }
 
+    /// `adjudication.tablebase`: games adjudicated from Syzygy tables.
+    pub fn tablebase(self, tablebase: Tablebase) -> MatchToml {
+        self.set("adjudication", "tablebase", tablebase.0)
+    }
+
     /// `[sprt]` with `elo0` and `elo1` (the default error rates and model).
     pub fn sprt(self, elo0: f64, elo1: f64) -> MatchToml {
         self.set("sprt", "elo0", elo0).set("sprt", "elo1", elo1)
@@ -273,6 +278,36 @@ impl MatchToml {
     }
 }
 
+/// `adjudication.tablebase`: the tables and which results they adjudicate.
+#[derive(Clone, Debug)]
+pub struct Tablebase(Table);
+
+impl Tablebase {
+    /// The tables in `path` (`tablebase.path`).
+    pub fn at(path: impl AsRef<Path>) -> Tablebase {
+        let mut table = Table::new();
+        table.insert("path".into(), path_text(path).into());
+        Tablebase(table)
+    }
+
+    /// `tablebase.pieces`: adjudicate positions of at most this many pieces.
+    pub fn pieces(mut self, pieces: u32) -> Tablebase {
+        self.0.insert("pieces".into(), i64::from(pieces).into());
+        self
+    }
+
+    /// `tablebase.results`: `both`, `win_loss` or `draw`.
+    pub fn results(mut self, results: &str) -> Tablebase {
+        self.0.insert("results".into(), results.into());
+        self
+    }
+
+    pub fn ignore_50(mut self, ignore: bool) -> Tablebase {
+        self.0.insert("ignore_50".into(), ignore.into());
+        self
+    }
+}
+
 /// One `[[engine]]`: a built-in player or a UCI command.
 #[derive(Clone, Debug)]
 pub struct Engine(Table);
@@ -323,6 +358,10 @@ impl Engine {
     /// `builtin.syzygy`: tables the engine probes.
     pub fn syzygy(self, dir: impl AsRef<Path>) -> Engine {
         self.kind_set("builtin", "syzygy", path_text(dir))
+    }
+
+    pub fn syzygy_probe_limit(self, pieces: u32) -> Engine {
+        self.kind_set("builtin", "syzygy_probe_limit", i64::from(pieces))
     }
 
     /// `uci.args`.
