@@ -398,13 +398,18 @@ impl Engine {
         self
     }
 
+    /// Sets the engine's one limit, replacing any other (the file takes one).
     fn time_control(mut self, key: &str, value: impl Into<Value>) -> Engine {
-        self.0
+        let tc = self
+            .0
             .entry("time_control")
             .or_insert_with(|| Value::Table(Table::new()))
             .as_table_mut()
-            .unwrap()
-            .insert(key.to_string(), value.into());
+            .unwrap();
+        for other in LIMITS {
+            tc.remove(other);
+        }
+        tc.insert(key.to_string(), value.into());
         self
     }
 
