@@ -1,4 +1,4 @@
-//! Running the binary on hostile input (tests/cli.rs, tests/dialect_cli.rs, tests/match_cli.rs,
+//! Running the binary on hostile input (tests/cli.rs, tests/dialect.rs, tests/match_cli.rs,
 //! tests/resume_and_merge.rs, tests/tune_cli.rs): a watchdog that fails a hang, the exit status
 //! and both outputs as an `Outcome`, and the checks that no engine process stays behind.
 
