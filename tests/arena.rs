@@ -3,8 +3,11 @@
 //! the results heading and ranking table, ranking.csv with per-engine figures, the engine log,
 //! declared-option checks and per-engine time controls.
 
+#[path = "common/config.rs"]
+mod config_file;
 #[path = "common/tools.rs"]
 mod tools;
+use config_file::{weights, Engine, MatchToml};
 use sparring::arena::{
     run_tournament, ArenaError, EngineKind, Event, MatchConfig, RunOptions, StartPosition,
     TimeControl, TournamentSummary,
@@ -35,19 +38,9 @@ fn out_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn config(text: &str, dir: &Path) -> MatchConfig {
-    let text = text.replace("OUT", &dir.display().to_string());
-    let text = if text.contains("MOCK") {
-        text.replace("MOCK", &mock_engine())
-    } else {
-        text
-    };
-    let text = text.replace("ENGINE", ENGINE);
-    let text = text.replace(
-        "WEIGHTS",
-        concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-    );
-    MatchConfig::parse(&text, "test.toml").unwrap_or_else(|e| panic!("{e}"))
+/// The configuration `toml` describes, writing into `dir`.
+fn config(toml: &MatchToml, dir: &Path) -> MatchConfig {
+    toml.clone().out(dir).parse()
 }
 
 fn try_run(config: &MatchConfig, resume: bool) -> Result<TournamentSummary, ArenaError> {
@@ -106,34 +99,34 @@ fn check_pgn(dir: &Path) {
     assert!(out.status.success(), "check_pgn.py: {text}");
 }
 
-const BUILTIN_PAIR: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 3
-concurrency = CONC
-seed = 5
-[time_control]
-nodes = 3000
-[adjudication]
-resign = { move_count = 3, score_cp = 500 }
-max_moves = 60
-[output]
-dir = "OUT"
-positions = true
-[[engine]]
-name = "default"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 2 }
-[[engine]]
-name = "material"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 2 }
-"#;
+/// The default weights against material only, at 3,000 nodes, recording positions.
+fn builtin_pair(concurrency: usize) -> MatchToml {
+    MatchToml::gauntlet()
+        .rounds(3)
+        .concurrency(concurrency)
+        .seed(5)
+        .nodes(3000)
+        .resign(3, 500)
+        .max_moves(60)
+        .positions(true)
+        .engine(
+            Engine::builtin("default")
+                .weights(weights("default.toml"))
+                .hash_mb(2),
+        )
+        .engine(
+            Engine::builtin("material")
+                .weights(weights("material-only.toml"))
+                .hash_mb(2),
+        )
+}
 
 #[test]
 fn same_games_whatever_the_concurrency() {
     let one = out_dir("conc1");
     let two = out_dir("conc2");
-    run(&config(&BUILTIN_PAIR.replace("CONC", "1"), &one), false);
-    run(&config(&BUILTIN_PAIR.replace("CONC", "2"), &two), false);
+    run(&config(&builtin_pair(1), &one), false);
+    run(&config(&builtin_pair(2), &two), false);
     assert_eq!(games(&one).len(), 6);
     assert_eq!(games(&one), games(&two));
     let pgn = |d: &Path| {
@@ -199,34 +192,19 @@ fn same_games_whatever_the_concurrency() {
 #[test]
 fn misbehaving_engines_lose_explained_and_the_run_goes_on() {
     let dir = out_dir("faults");
-    let text = r#"
-[tournament]
-rounds = 2
-concurrency = 2
-timeout_ms = 1500
-[time_control]
-nodes = 2000
-[adjudication]
-max_moves = 30
-[output]
-dir = "OUT"
-[[engine]]
-name = "good"
-builtin = { hash_mb = 2 }
-[[engine]]
-name = "crasher"
-uci = { command = "MOCK", args = ["--crash-after", "3"] }
-[[engine]]
-name = "hanger"
-uci = { command = "MOCK", args = ["--hang-after", "2"] }
-[[engine]]
-name = "cheater"
-uci = { command = "MOCK", args = ["--illegal-after", "2"] }
-[[engine]]
-name = "babbler"
-uci = { command = "MOCK", args = ["--garbage-after", "1"] }
-"#;
-    let summary = run(&config(text, &dir), false);
+    let mock = |name: &str, args: &[&str]| Engine::uci(name, mock_engine()).args(args);
+    let text = MatchToml::new()
+        .rounds(2)
+        .concurrency(2)
+        .timeout_ms(1500)
+        .nodes(2000)
+        .max_moves(30)
+        .engine(Engine::builtin("good").hash_mb(2))
+        .engine(mock("crasher", &["--crash-after", "3"]))
+        .engine(mock("hanger", &["--hang-after", "2"]))
+        .engine(mock("cheater", &["--illegal-after", "2"]))
+        .engine(mock("babbler", &["--garbage-after", "1"]));
+    let summary = run(&config(&text, &dir), false);
     let rows = games(&dir);
     assert_eq!(rows.len(), 16, "every scheduled game is recorded");
     assert_eq!(pgn_games(&dir), 16);
@@ -262,9 +240,7 @@ uci = { command = "MOCK", args = ["--garbage-after", "1"] }
 fn resume_continues_a_killed_run_without_replaying_games() {
     let full = out_dir("resume-full");
     let cut = out_dir("resume-cut");
-    let text = BUILTIN_PAIR
-        .replace("CONC", "2")
-        .replace("rounds = 3", "rounds = 4");
+    let text = builtin_pair(2).rounds(4);
     run(&config(&text, &full), false);
     run(&config(&text, &cut), false);
     // Simulate a kill: keep three finished games and half of a fourth CSV row; the PGN has all.
@@ -293,21 +269,12 @@ fn resume_continues_a_killed_run_without_replaying_games() {
 #[test]
 fn start_up_failure_names_the_command_before_any_game() {
     let dir = out_dir("startup");
-    let text = r#"
-[tournament]
-timeout_ms = 1000
-[time_control]
-nodes = 1000
-[output]
-dir = "OUT"
-[[engine]]
-name = "good"
-builtin = {}
-[[engine]]
-name = "missing"
-uci = { command = "/nonexistent/engine-binary" }
-"#;
-    let err = try_run(&config(text, &dir), false)
+    let text = MatchToml::new()
+        .timeout_ms(1000)
+        .nodes(1000)
+        .engine(Engine::builtin("good"))
+        .engine(Engine::uci("missing", "/nonexistent/engine-binary"));
+    let err = try_run(&config(&text, &dir), false)
         .err()
         .expect("start-up fails");
     let message = err.to_string();
@@ -318,8 +285,7 @@ uci = { command = "/nonexistent/engine-binary" }
     assert!(!dir.join("games.csv").exists(), "no game was started");
     // An engine that cannot start is a failed run (status 1), not bad input (status 2).
     assert!(!err.is_bad_input());
-    let cfg = dir.join("missing.toml");
-    std::fs::write(&cfg, text.replace("OUT", &dir.display().to_string())).unwrap();
+    let cfg = text.out(&dir).write(dir.join("missing.toml"));
     let out = std::process::Command::new(ENGINE)
         .args(["match", cfg.to_str().unwrap()])
         .output()
@@ -365,13 +331,10 @@ fn configuration_errors_name_file_key_and_expectation() {
 #[test]
 fn sprt_stops_the_run_when_it_decides() {
     let dir = out_dir("sprt");
-    let text = BUILTIN_PAIR
-        .replace("CONC", "2")
-        .replace("rounds = 3", "rounds = 200")
-        .replace(
-            "[output]",
-            "[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.1\nbeta = 0.1\n[output]",
-        );
+    let text = builtin_pair(2)
+        .rounds(200)
+        .sprt(0.0, 20.0)
+        .sprt_errors(0.1, 0.1);
     let summary = run(&config(&text, &dir), false);
     assert!(summary.sprt_decisions[0].is_some());
     assert!(
@@ -391,11 +354,11 @@ fn sprt_stops_the_run_when_it_decides() {
 #[test]
 fn clock_games_are_played_and_recorded() {
     let dir = out_dir("clock");
-    let text = BUILTIN_PAIR
-        .replace("CONC", "2")
-        .replace("rounds = 3", "rounds = 1")
-        .replace("nodes = 3000", "clock = \"40/2+0.05\"\nmargin_ms = 300")
-        .replace("max_moves = 60", "max_moves = 15");
+    let text = builtin_pair(2)
+        .rounds(1)
+        .clock("40/2+0.05")
+        .margin_ms(300)
+        .max_moves(15);
     run(&config(&text, &dir), false);
     assert_eq!(games(&dir).len(), 2);
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
@@ -405,34 +368,26 @@ fn clock_games_are_played_and_recorded() {
 
 #[test]
 fn openings_per_game_with_random_moves_vary_self_play() {
-    let text = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 4
-concurrency = 2
-seed = 9
-[time_control]
-nodes = 500
-[openings]
-file = "start"
-per_game = true
-random_plies = 4
-[adjudication]
-max_moves = 20
-[output]
-dir = "OUT"
-positions = true
-[[engine]]
-name = "a"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "b"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-"#;
+    let default = |name: &str| {
+        Engine::builtin(name)
+            .weights(weights("default.toml"))
+            .hash_mb(1)
+    };
+    let text = MatchToml::gauntlet()
+        .rounds(4)
+        .concurrency(2)
+        .seed(9)
+        .nodes(500)
+        .openings("start")
+        .random_plies_per_game(4)
+        .max_moves(20)
+        .positions(true)
+        .engine(default("a"))
+        .engine(default("b"));
     let dir = out_dir("per_game");
     // The book is the start position alone: every difference between games comes from the
     // random moves, drawn per game.
-    run(&config(text, &dir), false);
+    run(&config(&text, &dir), false);
     let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
     let played: Vec<&str> = pgn.split("[Event ").filter(|g| !g.is_empty()).collect();
     assert_eq!(played.len(), 8);
@@ -458,30 +413,26 @@ builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
     check_pgn(&dir);
     // The same seed gives the same games.
     let again = out_dir("per_game_again");
-    run(&config(text, &again), false);
+    run(&config(&text, &again), false);
     assert_eq!(games(&dir), games(&again));
 }
 
 /// A small fast builtin-vs-builtin configuration.
-const QUICK_PAIR: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 2
-concurrency = 1
-seed = 3
-[time_control]
-nodes = 300
-[adjudication]
-max_moves = 12
-[output]
-dir = "OUT"
-[[engine]]
-name = "a"
-builtin = { hash_mb = 1 }
-[[engine]]
-name = "b"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-"#;
+fn quick_pair() -> MatchToml {
+    quick_pair_with_weights(&weights("material-only.toml"))
+}
+
+/// `quick_pair` with `b`'s weights from `path`.
+fn quick_pair_with_weights(path: &str) -> MatchToml {
+    MatchToml::gauntlet()
+        .rounds(2)
+        .concurrency(1)
+        .seed(3)
+        .nodes(300)
+        .max_moves(12)
+        .engine(Engine::builtin("a").hash_mb(1))
+        .engine(Engine::builtin("b").weights(path).hash_mb(1))
+}
 
 fn lock_file(dir: &Path) -> PathBuf {
     dir.join(sparring::arena::lock::LOCK_FILE)
@@ -498,7 +449,7 @@ fn a_locked_output_directory_is_refused_naming_the_holder() {
         format!("pid={}\nhost={host}\n", std::process::id()),
     )
     .unwrap();
-    let err = try_run(&config(QUICK_PAIR, &dir), false)
+    let err = try_run(&config(&quick_pair(), &dir), false)
         .err()
         .expect("refused");
     assert!(
@@ -526,10 +477,10 @@ fn a_locked_output_directory_is_refused_naming_the_holder() {
     let dead = child.id();
     child.wait().unwrap();
     std::fs::write(lock_file(&dir), format!("pid={dead}\nhost={host}\n")).unwrap();
-    run(&config(QUICK_PAIR, &dir), false);
+    run(&config(&quick_pair(), &dir), false);
     assert!(!lock_file(&dir).exists(), "the lock is released on exit");
     // Released on an error too.
-    let err = try_run(&config(QUICK_PAIR, &dir), false)
+    let err = try_run(&config(&quick_pair(), &dir), false)
         .err()
         .expect("refused");
     assert!(err.to_string().contains("--resume"), "{err}");
@@ -539,25 +490,28 @@ fn a_locked_output_directory_is_refused_naming_the_holder() {
     );
 }
 
-/// QUICK_PAIR as a file for the binary.
+/// `quick_pair` as a file for the binary.
 fn quick_toml(dir: &Path) -> String {
-    QUICK_PAIR
-        .replace("OUT", &dir.display().to_string())
-        .replace(
-            "WEIGHTS",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-        )
+    quick_pair().out(dir).text()
 }
 
 #[test]
 fn resume_refuses_a_changed_configuration_naming_the_keys() {
     let dir = out_dir("fingerprint");
-    run(&config(QUICK_PAIR, &dir), false);
+    run(&config(&quick_pair(), &dir), false);
     assert!(dir.join("run.toml").exists());
-    let changed = QUICK_PAIR
-        .replace("seed = 3", "seed = 4")
-        .replace("max_moves = 12", "max_moves = 13")
-        .replace("name = \"b\"", "name = \"c\"");
+    let changed = MatchToml::gauntlet()
+        .rounds(2)
+        .concurrency(1)
+        .seed(4)
+        .nodes(300)
+        .max_moves(13)
+        .engine(Engine::builtin("a").hash_mb(1))
+        .engine(
+            Engine::builtin("c")
+                .weights(weights("material-only.toml"))
+                .hash_mb(1),
+        );
     let err = try_run(&config(&changed, &dir), true)
         .err()
         .expect("refused");
@@ -582,8 +536,7 @@ fn resume_refuses_a_changed_configuration_naming_the_keys() {
         &weights,
     )
     .unwrap();
-    let own_weights =
-        QUICK_PAIR.replace("WEIGHTS/material-only.toml", &weights.display().to_string());
+    let own_weights = quick_pair_with_weights(&weights.display().to_string());
     let dir2 = out_dir("fingerprint2");
     run(&config(&own_weights, &dir2), false);
     let mut text = std::fs::read_to_string(&weights).unwrap();
@@ -597,7 +550,7 @@ fn resume_refuses_a_changed_configuration_naming_the_keys() {
         "{err}"
     );
     // Settings that cannot change a game may change.
-    let more_workers = QUICK_PAIR.replace("concurrency = 1", "concurrency = 2");
+    let more_workers = quick_pair().concurrency(2);
     let summary = run(&config(&more_workers, &dir), true);
     assert_eq!(summary.games_played, 0, "everything was already played");
 }
@@ -605,11 +558,11 @@ fn resume_refuses_a_changed_configuration_naming_the_keys() {
 #[test]
 fn resume_of_a_directory_without_fingerprint_writes_one() {
     let dir = out_dir("no-fingerprint");
-    run(&config(QUICK_PAIR, &dir), false);
+    run(&config(&quick_pair(), &dir), false);
     std::fs::remove_file(dir.join("run.toml")).unwrap();
     let mut warned = false;
     run_tournament(
-        &config(QUICK_PAIR, &dir),
+        &config(&quick_pair(), &dir),
         Arc::new(StartPosition),
         &RunOptions {
             resume: true,
@@ -620,7 +573,7 @@ fn resume_of_a_directory_without_fingerprint_writes_one() {
     .unwrap();
     assert!(warned);
     assert!(dir.join("run.toml").exists());
-    let changed = QUICK_PAIR.replace("seed = 3", "seed = 4");
+    let changed = quick_pair().seed(4);
     assert!(try_run(&config(&changed, &dir), true).is_err());
 }
 
@@ -628,14 +581,14 @@ fn resume_of_a_directory_without_fingerprint_writes_one() {
 fn resume_repairs_a_cut_off_pgn_and_refuses_files_that_disagree() {
     let full = out_dir("pgn-full");
     let cut = out_dir("pgn-cut");
-    run(&config(QUICK_PAIR, &full), false);
-    run(&config(QUICK_PAIR, &cut), false);
+    run(&config(&quick_pair(), &full), false);
+    run(&config(&quick_pair(), &cut), false);
     // Cut the PGN inside its last game's movetext (its CSV row is complete).
     let pgn = std::fs::read_to_string(cut.join("games.pgn")).unwrap();
     let last_game = pgn.rfind("[Event ").unwrap();
     let movetext = last_game + pgn[last_game..].find("\n\n").unwrap() + 2;
     std::fs::write(cut.join("games.pgn"), &pgn[..movetext + 20]).unwrap();
-    let summary = run(&config(QUICK_PAIR, &cut), true);
+    let summary = run(&config(&quick_pair(), &cut), true);
     assert_eq!(summary.games_played, 1, "the cut-off game is played again");
     assert_eq!(games(&cut), games(&full));
     assert_eq!(pgn_games(&cut), 4);
@@ -653,7 +606,7 @@ fn resume_repairs_a_cut_off_pgn_and_refuses_files_that_disagree() {
     // A PGN that lost games the CSV lists cannot be repaired: refused, nothing touched.
     std::fs::write(cut.join("games.pgn"), "").unwrap();
     let csv_before = std::fs::read_to_string(cut.join("games.csv")).unwrap();
-    let err = try_run(&config(QUICK_PAIR, &cut), true)
+    let err = try_run(&config(&quick_pair(), &cut), true)
         .err()
         .expect("refused");
     let message = err.to_string();
@@ -671,7 +624,7 @@ fn resume_repairs_a_cut_off_pgn_and_refuses_files_that_disagree() {
     csv.push_str(csv_before.lines().nth(1).unwrap());
     csv.push('\n');
     std::fs::write(cut.join("games.csv"), csv).unwrap();
-    let err = try_run(&config(QUICK_PAIR, &cut), true)
+    let err = try_run(&config(&quick_pair(), &cut), true)
         .err()
         .expect("refused");
     assert!(err.to_string().contains("listed twice"), "{err}");
@@ -680,7 +633,7 @@ fn resume_repairs_a_cut_off_pgn_and_refuses_files_that_disagree() {
 #[test]
 fn pgn_tags_and_csv_fields_are_escaped() {
     let dir = out_dir("escaping");
-    let mut cfg = config(QUICK_PAIR, &dir);
+    let mut cfg = config(&quick_pair(), &dir);
     cfg.event = "Cup \"2026\"\nround \\ one".to_string();
     cfg.site = "https://tests.example.org/\"7\"".to_string();
     cfg.engines[0].name = "Engine \"Quoted\", v1.0".to_string();
@@ -726,7 +679,7 @@ fn an_option_with_a_line_break_is_refused_before_the_engine_starts() {
     assert!(!log.exists(), "the engine was not started");
     // The same in a configuration: the run stops before any game.
     let dir = out_dir("option-config");
-    let mut cfg = config(QUICK_PAIR, &dir);
+    let mut cfg = config(&quick_pair(), &dir);
     cfg.engines[1].kind = EngineKind::Uci {
         command: mock_engine(),
         args: Vec::new(),
@@ -737,28 +690,25 @@ fn an_option_with_a_line_break_is_refused_before_the_engine_starts() {
     assert!(err.to_string().contains("line break"), "{err}");
 }
 
-const MOCK_VS_BUILTIN: &str = r#"
-[tournament]
-rounds = 1
-concurrency = 1
-timeout_ms = 1500
-[time_control]
-nodes = 300
-[adjudication]
-max_moves = 10
-[output]
-dir = "OUT"
-[[engine]]
-name = "good"
-builtin = { hash_mb = 1 }
-[[engine]]
-name = "mock"
-uci = { command = "MOCK", args = [ARGS] }
-"#;
+/// A built-in engine against the mock run as `mock`.
+fn mock_vs_builtin(mock: Engine) -> MatchToml {
+    MatchToml::new()
+        .rounds(1)
+        .concurrency(1)
+        .timeout_ms(1500)
+        .nodes(300)
+        .max_moves(10)
+        .engine(Engine::builtin("good").hash_mb(1))
+        .engine(mock)
+}
+
+/// The mock engine, named `mock`, run with `args`.
+fn mock(args: &[&str]) -> Engine {
+    Engine::uci("mock", mock_engine()).args(args)
+}
 
 fn mock_config(args: &[&str], dir: &Path) -> MatchConfig {
-    let args: Vec<String> = args.iter().map(|a| format!("\"{a}\"")).collect();
-    config(&MOCK_VS_BUILTIN.replace("ARGS", &args.join(", ")), dir)
+    config(&mock_vs_builtin(mock(args)), dir)
 }
 
 /// Whether a process is gone (or a zombie nobody will run again).
@@ -877,13 +827,11 @@ fn the_uciok_timeout_message_reports_the_real_timeout() {
 fn an_output_dir_that_is_a_file_or_a_table_too_large_is_a_configuration_error() {
     let dir = out_dir("dir-is-file");
     let _ = std::fs::remove_file(&dir); // left by an earlier run of this test
-    let cfg = config(QUICK_PAIR, &dir);
+    let cfg = config(&quick_pair(), &dir);
     // The configuration reader refuses a file at load time; the runner checks again at start,
     // for a file that appeared in between.
     std::fs::write(&dir, "not a directory").unwrap();
-    let text = QUICK_PAIR
-        .replace("OUT", &dir.display().to_string())
-        .replace("ENGINE", ENGINE);
+    let text = quick_pair().out(&dir).text();
     let load = MatchConfig::parse(&text, "test.toml").expect_err("a file is no output dir");
     assert!(
         load.to_string().contains("is a file, not a directory"),
@@ -897,7 +845,7 @@ fn an_output_dir_that_is_a_file_or_a_table_too_large_is_a_configuration_error() 
     );
     assert!(err.is_bad_input());
     let dir = out_dir("huge-hash");
-    let mut cfg = config(QUICK_PAIR, &dir);
+    let mut cfg = config(&quick_pair(), &dir);
     cfg.engines[0].kind = EngineKind::Builtin {
         weights: None,
         hash_mb: usize::MAX >> 21,
@@ -965,17 +913,11 @@ fn ctrl_c_ends_the_engines_and_their_children() {
     let dir = out_dir("interrupt");
     std::fs::create_dir_all(&dir).unwrap();
     let pids = dir.join("child-pids");
-    let mock_args = format!(
-        "\"--spawn-child\", \"{}\", \"--hang-after\", \"0\"",
-        pids.display()
-    );
-    let text = MOCK_VS_BUILTIN
-        .replace("ARGS", &mock_args)
-        .replace("MOCK", &mock_engine())
-        .replace("OUT", &dir.join("out").display().to_string())
-        .replace("timeout_ms = 1500", "timeout_ms = 600000");
-    let cfg = dir.join("hang.toml");
-    std::fs::write(&cfg, text).unwrap();
+    let pids_text = pids.display().to_string();
+    let cfg = mock_vs_builtin(mock(&["--spawn-child", &pids_text, "--hang-after", "0"]))
+        .timeout_ms(600000)
+        .out(dir.join("out"))
+        .write(dir.join("hang.toml"));
     let mut runner = std::process::Command::new(ENGINE)
         .args(["match", cfg.to_str().unwrap(), "--progress", "lines"])
         .stdout(std::process::Stdio::piped())
@@ -1019,18 +961,13 @@ fn ctrl_c_ends_the_engines_and_their_children() {
     }
 }
 
-/// Runs the binary on a configuration text (placeholders replaced), with fastchess lines.
-fn run_binary(text: &str, dir: &Path) -> (std::process::Output, String) {
+/// Runs the binary on a configuration writing into `dir/out`, with fastchess lines.
+fn run_binary(toml: &MatchToml, dir: &Path) -> (std::process::Output, String) {
     std::fs::create_dir_all(dir).unwrap();
-    let cfg = dir.join("run.toml.in");
-    let text = text
-        .replace("OUT", &dir.join("out").display().to_string())
-        .replace("MOCK", &mock_engine())
-        .replace(
-            "WEIGHTS",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-        );
-    std::fs::write(&cfg, text).unwrap();
+    let cfg = toml
+        .clone()
+        .out(dir.join("out"))
+        .write(dir.join("run.toml.in"));
     let out = std::process::Command::new(ENGINE)
         .args(["match", cfg.to_str().unwrap(), "--progress", "lines"])
         .output()
@@ -1061,32 +998,25 @@ fn csv_maps(path: &Path) -> Vec<std::collections::HashMap<String, String>> {
         .collect()
 }
 
-const ROUND_ROBIN_OF_THREE: &str = r#"
-[tournament]
-kind = "round-robin"
-rounds = 2
-seed = 11
-[time_control]
-nodes = 400
-[adjudication]
-max_moves = 16
-[output]
-dir = "OUT"
-[[engine]]
-name = "alpha"
-builtin = { hash_mb = 1 }
-[[engine]]
-name = "beta"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 2 }
-[[engine]]
-name = "gamma"
-builtin = { hash_mb = 1 }
-"#;
+fn round_robin_of_three() -> MatchToml {
+    MatchToml::round_robin()
+        .rounds(2)
+        .seed(11)
+        .nodes(400)
+        .max_moves(16)
+        .engine(Engine::builtin("alpha").hash_mb(1))
+        .engine(
+            Engine::builtin("beta")
+                .weights(weights("material-only.toml"))
+                .hash_mb(2),
+        )
+        .engine(Engine::builtin("gamma").hash_mb(1))
+}
 
 #[test]
 fn three_engines_get_a_ranking_table_and_ranking_csv() {
     let dir = out_dir("ranking-three");
-    let (out, stdout) = run_binary(ROUND_ROBIN_OF_THREE, &dir);
+    let (out, stdout) = run_binary(&round_robin_of_three(), &dir);
     assert!(
         out.status.success(),
         "{stdout}{}",
@@ -1187,25 +1117,17 @@ fn three_engines_get_a_ranking_table_and_ranking_csv() {
     }
 }
 
-const BUILTIN_VS_DECLARING_MOCK: &str = r#"
-[tournament]
-rounds = 1
-timeout_ms = 5000
-[time_control]
-nodes = 300
-[adjudication]
-max_moves = 6
-[openings]
-file = "BOOK"
-[output]
-dir = "OUT"
-[[engine]]
-name = "good"
-builtin = { hash_mb = 1 }
-[[engine]]
-name = "mock"
-uci = { command = "MOCK", args = ["--declare", "Hash type spin default 16 min 1 max 64"], options = { Hash = 32 } }
-"#;
+/// A built-in engine against the mock declaring Hash (sent 32), from the one opening of `book`.
+fn builtin_vs_declaring_mock(book: &Path) -> MatchToml {
+    MatchToml::new()
+        .rounds(1)
+        .timeout_ms(5000)
+        .nodes(300)
+        .max_moves(6)
+        .openings(book)
+        .engine(Engine::builtin("good").hash_mb(1))
+        .engine(mock(&["--declare", "Hash type spin default 16 min 1 max 64"]).option("Hash", 32))
+}
 
 #[test]
 fn the_results_heading_takes_threads_and_hash_from_the_engines() {
@@ -1217,7 +1139,7 @@ fn the_results_heading_takes_threads_and_hash_from_the_engines() {
         "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n",
     )
     .unwrap();
-    let text = BUILTIN_VS_DECLARING_MOCK.replace("BOOK", &book.display().to_string());
+    let text = builtin_vs_declaring_mock(&book);
     let (out, stdout) = run_binary(&text, &dir);
     assert!(
         out.status.success(),
@@ -1432,9 +1354,8 @@ fn undeclared_options_warn_or_stop_and_out_of_range_values_are_refused() {
 #[test]
 fn an_out_of_range_option_exits_with_status_2_before_any_game() {
     let dir = out_dir("options-binary");
-    let text = MOCK_VS_BUILTIN.replace(
-        "args = [ARGS] }",
-        "args = [\"--declare\", \"Threads type spin default 1 min 1 max 4\"], options = { Threads = 9 } }",
+    let text = mock_vs_builtin(
+        mock(&["--declare", "Threads type spin default 1 min 1 max 4"]).option("Threads", 9),
     );
     let (out, stdout) = run_binary(&text, &dir);
     let stderr = String::from_utf8_lossy(&out.stderr);
@@ -1453,7 +1374,7 @@ fn each_engine_plays_under_its_own_time_control() {
     let dir = out_dir("per-engine-tc");
     std::fs::create_dir_all(&dir).unwrap();
     let (log_a, log_b) = (dir.join("a.commands"), dir.join("b.commands"));
-    let mut cfg = config(QUICK_PAIR, &dir.join("out"));
+    let mut cfg = config(&quick_pair(), &dir.join("out"));
     for (engine, log) in cfg.engines.iter_mut().zip([&log_a, &log_b]) {
         engine.kind = EngineKind::Uci {
             command: mock_engine(),
@@ -1503,13 +1424,10 @@ fn each_engine_plays_under_its_own_time_control() {
 #[test]
 fn summary_counts_match_games_csv_when_the_sprt_stops_the_run() {
     let dir = out_dir("sprt-consistent");
-    let text = BUILTIN_PAIR
-        .replace("CONC", "2")
-        .replace("rounds = 3", "rounds = 200")
-        .replace(
-            "[output]",
-            "[sprt]\nelo0 = 0\nelo1 = 20\nalpha = 0.1\nbeta = 0.1\n[output]",
-        );
+    let text = builtin_pair(2)
+        .rounds(200)
+        .sprt(0.0, 20.0)
+        .sprt_errors(0.1, 0.1);
     let summary = run(&config(&text, &dir), false);
     assert!(
         summary.sprt_decisions[0].is_some(),
@@ -1560,7 +1478,7 @@ fn summary_counts_match_games_csv_when_the_sprt_stops_the_run() {
 #[test]
 fn the_pgn_file_takes_its_configured_name_and_resume_reads_it() {
     let dir = out_dir("pgn-name");
-    let mut cfg = config(QUICK_PAIR, &dir);
+    let mut cfg = config(&quick_pair(), &dir);
     cfg.output.pgn_name = "my games.pgn".to_string();
     run(&cfg, false);
     assert!(!dir.join("games.pgn").exists());
@@ -1576,10 +1494,7 @@ fn the_pgn_file_takes_its_configured_name_and_resume_reads_it() {
 #[test]
 fn the_console_warns_of_undeclared_options_and_counts_crashes_per_player() {
     let dir = out_dir("console-warnings");
-    let text = MOCK_VS_BUILTIN.replace(
-        "args = [ARGS] }",
-        "args = [\"--crash-after\", \"2\"], options = { Mystery = 1 } }",
-    );
+    let text = mock_vs_builtin(mock(&["--crash-after", "2"]).option("Mystery", 1));
     let (out, stdout) = run_binary(&text, &dir);
     assert!(
         out.status.success(),
@@ -1624,16 +1539,17 @@ fn the_console_warns_of_undeclared_options_and_counts_crashes_per_player() {
 
 #[test]
 fn a_chess960_run_refuses_an_engine_without_uci_chess960_and_switches_one_that_has_it() {
-    let text = |args: &str| {
-        format!(
-            "[tournament]\nvariant = \"chess960\"\nrounds = 1\n[time_control]\nnodes = 200\n\
-             [output]\ndir = \"OUT\"\nengine_log = \"OUT/engine.log\"\n\
-             [[engine]]\nname = \"good\"\nbuiltin = {{ hash_mb = 1 }}\n\
-             [[engine]]\nname = \"mock\"\nuci = {{ command = \"MOCK\", args = [{args}] }}\n"
-        )
+    let text = |args: &[&str], dir: &Path| {
+        MatchToml::new()
+            .variant("chess960")
+            .rounds(1)
+            .nodes(200)
+            .engine_log(dir.join("engine.log"))
+            .engine(Engine::builtin("good").hash_mb(1))
+            .engine(mock(args))
     };
     let dir = out_dir("chess960-undeclared");
-    let err = try_run(&config(&text(""), &dir), false)
+    let err = try_run(&config(&text(&[], &dir), &dir), false)
         .err()
         .expect("an engine without UCI_Chess960 is refused");
     assert!(err.is_bad_input(), "exit status 2");
@@ -1647,7 +1563,10 @@ fn a_chess960_run_refuses_an_engine_without_uci_chess960_and_switches_one_that_h
     let dir = out_dir("chess960-declared");
     let summary = run(
         &config(
-            &text("\"--declare\", \"UCI_Chess960 type check default false\""),
+            &text(
+                &["--declare", "UCI_Chess960 type check default false"],
+                &dir,
+            ),
             &dir,
         ),
         false,

@@ -5,8 +5,11 @@
 //! (when installed) a short gauntlet against Stockfish. Every game is replayed by python-chess
 //! as Chess960 (tests/fixtures/replay_chess960.py) and checked by ../shared/tools/check_pgn.py.
 
+#[path = "common/config.rs"]
+mod config_file;
 #[path = "common/tools.rs"]
 mod tools;
+use config_file::{repo_path, weights, Engine, MatchToml};
 use sparring::arena::{
     run_tournament, Chess960Starts, MatchConfig, RunOptions, TournamentSummary, Variant,
 };
@@ -69,15 +72,11 @@ fn check_pgn(dir: &Path) {
     assert!(text.contains(" passed, 0 failed"), "{text}");
 }
 
-/// Writes `text` (with OUT, SPARRING and ROOT replaced) as `dir/match.toml`.
-fn write_config(dir: &Path, text: &str) -> PathBuf {
-    let text = text
-        .replace("OUT", &dir.join("out").display().to_string())
-        .replace("SPARRING", SPARRING)
-        .replace("ROOT", ROOT);
-    let path = dir.join("match.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+/// Writes `toml`, its output in `dir/out`, as `dir/match.toml`.
+fn write_config(dir: &Path, toml: &MatchToml) -> PathBuf {
+    toml.clone()
+        .out(dir.join("out"))
+        .write(dir.join("match.toml"))
 }
 
 struct Run {
@@ -108,30 +107,28 @@ fn pgn_tags(dir: &Path, tag: &str) -> Vec<String> {
         .collect()
 }
 
-const GAUNTLET: &str = r#"
-[tournament]
-kind = "gauntlet"
-variant = "chess960"
-rounds = 3
-seed = 7
-[time_control]
-nodes = 2000
-[output]
-dir = "OUT"
-positions = true
-engine_log = "OUT/engine.log"
-[[engine]]
-name = "builtin"
-builtin = { hash_mb = 4 }
-[[engine]]
-name = "external"
-uci = { command = "SPARRING", args = ["uci"] }
-"#;
+/// A Chess960 gauntlet of the built-in engine against `external`, its engine log in `dir/out`.
+fn gauntlet(dir: &Path, external: Engine) -> MatchToml {
+    MatchToml::gauntlet()
+        .variant("chess960")
+        .rounds(3)
+        .seed(7)
+        .nodes(2000)
+        .positions(true)
+        .engine_log(dir.join("out/engine.log"))
+        .engine(Engine::builtin("builtin").hash_mb(4))
+        .engine(external)
+}
+
+/// This binary as a UCI engine.
+fn external_sparring() -> Engine {
+    Engine::uci("external", SPARRING).args(&["uci"])
+}
 
 #[test]
 fn a_chess960_gauntlet_against_an_external_engine_replays_as_chess960() {
     let dir = scratch("gauntlet");
-    let config = write_config(&dir, GAUNTLET);
+    let config = write_config(&dir, &gauntlet(&dir, external_sparring()));
     let run = sparring(
         &["match", config.to_str().unwrap(), "--progress", "lines"],
         &dir,
@@ -194,28 +191,19 @@ fn a_dfrc_round_robin_of_builtin_engines_replays_as_chess960() {
     let dir = scratch("dfrc");
     let config = write_config(
         &dir,
-        r#"
-[tournament]
-kind = "round-robin"
-variant = "chess960"
-rounds = 2
-seed = 3
-[time_control]
-nodes = 1500
-[openings]
-file = "ROOT/openings/dfrc-balanced.epd"
-[output]
-dir = "OUT"
-[[engine]]
-name = "a"
-builtin = { hash_mb = 2 }
-[[engine]]
-name = "b"
-builtin = { hash_mb = 2, weights = "ROOT/configs/weights/material-only.toml" }
-[[engine]]
-name = "c"
-builtin = { hash_mb = 2 }
-"#,
+        &MatchToml::round_robin()
+            .variant("chess960")
+            .rounds(2)
+            .seed(3)
+            .nodes(1500)
+            .openings(repo_path("openings/dfrc-balanced.epd"))
+            .engine(Engine::builtin("a").hash_mb(2))
+            .engine(
+                Engine::builtin("b")
+                    .hash_mb(2)
+                    .weights(weights("material-only.toml")),
+            )
+            .engine(Engine::builtin("c").hash_mb(2)),
     );
     let run = sparring(
         &["match", config.to_str().unwrap(), "--progress", "lines"],
@@ -237,14 +225,15 @@ builtin = { hash_mb = 2 }
 }
 
 fn library_config(dir: &Path, variant: &str) -> MatchConfig {
-    let text = format!(
-        "[tournament]\nvariant = \"{variant}\"\nrounds = 3\nseed = 11\n\
-         [time_control]\nnodes = 800\n[output]\ndir = \"{}\"\n\
-         [[engine]]\nname = \"a\"\nbuiltin = {{ hash_mb = 2 }}\n\
-         [[engine]]\nname = \"b\"\nbuiltin = {{ hash_mb = 2 }}\n",
-        dir.display()
-    );
-    MatchConfig::parse(&text, "test.toml").unwrap()
+    MatchToml::new()
+        .variant(variant)
+        .rounds(3)
+        .seed(11)
+        .nodes(800)
+        .out(dir)
+        .engine(Engine::builtin("a").hash_mb(2))
+        .engine(Engine::builtin("b").hash_mb(2))
+        .parse()
 }
 
 fn run_library(config: &MatchConfig, resume: bool) -> Result<TournamentSummary, String> {
@@ -370,12 +359,12 @@ fn a_standard_run_refuses_a_chess960_book_naming_file_and_line() {
          nrnkbbqr/pppppppp/8/8/8/8/PPPPPPPP/NRNKBBQR w KQkq - 0 1\n",
     )
     .unwrap();
-    let text = format!(
-        "[tournament]\nrounds = 1\n[time_control]\nnodes = 500\n[openings]\nfile = \"{}\"\n\
-         [output]\ndir = \"OUT\"\n[[engine]]\nname = \"a\"\nbuiltin = {{}}\n\
-         [[engine]]\nname = \"b\"\nbuiltin = {{}}\n",
-        book.display()
-    );
+    let text = MatchToml::new()
+        .rounds(1)
+        .nodes(500)
+        .openings(&book)
+        .engine(Engine::builtin("a"))
+        .engine(Engine::builtin("b"));
     let config = write_config(&dir, &text);
     let run = sparring(&["match", config.to_str().unwrap()], &dir);
     assert_eq!(run.code, 2, "{}{}", run.stdout, run.stderr);
@@ -393,10 +382,7 @@ fn a_standard_run_refuses_a_chess960_book_naming_file_and_line() {
     assert!(!dir.join("out/games.pgn").exists());
 
     // The same book in a Chess960 run plays.
-    let config = write_config(
-        &dir,
-        &text.replace("rounds = 1", "rounds = 1\nvariant = \"chess960\""),
-    );
+    let config = write_config(&dir, &text.variant("chess960"));
     let run = sparring(&["match", config.to_str().unwrap()], &dir);
     assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
 }
@@ -407,15 +393,10 @@ fn a_chess960_gauntlet_against_stockfish_replays_as_chess960() {
         return;
     }
     let dir = scratch("stockfish");
-    let config = write_config(
-        &dir,
-        &GAUNTLET.replace("rounds = 3", "rounds = 2").replace(
-            "uci = { command = \"SPARRING\", args = [\"uci\"] }",
-            &format!(
-                "uci = {{ command = \"{STOCKFISH}\", options = {{ Threads = 1, Hash = 16 }} }}"
-            ),
-        ),
-    );
+    let stockfish = Engine::uci("external", STOCKFISH)
+        .option("Threads", 1)
+        .option("Hash", 16);
+    let config = write_config(&dir, &gauntlet(&dir, stockfish).rounds(2));
     let run = sparring(
         &["match", config.to_str().unwrap(), "--progress", "lines"],
         &dir,

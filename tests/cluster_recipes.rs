@@ -1,8 +1,10 @@
 //! The recipes of configs/cluster/ run as their schedulers would run them, on this machine:
 //! the Slurm scripts submitted to a real single-node Slurm that the test starts (munged,
 //! slurmctld and slurmd: tests/cluster_recipes/slurm.rs), or, where none can be started, to the
-//! stand-in tests/fixtures/cluster/sbatch (the test prints why; SPARRING_REQUIRE_TOOLS=1 makes
-//! that a failure); the GNU parallel / xargs script; and the Kubernetes Indexed Job's container
+//! stand-in tests/fixtures/cluster/sbatch and srun (the test prints why; SPARRING_REQUIRE_TOOLS=1
+//! makes that a failure): the array recipes with their merge, slurm-spsa.sh as one job of N tasks
+//! and the slurm-loop.sh driver compared with the one-machine SPSA run and loop; the GNU
+//! parallel / xargs script; and the Kubernetes Indexed Job's container
 //! command through `sh -c` once per completion index. Each is followed by its merge step and
 //! compared with the unsharded concurrency-1 run of the same configuration
 //! (tests/fixtures/cluster/run.toml), as tests/shards.rs compares: byte for byte outside the
@@ -48,6 +50,13 @@ const RECIPE_VARIABLES: &[&str] = &[
     "SLURM_CONF",
     "SBATCH_OUTPUT",
     "MOCK_SBATCH_DIR",
+    "SHARED",
+    "SLURM_NTASKS",
+    "SLURM_PROCID",
+    "GENERATIONS",
+    "NEXT_CONFIG",
+    "NEXT_ARGS",
+    "NEXT_OUT",
 ];
 
 fn recipe(name: &str) -> PathBuf {
@@ -174,6 +183,8 @@ fn slurm_recipes_submitted_to_slurm_equal_the_single_run() {
     slurm_array_tasks_then_the_merge_job(&scheduler);
     slurm_submit_queues_the_array_and_a_dependent_merge(&scheduler);
     slurm_waves_submits_waves_until_the_merged_sprt_decides(&scheduler);
+    slurm_spsa_runs_every_shard_in_one_job(&scheduler);
+    slurm_loop_plays_every_stage_as_an_array_and_gives_the_one_machine_ladder(&scheduler);
 }
 
 /// `env` with the scheduler's variables (owned) appended, as `run` takes them.
@@ -252,6 +263,199 @@ fn task_log(state: &Path, id: &str, task: &str) -> String {
         .find(|(t, _)| t == task)
         .unwrap_or_else(|| panic!("no log of job {id} task {task} in {}", state.display()))
         .1
+}
+
+/// The files an unsharded SPSA run writes that its shards must reproduce byte for byte.
+const SPSA_FILES: [&str; 5] = [
+    "trajectory.csv",
+    "tuned.toml",
+    "state.toml",
+    "pairs.csv",
+    "trajectory.svg",
+];
+
+/// slurm-spsa.sh submitted as one job of 2 tasks (`sbatch --ntasks=2`): its one srun step plays
+/// both shards at once, and they write the unsharded run's files.
+fn slurm_spsa_runs_every_shard_in_one_job(scheduler: &Scheduler) {
+    let dir = out_dir("cluster_slurm_spsa");
+    // The SPSA run of tests/spsa_shards.rs: 3 iterations of 4 pairs, gains large enough that θ
+    // moves visibly; 2 pairs per shard and iteration.
+    let config = dir.join("spsa.toml");
+    let spsa = format!(
+        "[spsa]\niterations = 3\npairs_per_iteration = 4\nseed = 3\nconcurrency = 1\n\
+         lines = \"\"\"\nsearch.lmr.base, float, 0.75, 0.25, 1.5, 0.1, 0.05\n\
+         search.nmp.base, int, 3, 1, 6, 1, 0.05\n\"\"\"\n\
+         [engine]\nhash_mb = 1\n[time_control]\nnodes = 300\n\
+         [openings]\nfile = {:?}\nrandom_plies = 2\n[adjudication]\nmax_moves = 80\n\
+         [output]\ndir = \"results/cluster-test\"\n",
+        format!("{REPO}/openings/balanced-8ply.epd")
+    );
+    std::fs::write(&config, spsa).unwrap();
+    let single = dir.join("single");
+    let out = run(
+        SPARRING,
+        &[
+            "spsa",
+            config.to_str().unwrap(),
+            "--out",
+            single.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_ok(&out, "single SPSA run");
+    let trajectory = text(&single.join("trajectory.csv"));
+    let rows: Vec<&str> = trajectory.lines().collect();
+    assert_ne!(rows[1], rows[3], "θ moved, so equal files say something");
+    let state = dir.join("sbatch");
+    let scheduler_env = scheduler.env(&state);
+    let shared = dir.join("shared");
+    let env = [
+        ("SPARRING", SPARRING),
+        ("CONFIG", config.to_str().unwrap()),
+        ("SHARED", shared.to_str().unwrap()),
+    ];
+    let env = with_scheduler(&env, &scheduler_env);
+    let script = recipe("slurm-spsa.sh");
+    let (id, status) = sbatch(scheduler, &["--ntasks=2", script.to_str().unwrap()], &env);
+    assert_job_ok(&state, &id, status, "sbatch --ntasks=2 slurm-spsa.sh");
+    for file in SPSA_FILES {
+        assert_eq!(
+            text(&shared.join(file)),
+            text(&single.join(file)),
+            "{file} of {}",
+            shared.display()
+        );
+    }
+    for shard in ["shard-0-of-2", "shard-1-of-2"] {
+        assert!(shared.join(shard).is_dir(), "{shard}");
+    }
+}
+
+/// A loop of one generation at tiny sizes (self-play, tune, gate waves of 2 pairs).
+fn tiny_loop_config(path: &Path) {
+    let book = format!("{REPO}/openings/balanced-8ply.epd");
+    let text = format!(
+        r#"seed = 7
+generations = 1
+[champion]
+weights = "{REPO}/configs/weights/handset.toml"
+hash_mb = 1
+[selfplay.tournament]
+rounds = 4
+concurrency = 1
+[selfplay.time_control]
+nodes = 300
+[selfplay.openings]
+file = {book:?}
+order = "random"
+per_game = true
+random_plies = 4
+[selfplay.adjudication]
+max_moves = 60
+[selfplay.output]
+positions_per_game = 10
+[tune]
+window = 1
+[tune.data]
+validation_fraction = 0.0
+[tune.optimizer]
+learning_rate = 1.0
+epochs = 5
+l2 = 0.0
+threads = 1
+[gate]
+wave_pairs = 2
+[gate.tournament]
+rounds = 4
+concurrency = 1
+[gate.time_control]
+nodes = 300
+[gate.openings]
+file = {book:?}
+order = "random"
+[gate.adjudication]
+max_moves = 60
+[gate.sprt]
+elo0 = 0.0
+elo1 = 30.0
+alpha = 0.1
+beta = 0.1
+model = "logistic"
+"#
+    );
+    std::fs::write(path, text).unwrap();
+}
+
+/// generations.csv of a loop directory without its wall-clock column.
+fn ladder_without_time(dir: &Path) -> Vec<sparring::tune::ladder::GenerationRow> {
+    sparring::tune::ladder::read_rows(&dir.join("generations.csv"))
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .into_iter()
+        .map(|row| sparring::tune::ladder::GenerationRow {
+            seconds: 0.0,
+            ..row
+        })
+        .collect()
+}
+
+/// slurm-loop.sh as the driver, each stage submitted as an array of 2 tasks and waited for
+/// (`sbatch --wait`): the ladder and the champion equal the one-machine loop's.
+fn slurm_loop_plays_every_stage_as_an_array_and_gives_the_one_machine_ladder(
+    scheduler: &Scheduler,
+) {
+    let dir = out_dir("cluster_slurm_loop");
+    let config = dir.join("loop.toml");
+    tiny_loop_config(&config);
+    let single = dir.join("single");
+    let out = run(
+        SPARRING,
+        &[
+            "loop",
+            config.to_str().unwrap(),
+            "--out",
+            single.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_ok(&out, "the one-machine loop");
+    let expected = ladder_without_time(&single);
+    assert_eq!(expected.len(), 1, "{expected:?}");
+
+    let state = dir.join("sbatch");
+    let scheduler_env = scheduler.env(&state);
+    let slurm_out = dir.join("slurm");
+    let env = [
+        ("SPARRING", SPARRING),
+        ("CONFIG", config.to_str().unwrap()),
+        ("OUT", slurm_out.to_str().unwrap()),
+        ("SHARDS", "2"),
+    ];
+    let env = with_scheduler(&env, &scheduler_env);
+    // Each stage waits for its array: bounded as a whole, more loosely than one job.
+    let limit = (slurm::JOB_TIMEOUT * 5).as_secs().to_string();
+    let script = recipe("slurm-loop.sh");
+    let driver = run(
+        "timeout",
+        &["-k", "5", &limit, "bash", script.to_str().unwrap()],
+        &env,
+    );
+    assert_ok(&driver, "slurm-loop.sh");
+    let stdout = String::from_utf8_lossy(&driver.stdout);
+    let stages: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.ends_with(": 2 tasks"))
+        .collect();
+    assert_eq!(
+        stages.first().copied(),
+        Some("gen 1 selfplay: 2 tasks"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("done: the ladder is in"), "{stdout}");
+    assert_eq!(ladder_without_time(&slurm_out), expected, "{stdout}");
+    let champion = |out: &Path| {
+        text(&out.join("champion.weights.toml")).replace(&out.display().to_string(), "OUT")
+    };
+    assert_eq!(champion(&slurm_out), champion(&single));
 }
 
 fn slurm_array_tasks_then_the_merge_job(scheduler: &Scheduler) {
@@ -397,11 +601,9 @@ fn slurm_waves_submits_waves_until_the_merged_sprt_decides(scheduler: &Scheduler
     let config = dir.join("sprt.toml");
     // The lopsided SPRT of tests/waves.rs, with paths relative to the repository (the recipe's
     // working directory).
-    let config_text = run_files::LOPSIDED
-        .replace("BOOK", "openings/balanced-8ply.epd")
-        .replace("WEIGHTS", "configs/weights")
-        .replace("OUT", "results/cluster-test");
-    std::fs::write(&config, config_text).unwrap();
+    run_files::lopsided_from(Path::new(""))
+        .out("results/cluster-test")
+        .write(&config);
     let state = dir.join("sbatch");
     let scheduler_env = scheduler.env(&state);
     let out = dir.join("run");

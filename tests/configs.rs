@@ -572,3 +572,127 @@ fn each_and_per_engine_limit_errors_name_their_key() {
         match_error(&match_config("", "").replace("[output]\n", "[output]\nformat = \"xml\"\n"));
     assert!(err.contains("output.format"), "{err}");
 }
+
+#[path = "common/config.rs"]
+mod config_file;
+
+/// Every setter of the tests' configuration builder (tests/common/config.rs) writes a key the
+/// match file has: the runner refuses unknown keys, so each configuration here parses, and the
+/// values arrive where the builder says.
+#[test]
+fn the_test_configuration_builder_writes_only_keys_the_match_file_has() {
+    use config_file::{balanced_book, weights, Engine, MatchToml, Tablebase};
+    use sparring::arena::{EngineKind, TimeControl};
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("configs-builder");
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
+    let full = MatchToml::gauntlet()
+        .rounds(3)
+        .concurrency(1)
+        .seed(9)
+        .timeout_ms(4000)
+        .max_restarts(2)
+        .variant("standard")
+        .strict_options(true)
+        .single_last_game(false)
+        .seeds(1)
+        .reverse_sides(false)
+        .event("builder")
+        .depth(4)
+        .movetime_ms(50)
+        .clock("10+0.1")
+        .margin_ms(20)
+        .nodes(500)
+        .openings(balanced_book())
+        .openings_format("epd")
+        .openings_order("sequential")
+        .openings_plies(6)
+        .openings_start(2)
+        .random_plies_per_game(2)
+        .max_moves(40)
+        .resign(3, 600)
+        .draw(30, 6, 10)
+        .tablebase(
+            Tablebase::at(tables)
+                .pieces(3)
+                .results("both")
+                .ignore_50(false),
+        )
+        .sprt(0.0, 10.0)
+        .sprt_errors(0.1, 0.1)
+        .out(&dir)
+        .positions(true)
+        .positions_per_game(5)
+        .positions_format("both")
+        .pgn_name("all.pgn")
+        .engine_log(dir.join("engines.log"))
+        .report_penta(false)
+        .engine(
+            Engine::builtin("own")
+                .weights(weights("material-only.toml"))
+                .hash_mb(2)
+                .search(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/configs/search/default.toml"
+                ))
+                .syzygy(tables)
+                .syzygy_probe_limit(3)
+                .depth(3)
+                .movetime_ms(40)
+                .clock("5+0.05")
+                .nodes(700)
+                .restart(true),
+        )
+        .engine(
+            Engine::uci("external", "/usr/bin/true")
+                .args(&["--flag"])
+                .option("Hash", 16)
+                .option("Style", "solid")
+                .working_dir(env!("CARGO_MANIFEST_DIR"))
+                .protocol("uci"),
+        );
+    let config = full.parse();
+    assert_eq!(config.rounds, 3);
+    assert_eq!(
+        config.time_control,
+        TimeControl::Nodes(500),
+        "the last limit set"
+    );
+    assert_eq!(
+        config.engines[0].time_control,
+        Some(TimeControl::Nodes(700))
+    );
+    assert!(matches!(
+        &config.engines[0].kind,
+        EngineKind::Builtin {
+            hash_mb: 2,
+            syzygy: Some(_),
+            ..
+        }
+    ));
+    assert_eq!(config.output.pgn_name, "all.pgn");
+    assert!(!config.output.report_penta);
+    // The text names every table it set.
+    let text = full.text();
+    for key in [
+        "[tournament]",
+        "[time_control]",
+        "[openings]",
+        "[adjudication]",
+        "[sprt]",
+    ] {
+        assert!(text.contains(key), "{key} in\n{text}");
+    }
+    assert_eq!(text.matches("[[engine]]").count(), 2, "{text}");
+    // A round robin with one other limit and no optional table parses too.
+    for limit in [
+        MatchToml::round_robin().depth(2),
+        MatchToml::round_robin().movetime_ms(30),
+        MatchToml::round_robin().clock("40/2+0.05"),
+    ] {
+        limit
+            .out(&dir)
+            .engine(Engine::builtin("a"))
+            .engine(Engine::builtin("b"))
+            .parse();
+    }
+}

@@ -1,13 +1,26 @@
 //! The fastchess / cutechess-cli command line: the exact argument lists the fishtest and
 //! OpenBench workers build (docs/research/worker-command-lines.md), replayed through a
 //! `fastchess` symlink to sparring and read with those workers' own regular expressions; option
-//! refusals; and `--dump-config`, whose TOML reads back as the same configuration.
+//! refusals; and `--dump-config`, whose TOML reads back as the same configuration. Then what it
+//! refuses: every option that takes a value with its value missing, repeated, negative, huge,
+//! malformed or empty (the adversarial sweep of issue 21; docs/reliability.md lists the cases),
+//! flags given a value, arguments that are not UTF-8, and hostile limits with real engines on the
+//! line. Every such case ends with status 0 or 2 and one `error:` line naming the option, never a
+//! panic, a signal, a hang or an engine started.
 
 use regex::Regex;
 use sparring::arena::MatchConfig;
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+#[path = "common/binary.rs"]
+mod binary;
+use binary::{sparring, text, Run};
+#[path = "common/hostile.rs"]
+mod hostile;
+use hostile::{assert_no_leftover, mock_engine, run, run_env};
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 const FIXTURES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/openings");
@@ -32,13 +45,7 @@ fn runner(dir: &Path, name: &str) -> PathBuf {
     link
 }
 
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-fn run(program: &Path, args: &[String], cwd: &Path) -> Run {
+fn run_program(program: &Path, args: &[String], cwd: &Path) -> Run {
     let out = Command::new(program)
         .args(args)
         .current_dir(cwd)
@@ -173,7 +180,7 @@ fn fishtest_command_line_runs_and_its_parser_reads_every_figure() {
          -engine name={base} tc=inf nodes=3000 cmd={SPARRING} args=uci dir=. option.Hash=16 \
          -each proto=uci option.Threads=1"
     )));
-    let out = run(&fastchess, &args, &dir);
+    let out = run_program(&fastchess, &args, &dir);
     assert_eq!(
         out.code, 0,
         "stdout:\n{}\nstderr:\n{}",
@@ -256,7 +263,7 @@ fn openbench_command_line_runs_and_its_parser_reads_every_game() {
     std::fs::set_permissions(&dev, std::fs::Permissions::from_mode(0o755)).unwrap();
 
     // OpenBench's get_version: the first N.N[.N] of `--version` must be at least 1.8.1.
-    let version = run(&fastchess_ob, &["--version".to_string()], &dir);
+    let version = run_program(&fastchess_ob, &["--version".to_string()], &dir);
     assert_eq!(version.code, 0);
     let found = Regex::new(r"\d+\.\d+(\.\d+)?")
         .unwrap()
@@ -283,7 +290,7 @@ fn openbench_command_line_runs_and_its_parser_reads_every_game() {
     ));
     // shlex.split turns match_line='^info string pgncomment .*' into one argument.
     args.push("match_line=^info string pgncomment .*".to_string());
-    let out = run(&fastchess_ob, &args, &dir);
+    let out = run_program(&fastchess_ob, &args, &dir);
     assert_eq!(
         out.code, 0,
         "stdout:\n{}\nstderr:\n{}",
@@ -316,7 +323,7 @@ fn dialect_config(args: &[String], cwd: &Path) -> MatchConfig {
     all.extend_from_slice(args);
     all.push("--dump-config".into());
     all.push(dump.display().to_string());
-    let out = run(Path::new(SPARRING), &all, cwd);
+    let out = run_program(Path::new(SPARRING), &all, cwd);
     assert_eq!(out.code, 0, "{}", out.stderr);
     MatchConfig::load(&dump).unwrap()
 }
@@ -354,7 +361,7 @@ fn dump_config_round_trips() {
 
     // `sparring match FILE --dump-config` writes the same file with the overrides applied.
     let toml_dump = dir.join("second.toml");
-    let out = run(
+    let out = run_program(
         Path::new(SPARRING),
         &words(&format!(
             "match {} --rounds 9 --dump-config {}",
@@ -388,12 +395,12 @@ fn unknown_options_are_refused_by_name_with_status_2() {
         ("-sprt elo0=5 elo1=0", "-sprt elo0=5 elo1=0"),
         ("-pgnout file=x.pgn notation=lan", "notation=lan"),
     ] {
-        let out = run(&fastchess, &words(&format!("{two} {extra}")), &dir);
+        let out = run_program(&fastchess, &words(&format!("{two} {extra}")), &dir);
         assert_eq!(out.code, 2, "{extra}: {}", out.stderr);
         assert!(out.stderr.contains(expected), "{extra}: {}", out.stderr);
     }
     // The same through `sparring match -...`.
-    let out = run(
+    let out = run_program(
         Path::new(SPARRING),
         &words(&format!("match {two} -wait soon")),
         &dir,
@@ -406,11 +413,11 @@ fn unknown_options_are_refused_by_name_with_status_2() {
         out.stderr
     );
 
-    let help = run(&fastchess, &["-help".to_string()], &dir);
+    let help = run_program(&fastchess, &["-help".to_string()], &dir);
     assert_eq!(help.code, 0);
     assert!(help.stdout.contains("-engine cmd=PATH"));
     let cutechess = runner(&dir, "cutechess-cli");
-    let help = run(&cutechess, &[], &dir);
+    let help = run_program(&cutechess, &[], &dir);
     assert!(help.stdout.contains("cutechess-cli"));
 }
 
@@ -451,7 +458,7 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
     );
 
     let fastchess = runner(&dir, "fastchess");
-    let out = run(
+    let out = run_program(
         &fastchess,
         &words("-engine builtin name=p nodes=300 -engine builtin name=q nodes=300 -rounds 1 -show-latency -use-affinity 0,1 -pgnout file=notes.pgn"),
         &dir,
@@ -487,7 +494,7 @@ fn cutechess_era_fishtest_command_line_plays_its_games() {
          -engine name=Base-def tc=inf nodes=2000 cmd={SPARRING} args=uci dir=. option.Hash=16 \
          -each proto=uci option.Threads=1"
     )));
-    let out = run(&cutechess, &args, &dir);
+    let out = run_program(&cutechess, &args, &dir);
     assert_eq!(
         out.code, 0,
         "stdout:\n{}\nstderr:\n{}",
@@ -514,7 +521,7 @@ fn cutechess_era_fishtest_command_line_plays_its_games() {
 fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
     let dir = scratch("outname-seeds");
     let fastchess = runner(&dir, "fastchess");
-    let out = run(
+    let out = run_program(
         &fastchess,
         &words(
             "-config outname=state/wf.json discard=true -engine builtin name=a nodes=300 \
@@ -540,7 +547,7 @@ fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
             .count(),
         2
     );
-    let bad = run(
+    let bad = run_program(
         &fastchess,
         &words("-config outname= -engine builtin nodes=1 -engine builtin nodes=1"),
         &dir,
@@ -559,7 +566,7 @@ fn config_outname_and_seeds_are_taken_as_fastchess_and_cutechess_mean_them() {
         &dir,
     );
     assert_eq!(config.seeds.count, 2);
-    let out = run(
+    let out = run_program(
         Path::new(SPARRING),
         &words(&format!(
             "match {two} -seeds 3 --dump-config {}",
@@ -588,7 +595,7 @@ fn multi_seed_gauntlet_plays_each_seed_against_the_panel() {
          -games 2 -repeat -concurrency 1 -openings file={FIXTURES}/suite.epd format=epd \
          -pgnout seeds.pgn -epdout final.fen"
     ));
-    let out = run(&cutechess, &args, &dir);
+    let out = run_program(&cutechess, &args, &dir);
     assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
     let finished =
         Regex::new(r"^Finished game (\d+) \((\S+) vs (\S+)\): (1-0|0-1|1/2-1/2) \{").unwrap();
@@ -668,7 +675,7 @@ fn noswap_reverse_and_epdout_follow_fastchess() {
             .filter_map(|l| finished.captures(l).map(|c| c[1].to_string()))
             .collect()
     };
-    let out = run(
+    let out = run_program(
         &fastchess,
         &words(&format!(
             "{two} -noswap -pgnout file=noswap.pgn -epdout file=final.epd"
@@ -683,7 +690,7 @@ fn noswap_reverse_and_epdout_follow_fastchess() {
         epd.lines().all(|l| l.split_whitespace().count() == 4),
         "{epd}"
     );
-    let out = run(
+    let out = run_program(
         &fastchess,
         &words(&format!(
             "{two} -reverse -pgnout file=reverse.pgn -epdout file=final.epd"
@@ -703,7 +710,7 @@ fn noswap_reverse_and_epdout_follow_fastchess() {
     );
     let epd = std::fs::read_to_string(dir.join("final.epd")).unwrap();
     assert_eq!(epd.lines().count(), 8, "appended: {epd}");
-    let out = run(
+    let out = run_program(
         &fastchess,
         &words(&format!(
             "{two} -pgnout file=third.pgn -epdout file=final.epd append=false"
@@ -713,4 +720,558 @@ fn noswap_reverse_and_epdout_follow_fastchess() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     let epd = std::fs::read_to_string(dir.join("final.epd")).unwrap();
     assert_eq!(epd.lines().count(), 4, "replaced: {epd}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// What the command line refuses (from tests/reliability.rs, tests/robustness.rs and
+// tests/defects.rs before the tests were grouped by subject).
+
+fn assert_bad_input(run: &Run, needles: &[&str]) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "stderr lacks {needle:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Option by option
+
+/// Two built-in engines: the part of every swept line that is not under test.
+const ENGINES: &[&str] = &[
+    "-engine",
+    "builtin",
+    "name=a",
+    "tc=inf",
+    "nodes=100",
+    "-engine",
+    "builtin",
+    "name=b",
+    "tc=inf",
+    "nodes=100",
+];
+
+/// An option, the values of a valid use, and the word a refusal must name (the option, or for
+/// an engine key the key).
+struct Swept {
+    option: &'static str,
+    valid: &'static [&'static str],
+}
+
+/// Every option the dialect reads with a value (the flags are swept in
+/// `dialect_flags_refuse_a_value_and_may_repeat`), with a valid use.
+const SWEPT: &[Swept] = &[
+    Swept {
+        option: "-rounds",
+        valid: &["2"],
+    },
+    Swept {
+        option: "-games",
+        valid: &["2"],
+    },
+    Swept {
+        option: "-repeat",
+        valid: &["2"],
+    },
+    Swept {
+        option: "-concurrency",
+        valid: &["1"],
+    },
+    Swept {
+        option: "-srand",
+        valid: &["7"],
+    },
+    Swept {
+        option: "-maxmoves",
+        valid: &["150"],
+    },
+    Swept {
+        option: "-ratinginterval",
+        valid: &["3"],
+    },
+    Swept {
+        option: "-scoreinterval",
+        valid: &["3"],
+    },
+    Swept {
+        option: "-autosaveinterval",
+        valid: &["3"],
+    },
+    Swept {
+        option: "-variant",
+        valid: &["standard"],
+    },
+    Swept {
+        option: "-tournament",
+        valid: &["gauntlet"],
+    },
+    Swept {
+        option: "-event",
+        valid: &["Batch 1"],
+    },
+    Swept {
+        option: "-site",
+        valid: &["lab"],
+    },
+    Swept {
+        option: "--progress",
+        valid: &["lines"],
+    },
+    Swept {
+        option: "-draw",
+        valid: &["movenumber=34", "movecount=8", "score=20"],
+    },
+    Swept {
+        option: "-resign",
+        valid: &["movecount=3", "score=600", "twosided=true"],
+    },
+    Swept {
+        option: "-sprt",
+        valid: &[
+            "elo0=0",
+            "elo1=5",
+            "alpha=0.05",
+            "beta=0.05",
+            "model=normalized",
+        ],
+    },
+    Swept {
+        option: "-openings",
+        valid: &[
+            "file=book.epd",
+            "format=epd",
+            "order=random",
+            "plies=8",
+            "start=2",
+            "policy=round",
+        ],
+    },
+    Swept {
+        option: "-pgnout",
+        valid: &[
+            "file=games.pgn",
+            "append=false",
+            "notation=san",
+            "nodes=true",
+        ],
+    },
+    Swept {
+        option: "-report",
+        valid: &["penta=true"],
+    },
+    Swept {
+        option: "-output",
+        valid: &["format=cutechess"],
+    },
+    Swept {
+        option: "-log",
+        valid: &["file=engines.log", "level=info", "engine=true"],
+    },
+    Swept {
+        option: "-crc32",
+        valid: &["pgn=true"],
+    },
+    Swept {
+        option: "-each",
+        valid: &[
+            "nodes=200",
+            "timemargin=250",
+            "option.Hash=8",
+            "proto=uci",
+            "restart=off",
+        ],
+    },
+    Swept {
+        option: "-engine",
+        valid: &[
+            "cmd=./engine",
+            "dir=engines",
+            "name=c",
+            "args=uci",
+            "st=0.5",
+            "option.Threads=1",
+        ],
+    },
+    Swept {
+        option: "-engine",
+        valid: &["builtin", "name=d", "depth=5", "hash=8", "weights=w.toml"],
+    },
+    Swept {
+        option: "-engine",
+        valid: &["builtin", "name=e", "tc=inf", "plies=5"],
+    },
+];
+
+/// The values every one swept in: negative, zero, huge, malformed, empty, odd text.
+const BAD_VALUES: &[&str] = &[
+    "-1",
+    "0",
+    "-0",
+    "99999999999999999999",
+    "18446744073709551616",
+    "1e400",
+    "nan",
+    "abc",
+    "",
+    " ",
+    "\t",
+    "a\nb",
+    "=",
+    "é",
+];
+
+/// The line: the two engines (not for `-engine`, which adds a third), the swept tokens, and
+/// `--dump-config`, so an accepted line writes its TOML form and plays nothing.
+fn swept_line(option: &str, tokens: &[String]) -> Vec<String> {
+    let mut line: Vec<String> = vec!["match".into()];
+    line.extend(ENGINES.iter().map(|t| t.to_string()));
+    line.push(option.to_string());
+    line.extend(tokens.iter().cloned());
+    line.extend(["--dump-config".to_string(), "dump.toml".to_string()]);
+    line
+}
+
+/// Checks one swept case: 0 (with a dump) or 2 (naming the option or the key); prints the row.
+fn check_swept(
+    dir: &Path,
+    option: &str,
+    tokens: &[String],
+    key: Option<&str>,
+    rows: &mut Vec<String>,
+) {
+    let dump = dir.join("dump.toml");
+    let _ = std::fs::remove_file(&dump);
+    let line = swept_line(option, tokens);
+    let args: Vec<&str> = line.iter().map(String::as_str).collect();
+    let what = format!("{option} {tokens:?}");
+    let out = run(dir, &args);
+    assert!(!out.stderr.contains("panicked"), "{what}: {}", out.stderr);
+    match out.code {
+        Some(0) => {
+            assert!(
+                dump.exists(),
+                "{what}: status 0 but no dump: {}",
+                out.stderr
+            );
+            rows.push(format!("{what} -> 0"));
+        }
+        Some(2) => {
+            let named = key.map_or(option, |k| k);
+            let lines: Vec<&str> = out.stderr.lines().collect();
+            assert!(
+                lines.len() == 1
+                    && lines[0].starts_with("error: ")
+                    && (lines[0].contains(named) || lines[0].contains(option)),
+                "{what}: expected one `error:` line naming {named}: {:?}",
+                out.stderr
+            );
+            assert!(!dump.exists(), "{what}: refused but dumped");
+            rows.push(format!("{what} -> 2: {}", lines[0]));
+        }
+        other => panic!("{what}: exit status {other:?}: {}", out.stderr),
+    }
+}
+
+/// Every option of the dialect with its value (or each of its keys' values) missing, repeated,
+/// negative, huge, malformed and empty; and the option alone at the end of the line.
+#[test]
+fn dialect_every_option_with_missing_repeated_negative_huge_and_malformed_values() {
+    let dir = scratch("dialect-options");
+    let fastchess = dir.join("fastchess");
+    std::os::unix::fs::symlink(SPARRING, &fastchess).unwrap();
+    let mut rows = Vec::new();
+    let owned = |v: &[&str]| -> Vec<String> { v.iter().map(|s| s.to_string()).collect() };
+    for swept in SWEPT {
+        let option = swept.option;
+        // The valid use is accepted.
+        check_swept(&dir, option, &owned(swept.valid), None, &mut rows);
+        assert!(
+            rows.last().unwrap().ends_with("-> 0"),
+            "{}",
+            rows.last().unwrap()
+        );
+        // Missing: nothing after it, at the end of the line and before another option.
+        check_swept(&dir, option, &[], None, &mut rows);
+        // Through a `fastchess` link the dump goes first, so the option is the line's last.
+        let dump = dir.join("dump.toml");
+        let _ = std::fs::remove_file(&dump);
+        let mut args: Vec<&OsStr> = vec![OsStr::new("--dump-config"), OsStr::new("dump.toml")];
+        args.extend(ENGINES.iter().map(OsStr::new));
+        args.push(OsStr::new(option));
+        let out = run_env(&fastchess, &dir, &args, &[]);
+        if option == "-repeat" {
+            // `-repeat` alone is cutechess-cli's flag.
+            assert_eq!(out.code, Some(0), "-repeat last: {}", out.stderr);
+            rows.push(format!("{option} last on the line -> 0"));
+        } else {
+            out.assert_bad_input(option, &format!("{option} last on the line"));
+            assert_eq!(out.stderr.lines().count(), 1, "{option}: {}", out.stderr);
+            rows.push(format!(
+                "{option} last on the line -> 2: {}",
+                out.stderr.trim()
+            ));
+        }
+        // Repeated: the whole group twice (the later wins or it is refused, never a crash).
+        let mut twice = owned(swept.valid);
+        twice.push(option.to_string());
+        twice.extend(owned(swept.valid));
+        check_swept(&dir, option, &twice, None, &mut rows);
+        // Each value (or each key's value) replaced by a bad one; each key dropped and repeated.
+        for (i, valid) in swept.valid.iter().enumerate() {
+            let key = valid.split_once('=').map(|(k, _)| k);
+            for bad in BAD_VALUES {
+                let mut tokens = owned(swept.valid);
+                tokens[i] = match key {
+                    Some(k) => format!("{k}={bad}"),
+                    None => bad.to_string(),
+                };
+                check_swept(&dir, option, &tokens, key, &mut rows);
+            }
+            let mut dropped = owned(swept.valid);
+            dropped.remove(i);
+            check_swept(&dir, option, &dropped, key, &mut rows);
+            let mut repeated = owned(swept.valid);
+            repeated.insert(i, valid.to_string());
+            check_swept(&dir, option, &repeated, key, &mut rows);
+            if let Some(k) = key {
+                let mut bare = owned(swept.valid);
+                bare[i] = format!("{k}=");
+                check_swept(&dir, option, &bare, key, &mut rows);
+                let mut no_key = owned(swept.valid);
+                no_key[i] = valid[k.len()..].to_string();
+                check_swept(&dir, option, &no_key, key, &mut rows);
+            }
+        }
+    }
+    for row in &rows {
+        println!("{row}");
+    }
+    println!("{} dialect cases", rows.len());
+}
+
+// Regression test of review defect 3 (the fastchess dialect).
+#[test]
+fn dialect_options_without_values_exit_2_naming_the_option() {
+    let dir = scratch("dialect_empty_options");
+    let dump = dir.join("dump.toml");
+    let two = [
+        "match", "-engine", "builtin", "nodes=10", "-engine", "builtin", "nodes=10",
+    ];
+    for option in [
+        "-pgnout",
+        "-each",
+        "-openings",
+        "-rounds",
+        "-engine",
+        "-draw",
+    ] {
+        let mut args = two.to_vec();
+        args.extend(["--dump-config", text(&dump), option]);
+        let run = sparring(&args);
+        assert_bad_input(&run, &[option]);
+        assert!(!dump.exists(), "{option}: the configuration was written");
+    }
+}
+
+/// The flags take no value: one is refused naming the flag; a flag given twice is accepted.
+#[test]
+fn dialect_flags_refuse_a_value_and_may_repeat() {
+    let dir = scratch("dialect-flags");
+    let mut rows = Vec::new();
+    for flag in [
+        "-recover",
+        "-strict",
+        "-testEnv",
+        "-check-mate-pvs",
+        "-show-latency",
+        "--resume",
+    ] {
+        check_swept(&dir, flag, &[], None, &mut rows);
+        check_swept(&dir, flag, &[flag.to_string()], None, &mut rows);
+        for value in ["x", "-1", "true", ""] {
+            check_swept(&dir, flag, &[value.to_string()], None, &mut rows);
+            assert!(
+                rows.last().unwrap().contains("-> 2: "),
+                "{flag} {value:?}: {}",
+                rows.last().unwrap()
+            );
+        }
+    }
+    for row in &rows {
+        println!("{row}");
+    }
+}
+
+/// A command-line argument that is not UTF-8 is refused naming the argument, not a panic.
+#[test]
+fn dialect_argument_that_is_not_utf8_is_refused() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = scratch("dialect-utf8");
+    let bad = OsStr::from_bytes(b"name=\xff\xfe");
+    let mut args: Vec<&OsStr> = vec![OsStr::new("match")];
+    args.extend(ENGINES.iter().map(OsStr::new));
+    args.extend([OsStr::new("-engine"), OsStr::new("builtin"), bad]);
+    let out = run_env(Path::new(SPARRING), &dir, &args, &[]);
+    out.assert_bad_input("not valid UTF-8", "a non-UTF-8 argument");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole command lines
+
+#[test]
+fn dialect_refuses_hostile_command_lines_with_status_2_and_starts_no_engine() {
+    let dir = scratch("dialect");
+    let marker = format!("robustness-dialect-{}", std::process::id());
+    let mock = mock_engine();
+    let engine = format!("cmd={mock}");
+    let args = format!("args=--name {marker}");
+    let base = [
+        "match", "-engine", &engine, &args, "name=a", "-engine", &engine, &args, "name=b",
+    ];
+    let bad: &[&[&str]] = &[
+        &["-each", "tc=1/0+0"],
+        &["-each", "tc=40/abc"],
+        &["-each", "tc=-1+0"],
+        &["-each", "tc=99999999999999999999+0"],
+        &["-each", "st=nan"],
+        &["-each", "nodes=-5"],
+        &["-each", "depth=99999999999999999999"],
+        &["-each", "nodes=10", "-rounds", "99999999999999999999"],
+        &["-each", "nodes=10", "-rounds", "0"],
+        &[
+            "-each",
+            "nodes=10",
+            "-openings",
+            "file=/no/such/file.epd",
+            "format=epd",
+        ],
+        &["-each", "nodes=10", "-openings", "file=", "format=epd"],
+        &[
+            "-each", "nodes=10", "-sprt", "elo0=5", "elo1=0", "alpha=2", "beta=-1",
+        ],
+        &["-each", "nodes=10", "-draw", "movenumber=-1"],
+        &[
+            "-each",
+            "nodes=10",
+            "-resign",
+            "movecount=99999999999999999999",
+        ],
+        &["-each", "nodes=10", "-variant", "xyz"],
+        &["-each", "nodes=10", "-srand"],
+        &["-each", "nodes=10", "-no-such-flag"],
+        &["-each", "nodes=10", "=", "=="],
+        &["-each", "nodes=10", "-engine"],
+        &["-each", "nodes=10", "-ratinginterval", "x"],
+    ];
+    for extra in bad {
+        let mut all: Vec<&str> = base.to_vec();
+        all.extend_from_slice(extra);
+        all.extend_from_slice(&["-pgnout", "file=games.pgn"]);
+        let out = run(&dir, &all);
+        out.assert_status(2, &format!("{extra:?}"));
+        assert!(!dir.join("games.pgn").exists(), "{extra:?}: games written");
+        assert!(
+            !dir.join("games.pgn.sparring").exists(),
+            "{extra:?}: a run directory made"
+        );
+    }
+    let no_engine: &[&[&str]] = &[
+        &["match", "-engine", "-engine"],
+        &["match", "-engine", "cmd=", "name=", "-engine"],
+        &["match", "-engine", "cmd=x", "-each", "nodes=1"],
+        &[
+            "match", "-engine", "name=a", "-engine", "name=b", "-each", "nodes=1",
+        ],
+        &[
+            "match",
+            "-engine",
+            "cmd=x",
+            "args=\"unterminated",
+            "-engine",
+            "cmd=y",
+        ],
+    ];
+    for args in no_engine {
+        run(&dir, args).assert_status(2, &format!("{args:?}"));
+    }
+    assert_no_leftover(&marker);
+}
+
+/// `--dump-config` writes TOML that reads back: dumping the dump gives the same text.
+#[test]
+fn dialect_dump_config_reads_back_to_itself() {
+    let dir = scratch("dump-config");
+    let mock = mock_engine();
+    let engine = format!("cmd={mock}");
+    let lines: &[&[&str]] = &[
+        &[
+            "-each",
+            "tc=40/12.5+0.125",
+            "option.Hash=8",
+            "-rounds",
+            "3",
+            "-repeat",
+        ],
+        &[
+            "-each",
+            "tc=inf",
+            "nodes=100",
+            "-openings",
+            "file=openings.epd",
+            "format=epd",
+            "order=random",
+        ],
+        &[
+            "-each",
+            "st=0.5",
+            "-sprt",
+            "elo0=0",
+            "elo1=5",
+            "alpha=0.05",
+            "beta=0.05",
+        ],
+        &[
+            "-each",
+            "tc=inf",
+            "depth=3",
+            "-draw",
+            "movenumber=30",
+            "movecount=8",
+            "score=10",
+        ],
+        &[
+            "-each",
+            "tc=inf",
+            "nodes=500",
+            "-concurrency",
+            "1",
+            "-srand",
+            "18446744073709551615",
+        ],
+    ];
+    std::fs::write(
+        dir.join("openings.epd"),
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq -\n",
+    )
+    .unwrap();
+    for extra in lines {
+        let mut args = vec![
+            "match", "-engine", &engine, "name=a", "-engine", &engine, "name=b",
+        ];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--dump-config", "one.toml"]);
+        let first = run(&dir, &args);
+        first.assert_status(0, &format!("{extra:?}"));
+        let again = run(&dir, &["match", "one.toml", "--dump-config", "two.toml"]);
+        again.assert_status(0, &format!("{extra:?}: the dump does not read back"));
+        assert_eq!(
+            std::fs::read_to_string(dir.join("one.toml")).unwrap(),
+            std::fs::read_to_string(dir.join("two.toml")).unwrap(),
+            "{extra:?}: the dump changes when read back and dumped"
+        );
+    }
 }

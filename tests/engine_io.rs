@@ -4,8 +4,11 @@
 //! loss with a reason, or a normal game), never a panic, a hang or a process left behind.
 //! All limits are node counts; no assertion depends on how fast the machine is.
 
+#[path = "common/config.rs"]
+mod config_file;
+use config_file::{Engine, MatchToml};
 use sparring::arena::{
-    run_tournament, MatchConfig, PlayerError, RunOptions, StartPosition, UciCommand, UciPlayer,
+    run_tournament, PlayerError, RunOptions, StartPosition, UciCommand, UciPlayer,
 };
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -42,38 +45,20 @@ fn mock_match(
     with_log: bool,
 ) -> (PathBuf, Vec<HashMap<String, String>>) {
     let dir = out_dir(name);
-    let args: Vec<String> = args.iter().map(|a| format!("{a:?}")).collect();
-    let log = if with_log {
-        "engine_log = \"OUT/engines.log\""
-    } else {
-        ""
-    };
-    let text = format!(
-        r#"
-[tournament]
-rounds = 1
-timeout_ms = 20000
-[time_control]
-nodes = 300
-[adjudication]
-max_moves = 12
-draw = {{ move_number = 4, move_count = 2, score_cp = 5 }}
-resign = {{ move_count = 2, score_cp = 600 }}
-[output]
-dir = "OUT"
-{log}
-[[engine]]
-name = "good"
-builtin = {{ hash_mb = 1 }}
-[[engine]]
-name = "mock"
-uci = {{ command = "{mock}", args = [{args}] }}
-"#,
-        mock = mock_engine(),
-        args = args.join(", ")
-    )
-    .replace("OUT", &dir.display().to_string());
-    let config = MatchConfig::parse(&text, "test.toml").unwrap_or_else(|e| panic!("{e}"));
+    let mut text = MatchToml::new()
+        .rounds(1)
+        .timeout_ms(20000)
+        .nodes(300)
+        .max_moves(12)
+        .draw(4, 2, 5)
+        .resign(2, 600)
+        .out(&dir)
+        .engine(Engine::builtin("good").hash_mb(1))
+        .engine(Engine::uci("mock", mock_engine()).args(args));
+    if with_log {
+        text = text.engine_log(dir.join("engines.log"));
+    }
+    let config = text.parse();
     run_tournament(
         &config,
         Arc::new(StartPosition),

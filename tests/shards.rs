@@ -19,6 +19,10 @@ use run_files::{
     assert_ok, assert_progress_counts_within_the_shard, assert_same_results, csv_without, out_dir,
     pgn_without_clock, text, write_config,
 };
+use run_files::{
+    builtin,
+    config::{balanced_book, MatchToml},
+};
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 
@@ -71,9 +75,9 @@ fn play_shard(config: &Path, index: u64, extra: &[&str]) -> Output {
 }
 
 /// Plays the unsharded run and the 4 shards, merges them and compares.
-fn four_shards_equal_one_run(name: &str, config_text: &str, positions: bool) -> PathBuf {
+fn four_shards_equal_one_run(name: &str, config_toml: &MatchToml, positions: bool) -> PathBuf {
     let dir = out_dir(name);
-    let config = write_config(config_text, &dir);
+    let config = write_config(config_toml, &dir);
     let single = dir.join("single");
     assert_ok(
         &sparring(&["match", config.to_str().unwrap()], &[]),
@@ -103,32 +107,28 @@ fn four_shards_equal_one_run(name: &str, config_text: &str, positions: bool) -> 
     dir
 }
 
-const GAUNTLET: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 8
-concurrency = 1
-seed = 11
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-[adjudication]
-max_moves = 40
-[output]
-dir = "OUT"
-[[engine]]
-name = "default"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "material"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-"#;
+/// The default weights against material only, 8 pairs from the shipped book, without openings.
+fn gauntlet_from_the_start() -> MatchToml {
+    MatchToml::gauntlet()
+        .rounds(8)
+        .concurrency(1)
+        .seed(11)
+        .nodes(300)
+        .max_moves(40)
+        .engine(builtin("default", "default.toml"))
+        .engine(builtin("material", "material-only.toml"))
+}
+
+/// `gauntlet_from_the_start` from the shipped book in random order.
+fn gauntlet() -> MatchToml {
+    gauntlet_from_the_start()
+        .openings(balanced_book())
+        .openings_order("random")
+}
 
 #[test]
 fn four_shards_of_a_gauntlet_merge_into_the_single_run() {
-    let dir = four_shards_equal_one_run("shards_gauntlet", GAUNTLET, false);
+    let dir = four_shards_equal_one_run("shards_gauntlet", &gauntlet(), false);
     // A run at concurrency 2 writes in finish order; merged alone (a 1-way split), its files
     // are in game-id order, as the concurrency-1 run's.
     let config = dir.join("run-config.toml");
@@ -225,7 +225,7 @@ fn four_shards_of_a_gauntlet_merge_into_the_single_run() {
 
 #[test]
 fn a_missing_shard_is_named_and_partial_merges_report_what_is_there() {
-    let dir = four_shards_equal_one_run("shards_missing", GAUNTLET, false);
+    let dir = four_shards_equal_one_run("shards_missing", &gauntlet(), false);
     let shard = |i: u64| {
         dir.join(format!("single/shard-{i}-of-4"))
             .display()
@@ -309,7 +309,7 @@ fn a_missing_shard_is_named_and_partial_merges_report_what_is_there() {
 
 #[test]
 fn a_killed_shard_resumes_and_the_merge_still_equals_the_single_run() {
-    let dir = four_shards_equal_one_run("shards_resume", GAUNTLET, false);
+    let dir = four_shards_equal_one_run("shards_resume", &gauntlet(), false);
     let config = dir.join("run-config.toml");
     let shard1 = dir.join("single/shard-1-of-4");
     // What a kill during game 8 leaves: game 8's PGN half written, no CSV row for it (and a
@@ -377,7 +377,7 @@ fn a_killed_shard_resumes_and_the_merge_still_equals_the_single_run() {
 
 #[test]
 fn shards_of_different_configurations_are_refused() {
-    let dir = four_shards_equal_one_run("shards_mismatch", GAUNTLET, false);
+    let dir = four_shards_equal_one_run("shards_mismatch", &gauntlet(), false);
     let config = dir.join("run-config.toml");
     let other = dir.join("other-seed");
     assert_ok(
@@ -438,35 +438,23 @@ fn shards_of_different_configurations_are_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("must come from one split"));
 }
 
-const ROUND_ROBIN: &str = r#"
-[tournament]
-kind = "round-robin"
-rounds = 2
-concurrency = 1
-seed = 4
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-[adjudication]
-max_moves = 40
-[output]
-dir = "OUT"
-[[engine]]
-name = "default"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "material"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-[[engine]]
-name = "default-2"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-"#;
+fn round_robin() -> MatchToml {
+    MatchToml::round_robin()
+        .rounds(2)
+        .concurrency(1)
+        .seed(4)
+        .nodes(300)
+        .openings(balanced_book())
+        .openings_order("random")
+        .max_moves(40)
+        .engine(builtin("default", "default.toml"))
+        .engine(builtin("material", "material-only.toml"))
+        .engine(builtin("default-2", "default.toml"))
+}
 
 #[test]
 fn four_shards_of_a_round_robin_merge_into_the_single_run() {
-    let dir = four_shards_equal_one_run("shards_round_robin", ROUND_ROBIN, false);
+    let dir = four_shards_equal_one_run("shards_round_robin", &round_robin(), false);
     assert_eq!(
         csv_without(&dir.join("merged/games.csv"), &[]).len(),
         1 + 12
@@ -477,38 +465,27 @@ fn four_shards_of_a_round_robin_merge_into_the_single_run() {
     );
 }
 
-const SELF_PLAY: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 6
-concurrency = 1
-seed = 21
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-per_game = true
-random_plies = 2
-[adjudication]
-max_moves = 30
-[output]
-dir = "OUT"
-positions = true
-positions_per_game = 6
-positions_format = "both"
-[[engine]]
-name = "a"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "b"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-"#;
+fn self_play() -> MatchToml {
+    MatchToml::gauntlet()
+        .rounds(6)
+        .concurrency(1)
+        .seed(21)
+        .nodes(300)
+        .openings(balanced_book())
+        .openings_order("random")
+        .random_plies_per_game(2)
+        .max_moves(30)
+        .positions(true)
+        .positions_per_game(6)
+        .positions_format("both")
+        .engine(builtin("a", "default.toml"))
+        .engine(builtin("b", "default.toml"))
+}
 
 #[test]
 fn four_shards_of_self_play_data_merge_into_the_single_run() {
     // positions.epd and positions.bullet (compared in assert_same_results).
-    let dir = four_shards_equal_one_run("shards_self_play", SELF_PLAY, true);
+    let dir = four_shards_equal_one_run("shards_self_play", &self_play(), true);
     let single = dir.join("single");
     let bullet = text(&single.join("positions.bullet"));
     let epd = text(&single.join("positions.epd"));
@@ -570,7 +547,7 @@ type EnvCase = (
 #[test]
 fn the_shard_from_the_environment_is_checked() {
     let dir = out_dir("shards_env");
-    let config = write_config(GAUNTLET, &dir);
+    let config = write_config(&gauntlet(), &dir);
     let config = config.to_str().unwrap();
     let cases: &[EnvCase] = &[
         (
@@ -630,16 +607,10 @@ fn the_shard_from_the_environment_is_checked() {
 fn resume_refuses_a_changed_engine_time_control_or_pgn_name() {
     use sparring::arena::{run_tournament, MatchConfig, RunOptions, StartPosition, TimeControl};
     let dir = out_dir("shards_fingerprint");
-    let text = GAUNTLET
-        .replace("rounds = 8", "rounds = 1")
-        .replace("[openings]\nfile = \"BOOK\"\norder = \"random\"\n", "")
-        .replace("OUT", &dir.join("run").display().to_string())
-        .replace(
-            "WEIGHTS",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-        );
-    assert!(!text.contains("BOOK"));
-    let config = MatchConfig::parse(&text, "test.toml").unwrap_or_else(|e| panic!("{e}"));
+    let config = gauntlet_from_the_start()
+        .rounds(1)
+        .out(dir.join("run"))
+        .parse();
     let run = |config: &MatchConfig, resume: bool| {
         run_tournament(
             config,
@@ -679,7 +650,7 @@ fn resume_refuses_a_changed_engine_time_control_or_pgn_name() {
 
 #[test]
 fn the_merge_evaluates_the_sprt_on_the_merged_pairs() {
-    let with_sprt = format!("{GAUNTLET}\n[sprt]\nelo0 = 0.0\nelo1 = 5.0\n");
+    let with_sprt = gauntlet().sprt(0.0, 5.0);
     let dir = four_shards_equal_one_run("shards_sprt", &with_sprt, false);
     // The SPRT's columns came through run.toml: summary.csv (compared byte for byte above)
     // has them, and the merge prints the verdict on all 8 pairs.
@@ -733,15 +704,7 @@ fn the_merge_evaluates_the_sprt_on_the_merged_pairs() {
 #[test]
 fn bullet_only_self_play_writes_no_epd_and_merges_into_the_single_run() {
     let dir = out_dir("shards_bullet_only");
-    let config = write_config(
-        &SELF_PLAY
-            .replace(
-                "positions_format = \"both\"",
-                "positions_format = \"bullet\"",
-            )
-            .replace("rounds = 6", "rounds = 3"),
-        &dir,
-    );
+    let config = write_config(&self_play().positions_format("bullet").rounds(3), &dir);
     let config = config.to_str().unwrap();
     let out = sparring(&["match", config], &[]);
     assert_ok(&out, "single run");
@@ -786,42 +749,28 @@ fn bullet_only_self_play_writes_no_epd_and_merges_into_the_single_run() {
     );
 }
 
-const SEEDED: &str = r#"
-[tournament]
-kind = "gauntlet"
-seeds = 2
-reverse_sides = true
-rounds = 2
-concurrency = 1
-seed = 31
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-[adjudication]
-max_moves = 30
-[output]
-dir = "OUT"
-[[engine]]
-name = "dev"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "base"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "p1"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-[[engine]]
-name = "p2"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-"#;
+fn seeded() -> MatchToml {
+    MatchToml::gauntlet()
+        .seeds(2)
+        .reverse_sides(true)
+        .rounds(2)
+        .concurrency(1)
+        .seed(31)
+        .nodes(300)
+        .openings(balanced_book())
+        .openings_order("random")
+        .max_moves(30)
+        .engine(builtin("dev", "default.toml"))
+        .engine(builtin("base", "default.toml"))
+        .engine(builtin("p1", "material-only.toml"))
+        .engine(builtin("p2", "material-only.toml"))
+}
 
 /// A gauntlet with two seeds and reversed sides: the merge rebuilds the schedule from run.toml's
 /// `tournament.seeds` and `tournament.reverse_sides`, and equals the single run.
 #[test]
 fn four_shards_of_a_seeded_gauntlet_merge_into_the_single_run() {
-    let dir = four_shards_equal_one_run("shards_seeded", SEEDED, false);
+    let dir = four_shards_equal_one_run("shards_seeded", &seeded(), false);
     let games = csv_without(&dir.join("merged/games.csv"), &[]);
     assert_eq!(games.len(), 1 + 16);
     let manifest = text(&dir.join("single/run.toml"));

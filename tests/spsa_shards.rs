@@ -375,20 +375,6 @@ fn bad_shard_arguments_and_foreign_files_exit_with_status_2() {
     );
 }
 
-/// A stand-in for `srun`: starts the command once per task, all at once, with SLURM_PROCID set,
-/// as srun starts a job step's tasks.
-const FAKE_SRUN: &str = r#"#!/bin/bash
-while [[ $# -gt 0 && $1 == --* ]]; do shift; done
-pids=()
-for ((i = 0; i < SLURM_NTASKS; i++)); do
-  SLURM_PROCID=$i "$@" &
-  pids+=($!)
-done
-status=0
-for pid in "${pids[@]}"; do wait "$pid" || status=$?; done
-exit $status
-"#;
-
 fn recipe(name: &str) -> PathBuf {
     Path::new(REPO).join("configs/cluster").join(name)
 }
@@ -409,15 +395,10 @@ fn the_slurm_recipe_runs_every_shard_in_one_job() {
 
     single_run();
     let dir = scratch("slurm");
-    let bin_dir = dir.join("bin");
-    std::fs::create_dir_all(&bin_dir).unwrap();
-    let srun = bin_dir.join("srun");
-    std::fs::write(&srun, FAKE_SRUN).unwrap();
-    make_executable(&srun);
+    // The stand-in srun of tests/fixtures/cluster: every task at once, SLURM_PROCID set.
     let shared = dir.join("run");
     let path = format!(
-        "{}:{}",
-        bin_dir.display(),
+        "{REPO}/tests/fixtures/cluster:{}",
         std::env::var("PATH").unwrap_or_default()
     );
     let out = command("bash")
@@ -438,11 +419,6 @@ fn the_slurm_recipe_runs_every_shard_in_one_job() {
 
 fn sparring_config(path: &Path) -> sparring::tune::spsa::SpsaConfig {
     sparring::tune::spsa::SpsaConfig::load(path).unwrap_or_else(|e| panic!("{e}"))
-}
-
-fn make_executable(path: &Path) {
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
 }
 
 /// The Indexed Job's fields, from python3 with PyYAML (None when either is missing).

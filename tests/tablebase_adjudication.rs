@@ -9,45 +9,32 @@ use std::process::Command;
 #[path = "common/tables.rs"]
 mod tables;
 use tables::{fixture_dir, one_set_at_a_time, shared_dir, skip};
+#[path = "common/config.rs"]
+mod config_file;
+use config_file::{Engine, MatchToml, Tablebase};
 
 /// One finished game: (start FEN, result, termination, plies, reason).
 type Row = (String, String, String, u32, String);
 
 /// Plays every position of `book` twice between two built-in engines at 2000 nodes with
 /// `tablebase` as the `[adjudication]` table's entry, and returns games.csv's rows.
-fn play(name: &str, book: &[&str], tablebase: &str) -> Vec<Row> {
+fn play(name: &str, book: &[&str], tablebase: Tablebase) -> Vec<Row> {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-adjudication-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let epd = dir.join("book.epd");
     std::fs::write(&epd, book.join("\n") + "\n").unwrap();
-    let config = format!(
-        r#"
-[tournament]
-rounds = {rounds}
-[time_control]
-nodes = 2000
-[adjudication]
-max_moves = 150
-tablebase = {tablebase}
-[openings]
-file = "{epd}"
-order = "sequential"
-[output]
-dir = "{out}"
-[[engine]]
-name = "a"
-builtin = {{ hash_mb = 1 }}
-[[engine]]
-name = "b"
-builtin = {{ hash_mb = 1 }}
-"#,
-        rounds = book.len(),
-        epd = epd.display(),
-        out = dir.join("out").display(),
-    );
-    let path = dir.join("match.toml");
-    std::fs::write(&path, config).unwrap();
+    let path = MatchToml::new()
+        .rounds(book.len() as u32)
+        .nodes(2000)
+        .max_moves(150)
+        .tablebase(tablebase)
+        .openings(&epd)
+        .openings_order("sequential")
+        .out(dir.join("out"))
+        .engine(Engine::builtin("a").hash_mb(1))
+        .engine(Engine::builtin("b").hash_mb(1))
+        .write(dir.join("match.toml"));
     let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
         .args(["match", path.to_str().unwrap(), "--progress", "lines"])
         .output()
@@ -129,11 +116,7 @@ fn games_from_three_piece_positions_end_with_the_tables_verdict() {
         "8/8/8/8/8/8/k1p5/2K5 w - - 0 1",
         "8/8/8/8/8/8/2k5/K6q w - - 0 1",
     ];
-    let rows = play(
-        "three",
-        &book,
-        &format!("{{ path = \"{}\" }}", dir.display()),
-    );
+    let rows = play("three", &book, Tablebase::at(&dir));
     assert_eq!(rows.len(), 2 * book.len());
     let tables = Tablebases::open(&dir).unwrap();
     assert_adjudicated_from_the_start(&rows, &tables);
@@ -148,8 +131,8 @@ fn only_the_chosen_verdicts_end_games_and_the_piece_limit_holds() {
         "8/8/8/8/8/2k5/8/K6R w - - 0 1",
         "8/8/8/8/8/8/k1p5/2K5 w - - 0 1",
     ];
-    let tb = format!("{{ path = \"{}\", results = \"draw\" }}", dir.display());
-    let rows = play("draw-only", &book, &tb);
+    let tb = Tablebase::at(&dir).results("draw");
+    let rows = play("draw-only", &book, tb);
     for (fen, _, termination, plies, reason) in &rows {
         if fen.starts_with("8/8/8/8/8/8/k1p5") {
             assert_eq!(
@@ -162,8 +145,8 @@ fn only_the_chosen_verdicts_end_games_and_the_piece_limit_holds() {
         }
     }
     // pieces = 2: no position here is probed.
-    let tb = format!("{{ path = \"{}\", pieces = 2 }}", dir.display());
-    let rows = play("two-pieces", &book[..1], &tb);
+    let tb = Tablebase::at(&dir).pieces(2);
+    let rows = play("two-pieces", &book[..1], tb);
     assert!(rows.iter().all(|r| !r.4.contains("SyzygyTB")), "{rows:?}");
 }
 
@@ -177,11 +160,7 @@ fn a_mate_or_stalemate_on_the_board_is_never_overridden() {
         "k6r/8/1K6/8/8/8/8/7R w - - 3 1",
         "k7/2Q5/1K6/8/8/8/8/8 b - - 0 1",
     ];
-    let rows = play(
-        "rules-first",
-        &book,
-        &format!("{{ path = \"{}\" }}", dir.display()),
-    );
+    let rows = play("rules-first", &book, Tablebase::at(&dir));
     for (fen, result, termination, _, reason) in &rows {
         let want = if fen.starts_with("k7/2Q5") {
             ("1/2-1/2", "Draw by stalemate")
@@ -208,11 +187,7 @@ fn games_from_five_piece_positions_end_with_the_tables_verdict() {
         // 4 pieces after a capture: adjudicated at the start too.
         "8/8/8/3k4/8/8/5P2/R3K3 w - - 0 1",
     ];
-    let rows = play(
-        "five",
-        &book,
-        &format!("{{ path = \"{}\", pieces = 5 }}", dir.display()),
-    );
+    let rows = play("five", &book, Tablebase::at(&dir).pieces(5));
     assert_eq!(rows.len(), 2 * book.len());
     let tables = Tablebases::open(&dir).unwrap();
     assert_adjudicated_from_the_start(&rows, &tables);

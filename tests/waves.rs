@@ -12,6 +12,10 @@ use run_files::{
     assert_ok, assert_progress_counts_within_the_shard, assert_same_games, assert_same_results,
     out_dir, text, write_config,
 };
+use run_files::{
+    builtin,
+    config::{balanced_book, MatchToml},
+};
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 
@@ -85,37 +89,26 @@ fn verdict(out: &Output) -> Option<String> {
 }
 
 /// Self-play data with positions, per-game openings and random opening moves: 6 pairs.
-const SELF_PLAY: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 6
-concurrency = 1
-seed = 31
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-per_game = true
-random_plies = 2
-[adjudication]
-max_moves = 30
-[output]
-dir = "OUT"
-positions = true
-positions_per_game = 6
-[[engine]]
-name = "a"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "b"
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-"#;
+fn self_play() -> MatchToml {
+    MatchToml::gauntlet()
+        .rounds(6)
+        .concurrency(1)
+        .seed(31)
+        .nodes(300)
+        .openings(balanced_book())
+        .openings_order("random")
+        .random_plies_per_game(2)
+        .max_moves(30)
+        .positions(true)
+        .positions_per_game(6)
+        .engine(builtin("a", "default.toml"))
+        .engine(builtin("b", "material-only.toml"))
+}
 
 #[test]
 fn the_first_waves_are_the_first_pairs_of_the_single_run() {
     let dir = out_dir("waves_prefix");
-    let config = write_config(SELF_PLAY, &dir);
+    let config = write_config(&self_play(), &dir);
     let config_text = config.to_str().unwrap();
     // The single runs: all 6 pairs, and the first 4 only.
     assert_ok(&sparring(&["match", config_text]), "single run");
@@ -214,7 +207,7 @@ fn the_first_waves_are_the_first_pairs_of_the_single_run() {
 #[test]
 fn a_driver_plays_waves_until_the_merged_sprt_decides() {
     let dir = out_dir("waves_driver");
-    let config = write_config(run_files::LOPSIDED, &dir);
+    let config = write_config(&run_files::lopsided(), &dir);
     let pairs = 4;
     let merged = dir.join("merged");
     let mut dirs: Vec<PathBuf> = Vec::new();
@@ -327,7 +320,7 @@ fn a_driver_plays_waves_until_the_merged_sprt_decides() {
 #[test]
 fn waves_of_different_sizes_or_past_the_end_are_refused() {
     let dir = out_dir("waves_sizes");
-    let config = write_config(SELF_PLAY, &dir);
+    let config = write_config(&self_play(), &dir);
     let mut dirs = play_wave(&config, 0, 2, None);
     dirs.extend(play_wave(&config, 1, 3, None));
     let out = merge(&dir.join("m"), &dirs, true);
@@ -380,10 +373,7 @@ fn waves_of_different_sizes_or_past_the_end_are_refused() {
 #[test]
 fn waves_after_the_last_given_are_named_as_one_range() {
     let dir = out_dir("waves_many");
-    let config = write_config(
-        &run_files::LOPSIDED.replace("rounds = 40", "rounds = 100000000"),
-        &dir,
-    );
+    let config = write_config(&run_files::lopsided().rounds(100_000_000), &dir);
     let mut dirs = play_wave(&config, 0, 1, None);
     dirs.extend(play_wave(&config, 2, 1, None));
     let out = merge(&dir.join("merged"), &dirs, false);

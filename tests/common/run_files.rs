@@ -8,6 +8,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+#[path = "config.rs"]
+pub mod config;
+use config::{Engine, MatchToml};
+
 pub fn assert_ok(out: &Output, what: &str) {
     assert!(
         out.status.success(),
@@ -169,51 +173,48 @@ pub fn out_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// Writes a match configuration into `dir/run-config.toml`, with `OUT` (the single run's
-/// directory, `dir/single`), `WEIGHTS` (configs/weights) and `BOOK` (the shipped 8-ply suite)
-/// filled in.
-pub fn write_config(text: &str, dir: &Path) -> PathBuf {
-    let text = text
-        .replace("OUT", &dir.join("single").display().to_string())
-        .replace(
-            "WEIGHTS",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights"),
-        )
-        .replace(
-            "BOOK",
-            concat!(env!("CARGO_MANIFEST_DIR"), "/openings/balanced-8ply.epd"),
-        );
-    let path = dir.join("run-config.toml");
-    std::fs::write(&path, text).unwrap();
-    path
+/// Writes a match configuration into `dir/run-config.toml`, its output the single run's
+/// directory, `dir/single`.
+pub fn write_config(toml: &MatchToml, dir: &Path) -> PathBuf {
+    toml.clone()
+        .out(dir.join("single"))
+        .write(dir.join("run-config.toml"))
+}
+
+/// A built-in engine with the shipped weights file `weights` and a 1 MB table.
+pub fn builtin(name: &str, weights: &str) -> Engine {
+    Engine::builtin(name)
+        .weights(config::weights(weights))
+        .hash_mb(1)
 }
 
 /// A strong engine (300 nodes, full evaluation) against a crippled one (1 node, material
-/// only): at fixed nodes the SPRT [0, 50] accepts H1 after a known number of pairs. `BOOK`, `WEIGHTS` and `OUT`
-/// are placeholders (see `write_config`).
-pub const LOPSIDED: &str = r#"
-[tournament]
-kind = "gauntlet"
-rounds = 40
-concurrency = 1
-seed = 5
-[time_control]
-nodes = 300
-[openings]
-file = "BOOK"
-order = "random"
-[adjudication]
-max_moves = 60
-[sprt]
-elo0 = 0.0
-elo1 = 50.0
-[output]
-dir = "OUT"
-[[engine]]
-name = "strong"
-builtin = { weights = "WEIGHTS/default.toml", hash_mb = 1 }
-[[engine]]
-name = "weak"
-time_control = { nodes = 1 }
-builtin = { weights = "WEIGHTS/material-only.toml", hash_mb = 1 }
-"#;
+/// only): at fixed nodes the SPRT [0, 50] accepts H1 after a known number of pairs.
+pub fn lopsided() -> MatchToml {
+    lopsided_from(Path::new(env!("CARGO_MANIFEST_DIR")))
+}
+
+/// `lopsided` with the book and weights named from `root` (relative paths for an empty one).
+pub fn lopsided_from(root: &Path) -> MatchToml {
+    let path = |relative: &str| root.join(relative);
+    MatchToml::gauntlet()
+        .rounds(40)
+        .concurrency(1)
+        .seed(5)
+        .nodes(300)
+        .openings(path("openings/balanced-8ply.epd"))
+        .openings_order("random")
+        .max_moves(60)
+        .sprt(0.0, 50.0)
+        .engine(
+            Engine::builtin("strong")
+                .weights(path("configs/weights/default.toml"))
+                .hash_mb(1),
+        )
+        .engine(
+            Engine::builtin("weak")
+                .nodes(1)
+                .weights(path("configs/weights/material-only.toml"))
+                .hash_mb(1),
+        )
+}
