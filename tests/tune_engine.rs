@@ -3,6 +3,7 @@
 //! where the in-process tuner does; the Python mock is tuned end to end; a misbehaving engine
 //! (dies, malformed line, identity violated, parameter count changed, index out of range, hangs)
 //! is a clear error naming the engine and the position, status 1 or 2, with no process left.
+//! The mock's non-linear king safety, declared as a finaliser, is tuned through the chain rule.
 
 #[path = "common/binary.rs"]
 mod binary;
@@ -11,9 +12,10 @@ mod tools;
 
 use binary::{scratch_in, sparring, text, Run};
 use sparring::eval::EvalParams;
-use sparring::tune::any::{self, AnyOptions};
+use sparring::tune::any::{self, AnyOptions, Method};
 use sparring::tune::external::{EngineSpec, ExternalEval};
-use sparring::tune::{self, Event, KSetting, TuneConfig};
+use sparring::tune::{self, synthetic, Event, KSetting, TuneConfig};
+use sparring::tune::{sigmoid, Dataset, EvalSelection, LinearTrace, TunableEval};
 use std::path::{Path, PathBuf};
 
 /// 2,176 self-play positions (FEN and result).
@@ -417,4 +419,134 @@ fn score_weight_blends_scores_into_the_labels_through_the_protocol_too() {
         "printed start mse",
     );
     close(printed(&run, "mse"), blended.final_mse, "printed mse");
+}
+
+/// The mock with its king-danger term: four attack weights summed per side and passed through
+/// the declared finaliser `king_safety mg quadratic 100 eg relu 4`.
+fn king_mock() -> EngineSpec {
+    EngineSpec::from_command_line(&format!(
+        "python3 {} --king-danger",
+        text(&mock("tunetrace_engine.py"))
+    ))
+}
+
+/// Labels from known weights through the engine's finaliser: every trace passes the identity
+/// check (with the finaliser), and Gauss-Newton and Adam both find the weights again, through
+/// the chain rule.
+#[test]
+fn a_finaliser_term_is_tuned_back_to_the_weights_that_labelled_the_data() {
+    if !python3("a_finaliser_term_is_tuned_back_to_the_weights_that_labelled_the_data") {
+        return;
+    }
+    let engine = ExternalEval::start(&king_mock(), 1).unwrap();
+    let finals = engine.finalisers();
+    assert_eq!(finals.len(), 1);
+    let specs = engine.params();
+    assert_eq!(specs.len(), 10);
+    // The truth: material and rook moved a little, the king attack weights a lot.
+    let mut truth: Vec<(f64, f64)> = specs.iter().map(|s| s.start).collect();
+    truth[1].0 += 15.0;
+    truth[3].1 -= 20.0;
+    let king = [(35.0, 45.0), (25.0, 10.0), (10.0, 30.0), (70.0, 35.0)];
+    truth[6..].copy_from_slice(&king);
+    let positions = synthetic::playout_positions(3, 2500);
+    let mut t = LinearTrace::default();
+    let mut attacked = 0;
+    let labels: Vec<f32> = positions
+        .iter()
+        .map(|pos| {
+            t.clear();
+            engine.trace(pos, &mut t).unwrap();
+            attacked += usize::from(!t.finals.is_empty());
+            sigmoid(1.0, t.value_with(&truth, engine.phase_max(), &finals)) as f32
+        })
+        .collect();
+    assert!(attacked > 500, "{attacked} positions with a king attack");
+    let data =
+        Dataset::try_from_positions(&positions, &labels, &EvalSelection::new(&engine)).unwrap();
+    // Few positions have a low phase, so the endgame halves are the less determined.
+    for (method, epochs, tolerance) in [
+        (Method::GaussNewton, 30, (2.0, 8.0)),
+        (Method::Adam { learning_rate: 2.0 }, 3000, (6.0, 12.0)),
+    ] {
+        let options = AnyOptions {
+            k: KSetting::Fixed(1.0),
+            method: method.clone(),
+            epochs,
+            threads: 1,
+            ..AnyOptions::default()
+        };
+        let fit = any::fit(&engine, &data, &Dataset::default(), &options, &mut |_| {}).unwrap();
+        let last = fit.history.last().unwrap().train_mse;
+        assert!(
+            last < fit.start_mse / 10.0,
+            "{method:?}: {} -> {last}",
+            fit.start_mse
+        );
+        for (i, (w, t)) in fit.weights[6..].iter().zip(king).enumerate() {
+            assert!(
+                (w[0] - t.0).abs() < tolerance.0 && (w[1] - t.1).abs() < tolerance.1,
+                "{method:?}: {} is {w:?}, the truth {t:?}",
+                specs[6 + i].name
+            );
+        }
+    }
+}
+
+/// `sparring tune --engine` on the mock with its finaliser: the identity check passes on every
+/// position and the loss falls.
+#[test]
+fn the_python_mock_with_a_finaliser_is_tuned_from_the_command_line() {
+    if !python3("the_python_mock_with_a_finaliser_is_tuned_from_the_command_line") {
+        return;
+    }
+    let dir = scratch_in("tune_engine", "finaliser");
+    let out = dir.join("out");
+    let engine = king_mock().display();
+    let run = sparring(&["tune", text(&config(&dir, &out, "")), "--engine", &engine]);
+    assert_eq!(run.code, 0, "{}{}", run.stdout, run.stderr);
+    assert!(run.stdout.contains("10 parameters"), "{}", run.stdout);
+    let (start, end) = (printed(&run, "start_mse"), printed(&run, "mse"));
+    assert!(end < start - 1e-4 && end > 0.0, "{start} -> {end}");
+    let weights = std::fs::read_to_string(out.join("weights.toml")).unwrap();
+    assert!(weights.contains("\"king_attack.queen\" = ["), "{weights}");
+}
+
+#[test]
+fn an_unknown_finaliser_kind_is_refused() {
+    faulty(
+        "final_kind",
+        "tunetrace_engine.py",
+        "--king-danger --bad-final cubic:3",
+        2,
+        &[
+            "'finaliser 0 king_safety mg cubic 3 eg relu 4'",
+            "unknown finaliser kind 'cubic'",
+        ],
+    );
+}
+
+#[test]
+fn a_zero_finaliser_constant_is_refused() {
+    faulty(
+        "final_constant",
+        "tunetrace_engine.py",
+        "--king-danger --bad-final quadratic:0",
+        2,
+        &["finaliser constant '0' is not a finite nonzero number"],
+    );
+}
+
+#[test]
+fn a_group_of_an_undeclared_finaliser_is_refused() {
+    faulty(
+        "final_undeclared",
+        "tunetrace_engine.py",
+        "--king-danger --bad-final undeclared",
+        2,
+        &[
+            &at_line(1),
+            "'final 7': a group of an undeclared finaliser, the engine declared 1 finalisers",
+        ],
+    );
 }

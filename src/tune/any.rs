@@ -4,10 +4,11 @@
 //! pipeline (`tune::run`: groups, L2, validation-driven early stopping, a loadable weights file).
 
 use super::data::{self, Dataset, LoadOptions, LoadReport};
-use super::newton::{gauss_newton, NewtonOptions, MAX_WEIGHTS};
-use super::train::{train, EpochStats, TrainOptions};
+use super::model::{fit_k_with, loss_with};
+use super::newton::{gauss_newton_with, NewtonOptions, MAX_WEIGHTS};
+use super::train::{train_with, EpochStats, TrainOptions};
 use super::tunable::{EvalSelection, ParamSpec, TunableEval};
-use super::{fit_k, loss, svg, with_threads, KSetting, TuneError};
+use super::{svg, with_threads, KSetting, TuneError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -121,10 +122,11 @@ pub fn fit<E: TunableEval + ?Sized>(
 ) -> Result<Fit, TuneError> {
     let selection = EvalSelection::new(eval);
     let start = selection.start_weights();
+    let finals = selection.finalisers();
     with_threads(options.threads, || {
         let (k, start_mse) = match options.k {
-            KSetting::Auto => fit_k(data, &start),
-            KSetting::Fixed(k) => (k, loss(data, &start, k)),
+            KSetting::Auto => fit_k_with(data, &start, finals),
+            KSetting::Fixed(k) => (k, loss_with(data, &start, k, finals)),
         };
         let (weights, history) = match options.method {
             Method::GaussNewton if 2 * start.len() <= MAX_WEIGHTS => {
@@ -136,7 +138,7 @@ pub fn fit<E: TunableEval + ?Sized>(
                     bounds: selection.specs().iter().map(|s| s.bounds).collect(),
                     l2: 0.0,
                 };
-                let r = gauss_newton(data, validation, start, &newton, on_epoch);
+                let r = gauss_newton_with(data, validation, start, &newton, finals, on_epoch);
                 (r.weights, r.history)
             }
             Method::GaussNewton | Method::Adam { .. } => {
@@ -151,7 +153,7 @@ pub fn fit<E: TunableEval + ?Sized>(
                     patience: 0,
                     ..TrainOptions::default()
                 };
-                let r = train(data, validation, start, &train_options, on_epoch)?;
+                let r = train_with(data, validation, start, &train_options, finals, on_epoch)?;
                 (r.best_weights, r.history)
             }
         };
@@ -249,21 +251,26 @@ pub fn run<E: TunableEval + ?Sized>(
 }
 
 /// K fitted (or taken) on the game results with the starting weights, then the scores blended
-/// into both sets' labels at that K; the options to fit with (K now fixed).
+/// into both sets' labels at that K (`super::fit_k_and_blend`); the options to fit with (K now
+/// fixed).
 fn blend_scores<E: TunableEval + ?Sized>(
     eval: &E,
     training: &mut Dataset,
     validation: &mut Dataset,
     options: &AnyOptions,
 ) -> Result<AnyOptions, TuneError> {
-    let start = EvalSelection::new(eval).start_weights();
-    let k = match options.k {
-        KSetting::Auto => with_threads(options.threads, || fit_k(training, &start).0)?,
-        KSetting::Fixed(k) => k,
-    };
-    let expected = |cp: f64| super::sigmoid(k, cp);
-    training.blend_scores(options.score_weight, expected);
-    validation.blend_scores(options.score_weight, expected);
+    let selection = EvalSelection::new(eval);
+    let start = selection.start_weights();
+    let (k, _, _) = with_threads(options.threads, || {
+        super::fit_k_and_blend(
+            training,
+            validation,
+            &start,
+            options.k,
+            options.score_weight,
+            selection.finalisers(),
+        )
+    })?;
     Ok(AnyOptions {
         k: KSetting::Fixed(k),
         ..options.clone()

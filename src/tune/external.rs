@@ -1,11 +1,12 @@
 //! An engine in any language as a `TunableEval`: it is started (several processes, one per
 //! tuner thread) and asked through the trace protocol (`tune::protocol`). Every traced position
-//! is checked: the engine's coefficients times its declared weights plus its remainder must give
-//! the `eval` it reports (within one centipawn, the engine's rounding of the blend), else the run
-//! is refused naming the engine and the position.
+//! is checked: the engine's coefficients times its declared weights plus its remainder, with its
+//! declared finalisers applied, must give the `eval` it reports (within one centipawn, the
+//! engine's rounding of the blend, plus one per finaliser group, whose division an engine may
+//! truncate), else the run is refused naming the engine and the position.
 
-use super::protocol::{parse_params, parse_trace, Declared};
-use super::tunable::{LinearTrace, ParamSpec, TraceError, TunableEval};
+use super::protocol::{parse_params, parse_trace_with, Declared};
+use super::tunable::{Finaliser, LinearTrace, ParamSpec, TraceError, TunableEval};
 use crate::board::Position;
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -202,7 +203,10 @@ impl ExternalEval {
             let mut p = Process::start(spec)?;
             let d = p.params(command)?;
             if let Some(first) = &declared {
-                if first.params.len() != d.params.len() || first.tapered != d.tapered {
+                if first.params.len() != d.params.len()
+                    || first.tapered != d.tapered
+                    || first.finalisers != d.finalisers
+                {
                     return Err(TraceError::bad(format!(
                         "engine '{command}': process {} declared {} parameters, process 1 {}",
                         n + 1,
@@ -239,6 +243,12 @@ impl ExternalEval {
                 d.params.len()
             )));
         }
+        if d.finalisers != self.declared.finalisers {
+            return Err(TraceError::bad(format!(
+                "engine '{}': the finalisers changed during the run",
+                self.command
+            )));
+        }
         Ok(())
     }
 }
@@ -256,6 +266,10 @@ impl TunableEval for ExternalEval {
         self.declared.phase_max
     }
 
+    fn finalisers(&self) -> Vec<Finaliser> {
+        self.declared.finalisers.clone()
+    }
+
     fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError> {
         let slot = rayon::current_thread_index().unwrap_or(0) % self.processes.len();
         let mut p = self.processes[slot]
@@ -265,7 +279,8 @@ impl TunableEval for ExternalEval {
         let line = p.line(&self.command)?;
         drop(p);
         let n = self.declared.params.len();
-        let eval = parse_trace(&line, n, out).map_err(|e| {
+        let finalisers = &self.declared.finalisers;
+        let eval = parse_trace_with(&line, n, finalisers.len(), out).map_err(|e| {
             TraceError::bad(format!("engine '{}' answered '{line}': {e}", self.command))
         })?;
         let w: Vec<(f64, f64)> = self.declared.params.iter().map(|s| s.start).collect();
@@ -273,8 +288,11 @@ impl TunableEval for ExternalEval {
         if !self.declared.tapered {
             out.phase = 1;
         }
-        let model = out.value(&w, phase_max);
-        if (model - eval).abs() > 1.0 + 1e-9 {
+        let model = out.value_with(&w, phase_max, finalisers);
+        let mut groups: Vec<_> = out.finals.iter().map(|t| (t.finaliser, t.side)).collect();
+        groups.sort_unstable_by_key(|&(f, side)| (f, side as u8));
+        groups.dedup();
+        if (model - eval).abs() > 1.0 + groups.len() as f64 + 1e-9 {
             return Err(TraceError::bad(format!(
                 "engine '{}': remainder + sum(count * weight) = {model} but the engine's eval is {eval}: the trace does not add up",
                 self.command

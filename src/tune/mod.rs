@@ -34,7 +34,9 @@ pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
 pub use packed::{Coef, Entry};
 pub use selection::{Packer, ParamSelection};
 pub use train::{train, Adam, Diverged, EpochStats, TrainOptions, TrainResult};
-pub use tunable::{EvalSelection, LinearTrace, ParamSpec, TraceError, TunableEval};
+pub use tunable::{
+    EvalSelection, FinalKind, FinalTerm, Finaliser, LinearTrace, ParamSpec, TraceError, TunableEval,
+};
 
 use crate::error::{ErrorClass, Failure};
 use crate::eval::{EvalParams, WeightsError};
@@ -450,6 +452,28 @@ struct Labelled {
     k_fitted: bool,
 }
 
+/// K fitted to the game results alone with the starting weights (or taken as set), then the
+/// recorded scores blended into both sets' labels at that K, as `data.score_weight` asks (0:
+/// none). Returns K, the training error at K before the blend, and how many positions had no
+/// score. Both tuners (`run`, `any::run`) label this way.
+pub(crate) fn fit_k_and_blend(
+    training: &mut Dataset,
+    validation: &mut Dataset,
+    start: &[[f64; 2]],
+    k: KSetting,
+    weight: f64,
+    finals: &[tunable::Finaliser],
+) -> (f64, f64, usize) {
+    let (k, mse) = match k {
+        KSetting::Auto => model::fit_k_with(training, start, finals),
+        KSetting::Fixed(k) => (k, model::loss_with(training, start, k, finals)),
+    };
+    let expected = |cp: f64| sigmoid(k, cp);
+    let without =
+        training.blend_scores(weight, expected) + validation.blend_scores(weight, expected);
+    (k, mse, without)
+}
+
 /// Splits the positions, fits (or takes) K with the starting weights on the training set, then
 /// blends the search scores into the labels at that K.
 fn split_and_label(
@@ -475,23 +499,21 @@ fn split_and_label(
         training: training.len(),
         validation: validation.len(),
     });
-    let (k, k_fitted, k_mse) = match config.optimizer.k {
-        KSetting::Auto => {
-            let (k, mse) = fit_k(&training, start_weights);
-            (k, true, mse)
-        }
-        KSetting::Fixed(k) => (k, false, loss(&training, start_weights, k)),
-    };
+    let k_fitted = config.optimizer.k == KSetting::Auto;
+    let weight = config.data.score_weight;
+    let (k, k_mse, without) = fit_k_and_blend(
+        &mut training,
+        &mut validation,
+        start_weights,
+        config.optimizer.k,
+        weight,
+        &[],
+    );
     on_event(Event::K {
         k,
         fitted: k_fitted,
         train_mse: k_mse,
     });
-    // K is fitted to the game results alone; the scores then join the labels at that scale.
-    let weight = config.data.score_weight;
-    let expected = |cp: f64| sigmoid(k, cp);
-    let without =
-        training.blend_scores(weight, expected) + validation.blend_scores(weight, expected);
     if weight > 0.0 {
         on_event(Event::Blended {
             weight,

@@ -11,6 +11,7 @@
 
 use super::data::Dataset;
 use super::packed::{Coef, Entry, Extra};
+use super::tunable::Finaliser;
 use crate::eval::taper;
 use rayon::prelude::*;
 use std::ops::Range;
@@ -98,6 +99,73 @@ pub fn predict_one(data: &Dataset, i: usize, w: &[[f64; 2]]) -> f64 {
         Some(x) => predict::<true>(coeffs, e, x, w, inv).0,
         None => predict::<false>(coeffs, e, &Extra::default(), w, inv).0,
     }
+}
+
+/// `predict_one` for an evaluation with finalisers (`predict_one` itself when there are none).
+pub fn predict_one_with(data: &Dataset, i: usize, w: &[[f64; 2]], finals: &[Finaliser]) -> f64 {
+    if finals.is_empty() {
+        return predict_one(data, i, w);
+    }
+    check_weights(data, w);
+    let e = &data.entries()[i];
+    let x = data.extras().get(i).copied().unwrap_or_default();
+    let inv = 1.0 / data.phase_max() as f64;
+    predict_final(coefficients(data.coeffs(), e), e, &x, w, inv, finals, None).0
+}
+
+/// The model's evaluation of one position of a set whose evaluation declares finalisers (the
+/// layout `packed::FINAL_MARK` describes): (q, middlegame factor, endgame factor). With `row`,
+/// also every coefficient's (parameter, ∂q/∂w.mg, ∂q/∂w.eg), the chain rule through the
+/// finalisers; a parameter may appear more than once.
+pub(super) fn predict_final(
+    coeffs: &[Coef],
+    e: &Entry,
+    x: &Extra,
+    w: &[[f64; 2]],
+    inv: f64,
+    finals: &[Finaliser],
+    mut row: Option<&mut Vec<(usize, f64, f64)>>,
+) -> (f64, f64, f64) {
+    let pm = e.phase as f64 * inv;
+    let pe = (1.0 - pm) * x.eg_scale as f64;
+    let (mut mg, mut eg) = (e.frozen.0 as f64, e.frozen.1 as f64);
+    let split = coeffs.iter().position(|c| c.count == 0);
+    let (linear, mut rest) = coeffs.split_at(split.unwrap_or(coeffs.len()));
+    for c in linear {
+        let (n, wc) = (c.count as f64, w[c.index as usize]);
+        mg += n * wc[0];
+        eg += n * wc[1];
+        if let Some(row) = row.as_deref_mut() {
+            row.push((c.index as usize, n * pm, n * pe));
+        }
+    }
+    // Each group: the marker, the header (2·finaliser + side), the members up to the next marker.
+    while let [_, header, tail @ ..] = rest {
+        let len = tail.iter().position(|c| c.count == 0).unwrap_or(tail.len());
+        let (members, next) = tail.split_at(len);
+        rest = next;
+        let group = header.count as usize;
+        let Some(f) = finals.get(group / 2) else {
+            continue;
+        };
+        let sign = if group % 2 == 0 { 1.0 } else { -1.0 };
+        let (mut xm, mut xe) = (0.0, 0.0);
+        for c in members {
+            let (n, wc) = (c.count as f64, w[c.index as usize]);
+            xm += n * wc[0];
+            xe += n * wc[1];
+        }
+        mg += sign * f.mg.value(xm);
+        eg += sign * f.eg.value(xe);
+        if let Some(row) = row.as_deref_mut() {
+            let (dm, de) = (sign * f.mg.slope(xm) * pm, sign * f.eg.slope(xe) * pe);
+            for c in members {
+                let n = c.count as f64;
+                row.push((c.index as usize, n * dm, n * de));
+            }
+        }
+    }
+    (mg * pm + eg * pe + x.remainder as f64, pm, pe)
 }
 
 /// The coefficients of entry `e` (an entry of `data`).
@@ -252,6 +320,90 @@ pub fn loss(data: &Dataset, w: &[[f64; 2]], k: f64) -> f64 {
     sums.iter().sum::<f64>() / data.len() as f64
 }
 
+/// `loss` for an evaluation with finalisers (`loss` itself when there are none).
+pub fn loss_with(data: &Dataset, w: &[[f64; 2]], k: f64, finals: &[Finaliser]) -> f64 {
+    if finals.is_empty() {
+        return loss(data, w, k);
+    }
+    let mut none = [];
+    final_pass(data, 0..data.len(), w, k, finals, &mut none)
+}
+
+/// `loss_and_gradient` for an evaluation with finalisers (`loss_and_gradient` itself when there
+/// are none): the gradient through the finalisers by the chain rule.
+pub fn loss_and_gradient_with(
+    data: &Dataset,
+    range: Range<usize>,
+    w: &[[f64; 2]],
+    k: f64,
+    grad: &mut [[f64; 2]],
+    finals: &[Finaliser],
+) -> f64 {
+    if finals.is_empty() {
+        return loss_and_gradient(data, range, w, k, grad);
+    }
+    assert_eq!(grad.len(), w.len());
+    final_pass(data, range, w, k, finals, grad)
+}
+
+/// The finaliser path's loss over `range`, and its gradient into `grad` unless `grad` is empty.
+fn final_pass(
+    data: &Dataset,
+    range: Range<usize>,
+    w: &[[f64; 2]],
+    k: f64,
+    finals: &[Finaliser],
+    grad: &mut [[f64; 2]],
+) -> f64 {
+    check_weights(data, w);
+    grad.fill([0.0, 0.0]);
+    let with_grad = !grad.is_empty();
+    if range.is_empty() {
+        return 0.0;
+    }
+    let c = k * LN10_400;
+    let inv = 1.0 / data.phase_max() as f64;
+    let (n, end) = (range.len(), range.end);
+    let parts: Vec<(f64, Vec<[f64; 2]>)> = range
+        .step_by(CHUNK)
+        .collect::<Vec<_>>()
+        .into_par_iter()
+        .map(|lo| {
+            let mut g = vec![[0.0; 2]; if with_grad { w.len() } else { 0 }];
+            let mut row = Vec::new();
+            let mut sum = 0.0;
+            for i in lo..(lo + CHUNK).min(end) {
+                let e = &data.entries()[i];
+                let x = data.extras().get(i).copied().unwrap_or_default();
+                let coeffs = coefficients(data.coeffs(), e);
+                row.clear();
+                let slot = with_grad.then_some(&mut row);
+                let (q, _, _) = predict_final(coeffs, e, &x, w, inv, finals, slot);
+                let s = 1.0 / (1.0 + (-c * q).exp());
+                let r = e.label() as f64 - s;
+                sum += r * r;
+                let d = r * s * (1.0 - s);
+                for &(j, am, ae) in &row {
+                    g[j][0] += d * am;
+                    g[j][1] += d * ae;
+                }
+            }
+            (sum, g)
+        })
+        .collect();
+    // dE/dw = −(2c/N) Σ r·σ(1−σ)·∂q/∂w.
+    let scale = -2.0 * c / n as f64;
+    let mut sum = 0.0;
+    for (s, g) in &parts {
+        sum += s;
+        for (out, part) in grad.iter_mut().zip(g) {
+            out[0] += part[0] * scale;
+            out[1] += part[1] * scale;
+        }
+    }
+    sum / n as f64
+}
+
 /// The mean squared error over positions `range` of `data`, and its gradient with respect to
 /// every tuned (mg, eg) weight, written to `grad`.
 pub fn loss_and_gradient(
@@ -337,11 +489,21 @@ pub fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
 /// by golden-section search (the error is unimodal in K for any sensible evaluation).
 /// Returns (K, error at K).
 pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> (f64, f64) {
+    fit_k_with(data, w, &[])
+}
+
+/// `fit_k` for an evaluation with finalisers.
+pub fn fit_k_with(data: &Dataset, w: &[[f64; 2]], finals: &[Finaliser]) -> (f64, f64) {
     check_weights(data, w);
     // The evaluations do not depend on K: compute them once.
     let evals: Vec<(f64, f32)> = (0..data.len())
         .into_par_iter()
-        .map(|i| (predict_one(data, i, w), data.entries()[i].label()))
+        .map(|i| {
+            (
+                predict_one_with(data, i, w, finals),
+                data.entries()[i].label(),
+            )
+        })
         .collect();
     let mse = |k: f64| -> f64 {
         let sums: Vec<f64> = evals

@@ -9,9 +9,10 @@
 //! added in order, so results do not depend on the thread count.
 
 use super::data::Dataset;
-use super::model::{coefficients, l2_penalty, loss, predict, LN10_400};
+use super::model::{coefficients, l2_penalty, loss_with, predict, predict_final, LN10_400};
 use super::packed::Extra;
 use super::train::EpochStats;
+use super::tunable::Finaliser;
 use rayon::prelude::*;
 use std::time::Instant;
 
@@ -77,8 +78,14 @@ pub struct NewtonResult {
     pub history: Vec<EpochStats>,
 }
 
-/// The Gauss-Newton matrix (symmetric, full) and gradient of the mean squared error.
-fn build(data: &Dataset, w: &[[f64; 2]], k: f64) -> (Vec<f64>, Vec<f64>, f64) {
+/// The Gauss-Newton matrix (symmetric, full) and gradient of the mean squared error. With
+/// finalisers (`FINAL`), the Jacobian's rows are the chain rule through them at `w`.
+fn build<const FINAL: bool>(
+    data: &Dataset,
+    w: &[[f64; 2]],
+    k: f64,
+    finals: &[Finaliser],
+) -> (Vec<f64>, Vec<f64>, f64) {
     let n = 2 * w.len();
     let c = k * LN10_400;
     let inv = 1.0 / data.phase_max() as f64;
@@ -91,24 +98,37 @@ fn build(data: &Dataset, w: &[[f64; 2]], k: f64) -> (Vec<f64>, Vec<f64>, f64) {
             let mut g = vec![0.0; n];
             let mut sum = 0.0;
             let mut idx: Vec<(usize, f64)> = Vec::with_capacity(128);
+            let mut row: Vec<(usize, f64, f64)> = Vec::new();
             let plain = Extra::default();
             for i in lo..hi {
                 let e = &data.entries()[i];
                 let coeffs = coefficients(data.coeffs(), e);
                 let (q, pm, pe) = match data.extras().get(i) {
+                    Some(x) if FINAL => {
+                        row.clear();
+                        predict_final(coeffs, e, x, w, inv, finals, Some(&mut row))
+                    }
                     Some(x) => predict::<true>(coeffs, e, x, w, inv),
                     None => predict::<false>(coeffs, e, &plain, w, inv),
                 };
                 let s = 1.0 / (1.0 + (-c * q).exp());
                 let r = e.label() as f64 - s;
                 sum += r * r;
-                // dr/dw = −σ'·c·a with a the coefficient times its phase factor.
+                // dr/dw = −σ'·c·a with a = ∂q/∂w (the coefficient times its phase factor
+                // when linear).
                 let d = s * (1.0 - s) * c;
                 idx.clear();
-                for co in coeffs {
-                    let a = co.count as f64;
-                    idx.push((2 * co.index as usize, a * pm * d));
-                    idx.push((2 * co.index as usize + 1, a * pe * d));
+                if FINAL {
+                    for &(j, am, ae) in &row {
+                        idx.push((2 * j, am * d));
+                        idx.push((2 * j + 1, ae * d));
+                    }
+                } else {
+                    for co in coeffs {
+                        let a = co.count as f64;
+                        idx.push((2 * co.index as usize, a * pm * d));
+                        idx.push((2 * co.index as usize + 1, a * pe * d));
+                    }
                 }
                 // The upper triangle only (mirrored below): half the work of the full product.
                 for (p, &(j, aj)) in idx.iter().enumerate() {
@@ -192,6 +212,20 @@ pub fn gauss_newton(
     options: &NewtonOptions,
     on_iteration: &mut dyn FnMut(&EpochStats),
 ) -> NewtonResult {
+    gauss_newton_with(data, validation, start, options, &[], on_iteration)
+}
+
+/// `gauss_newton` for an evaluation with finalisers: the model is no longer linear in the
+/// weights, so each iteration's Jacobian is taken afresh at the current weights (the damping
+/// keeps the steps where that linearisation holds).
+pub fn gauss_newton_with(
+    data: &Dataset,
+    validation: &Dataset,
+    start: Vec<[f64; 2]>,
+    options: &NewtonOptions,
+    finals: &[Finaliser],
+    on_iteration: &mut dyn FnMut(&EpochStats),
+) -> NewtonResult {
     assert!(
         2 * start.len() <= MAX_WEIGHTS,
         "too many weights for a dense Gauss-Newton step"
@@ -202,6 +236,7 @@ pub fn gauss_newton(
         anchor: &anchor,
         l2: options.l2,
     };
+    let loss = |data: &Dataset, w: &[[f64; 2]], k: f64| loss_with(data, w, k, finals);
     let objective = |w: &[[f64; 2]]| loss(data, w, options.k) + penalty.of(w);
     let mut w = start;
     let mut lambda = 1e-3;
@@ -219,7 +254,7 @@ pub fn gauss_newton(
     let mut current = objective(&w);
     record(0, loss(data, &w, options.k), &w, &mut history);
     for iteration in 1..=options.iterations {
-        let step = step(data, &w, current, &mut lambda, options, &penalty);
+        let step = step(data, &w, current, &mut lambda, options, &penalty, finals);
         let (next, improved) = match step {
             Some((trial, next)) => {
                 let gain = current - next;
@@ -250,9 +285,14 @@ fn step(
     lambda: &mut f64,
     options: &NewtonOptions,
     penalty: &Penalty<'_>,
+    finals: &[Finaliser],
 ) -> Option<(Vec<[f64; 2]>, f64)> {
     let n = 2 * w.len();
-    let (mut h, mut g, _) = build(data, w, options.k);
+    let (mut h, mut g, _) = if finals.is_empty() {
+        build::<false>(data, w, options.k, finals)
+    } else {
+        build::<true>(data, w, options.k, finals)
+    };
     penalty.add_to(w, &mut h, &mut g);
     let fixed =
         |j: usize| options.frozen.get(j / 2).copied().unwrap_or(false) || h[j * n + j] == 0.0;
@@ -287,7 +327,7 @@ fn step(
                 [clamp(p[0] + delta[2 * i]), clamp(p[1] + delta[2 * i + 1])]
             })
             .collect();
-        let next = loss(data, &trial, options.k) + penalty.of(&trial);
+        let next = loss_with(data, &trial, options.k, finals) + penalty.of(&trial);
         if next < current {
             *lambda = (*lambda / 3.0).max(1e-9);
             return Some((trial, next));
@@ -341,12 +381,53 @@ mod tests {
         let selection = ParamSelection::groups(params, &[ParamGroup::Material, ParamGroup::Pieces]);
         let data = Dataset::from_positions(&positions, &labels, &selection);
         let w = selection.start_weights();
-        let (h, _, _) = build(&data, &w, 1.0);
+        let (h, _, _) = build::<false>(&data, &w, 1.0, &[]);
         let expected = full_product(&data, &w, 1.0);
         let largest = expected.iter().fold(0.0f64, |m, x| m.max(x.abs()));
         assert!(largest > 0.0);
         for (a, b) in h.iter().zip(&expected) {
             assert!((a - b).abs() <= 1e-12 * largest, "{a} vs {b}");
+        }
+    }
+
+    /// With finalisers, the Jacobian's gradient is the chain-rule gradient Adam uses, and the
+    /// iterations (the Jacobian re-taken at each) find the weights that labelled the data.
+    #[test]
+    fn gauss_newton_through_finalisers_finds_the_labelling_weights() {
+        use crate::tune::model::loss_and_gradient_with;
+        use crate::tune::tunable::{final_tests::toy_set, FinalToy, TunableEval};
+        let (_, data, start) = toy_set(3000);
+        let finals = FinalToy.finalisers();
+        let (_, g, _) = build::<true>(&data, &start, 1.0, &finals);
+        let mut grad = vec![[0.0; 2]; start.len()];
+        loss_and_gradient_with(&data, 0..data.len(), &start, 1.0, &mut grad, &finals);
+        for (a, b) in g.iter().zip(grad.iter().flatten()) {
+            assert!((a - b).abs() <= 1e-12, "{a} vs {b}");
+        }
+        let options = NewtonOptions {
+            k: 1.0,
+            iterations: 30,
+            tolerance: 1e-15,
+            frozen: Vec::new(),
+            bounds: Vec::new(),
+            l2: 0.0,
+        };
+        let empty = Dataset::default();
+        let r = gauss_newton_with(&data, &empty, start, &options, &finals, &mut |_| {});
+        let (first, last) = (&r.history[0], r.history.last().unwrap());
+        assert!(
+            last.train_mse < first.train_mse / 10.0,
+            "{first:?} {last:?}"
+        );
+        let truth = [[50.0, 30.0], [-5.0, 60.0]];
+        for (w, t) in r.weights[3..].iter().zip(truth) {
+            for half in 0..2 {
+                assert!(
+                    (w[half] - t[half]).abs() < 2.0,
+                    "{:?} vs {truth:?}",
+                    r.weights
+                );
+            }
         }
     }
 

@@ -12,6 +12,17 @@ pub struct Coef {
     pub count: i16,
 }
 
+/// Starts a finaliser group in a position's coefficients (evaluations that declare finalisers
+/// only). The linear coefficients come first, none with a zero count; then each group is this
+/// marker, a header `Coef { index: 0, count: 2·f + side }` (side 0 White, 1 Black) and the
+/// side's nonzero coefficients of finaliser f. Every index stays below the parameter count, so
+/// even the linear loss reads such a set in bounds (though wrongly); only the finaliser path
+/// (`model`'s `*_with` functions given the finalisers) reads it right.
+pub const FINAL_MARK: Coef = Coef { index: 0, count: 0 };
+
+/// The most finalisers an evaluation may declare (a group header's count is an `i16`).
+pub const MAX_FINALISERS: usize = 1024;
+
 /// One position: where its coefficients are, its phase and label, and the frozen (untuned)
 /// terms already summed, since they never change during a run. 16 bytes.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]

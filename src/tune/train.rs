@@ -2,7 +2,8 @@
 //! validation error watched for early stopping and the best-validation weights kept.
 
 use super::data::Dataset;
-use super::model::{l2_penalty, loss, loss_and_gradient};
+use super::model::{l2_penalty, loss_and_gradient_with, loss_with};
+use super::tunable::Finaliser;
 use crate::error::{ErrorClass, Failure};
 use std::time::Instant;
 use thiserror::Error;
@@ -163,6 +164,23 @@ pub fn train(
     options: &TrainOptions,
     on_epoch: &mut dyn FnMut(&EpochStats),
 ) -> Result<TrainResult, Diverged> {
+    train_with(training, validation, start, options, &[], on_epoch)
+}
+
+/// `train` for an evaluation with finalisers: Adam's gradient goes through them by the chain
+/// rule (`model::loss_and_gradient_with`).
+pub fn train_with(
+    training: &Dataset,
+    validation: &Dataset,
+    start: Vec<[f64; 2]>,
+    options: &TrainOptions,
+    finals: &[Finaliser],
+    on_epoch: &mut dyn FnMut(&EpochStats),
+) -> Result<TrainResult, Diverged> {
+    let loss = |data: &Dataset, w: &[[f64; 2]], k: f64| loss_with(data, w, k, finals);
+    let loss_and_gradient = |data: &Dataset, range, w: &[[f64; 2]], k, grad: &mut [[f64; 2]]| {
+        loss_and_gradient_with(data, range, w, k, grad, finals)
+    };
     let n = training.len();
     let full_batch = options.batch_size == 0 || options.batch_size >= n;
     let anchor = start.clone();

@@ -12,10 +12,17 @@
 //! with `count_i` White's occurrences of parameter i minus Black's, `scale` the endgame scale
 //! (1 when the evaluation has none) and `remainder` the untuned rest of the evaluation. An
 //! untapered evaluation traces `phase = phase_max`, so q = mg + remainder.
+//!
+//! An evaluation may also declare finalisers (`TunableEval::finalisers`): named non-linear
+//! functions the tuner knows, each applied per side to a linear sub-sum of parameters (king
+//! safety, say). For finaliser f and side s, x_s = Σ count_i · w_i over the side's coefficients
+//! of f (mg and eg sums apart); the middlegame sum gains f.mg(x_W.mg) − f.mg(x_B.mg) and the
+//! endgame sum f.eg(x_W.eg) − f.eg(x_B.eg), before the blend. The tuner differentiates through
+//! them (chain rule); an evaluation without finalisers takes the linear path unchanged.
 
 use super::packed::{Coef, Extra};
 use super::selection::PackSource;
-use crate::board::Position;
+use crate::board::{Color, Position};
 use crate::error::{ErrorClass, Failure};
 use crate::eval::{evaluate_with, Accumulator, EvalParams, MAX_PHASE};
 
@@ -41,6 +48,66 @@ impl ParamSpec {
     }
 }
 
+/// A non-linear function a finaliser applies to one side's sum x (centipawns). The constant's
+/// sign is the term's sign: `Quadratic(-720.0)` is Ethereal's king safety −max(x, 0)·x/720.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum FinalKind {
+    /// f(x) = x.
+    Linear,
+    /// f(x) = max(x, 0)·x / c.
+    Quadratic(f64),
+    /// f(x) = max(x, 0) / c.
+    Relu(f64),
+}
+
+impl FinalKind {
+    /// f(x).
+    #[inline]
+    pub fn value(self, x: f64) -> f64 {
+        match self {
+            FinalKind::Linear => x,
+            FinalKind::Quadratic(c) => x.max(0.0) * x / c,
+            FinalKind::Relu(c) => x.max(0.0) / c,
+        }
+    }
+
+    /// f'(x) (0 at the kink of `Relu` and `Quadratic`).
+    #[inline]
+    pub fn slope(self, x: f64) -> f64 {
+        match self {
+            FinalKind::Linear => 1.0,
+            FinalKind::Quadratic(c) if x > 0.0 => 2.0 * x / c,
+            FinalKind::Relu(c) if x > 0.0 => 1.0 / c,
+            FinalKind::Quadratic(_) | FinalKind::Relu(_) => 0.0,
+        }
+    }
+}
+
+/// A finaliser as the evaluation declares it: its functions of the middlegame and endgame sums
+/// (equal for an untapered evaluation, whose endgame half is unused).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finaliser {
+    /// A name unique among the finalisers, e.g. `king_safety`.
+    pub name: String,
+    /// Applied to the side's middlegame sum.
+    pub mg: FinalKind,
+    /// Applied to the side's endgame sum.
+    pub eg: FinalKind,
+}
+
+/// One coefficient of one side's sum of a finaliser.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FinalTerm {
+    /// The finaliser's index (declaration order).
+    pub finaliser: u32,
+    /// Whose sum: White's counts add to White's x, Black's to Black's.
+    pub side: Color,
+    /// The parameter index.
+    pub index: u32,
+    /// The side's own count of the parameter (not a difference).
+    pub count: i32,
+}
+
 /// One position's evaluation as a linear form (see the module documentation).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct LinearTrace {
@@ -53,6 +120,8 @@ pub struct LinearTrace {
     pub remainder: f64,
     /// The factor the endgame half is multiplied by (1 = none).
     pub eg_scale: f64,
+    /// The finalisers' per-side coefficients (empty for an evaluation without finalisers).
+    pub finals: Vec<FinalTerm>,
 }
 
 impl LinearTrace {
@@ -62,6 +131,7 @@ impl LinearTrace {
         self.coefficients.clear();
         self.remainder = 0.0;
         self.eg_scale = 1.0;
+        self.finals.clear();
     }
 
     /// Sorts the coefficients by index, merging repeats and dropping zeros.
@@ -80,10 +150,31 @@ impl LinearTrace {
 
     /// The model's value of this trace for weights `w` (one (mg, eg) pair per parameter).
     pub fn value(&self, w: &[(f64, f64)], phase_max: i32) -> f64 {
+        self.value_with(w, phase_max, &[])
+    }
+
+    /// `value` (which leaves `finals` out) with the evaluation's finalisers applied to the
+    /// trace's `finals`; terms of a finaliser beyond `finalisers` are left out too (an index
+    /// out of range panics: check them first).
+    pub fn value_with(&self, w: &[(f64, f64)], phase_max: i32, finalisers: &[Finaliser]) -> f64 {
         let (mut mg, mut eg) = (0.0, 0.0);
         for &(i, c) in &self.coefficients {
             mg += c as f64 * w[i as usize].0;
             eg += c as f64 * w[i as usize].1;
+        }
+        // x per finaliser and side: [White mg, White eg, Black mg, Black eg].
+        let mut x = vec![[0.0f64; 4]; finalisers.len()];
+        for t in &self.finals {
+            let side = if t.side == Color::White { 0 } else { 2 };
+            let Some(sums) = x.get_mut(t.finaliser as usize) else {
+                continue;
+            };
+            sums[side] += t.count as f64 * w[t.index as usize].0;
+            sums[side + 1] += t.count as f64 * w[t.index as usize].1;
+        }
+        for (f, x) in finalisers.iter().zip(&x) {
+            mg += f.mg.value(x[0]) - f.mg.value(x[2]);
+            eg += f.eg.value(x[1]) - f.eg.value(x[3]);
         }
         let pm = self.phase as f64 / phase_max as f64;
         mg * pm + eg * self.eg_scale * (1.0 - pm) + self.remainder
@@ -133,6 +224,12 @@ pub trait TunableEval: Sync {
 
     /// The phase of a position with every piece on the board (the blend's divisor).
     fn phase_max(&self) -> i32;
+
+    /// The non-linear finalisers the traces' `finals` feed, in index order (none by default:
+    /// the evaluation is linear in its parameters).
+    fn finalisers(&self) -> Vec<Finaliser> {
+        Vec::new()
+    }
 
     /// Traces `pos` into `out` (which the caller has cleared).
     fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError>;
@@ -186,6 +283,7 @@ impl TunableEval for EvalParams {
 pub struct EvalSelection<'e, E: TunableEval + ?Sized> {
     eval: &'e E,
     specs: Vec<ParamSpec>,
+    finalisers: Vec<Finaliser>,
     phase_max: i32,
 }
 
@@ -193,6 +291,7 @@ impl<'e, E: TunableEval + ?Sized> EvalSelection<'e, E> {
     /// Every parameter of `eval`, from its starting values.
     pub fn new(eval: &'e E) -> EvalSelection<'e, E> {
         let specs = eval.params();
+        let finalisers = eval.finalisers();
         let phase_max = if eval.tapered() {
             eval.phase_max().max(1)
         } else {
@@ -201,6 +300,7 @@ impl<'e, E: TunableEval + ?Sized> EvalSelection<'e, E> {
         EvalSelection {
             eval,
             specs,
+            finalisers,
             phase_max,
         }
     }
@@ -208,6 +308,11 @@ impl<'e, E: TunableEval + ?Sized> EvalSelection<'e, E> {
     /// The parameters as declared.
     pub fn specs(&self) -> &[ParamSpec] {
         &self.specs
+    }
+
+    /// The finalisers as declared (empty: the evaluation is linear).
+    pub fn finalisers(&self) -> &[Finaliser] {
+        &self.finalisers
     }
 
     /// The starting weights (parameter order).
@@ -309,6 +414,9 @@ impl<E: TunableEval + ?Sized> super::selection::PositionPacker for TracePacker<'
             }
         }
         out.truncate(kept);
+        if !t.finals.is_empty() {
+            pack_finals(&mut t.finals, n, self.selection.finalisers.len(), out)?;
+        }
         let phase = if self.selection.tapered() { t.phase } else { 1 };
         if !(0..=255).contains(&phase) {
             return Err(TraceError::bad(format!(
@@ -327,6 +435,62 @@ impl<E: TunableEval + ?Sized> super::selection::PositionPacker for TracePacker<'
     }
 }
 
+/// Appends the finalisers' per-side groups after the linear coefficients, as `packed::FINAL_MARK`
+/// describes: a marker, a header naming the group, then its nonzero members by index.
+fn pack_finals(
+    finals: &mut [FinalTerm],
+    params: usize,
+    declared: usize,
+    out: &mut Vec<Coef>,
+) -> Result<(), TraceError> {
+    let side = |c: Color| u32::from(c != Color::White);
+    finals.sort_unstable_by_key(|t| (t.finaliser, side(t.side), t.index));
+    let mut rest = &finals[..];
+    while let Some(first) = rest.first() {
+        let (f, s) = (first.finaliser, first.side);
+        if f as usize >= declared.min(super::packed::MAX_FINALISERS) {
+            return Err(TraceError::bad(format!(
+                "a coefficient group of finaliser {f}: the evaluation declares {declared} finalisers"
+            )));
+        }
+        let len = rest
+            .iter()
+            .position(|t| (t.finaliser, t.side) != (f, s))
+            .unwrap_or(rest.len());
+        let (group, next) = rest.split_at(len);
+        rest = next;
+        let mut members: Vec<(u32, i32)> = Vec::with_capacity(group.len());
+        for t in group {
+            if t.index as usize >= params {
+                return Err(TraceError::bad(format!(
+                    "finaliser {f} coefficient index {} is out of range: the evaluation declares {params} parameters",
+                    t.index
+                )));
+            }
+            match members.last_mut() {
+                Some(last) if last.0 == t.index => last.1 += t.count,
+                _ => members.push((t.index, t.count)),
+            }
+        }
+        members.retain(|&(_, c)| c != 0);
+        if members.is_empty() {
+            continue;
+        }
+        out.push(super::packed::FINAL_MARK);
+        out.push(Coef {
+            index: 0,
+            count: (2 * f + side(s)) as i16,
+        });
+        for (i, c) in members {
+            out.push(Coef {
+                index: i as u16,
+                count: i16::try_from(c).map_err(|_| count_error(i, c))?,
+            });
+        }
+    }
+    Ok(())
+}
+
 fn count_error(index: u32, count: i32) -> TraceError {
     TraceError::bad(format!(
         "coefficient {index} has count {count}, outside -32768 to 32767"
@@ -334,7 +498,7 @@ fn count_error(index: u32, count: i32) -> TraceError {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::eval::{evaluate_white, ParamGroup};
     use crate::tune::selection::ParamSelection;
@@ -390,6 +554,150 @@ mod tests {
                 loss(&b, &generic.start_weights(), 1.1),
             );
             assert!((la - lb).abs() < 1e-12, "{la} {lb}");
+        }
+    }
+}
+
+/// An evaluation with finalisers for the tuner's tests: material (pawn, knight, bishop) linear,
+/// and per side a "danger" sum of its knights in the enemy half and its queens (parameters 3
+/// and 4) through `Quadratic(-80)` (middlegame) and `Relu(3)` (endgame).
+#[cfg(test)]
+pub(crate) struct FinalToy;
+
+#[cfg(test)]
+impl TunableEval for FinalToy {
+    fn params(&self) -> Vec<ParamSpec> {
+        [
+            (90.0, 110.0),
+            (300.0, 280.0),
+            (310.0, 300.0),
+            (35.0, 20.0),
+            (-12.0, 45.0),
+        ]
+        .iter()
+        .enumerate()
+        .map(|(i, &(mg, eg))| ParamSpec::tapered(format!("p{i}"), mg, eg))
+        .collect()
+    }
+
+    fn phase_max(&self) -> i32 {
+        MAX_PHASE
+    }
+
+    fn finalisers(&self) -> Vec<Finaliser> {
+        vec![Finaliser {
+            name: "danger".to_string(),
+            mg: FinalKind::Quadratic(-80.0),
+            eg: FinalKind::Relu(3.0),
+        }]
+    }
+
+    fn trace(&self, pos: &Position, out: &mut LinearTrace) -> Result<(), TraceError> {
+        use crate::board::PieceKind::{Bishop, Knight, Pawn, Queen};
+        let n = |c, k| pos.colored(c, k).len() as i32;
+        for (i, k) in [Pawn, Knight, Bishop].into_iter().enumerate() {
+            out.coefficients
+                .push((i as u32, n(Color::White, k) - n(Color::Black, k)));
+        }
+        for side in [Color::White, Color::Black] {
+            let advanced = pos
+                .colored(side, Knight)
+                .iter()
+                .filter(|sq| sq.rank().relative_to(side).index() >= 4)
+                .count() as i32;
+            for (index, count) in [(3, advanced), (4, n(side, Queen))] {
+                out.finals.push(FinalTerm {
+                    finaliser: 0,
+                    side,
+                    index,
+                    count,
+                });
+            }
+        }
+        out.phase = crate::eval::phase(pos).min(MAX_PHASE);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod final_tests {
+    use super::*;
+    use crate::tune::model::{loss_and_gradient_with, loss_with, predict_one_with};
+    use crate::tune::synthetic::playout_positions;
+    use crate::tune::Dataset;
+
+    /// A data set of the finaliser toy, labelled by other weights than its start.
+    pub(crate) fn toy_set(count: usize) -> (Vec<Position>, Dataset, Vec<[f64; 2]>) {
+        let positions = playout_positions(9, count);
+        let truth = [
+            (100.0, 120.0),
+            (320.0, 290.0),
+            (300.0, 320.0),
+            (50.0, 30.0),
+            (-5.0, 60.0),
+        ];
+        let finals = FinalToy.finalisers();
+        let mut t = LinearTrace::default();
+        let labels: Vec<f32> = positions
+            .iter()
+            .map(|pos| {
+                t.clear();
+                FinalToy.trace(pos, &mut t).unwrap();
+                let q = t.value_with(&truth, MAX_PHASE, &finals);
+                crate::tune::sigmoid(1.0, q) as f32
+            })
+            .collect();
+        let selection = EvalSelection::new(&FinalToy);
+        let data = Dataset::from_positions(&positions, &labels, &selection);
+        (positions, data, selection.start_weights())
+    }
+
+    /// The packed groups (marker, header, members) give the trace's own value.
+    #[test]
+    fn packed_finaliser_groups_give_the_traces_value() {
+        let (positions, data, start) = toy_set(400);
+        let finals = FinalToy.finalisers();
+        let w: Vec<(f64, f64)> = start.iter().map(|w| (w[0] + 3.0, w[1] - 7.0)).collect();
+        let wa: Vec<[f64; 2]> = w.iter().map(|&(m, e)| [m, e]).collect();
+        let mut t = LinearTrace::default();
+        let mut nonlinear = 0;
+        for (i, pos) in positions.iter().enumerate() {
+            t.clear();
+            FinalToy.trace(pos, &mut t).unwrap();
+            let expected = t.value_with(&w, MAX_PHASE, &finals);
+            nonlinear += usize::from((expected - t.value(&w, MAX_PHASE)).abs() > 1.0);
+            let packed = predict_one_with(&data, i, &wa, &finals);
+            assert!((packed - expected).abs() < 1e-9, "{i}: {packed} {expected}");
+        }
+        assert!(nonlinear > 100, "the finaliser matters: {nonlinear}");
+    }
+
+    /// The chain rule through the finalisers is the loss's derivative.
+    #[test]
+    fn the_chain_rule_gradient_matches_finite_differences() {
+        let (_, data, start) = toy_set(600);
+        let finals = FinalToy.finalisers();
+        let mut grad = vec![[0.0; 2]; start.len()];
+        let l = loss_and_gradient_with(&data, 0..data.len(), &start, 1.0, &mut grad, &finals);
+        assert!((l - loss_with(&data, &start, 1.0, &finals)).abs() < 1e-15);
+        let largest = grad.iter().flatten().fold(0.0f64, |m, g| m.max(g.abs()));
+        assert!(largest > 0.0);
+        let h = 1e-3;
+        for (i, g) in grad.iter().enumerate() {
+            for half in 0..2 {
+                let at = |d: f64| {
+                    let mut w = start.clone();
+                    w[i][half] += d;
+                    loss_with(&data, &w, 1.0, &finals)
+                };
+                let fd = (at(h) - at(-h)) / (2.0 * h);
+                assert!(
+                    (fd - g[half]).abs() <= 1e-6 * largest,
+                    "weight {i}.{half}: chain rule {} vs finite difference {fd}",
+                    g[half]
+                );
+                assert!(g[half] != 0.0, "weight {i}.{half} has a gradient");
+            }
         }
     }
 }
