@@ -218,13 +218,8 @@ fn same_engine(challenger: &EngineFiles, champion: &EngineFiles) -> Result<bool,
     if EvalParams::load(&challenger.weights)? != EvalParams::load(&champion.weights)? {
         return Ok(false);
     }
-    let search = |path: &Option<PathBuf>| -> Result<SearchParams, LoopError> {
-        Ok(match path {
-            Some(path) => SearchParams::load(path)?,
-            None => SearchParams::default(),
-        })
-    };
-    Ok(search(&challenger.search)? == search(&champion.search)?)
+    let search = |files: &EngineFiles| SearchParams::load_or_default(files.search.as_deref());
+    Ok(search(challenger)? == search(champion)?)
 }
 
 /// A generation's wall time over every session that worked on it: kept in its directory and
