@@ -5,12 +5,12 @@
 use super::{class_of, ErrorClass, Failure, Failure::BadInput, Failure::FailedRun};
 use crate::arena::manifest::SliceKeyError;
 use crate::arena::schedule::{BookSetupError, ShardError, Slice, WaveError};
-use crate::arena::{ArenaError, LockError, ManifestError, MergeError, PlayerError};
+use crate::arena::{ArenaError, FiguresError, LockError, ManifestError, MergeError, PlayerError};
 use crate::board::{Color, FenError, MoveParseError, SanError, Square};
 use crate::eval::WeightsError;
 use crate::openings::generate::GenerateError;
 use crate::openings::{BadLine, BadLineReason, EpdOperationError, FormatNameError, OpeningsError};
-use crate::record::bullet::{BulletError, ConvertError};
+use crate::record::bullet::{BulletError, BulletIndexError, ConvertError};
 use crate::record::{GamesCsvError, PositionLineError};
 use crate::search::params::SearchParamError;
 use crate::search::TableAllocError;
@@ -384,6 +384,31 @@ fn every_bullet_error_variant_has_its_class() {
         (BulletError::Malformed { found: s() }, BadInput),
         (BulletError::BadScore { found: s() }, BadInput),
         (BulletError::BadResult { found: s() }, BadInput),
+    ]);
+}
+
+#[test]
+fn every_bullet_index_error_variant_has_its_class() {
+    check(vec![
+        (BulletIndexError::Header, BadInput),
+        (BulletIndexError::Row { line: 2 }, BadInput),
+        (
+            BulletIndexError::Short {
+                line: 2,
+                game: 1,
+                count: 3,
+                bullet: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
+fn every_figures_error_variant_has_its_class() {
+    check(vec![
+        (FiguresError::Header, BadInput),
+        (FiguresError::Row { line: 2 }, BadInput),
     ]);
 }
 
@@ -918,6 +943,13 @@ fn every_arena_error_variant_has_its_class_continued() {
             BadInput,
         ),
         (
+            ArenaError::ResumeBulletIndex {
+                path: p(),
+                source: BulletIndexError::Row { line: 3 },
+            },
+            BadInput,
+        ),
+        (
             ArenaError::GamesCsv(GamesCsvError::Header { path: p() }),
             BadInput,
         ),
@@ -1069,6 +1101,20 @@ fn every_merge_error_variant_has_its_class_continued() {
             MergeError::Damaged {
                 path: p(),
                 message: s(),
+            },
+            BadInput,
+        ),
+        (
+            MergeError::BulletIndex {
+                path: p(),
+                source: BulletIndexError::Header,
+            },
+            BadInput,
+        ),
+        (
+            MergeError::Figures {
+                path: p(),
+                source: FiguresError::Row { line: 2 },
             },
             BadInput,
         ),
