@@ -3,6 +3,7 @@
 //! figures cover every game.
 
 use super::pairing::EngineFigures;
+use crate::error::{ErrorClass, Failure};
 use std::io::Write;
 use std::time::Duration;
 
@@ -45,15 +46,39 @@ pub(crate) fn write_figures_row(
     )
 }
 
+/// What is wrong with a `figures.csv` (the caller names the file).
+#[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FiguresError {
+    /// The first line is not the figures.csv header.
+    #[error("line 1: not the figures.csv header")]
+    Header,
+    /// A line (not a cut-off last one) that is not a row of figures.
+    #[error("line {line}: not a figures row")]
+    Row {
+        /// The line (1-based).
+        line: usize,
+    },
+}
+
+impl ErrorClass for FiguresError {
+    fn class(&self) -> Failure {
+        match self {
+            // A damaged file of a run the user pointed at: input to repair or replay.
+            FiguresError::Header | FiguresError::Row { .. } => Failure::BadInput,
+        }
+    }
+}
+
 /// The rows of a `figures.csv`: (game id, engine index, figures). A last line cut short by a
 /// kill is skipped; another bad line is an error naming its line number.
-pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)>, String> {
+pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)>, FiguresError> {
     let mut rows = Vec::new();
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     for (i, line) in lines.iter().enumerate() {
         if i == 0 {
             if line.trim_end() != FIGURES_HEADER {
-                return Err("line 1: not the figures.csv header".to_string());
+                return Err(FiguresError::Header);
             }
             continue;
         }
@@ -65,7 +90,7 @@ pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)
         let fields = match parsed {
             Some(fields) if fields.len() == 15 && line.ends_with('\n') => fields,
             _ if i + 1 == lines.len() => break,
-            _ => return Err(format!("line {}: not a figures row", i + 1)),
+            _ => return Err(FiguresError::Row { line: i + 1 }),
         };
         let figures = EngineFigures {
             games: fields[2],
@@ -120,6 +145,11 @@ mod tests {
             "cut-off tail skipped"
         );
         let damaged = text.replace("7,1,", "7,x,") + "\n";
-        assert!(read_figures(&damaged).unwrap_err().starts_with("line 2"));
+        assert_eq!(read_figures(&damaged), Err(FiguresError::Row { line: 2 }));
+        assert_eq!(
+            read_figures(&damaged).unwrap_err().to_string(),
+            "line 2: not a figures row"
+        );
+        assert_eq!(read_figures("game_id\n"), Err(FiguresError::Header));
     }
 }

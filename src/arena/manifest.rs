@@ -17,6 +17,7 @@ use super::config::{
 };
 use super::schedule::{describe_game_ids, Shard, ShardError, Slice, Wave, WaveError};
 use crate::error::{ErrorClass, Failure};
+use crate::record::PositionsResolve;
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -265,6 +266,13 @@ impl Fingerprint {
                 "output.positions_format",
                 output.positions_format.name().to_string(),
             );
+            // Written only when set, so runs from before the key resume unchanged.
+            if output.positions_resolve != PositionsResolve::None {
+                self.put(
+                    "output.positions_resolve",
+                    output.positions_resolve.name().to_string(),
+                );
+            }
         }
     }
 

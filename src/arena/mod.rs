@@ -31,6 +31,7 @@ pub use config::{
 };
 pub use engine::{UciCommand, UciPlayer, XboardPlayer};
 pub use events::Event;
+pub use figures::FiguresError;
 pub use game::{play_game, GameSetup};
 pub use lock::{LockError, OutputLock};
 pub use manifest::{Fingerprint, ManifestError};

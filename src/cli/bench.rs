@@ -104,13 +104,10 @@ fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
         }
         None => EvalParams::default(),
     };
-    let search = match &args.search {
-        Some(path) => {
-            super::uci::require_file("--search", path)?;
-            SearchParams::load(path)?
-        }
-        None => SearchParams::default(),
-    };
+    if let Some(path) = &args.search {
+        super::uci::require_file("--search", path)?;
+    }
+    let search = SearchParams::load_or_default(args.search.as_deref())?;
     let bench = search_bench_with(args.depth, params, &search, |fen, nodes| {
         println!("{nodes:>12}  {fen}");
     });

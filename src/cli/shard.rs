@@ -2,6 +2,7 @@
 //! `--shard-from-env` and `--shards N`, and how a scheduler's environment names the shard.
 
 use super::UsageError;
+use anyhow::Context;
 use sparring::arena::Shard;
 
 /// Which shard of a split run this process plays.
@@ -22,20 +23,20 @@ pub struct ShardArgs {
 }
 
 impl ShardArgs {
-    /// The shard the options ask for; None for a whole run.
-    pub fn requested(&self) -> Result<Option<Shard>, UsageError> {
+    /// The shard the options ask for; None for a whole run. A shard out of range stays a
+    /// `ShardError` in the chain, classified as the library classifies it.
+    pub fn requested(&self) -> anyhow::Result<Option<Shard>> {
         let from_env = self.shard_from_env;
         let spec = self.spec.as_deref();
         if self.shards.is_some() && !from_env && spec != Some("env") {
             return Err(UsageError(
                 "--shards goes with --shard env; otherwise write --shard I/N".to_string(),
-            ));
+            )
+            .into());
         }
         match spec {
             Some("env") => shard_from_env(scheduler_var, self.shards, "--shard env").map(Some),
-            Some(text) => Shard::parse(text)
-                .map(Some)
-                .map_err(|e| UsageError(format!("--shard: {e}"))),
+            Some(text) => Shard::parse(text).map(Some).context("--shard"),
             None if from_env => {
                 shard_from_env(scheduler_var, self.shards, "--shard-from-env").map(Some)
             }
@@ -59,7 +60,7 @@ pub fn shard_from_env(
     var: impl Fn(&str) -> Option<String>,
     shards: Option<u64>,
     flag: &str,
-) -> Result<Shard, UsageError> {
+) -> anyhow::Result<Shard> {
     let number =
         |name: &str| -> Result<Option<u64>, UsageError> {
             match var(name) {
@@ -103,9 +104,10 @@ pub fn shard_from_env(
         return Err(UsageError(format!(
             "{flag}: neither SLURM_ARRAY_TASK_ID (Slurm job arrays) nor \
              JOB_COMPLETION_INDEX (Kubernetes Indexed Jobs) is set"
-        )));
+        ))
+        .into());
     };
-    Shard::new(index, count).map_err(|e| UsageError(format!("{flag} ({source}): {e}")))
+    Shard::new(index, count).with_context(|| format!("{flag} ({source})"))
 }
 
 #[cfg(test)]
@@ -157,8 +159,38 @@ mod tests {
         ];
         assert!(shard_from_env(env(&below), None, "--shard env")
             .unwrap_err()
-            .0
+            .to_string()
             .contains("below SLURM_ARRAY_TASK_MIN=1"));
         assert!(shard_from_env(env(&[]), Some(4), "--shard env").is_err());
+    }
+
+    /// A shard out of range reaches the command line as the library's `ShardError` (bad
+    /// input, exit status 2), with the option it came from in front.
+    #[test]
+    fn a_bad_shard_stays_a_typed_error() {
+        use sparring::arena::schedule::ShardError;
+        use sparring::error::Failure;
+        let args = ShardArgs {
+            spec: Some("4/4".to_string()),
+            ..ShardArgs::default()
+        };
+        let err = args.requested().unwrap_err();
+        assert_eq!(
+            err.downcast_ref::<ShardError>(),
+            Some(&ShardError::OutOfRange { index: 4, count: 4 })
+        );
+        assert_eq!(crate::cli::failure(&err), Failure::BadInput);
+        assert!(
+            crate::cli::error_chain(&err).starts_with("--shard: shard index 4"),
+            "{err:#}"
+        );
+        let k8s = [("JOB_COMPLETION_INDEX", "3")];
+        let err = shard_from_env(env(&k8s), Some(3), "--shard env").unwrap_err();
+        assert_eq!(crate::cli::failure(&err), Failure::BadInput);
+        assert!(
+            crate::cli::error_chain(&err)
+                .starts_with("--shard env (JOB_COMPLETION_INDEX): shard index 3"),
+            "{err:#}"
+        );
     }
 }

@@ -291,6 +291,45 @@ pub fn bullet_lines(positions: &[TrainingPosition]) -> (String, usize) {
     (text, skipped)
 }
 
+/// What is wrong with a `positions.bullet.games.csv` index (its line numbers are the index's;
+/// the caller names the index file).
+#[derive(Error, Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BulletIndexError {
+    /// The first line is not the index header.
+    #[error("line 1: not the `{BULLET_INDEX_HEADER}` header")]
+    Header,
+    /// A row (not the last) that is not `game_id,lines`.
+    #[error("line {line}: expected `game_id,lines`")]
+    Row {
+        /// The index line (1-based).
+        line: usize,
+    },
+    /// A row listing more lines than the positions file holds.
+    #[error("line {line}: game {game} has {count} line(s), but {bullet} ends before them")]
+    Short {
+        /// The index line (1-based).
+        line: usize,
+        /// The game the row lists.
+        game: u64,
+        /// The lines it lists.
+        count: usize,
+        /// The positions file, as the caller named it.
+        bullet: String,
+    },
+}
+
+impl ErrorClass for BulletIndexError {
+    fn class(&self) -> Failure {
+        match self {
+            // A damaged file of a run the user pointed at: input to repair or replay.
+            BulletIndexError::Header
+            | BulletIndexError::Row { .. }
+            | BulletIndexError::Short { .. } => Failure::BadInput,
+        }
+    }
+}
+
 /// Splits a run's `positions.bullet` into its games' lines with `positions.bullet.games.csv`:
 /// (game id, the game's lines), in file order. Lines after the last complete index row (a game
 /// being written when the run was killed) and a cut-off last index row are left out; an index
@@ -300,14 +339,14 @@ pub fn bullet_lines_by_game(
     bullet: &str,
     bullet_name: &str,
     index: &str,
-) -> Result<Vec<(u64, String)>, String> {
+) -> Result<Vec<(u64, String)>, BulletIndexError> {
     let mut games = Vec::new();
     let mut lines = bullet.split_inclusive('\n').filter(|l| l.ends_with('\n'));
     let rows: Vec<&str> = index.split_inclusive('\n').collect();
     for (i, row) in rows.iter().enumerate() {
         if i == 0 {
             if row.trim_end() != BULLET_INDEX_HEADER {
-                return Err(format!("line 1: not the `{BULLET_INDEX_HEADER}` header"));
+                return Err(BulletIndexError::Header);
             }
             continue;
         }
@@ -319,15 +358,15 @@ pub fn bullet_lines_by_game(
             Some(fields) if row.ends_with('\n') => fields,
             // The row being written when the run was killed.
             _ if i + 1 == rows.len() => break,
-            _ => return Err(format!("line {}: expected `game_id,lines`", i + 1)),
+            _ => return Err(BulletIndexError::Row { line: i + 1 }),
         };
         let mut text = String::new();
         for _ in 0..count {
-            let line = lines.next().ok_or_else(|| {
-                format!(
-                    "line {}: game {id} has {count} line(s), but {bullet_name} ends before them",
-                    i + 1
-                )
+            let line = lines.next().ok_or_else(|| BulletIndexError::Short {
+                line: i + 1,
+                game: id,
+                count,
+                bullet: bullet_name.to_string(),
             })?;
             text.push_str(line);
         }
@@ -367,13 +406,21 @@ mod tests {
         let cut = format!("{index}5,");
         assert_eq!(bullet_lines_by_game(bullet, "b", &cut).unwrap().len(), 2);
         let short = "game_id,lines\n3,9\n";
-        assert!(bullet_lines_by_game(bullet, "b", short)
-            .unwrap_err()
-            .starts_with("line 2: game 3 has 9 line(s)"));
+        assert_eq!(
+            bullet_lines_by_game(bullet, "b", short)
+                .unwrap_err()
+                .to_string(),
+            "line 2: game 3 has 9 line(s), but b ends before them"
+        );
         let bad = "game_id,lines\nx,1\n2,1\n";
-        assert!(bullet_lines_by_game(bullet, "b", bad)
-            .unwrap_err()
-            .starts_with("line 2:"));
+        assert_eq!(
+            bullet_lines_by_game(bullet, "b", bad),
+            Err(BulletIndexError::Row { line: 2 })
+        );
+        assert_eq!(
+            bullet_lines_by_game(bullet, "b", "lines\n"),
+            Err(BulletIndexError::Header)
+        );
         let none = TrainingPosition::parse(
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - c9 \"0-1\";",
         )

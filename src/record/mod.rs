@@ -17,8 +17,8 @@ pub use self::pgn::{
     escape_tag_value, move_comment, split_pgn_games, utc_date, write_pgn, MoveData, PgnGameText,
 };
 pub use self::positions::{
-    sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, TrainingPosition,
-    MAX_TRAINING_SCORE,
+    sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, PositionsResolve,
+    TrainingPosition, MAX_TRAINING_SCORE,
 };
 
 use crate::board::{Color, GameResult, Move, Position};

@@ -29,7 +29,8 @@ pub struct PositionId {
     pub pair: u64,
     /// The game (1-based), as in games.csv.
     pub game: u64,
-    /// Plies played from the game's start position (book moves included) to this position.
+    /// Plies played from the game's start position (book moves included) to this position (to
+    /// the game's position it came from, for one resolved along a principal variation).
     pub ply: u32,
 }
 
@@ -370,11 +371,77 @@ fn split_fen(line: &str) -> Result<(&str, &str), PositionLineError> {
     Ok((&line[..fen_end], line[fen_end..].trim_start()))
 }
 
+/// `output.positions_resolve`: which position a sampled move gives the training data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PositionsResolve {
+    /// The game's position, as played (`"none"`, the default).
+    #[default]
+    None,
+    /// The position at the end of the engine's principal variation from it (`"pv"`), with the
+    /// engine's score: the score belongs to that leaf rather than to the position it came from.
+    Pv,
+}
+
+impl PositionsResolve {
+    /// The key's value: `none` or `pv`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PositionsResolve::None => "none",
+            PositionsResolve::Pv => "pv",
+        }
+    }
+}
+
+/// Whether a static evaluation can judge `pos`: not in check, and no capture that wins material
+/// at once nor a queen promotion to make.
+fn is_quiet(pos: &Position) -> bool {
+    !pos.in_check()
+        && !pos
+            .moves(GenMode::Noisy)
+            .iter()
+            .any(|&m| m.promotion() == Some(PieceKind::Queen) || see_ge(pos, m, 1))
+}
+
+/// The end of the principal variation `played` reported from `pos` and the score from its side
+/// to move's point of view (`cp` is the mover's at `pos`), or None when the variation is empty,
+/// does not start with the move played, holds an illegal move, or ends in a position that is
+/// not quiet or has no legal move (mate or stalemate).
+fn pv_end(pos: &Position, played: &super::PlayedMove, cp: i32) -> Option<(Position, i32)> {
+    let pv = &played.details.pv;
+    let mut end = pos.clone();
+    for (i, text) in pv.iter().enumerate() {
+        let mv = end.parse_uci_move(text).ok()?;
+        // The score is the search's for this variation: another head is another search's.
+        if i == 0 && mv != played.mv {
+            return None;
+        }
+        end.make_move(mv);
+    }
+    if pv.is_empty() || !is_quiet(&end) || end.legal_moves().is_empty() {
+        return None;
+    }
+    // An odd number of plies hands the move to the other side, whose view is the opposite.
+    let cp = if pv.len() % 2 == 0 { cp } else { -cp };
+    Some((end, cp))
+}
+
 /// Up to `limit` positions of a game that a static evaluation can judge: not in check, the
 /// engine's move quiet and its score not a mate, and no capture that wins material at once.
 /// Each carries its game's result, the engine's score and its id (pair, game, ply).
 /// Games lost by forfeit, crash or illegal move say nothing about the position and give none.
-pub fn sample_positions(record: &GameRecord, limit: usize, seed: u64) -> Vec<TrainingPosition> {
+///
+/// With [`PositionsResolve::Pv`] each such position is replaced by the end of the engine's
+/// principal variation from it, its score signed for the side to move there; the id keeps the
+/// ply of the game's position. A candidate is dropped (not kept unresolved, so the data is of
+/// one kind) when its variation is empty, does not start with the move played, holds an
+/// illegal move, or ends in check, with a winning capture or queen promotion to make, or with
+/// no legal move; and when its end is a position the game already gave.
+pub fn sample_positions(
+    record: &GameRecord,
+    limit: usize,
+    resolve: PositionsResolve,
+    seed: u64,
+) -> Vec<TrainingPosition> {
     if !record.termination.is_played_out() || limit == 0 {
         return Vec::new();
     }
@@ -383,27 +450,29 @@ pub fn sample_positions(record: &GameRecord, limit: usize, seed: u64) -> Vec<Tra
         pos.make_move(mv);
     }
     let mut candidates = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for (i, played) in record.moves.iter().enumerate() {
         if let Some(Score::Cp(cp)) = played.score {
-            let quiet = cp.abs() < 3000
-                && !pos.in_check()
-                && played.mv.is_quiet()
-                && !pos
-                    .moves(GenMode::Noisy)
-                    .iter()
-                    .any(|&m| m.promotion() == Some(PieceKind::Queen) || see_ge(&pos, m, 1));
-            if quiet {
+            if cp.abs() < 3000 && played.mv.is_quiet() && is_quiet(&pos) {
                 let id = PositionId {
                     pair: record.pair_id,
                     game: record.game_id,
                     ply: (record.book_moves.len() + i) as u32,
                 };
-                candidates.push(TrainingPosition::new(
-                    &pos,
-                    Some(cp),
-                    record.result,
-                    Some(id),
-                ));
+                let kept = match resolve {
+                    PositionsResolve::None => Some(TrainingPosition::new(
+                        &pos,
+                        Some(cp),
+                        record.result,
+                        Some(id),
+                    )),
+                    PositionsResolve::Pv => pv_end(&pos, played, cp)
+                        .map(|(end, cp)| {
+                            TrainingPosition::new(&end, Some(cp), record.result, Some(id))
+                        })
+                        .filter(|p| seen.insert(p.fen.clone())),
+                };
+                candidates.extend(kept);
             }
         }
         pos.make_move(played.mv);
@@ -522,7 +591,7 @@ mod tests {
             started: SystemTime::UNIX_EPOCH,
             duration: Duration::ZERO,
         };
-        let sampled = sample_positions(&record, 10, 1);
+        let sampled = sample_positions(&record, 10, PositionsResolve::None, 1);
         assert_eq!(sampled.len(), 4);
         let plies: Vec<u32> = sampled.iter().map(|p| p.id.unwrap().ply).collect();
         assert_eq!(plies, vec![1, 2, 3, 4]);
@@ -539,10 +608,127 @@ mod tests {
              id \"3.6.1\";"
         );
         // A limit keeps a seeded choice of them.
-        let two = sample_positions(&record, 2, 1);
+        let two = sample_positions(&record, 2, PositionsResolve::None, 1);
         assert_eq!(two.len(), 2);
         assert!(two.iter().all(|p| sampled.contains(p)));
-        assert_eq!(two, sample_positions(&record, 2, 1));
+        assert_eq!(two, sample_positions(&record, 2, PositionsResolve::None, 1));
+    }
+
+    /// A game from the start position after 1. e4: each engine move with its score (the
+    /// mover's) and principal variation.
+    fn game_with_pvs(moves: &[(&str, i32, &[&str])]) -> GameRecord {
+        use crate::record::{MoveDetails, PlayedMove, Termination};
+        use std::time::{Duration, SystemTime};
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let book_moves = vec![pos.parse_uci_move("e2e4").unwrap()];
+        pos.make_move(book_moves[0]);
+        let mut played = Vec::new();
+        for &(uci, cp, pv) in moves {
+            let mv = pos.parse_uci_move(uci).unwrap();
+            pos.make_move(mv);
+            played.push(PlayedMove {
+                mv,
+                score: Some(Score::Cp(cp)),
+                depth: Some(8),
+                nodes: Some(1000),
+                time: Duration::ZERO,
+                details: MoveDetails {
+                    pv: pv.iter().map(|m| m.to_string()).collect(),
+                    ..Default::default()
+                },
+            });
+        }
+        GameRecord {
+            game_id: 2,
+            pair_id: 1,
+            round: 1,
+            event: "test".to_string(),
+            site: "?".to_string(),
+            white: "a".to_string(),
+            black: "b".to_string(),
+            white_engine: 0,
+            black_engine: 1,
+            opening_id: 0,
+            start,
+            chess960: false,
+            book_moves,
+            moves: played,
+            result: GameResult::WhiteWins,
+            termination: Termination::Normal,
+            reason: "test".to_string(),
+            time_control: "nodes=1000".to_string(),
+            clock_left: [None; 2],
+            at_fault: None,
+            started: SystemTime::UNIX_EPOCH,
+            duration: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn a_legal_pv_resolves_to_its_end_with_the_score_of_its_side_to_move() {
+        let record = game_with_pvs(&[
+            ("g8f6", -30, &["g8f6", "b1c3", "b8c6"]),
+            ("b1c3", 25, &["b1c3", "b8c6", "g1f3"]),
+            // Ends where the previous variation ended: the game gives that position once.
+            ("b8c6", -20, &["b8c6", "g1f3"]),
+            ("g1f3", 15, &["g1f3", "d7d5"]),
+        ]);
+        let resolved = sample_positions(&record, 10, PositionsResolve::Pv, 1);
+        let lines: Vec<String> = resolved.iter().map(|p| p.to_string()).collect();
+        assert_eq!(
+            lines,
+            [
+                // Three plies from Black's move: White to move, so Black's -30 is White's +30.
+                "r1bqkb1r/pppppppp/2n2n2/8/4P3/2N5/PPPP1PPP/R1BQKBNR w KQkq - ce 30; \
+                 c9 \"1-0\"; id \"1.2.1\";",
+                "r1bqkb1r/pppppppp/2n2n2/8/4P3/2N2N2/PPPP1PPP/R1BQKB1R b KQkq - ce -25; \
+                 c9 \"1-0\"; id \"1.2.2\";",
+                // Two plies: the mover is to move again and keeps its score.
+                "r1bqkb1r/ppp1pppp/2n2n2/3p4/4P3/2N2N2/PPPP1PPP/R1BQKB1R w KQkq - ce 15; \
+                 c9 \"1-0\"; id \"1.2.4\";",
+            ]
+        );
+        for line in &lines {
+            let p = TrainingPosition::parse(line).unwrap().unwrap();
+            assert!(p.position().is_ok(), "{line}");
+        }
+        // Without resolution the same game gives its own four positions.
+        let played = sample_positions(&record, 10, PositionsResolve::None, 1);
+        assert_eq!(played.len(), 4);
+        assert!(played.iter().all(|p| !resolved.contains(p)));
+    }
+
+    #[test]
+    fn a_pv_that_cannot_be_resolved_drops_its_position() {
+        let kept = |pv: &[&str]| {
+            let record = game_with_pvs(&[("g8f6", -30, pv)]);
+            assert_eq!(
+                sample_positions(&record, 10, PositionsResolve::None, 1).len(),
+                1,
+                "{pv:?}: the position itself is quiet"
+            );
+            sample_positions(&record, 10, PositionsResolve::Pv, 1)
+        };
+        for pv in [
+            &[][..],
+            &["b8c6", "b1c3"],                 // not the move played
+            &["g8f6", "e1e3"],                 // illegal
+            &["g8f6", "b1c3", "f6e9"],         // malformed
+            &["g8f6", "0000"],                 // the null move
+            &["g8f6", "b1c3", "f6e4"],         // ends with a knight to take for nothing
+            &["g8f6", "f1c4", "f6e4", "c4f7"], // ends in check
+        ] {
+            assert_eq!(kept(pv), vec![], "{pv:?}");
+        }
+        let one = kept(&["g8f6"]);
+        assert_eq!(
+            one.iter().map(|p| p.to_string()).collect::<Vec<_>>(),
+            [
+                "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - ce 30; c9 \"1-0\"; \
+              id \"1.2.1\";"
+            ]
+        );
     }
 
     #[test]

@@ -384,6 +384,12 @@ impl SearchParams {
         SearchParams::from_toml_str(&text, &path.display().to_string())
     }
 
+    /// The search file's parameters, or the compiled-in defaults without one: what an engine
+    /// configured with an optional `search` file plays with.
+    pub fn load_or_default(path: Option<&Path>) -> Result<SearchParams, ConfigError> {
+        path.map_or_else(|| Ok(SearchParams::default()), SearchParams::load)
+    }
+
     /// The parameters as commented TOML; `from_toml_str` reads it back to equal parameters.
     pub fn to_toml_string(&self) -> String {
         self.to_toml_string_with_header(HEADER)

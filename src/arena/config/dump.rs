@@ -13,7 +13,7 @@ use super::model::{
     OutputConfig, Protocol, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
 use super::seconds_text;
-use crate::record::MoveData;
+use crate::record::{MoveData, PositionsResolve};
 use crate::stats::SprtParams;
 use std::path::Path;
 
@@ -203,6 +203,9 @@ fn output_file(out: &OutputConfig) -> OutputFile {
         positions: Some(out.positions),
         positions_per_game: Some(capped(out.positions_per_game) as usize),
         positions_format: Some(out.positions_format.name().to_string()),
+        // Written only when not the default, so dumps of runs from before the key are unchanged.
+        positions_resolve: (out.positions_resolve != PositionsResolve::None)
+            .then(|| out.positions_resolve.name().to_string()),
         rating_interval: Some(out.rating_interval),
         pgn_name: Some(out.pgn_name.clone()),
         pgn_mode: Some(out.pgn_mode.name().to_string()),

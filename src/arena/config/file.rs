@@ -190,6 +190,7 @@ pub(super) struct OutputFile {
     pub(super) positions: Option<bool>,
     pub(super) positions_per_game: Option<usize>,
     pub(super) positions_format: Option<String>,
+    pub(super) positions_resolve: Option<String>,
     pub(super) rating_interval: Option<u32>,
     pub(super) pgn_name: Option<String>,
     pub(super) pgn_mode: Option<String>,

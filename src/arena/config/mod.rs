@@ -17,7 +17,7 @@ pub(crate) use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,
     EngineKind, FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
-    PositionsFormat, Protocol, ResignAdjudication, ResultsFormat, Seeds, TablebaseAdjudication,
-    TablebaseResults, TimeControl, TournamentKind, Variant,
+    PositionsFormat, PositionsResolve, Protocol, ResignAdjudication, ResultsFormat, Seeds,
+    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 pub(crate) use validate::read_adjudication;

@@ -2,6 +2,7 @@
 //! the fastchess/cutechess command line.
 
 use crate::record::MoveData;
+pub use crate::record::PositionsResolve;
 use crate::stats::SprtParams;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -475,6 +476,9 @@ pub struct OutputConfig {
     pub positions_per_game: usize,
     /// `output.positions_format`: positions.epd, positions.bullet or both (with `positions`).
     pub positions_format: PositionsFormat,
+    /// `output.positions_resolve`: each sampled position as played, or resolved to the end of
+    /// the engine's principal variation (with `positions`).
+    pub positions_resolve: PositionsResolve,
     /// Print the results block every this many finished game pairs.
     pub rating_interval: u32,
     /// `output.pgn_name`: the PGN file, a path relative to `dir` (default `games.pgn`; the

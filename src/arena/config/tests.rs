@@ -130,3 +130,45 @@ fn final_positions_read_back_and_refuse_a_bad_format() {
         .to_string();
     assert!(err.contains("output.final_positions.file"), "{err}");
 }
+
+/// `output.positions_resolve`: "none" (the default: neither dumped nor fingerprinted, so runs
+/// from before the key resume unchanged) or "pv"; anything else is bad input naming the file,
+/// line and key.
+#[test]
+fn positions_resolve_is_dumped_and_fingerprinted_only_when_set() {
+    use crate::arena::manifest::Fingerprint;
+    use crate::error::{ErrorClass, Failure};
+    let plain = with_output("positions = true\n").unwrap();
+    assert_eq!(plain.output.positions_resolve, PositionsResolve::None);
+    assert!(!plain.to_toml().contains("positions_resolve"));
+    assert_eq!(
+        Fingerprint::of(&plain).get("output.positions_resolve"),
+        None
+    );
+    let none = with_output("positions = true\npositions_resolve = \"none\"\n").unwrap();
+    assert_eq!(none, plain);
+    let pv = with_output("positions = true\npositions_resolve = \"pv\"\n").unwrap();
+    assert_eq!(pv.output.positions_resolve, PositionsResolve::Pv);
+    assert!(pv.to_toml().contains("positions_resolve = \"pv\""));
+    assert_eq!(MatchConfig::parse(&pv.to_toml(), "t").unwrap(), pv);
+    assert_eq!(
+        Fingerprint::of(&pv).get("output.positions_resolve"),
+        Some("pv")
+    );
+
+    let err = with_output("positions = true\npositions_resolve = \"qsearch\"\n").unwrap_err();
+    assert_eq!(err.class(), Failure::BadInput);
+    let text = err.to_string();
+    assert!(
+        text.starts_with("t:7:") && text.contains("output.positions_resolve"),
+        "{text}"
+    );
+    assert!(text.contains("\"none\" or \"pv\""), "{text}");
+    let err = with_output("positions_resolve = \"pv\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("output.positions_resolve") && err.contains("positions = true"),
+        "{err}"
+    );
+}

@@ -9,8 +9,8 @@ use super::file::{
 };
 use super::model::{
     Adjudication, DrawAdjudication, FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig,
-    OutputConfig, PgnMode, PositionsFormat, ResignAdjudication, ResultsFormat, Seeds,
-    TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
+    OutputConfig, PgnMode, PositionsFormat, PositionsResolve, ResignAdjudication, ResultsFormat,
+    Seeds, TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 use crate::available_cores;
 use crate::record::MoveData;
@@ -324,10 +324,22 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
             "positions are recorded only with `positions = true`".to_string(),
         ));
     }
+    let positions_resolve = match out.positions_resolve.as_deref() {
+        None | Some("none") => PositionsResolve::None,
+        Some("pv") => PositionsResolve::Pv,
+        Some(_) => return Err(doc.invalid_value("output.positions_resolve", "\"none\" or \"pv\"")),
+    };
+    if positions_resolve != PositionsResolve::None && !positions {
+        return Err(doc.other(
+            "output.positions_resolve",
+            "positions are recorded only with `positions = true`".to_string(),
+        ));
+    }
     Ok(OutputConfig {
         dir: PathBuf::from(dir),
         positions,
         positions_format,
+        positions_resolve,
         positions_per_game: doc.in_range(
             "output.positions_per_game",
             out.positions_per_game.unwrap_or(12),

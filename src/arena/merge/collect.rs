@@ -159,10 +159,10 @@ fn read_bullet(dir: &Path, ids: &HashSet<u64>) -> Result<BTreeMap<u64, String>, 
     let index = read_optional(&index_path)?.unwrap_or_else(|| BULLET_INDEX_HEADER.to_string());
     let text = read_optional(&path)?.unwrap_or_default();
     let games =
-        bullet_lines_by_game(&text, &path.display().to_string(), &index).map_err(|message| {
-            MergeError::Damaged {
+        bullet_lines_by_game(&text, &path.display().to_string(), &index).map_err(|source| {
+            MergeError::BulletIndex {
                 path: index_path.clone(),
-                message,
+                source,
             }
         })?;
     for (id, lines) in games.into_iter().filter(|(id, _)| ids.contains(id)) {
@@ -195,9 +195,9 @@ fn read_shard_figures(
     let mut figures: BTreeMap<u64, Vec<(usize, EngineFigures)>> = BTreeMap::new();
     let path = dir.join(FIGURES_FILE);
     if let Some(text) = read_optional(&path)? {
-        let rows = read_figures(&text).map_err(|message| MergeError::Damaged {
+        let rows = read_figures(&text).map_err(|source| MergeError::Figures {
             path: path.clone(),
-            message,
+            source,
         })?;
         for (game, engine, f) in rows {
             if ids.contains(&game) {

@@ -1,8 +1,10 @@
 //! What a merge reports as wrong: the errors, and the games a shard or wave lacks.
 
+use crate::arena::figures::FiguresError;
 use crate::arena::manifest::{ManifestError, SliceKeyError, MANIFEST_FILE};
 use crate::arena::schedule::{describe_game_ids, describe_id_ranges, Slice};
 use crate::error::{ErrorClass, Failure};
+use crate::record::bullet::BulletIndexError;
 use crate::record::GamesCsvError;
 use std::ops::RangeInclusive;
 use std::path::PathBuf;
@@ -183,6 +185,24 @@ pub enum MergeError {
         /// What is wrong.
         message: String,
     },
+    /// A shard's positions.bullet index is damaged.
+    #[error("{}: {source}", path.display())]
+    BulletIndex {
+        /// The index file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: BulletIndexError,
+    },
+    /// A shard's figures.csv is damaged.
+    #[error("{}: {source}", path.display())]
+    Figures {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: FiguresError,
+    },
     /// The output directory is one of the shards.
     #[error("{}: the merge output must not be one of the shard directories", dir.display())]
     OutputIsShard {
@@ -227,6 +247,8 @@ impl ErrorClass for MergeError {
             | MergeError::Damaged { .. }
             | MergeError::OutputIsShard { .. }
             | MergeError::OutputInUse { .. } => Failure::BadInput,
+            MergeError::BulletIndex { source, .. } => source.class(),
+            MergeError::Figures { source, .. } => source.class(),
             MergeError::Io { .. } => Failure::FailedRun,
         }
     }

@@ -130,15 +130,13 @@ impl EngineFactory {
                             params
                         }
                     };
-                    let search = match search {
-                        Some(path) => {
-                            SearchParams::load(path).map_err(|source| ArenaError::SearchParams {
+                    let search =
+                        SearchParams::load_or_default(search.as_deref()).map_err(|source| {
+                            ArenaError::SearchParams {
                                 name: engine.name.clone(),
                                 source: Box::new(source),
-                            })?
-                        }
-                        None => SearchParams::default(),
-                    };
+                            }
+                        })?;
                     EngineFactory::Builtin {
                         params,
                         search: Arc::new(search),

@@ -6,6 +6,7 @@ use crate::arena::player::PlayerError;
 use crate::arena::schedule::WaveError;
 use crate::error::{ErrorClass, Failure};
 use crate::eval::WeightsError;
+use crate::record::bullet::BulletIndexError;
 use crate::record::GamesCsvError;
 use crate::toml_config::ConfigError;
 use std::path::{Path, PathBuf};
@@ -102,6 +103,15 @@ pub enum ArenaError {
         /// What is wrong with it and what to do.
         problem: String,
     },
+    /// The positions.bullet index of the run to resume is damaged.
+    #[error("cannot resume: {}: {source}", path.display())]
+    ResumeBulletIndex {
+        /// The index file.
+        path: PathBuf,
+        /// What is wrong with it.
+        #[source]
+        source: BulletIndexError,
+    },
     /// `games.csv` of the run to resume cannot be read.
     #[error("cannot resume: {0}")]
     GamesCsv(#[from] GamesCsvError),
@@ -138,6 +148,7 @@ impl ErrorClass for ArenaError {
             ArenaError::Manifest(source) => source.class(),
             ArenaError::Wave(source) => source.class(),
             ArenaError::Lock(source) => source.class(),
+            ArenaError::ResumeBulletIndex { source, .. } => source.class(),
             ArenaError::UndeclaredOption { .. }
             | ArenaError::HashTooLarge { .. }
             | ArenaError::OutputNotDirectory { .. }

@@ -12,7 +12,7 @@ use crate::arena::pairing::EngineFigures;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{
     sample_positions, split_pgn_games, write_games_csv_header, write_pgn, FinishedGame, GameRecord,
-    MoveData,
+    MoveData, PositionsResolve,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -55,6 +55,7 @@ impl Outputs {
         &mut self,
         record: &GameRecord,
         per_game: usize,
+        resolve: PositionsResolve,
         seed: u64,
     ) -> Result<(), ArenaError> {
         let pgn_path = self.dir.join(&self.pgn_name);
@@ -64,7 +65,7 @@ impl Outputs {
         self.pgn.write_all(&game).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
         let sampled = if self.positions.is_some() || self.bullet.is_some() {
-            sample_positions(record, per_game, seed)
+            sample_positions(record, per_game, resolve, seed)
         } else {
             Vec::new()
         };

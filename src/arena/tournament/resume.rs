@@ -204,9 +204,9 @@ fn keep_bullet_lines(dir: &Path, done: &HashSet<u64>) -> Result<(), ArenaError> 
         index
     };
     let games = bullet_lines_by_game(&bullet, &bullet_path.display().to_string(), &index).map_err(
-        |problem| ArenaError::Resume {
+        |source| ArenaError::ResumeBulletIndex {
             path: index_path.clone(),
-            problem,
+            source,
         },
     )?;
     let mut kept_lines = String::new();

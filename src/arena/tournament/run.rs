@@ -442,8 +442,9 @@ impl<'a> Tally<'a> {
             // Nothing more can be saved.
             return;
         }
-        let (per_game, seed) = (self.config.output.positions_per_game, self.config.seed);
-        if let Err(e) = outputs.write(&record, per_game, seed) {
+        let output = &self.config.output;
+        let (per_game, resolve) = (output.positions_per_game, output.positions_resolve);
+        if let Err(e) = outputs.write(&record, per_game, resolve, self.config.seed) {
             // Nothing more can be saved: stop scheduling, let running games end.
             self.run_error = Some(e);
             stop.store(true, Ordering::Relaxed);

@@ -243,6 +243,7 @@ fn output_config(s: &Settings, flavor: Flavor) -> Result<OutputConfig, UsageErro
         positions: false,
         positions_per_game: 12,
         positions_format: Default::default(),
+        positions_resolve: Default::default(),
         rating_interval: s.rating_interval.unwrap_or(10),
         pgn_name,
         // fastchess and cutechess-cli append to -pgnout's file unless append=false; a run

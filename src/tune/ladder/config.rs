@@ -760,4 +760,41 @@ elo1 = 10.0
             c.get("selfplay.time_control.nodes")
         );
     }
+
+    /// `[selfplay.output] positions_resolve` reaches the self-play match as the match reads it;
+    /// a loop file without it fingerprints as before.
+    #[test]
+    fn selfplay_positions_can_be_resolved_along_the_pv() {
+        use crate::record::PositionsResolve;
+        let plain = LoopConfig::parse(SMALL, "l.toml").unwrap();
+        let champion = plain.start_champion();
+        let (selfplay, _) = plain.selfplay_config(1, &champion, Path::new("s")).unwrap();
+        assert_eq!(selfplay.output.positions_resolve, PositionsResolve::None);
+        assert!(!plain
+            .fingerprint()
+            .keys()
+            .any(|k| k.contains("positions_resolve")));
+        let text = SMALL.replace(
+            "[tune]\n",
+            "[selfplay.output]\npositions_resolve = \"pv\"\n[tune]\n",
+        );
+        let resolved = LoopConfig::parse(&text, "l.toml").unwrap();
+        let (selfplay, _) = resolved
+            .selfplay_config(1, &champion, Path::new("s"))
+            .unwrap();
+        assert_eq!(selfplay.output.positions_resolve, PositionsResolve::Pv);
+        assert_eq!(
+            resolved
+                .fingerprint()
+                .get("selfplay.output.positions_resolve")
+                .map(String::as_str),
+            Some("\"pv\"")
+        );
+        let bad = text.replace("\"pv\"", "\"all\"");
+        let err = LoopConfig::parse(&bad, "l.toml").unwrap_err().to_string();
+        assert!(
+            err.starts_with("l.toml:10:") && err.contains("selfplay.output.positions_resolve"),
+            "{err}"
+        );
+    }
 }

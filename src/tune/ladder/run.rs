@@ -130,9 +130,8 @@ fn play_generation(
         .map(|g| run_dir.join(generation_dir(g)).join(DATA_FILE))
         .collect();
     let tune = generation.tune(&files, champion)?;
-    let mut why_no_gate = "unusable";
     let (challenger, gate) = if tune.unusable.is_some() {
-        (champion.clone(), None)
+        (champion.clone(), Gate::Unusable)
     } else {
         let mut challenger = generation.challenger(champion)?;
         if config.spsa_every > 0 && number % config.spsa_every == 0 {
@@ -140,23 +139,21 @@ fn play_generation(
         }
         if same_engine(&challenger, champion)? {
             // A tune that kept the champion's values (best epoch 0) would gate identical engines.
-            why_no_gate = IDENTICAL;
             generation.skip_gate();
-            (challenger, None)
+            (challenger, Gate::Identical)
         } else {
-            let gate = generation.gate(&challenger, champion)?;
-            (challenger, Some(gate))
+            let outcome = generation.gate(&challenger, champion)?;
+            (challenger, Gate::Played(outcome))
         }
     };
-    let played = gate.is_some();
-    let gate = gate.unwrap_or_else(GateOutcome::none);
-    let promoted = gate.decision == SprtDecision::AcceptH1;
+    let played = gate.played();
+    let promoted = played.is_some_and(|g| g.decision == SprtDecision::AcceptH1);
     let (mut cumulative_elo, mut squared_error) = rows.last().map_or((0.0, 0.0), |r| {
         (r.cumulative_elo, r.cumulative_error.powi(2))
     });
-    if promoted {
-        cumulative_elo += gate.elo;
-        squared_error += gate.elo_error.powi(2);
+    if let Some(outcome) = played.filter(|_| promoted) {
+        cumulative_elo += outcome.elo;
+        squared_error += outcome.elo_error.powi(2);
     }
     let new_champion = if promoted { &challenger } else { champion };
     let anchor = if config.anchor_every > 0 && number % config.anchor_every == 0 {
@@ -172,16 +169,11 @@ fn play_generation(
         k: tune.k,
         train_mse: tune.train_mse,
         validation_mse: tune.validation_mse,
-        gate_games: gate.games,
-        sprt: if played {
-            verdict(gate.decision)
-        } else {
-            why_no_gate
-        }
-        .to_string(),
-        llr: played.then_some(gate.llr),
-        elo: played.then_some(gate.elo),
-        elo_error: played.then_some(gate.elo_error),
+        gate_games: played.map_or(0, |g| g.games),
+        sprt: gate.sprt().to_string(),
+        llr: played.map(|g| g.llr),
+        elo: played.map(|g| g.elo),
+        elo_error: played.map(|g| g.elo_error),
         promoted,
         cumulative_elo,
         cumulative_error: squared_error.sqrt(),
@@ -192,21 +184,42 @@ fn play_generation(
     })
 }
 
-/// The `sprt` column of a generation whose challenger equals its champion (no gate played).
-pub const IDENTICAL: &str = "identical";
+/// What became of a generation's gate.
+enum Gate {
+    /// The challenger played the champion: the SPRT's outcome.
+    Played(GateOutcome),
+    /// The tune gave no challenger the engine would play (`sprt` column `unusable`).
+    Unusable,
+    /// The challenger equals the champion, value for value (`sprt` column `identical`).
+    Identical,
+}
+
+impl Gate {
+    /// The outcome of a played gate.
+    fn played(&self) -> Option<&GateOutcome> {
+        match self {
+            Gate::Played(outcome) => Some(outcome),
+            Gate::Unusable | Gate::Identical => None,
+        }
+    }
+
+    /// The `sprt` column of generations.csv.
+    fn sprt(&self) -> &'static str {
+        match self {
+            Gate::Played(outcome) => verdict(outcome.decision),
+            Gate::Unusable => "unusable",
+            Gate::Identical => "identical",
+        }
+    }
+}
 
 /// Whether the challenger's weights and search constants are the champion's, value for value.
 fn same_engine(challenger: &EngineFiles, champion: &EngineFiles) -> Result<bool, LoopError> {
     if EvalParams::load(&challenger.weights)? != EvalParams::load(&champion.weights)? {
         return Ok(false);
     }
-    let search = |path: &Option<PathBuf>| -> Result<SearchParams, LoopError> {
-        Ok(match path {
-            Some(path) => SearchParams::load(path)?,
-            None => SearchParams::default(),
-        })
-    };
-    Ok(search(&challenger.search)? == search(&champion.search)?)
+    let search = |files: &EngineFiles| SearchParams::load_or_default(files.search.as_deref());
+    Ok(search(challenger)? == search(champion)?)
 }
 
 /// A generation's wall time over every session that worked on it: kept in its directory and

@@ -58,19 +58,6 @@ pub(super) struct GateOutcome {
     pub elo_error: f64,
 }
 
-impl GateOutcome {
-    /// No gate: the tune gave no challenger.
-    pub fn none() -> GateOutcome {
-        GateOutcome {
-            games: 0,
-            decision: SprtDecision::Continue,
-            llr: f64::NAN,
-            elo: f64::NAN,
-            elo_error: f64::NAN,
-        }
-    }
-}
-
 /// The champion against the panel.
 pub(super) struct AnchorOutcome {
     pub elo: f64,

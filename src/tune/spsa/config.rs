@@ -385,12 +385,8 @@ fn builtin_engine(
         }
         None => EvalParams::default(),
     };
-    let search_params = match &search {
-        Some(path) => {
-            SearchParams::load(path).map_err(|e| doc.other("engine.search", e.to_string()))?
-        }
-        None => SearchParams::default(),
-    };
+    let search_params = SearchParams::load_or_default(search.as_deref())
+        .map_err(|e| doc.other("engine.search", e.to_string()))?;
     let base = EngineParams {
         eval,
         search: search_params,

@@ -1,0 +1,413 @@
+//! The errors of the files sparring reads and writes: configurations, weights, openings, statistics,
+//! games.csv, bullet and figures files, tablebases, tables and search parameters.
+
+use super::*;
+
+#[test]
+fn every_config_error_variant_has_its_class() {
+    check(vec![
+        (
+            ConfigError::Io {
+                file: s(),
+                source: io(),
+            },
+            BadInput,
+        ),
+        (
+            ConfigError::Syntax {
+                file: s(),
+                line: 1,
+                column: 1,
+                message: s(),
+            },
+            BadInput,
+        ),
+        (
+            ConfigError::Missing {
+                file: s(),
+                line: 1,
+                column: 1,
+                key: s(),
+                expected: s(),
+            },
+            BadInput,
+        ),
+        (
+            ConfigError::Invalid {
+                file: s(),
+                line: 1,
+                column: 1,
+                key: s(),
+                expected: s(),
+                found: s(),
+            },
+            BadInput,
+        ),
+        (
+            ConfigError::UnknownKey {
+                file: s(),
+                line: 1,
+                column: 1,
+                key: s(),
+                expected: s(),
+            },
+            BadInput,
+        ),
+        (
+            ConfigError::Other {
+                file: s(),
+                line: 1,
+                column: 1,
+                key: s(),
+                message: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
+fn every_weights_error_variant_has_its_class() {
+    check(vec![
+        (WeightsError::Document(config()), BadInput),
+        (
+            WeightsError::Write {
+                file: s(),
+                source: io(),
+            },
+            FailedRun,
+        ),
+        (
+            WeightsError::MateRange {
+                file: s(),
+                line: 1,
+                column: 1,
+                key: s(),
+                phase: "x",
+                bound: 1,
+                limit: 1,
+                shares: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
+fn every_openings_error_variant_has_its_class() {
+    check(vec![
+        (
+            OpeningsError::Io {
+                path: p(),
+                source: io(),
+            },
+            BadInput,
+        ),
+        (
+            OpeningsError::NotAFile {
+                path: p(),
+                what: "x",
+            },
+            BadInput,
+        ),
+        (OpeningsError::UnknownFormat { path: p() }, BadInput),
+        (
+            OpeningsError::Refused(Box::new(BadLine {
+                path: p(),
+                line: 1,
+                reason: BadLineReason::NoLegalMoves,
+            })),
+            BadInput,
+        ),
+        (
+            OpeningsError::NoOpenings {
+                path: p(),
+                rejected: 1,
+            },
+            BadInput,
+        ),
+        (OpeningsError::PolyglotSize { path: p(), size: 1 }, BadInput),
+        (
+            OpeningsError::PolyglotUnsorted {
+                path: p(),
+                entry: 1,
+            },
+            BadInput,
+        ),
+        (
+            OpeningsError::StartOutOfRange {
+                path: p(),
+                start: 1,
+                len: 1,
+            },
+            BadInput,
+        ),
+        (OpeningsError::TooLarge { path: p() }, BadInput),
+    ]);
+}
+
+#[test]
+fn every_generate_error_variant_has_its_class() {
+    check(vec![
+        (GenerateError::EmptyWindow { min: 1, max: 1 }, BadInput),
+        (GenerateError::Zero, BadInput),
+        (
+            GenerateError::OutOfRange {
+                option: "x",
+                value: s(),
+                expected: "x",
+            },
+            BadInput,
+        ),
+        (
+            GenerateError::GaveUp {
+                found: 1,
+                count: 1,
+                tried: 1,
+            },
+            FailedRun,
+        ),
+    ]);
+}
+
+#[test]
+fn every_stats_error_variant_has_its_class() {
+    check(vec![
+        (
+            StatsError::FieldCount {
+                format: "x",
+                expected: 1,
+                found: 1,
+            },
+            BadInput,
+        ),
+        (
+            StatsError::BadCount {
+                field: "x",
+                value: s(),
+            },
+            BadInput,
+        ),
+        (StatsError::BadScore(1.0), BadInput),
+        (
+            StatsError::BadProbability {
+                name: "x",
+                value: 1.0,
+            },
+            BadInput,
+        ),
+        (
+            StatsError::NonFiniteElo {
+                name: "x",
+                value: 1.0,
+            },
+            BadInput,
+        ),
+        (
+            StatsError::EloOrder {
+                elo0: 1.0,
+                elo1: 1.0,
+            },
+            BadInput,
+        ),
+        (StatsError::UnknownModel(s()), BadInput),
+        (StatsError::CountOverflow { format: "x" }, BadInput),
+        (StatsError::BayesEloNeedsWdl, BadInput),
+    ]);
+}
+
+#[test]
+fn every_games_csv_error_variant_has_its_class() {
+    check(vec![
+        (
+            GamesCsvError::Io {
+                path: p(),
+                source: io(),
+            },
+            FailedRun,
+        ),
+        (GamesCsvError::Header { path: p() }, BadInput),
+        (
+            GamesCsvError::Row {
+                path: p(),
+                line: 1,
+                message: s(),
+            },
+            BadInput,
+        ),
+        (
+            GamesCsvError::Duplicate {
+                path: p(),
+                line: 1,
+                game_id: 1,
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
+fn every_bullet_error_variant_has_its_class() {
+    check(vec![
+        (BulletError::Line(PositionLineError::MissingLabel), BadInput),
+        (BulletError::Fen(fen()), BadInput),
+        (BulletError::NoScore, BadInput),
+        (BulletError::NotAResult { label: 1.0 }, BadInput),
+        (BulletError::Malformed { found: s() }, BadInput),
+        (BulletError::BadScore { found: s() }, BadInput),
+        (BulletError::BadResult { found: s() }, BadInput),
+    ]);
+}
+
+#[test]
+fn every_bullet_index_error_variant_has_its_class() {
+    check(vec![
+        (BulletIndexError::Header, BadInput),
+        (BulletIndexError::Row { line: 2 }, BadInput),
+        (
+            BulletIndexError::Short {
+                line: 2,
+                game: 1,
+                count: 3,
+                bullet: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
+fn every_figures_error_variant_has_its_class() {
+    check(vec![
+        (FiguresError::Header, BadInput),
+        (FiguresError::Row { line: 2 }, BadInput),
+    ]);
+}
+
+#[test]
+fn every_convert_error_variant_has_its_class() {
+    check(vec![
+        (
+            ConvertError::Read {
+                file: s(),
+                error: io(),
+            },
+            FailedRun,
+        ),
+        (
+            ConvertError::Write {
+                file: s(),
+                error: io(),
+            },
+            FailedRun,
+        ),
+    ]);
+}
+
+#[test]
+fn every_tablebase_error_variant_has_its_class() {
+    check(vec![
+        (
+            TablebaseError::Unreadable {
+                path: s(),
+                source: io(),
+            },
+            BadInput,
+        ),
+        (TablebaseError::NotADirectory { path: s() }, BadInput),
+        (TablebaseError::NoTables { path: s() }, BadInput),
+        (TablebaseError::UnsupportedPath { path: s() }, BadInput),
+        (
+            TablebaseError::OtherSetOpen {
+                open: s(),
+                requested: s(),
+            },
+            BadInput,
+        ),
+        (
+            TablebaseError::Init {
+                path: s(),
+                reason: s(),
+            },
+            FailedRun,
+        ),
+        (
+            TablebaseError::TooManyPieces {
+                pieces: 1,
+                max: 1,
+                path: s(),
+            },
+            BadInput,
+        ),
+        (TablebaseError::CastlingRights, BadInput),
+        (
+            TablebaseError::MissingTable {
+                table: s(),
+                kind: TableKind::Wdl,
+                position_table: s(),
+                path: s(),
+            },
+            BadInput,
+        ),
+        (
+            TablebaseError::ProbeFailed {
+                table: s(),
+                path: s(),
+            },
+            FailedRun,
+        ),
+    ]);
+}
+
+#[test]
+fn every_table_alloc_error_variant_has_its_class() {
+    check(vec![
+        (
+            TableAllocError::TooLarge {
+                requested: 1,
+                max: 1,
+            },
+            BadInput,
+        ),
+        (TableAllocError::OutOfMemory { megabytes: 1 }, FailedRun),
+    ]);
+}
+
+#[test]
+fn every_search_param_error_variant_has_its_class() {
+    check(vec![
+        (SearchParamError::Unknown { key: s() }, BadInput),
+        (
+            SearchParamError::OutOfRange {
+                key: "x",
+                value: 1.0,
+                expected: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
+fn every_bad_line_reason_variant_has_its_class() {
+    check(vec![
+        (BadLineReason::Fen(fen()), BadInput),
+        (BadLineReason::Opcode(s()), BadInput),
+        (
+            BadLineReason::Move {
+                ply: 1,
+                number: s(),
+                text: s(),
+                error: SanError::Malformed {
+                    text: s(),
+                    reason: "x",
+                },
+            },
+            BadInput,
+        ),
+        (BadLineReason::NoLegalMoves, BadInput),
+        (BadLineReason::Syntax("x"), BadInput),
+        (BadLineReason::Variant(s()), BadInput),
+        (BadLineReason::NotUtf8, BadInput),
+    ]);
+}
