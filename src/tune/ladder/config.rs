@@ -242,7 +242,6 @@ impl LoopConfig {
         let champion = self.start_champion();
         self.selfplay_config(1, &champion, &dir.join("selfplay"))?;
         self.tune_config(
-            1,
             &[dir.join("data.epd")],
             &champion.weights,
             &dir.join("tune"),
@@ -378,11 +377,10 @@ impl LoopConfig {
         Ok((config, text))
     }
 
-    /// Generation `generation`'s tune: from the champion's weights over the data `files`,
-    /// written into `dir`.
+    /// A generation's tune: from the champion's weights over the data `files`, written into
+    /// `dir` (every generation's the same but for these).
     pub fn tune_config(
         &self,
-        generation: u32,
         files: &[PathBuf],
         champion_weights: &Path,
         dir: &Path,
@@ -390,7 +388,9 @@ impl LoopConfig {
         let mut table = self.tune.clone();
         let files = files.iter().map(|f| path_value(f)).collect();
         set(&mut table, &["data", "files"], toml::Value::Array(files));
-        let seed = self.stage_seed(generation, SeedStream::Tune);
+        // One split for the whole run: a pair held out once stays held out, so no champion
+        // was ever fitted on the positions that judge its successor (generation 0's stream).
+        let seed = self.stage_seed(0, SeedStream::Tune);
         set(&mut table, &["data", "seed"], toml::Value::Integer(seed));
         set(
             &mut table,
@@ -685,7 +685,6 @@ elo1 = 10.0
         assert_eq!(gate.engines[0].name, "challenger");
         let (tune, _) = config
             .tune_config(
-                2,
                 &[PathBuf::from("a.epd")],
                 Path::new("w.toml"),
                 Path::new("t"),
@@ -693,6 +692,20 @@ elo1 = 10.0
             .unwrap();
         assert_eq!(tune.data.files, [PathBuf::from("a.epd")]);
         assert_eq!(tune.optimizer.epochs, 5);
+        // Every generation splits its window the same way, so held-out pairs stay held out.
+        let files = [PathBuf::from("a.epd"), PathBuf::from("b.epd")];
+        let (later, _) = config
+            .tune_config(&files, Path::new("w.toml"), Path::new("t7"))
+            .unwrap();
+        assert_eq!(later.data.seed, tune.data.seed);
+        let reseeded = LoopConfig::parse(&SMALL.replace("seed = 3", "seed = 5"), "l.toml").unwrap();
+        let (other, _) = reseeded
+            .tune_config(&files, Path::new("w.toml"), Path::new("t"))
+            .unwrap();
+        assert_ne!(
+            other.data.seed, tune.data.seed,
+            "the run's seed still chooses the split"
+        );
     }
 
     #[test]

@@ -181,9 +181,7 @@ impl Generation<'_, '_> {
         if out.exists() {
             std::fs::remove_dir_all(&out).map_err(io_error(&out))?;
         }
-        let (config, text) =
-            self.config
-                .tune_config(self.number, files, &champion.weights, &out)?;
+        let (config, text) = self.config.tune_config(files, &champion.weights, &out)?;
         self.write_stage_config(Stage::Tune, &text)?;
         let generation = self.number;
         let on_event = &mut *self.on_event;
