@@ -500,3 +500,24 @@ fn restart_on_starts_a_fresh_engine_for_every_game() {
     assert_eq!(count("new"), 4, "{sent}");
     assert_eq!(count("quit"), 5, "{sent}");
 }
+
+/// cutechess's `ponder` key: the engine is told `hard` (it thinks on the opponent's time by
+/// itself) instead of `easy`, and stopped with `force` when a game ends on the opponent's move.
+#[test]
+fn a_pondering_xboard_engine_gets_hard_instead_of_easy() {
+    if !python_chess() {
+        return;
+    }
+    let dir = scratch("ponder");
+    let log = dir.join("mock.log");
+    let args = format!(
+        "-games 2 -maxmoves 6 -pgnout games.pgn -engine builtin name=sparring nodes=500 {}",
+        mock_engine("mock", &log, "", "depth=2 ponder")
+    );
+    let out = cutechess(&dir, &args);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(replay(&dir.join("games.pgn")), 2);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.lines().any(|l| l == "hard"), "{sent}");
+    assert!(!sent.lines().any(|l| l == "easy"), "{sent}");
+}

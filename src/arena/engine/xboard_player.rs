@@ -4,6 +4,7 @@
 //! `ping` when the engine has it, then `time`, `otim` and `go`. Every wait has a deadline.
 
 use super::process::EngineProcess;
+use super::settings::ExternalSettings;
 use super::uci::{check_options, DeclaredOption};
 use super::uci_player::{handshake_error, UciCommand};
 use super::xboard::{self, EngineLine, Features};
@@ -38,6 +39,9 @@ pub struct XboardPlayer {
     /// The move texts sent with the current request: an `Illegal move` line naming one of
     /// them is a refusal; any other (engines answer unknown commands so) is ignored.
     sent: Vec<String>,
+    /// cutechess's `ponder`: `hard` instead of `easy`, so the engine thinks on the
+    /// opponent's time by itself (until the next `force`).
+    ponder: bool,
 }
 
 impl XboardPlayer {
@@ -47,6 +51,16 @@ impl XboardPlayer {
     /// declaration does not allow is refused before anything is sent.
     pub fn start_logged(
         spec: &UciCommand,
+        timeout: Duration,
+        log: Option<LogSink>,
+    ) -> Result<XboardPlayer, PlayerError> {
+        XboardPlayer::start_with(spec, &ExternalSettings::default(), timeout, log)
+    }
+
+    /// As `start_logged`, with cutechess's per-engine `settings`.
+    pub fn start_with(
+        spec: &UciCommand,
+        settings: &ExternalSettings,
         timeout: Duration,
         log: Option<LogSink>,
     ) -> Result<XboardPlayer, PlayerError> {
@@ -69,6 +83,7 @@ impl XboardPlayer {
             known: None,
             ping: 0,
             sent: Vec::new(),
+            ponder: settings.ponder,
         };
         let mut commands = Vec::new();
         for (name, value) in &spec.options {
@@ -248,14 +263,16 @@ impl XboardPlayer {
         Ok((commands.join("\n"), pos, sent))
     }
 
-    /// What follows `new` for every game: the variant, thinking output on, pondering off.
+    /// What follows `new` for every game: the variant, thinking output on, pondering off
+    /// (`easy`) or, with `ponder`, on (`hard`).
     fn new_game_commands(&self) -> String {
         let variant = if self.chess960 {
             "\nvariant fischerandom"
         } else {
             ""
         };
-        format!("new{variant}\nforce\npost\neasy")
+        let pondering = if self.ponder { "hard" } else { "easy" };
+        format!("new{variant}\nforce\npost\n{pondering}")
     }
 }
 
@@ -348,6 +365,13 @@ impl Player for XboardPlayer {
 
     fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
         self.keep = patterns;
+    }
+
+    fn stop_pondering(&mut self) {
+        if self.ponder {
+            // Force mode ends any thinking on the opponent's time; a dead pipe shows next game.
+            let _ = self.process.send("force");
+        }
     }
 }
 
