@@ -216,6 +216,7 @@ fn run(
     now: &dyn Fn() -> Duration,
 ) -> Outcome {
     for (i, player) in players.iter_mut().enumerate() {
+        player.set_opponent(setup.names[1 - i]);
         if let Err(e) = player.new_game() {
             let color = if i == 0 { Color::White } else { Color::Black };
             record.at_fault = Some(color);

@@ -190,6 +190,9 @@ pub trait Player: Send {
     fn ponder(&mut self, _request: &GoRequest<'_>) -> Result<(), PlayerError> {
         Ok(())
     }
+    /// The opponent of the coming game, by its configured name (an xboard engine with
+    /// `feature name=1` is told it), before `new_game`.
+    fn set_opponent(&mut self, _name: &str) {}
     /// The game is over: a pondering engine stops thinking (UCI `stop`, its move discarded).
     /// A failure leaves the player `needs_restart`.
     fn stop_pondering(&mut self) {}

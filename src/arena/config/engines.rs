@@ -165,6 +165,7 @@ pub(super) fn engines(
         }
         let settings = ExternalSettings {
             ponder: e.ponder.unwrap_or(false),
+            ..ExternalSettings::default()
         };
         if settings != ExternalSettings::default() && matches!(kind, EngineKind::Builtin { .. }) {
             return Err(doc.invalid_value(

@@ -8,4 +8,7 @@ pub struct ExternalSettings {
     /// cutechess's `ponder`: the engine thinks on the opponent's time (UCI `go ponder` on its
     /// predicted reply, then `ponderhit` or `stop`; xboard `hard`).
     pub ponder: bool,
+    /// The run's Syzygy tables (`adjudication.tablebase.path`), told to an xboard engine
+    /// that reads them (`egtpath syzygy PATH`). Set by the runner, not a configuration key.
+    pub syzygy_path: Option<std::path::PathBuf>,
 }

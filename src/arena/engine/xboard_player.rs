@@ -42,6 +42,10 @@ pub struct XboardPlayer {
     /// cutechess's `ponder`: `hard` instead of `easy`, so the engine thinks on the
     /// opponent's time by itself (until the next `force`).
     ponder: bool,
+    /// The opponent's name, told to an engine with `feature name=1` each game.
+    opponent: Option<String>,
+    /// Games begun with this process (`reuse=0` engines play one).
+    games: u64,
 }
 
 impl XboardPlayer {
@@ -84,8 +88,15 @@ impl XboardPlayer {
             ping: 0,
             sent: Vec::new(),
             ponder: settings.ponder,
+            opponent: None,
+            games: 0,
         };
         let mut commands = Vec::new();
+        if let Some(path) = &settings.syzygy_path {
+            if player.features.egt.iter().any(|f| f == "syzygy") {
+                commands.push(format!("egtpath syzygy {}", path.display()));
+            }
+        }
         for (name, value) in &spec.options {
             commands.push(player.option_command(name, value)?);
         }
@@ -272,7 +283,12 @@ impl XboardPlayer {
             ""
         };
         let pondering = if self.ponder { "hard" } else { "easy" };
-        format!("new{variant}\nforce\npost\n{pondering}")
+        let mut text = format!("new{variant}\nforce\npost\n{pondering}");
+        if let Some(name) = self.opponent.as_ref().filter(|_| self.features.name) {
+            // cutechess's way: the opponent is an engine, and its name.
+            text.push_str(&format!("\ncomputer\nname {name}"));
+        }
+        text
     }
 }
 
@@ -321,6 +337,7 @@ impl Player for XboardPlayer {
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.known = None;
+        self.games += 1;
         let commands = self.new_game_commands();
         self.process.send(&commands)?;
         self.sync(Instant::now() + self.timeout)
@@ -365,6 +382,15 @@ impl Player for XboardPlayer {
 
     fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
         self.keep = patterns;
+    }
+
+    fn set_opponent(&mut self, name: &str) {
+        self.opponent = Some(name.replace(['\n', '\r'], " "));
+    }
+
+    fn needs_restart(&self) -> bool {
+        // `feature reuse=0`: one game per process.
+        !self.features.reuse && self.games > 0
     }
 
     fn stop_pondering(&mut self) {

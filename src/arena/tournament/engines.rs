@@ -175,7 +175,13 @@ impl EngineFactory {
                         options: options.clone(),
                         working_dir: working_dir.clone(),
                     };
-                    let settings = engine.settings.clone();
+                    let mut settings = engine.settings.clone();
+                    // An xboard engine that reads Syzygy tables is told the run's.
+                    settings.syzygy_path = config
+                        .adjudication
+                        .tablebase
+                        .as_ref()
+                        .map(|t| t.path.clone());
                     match engine.protocol {
                         Protocol::Uci => EngineFactory::Uci { command, settings },
                         Protocol::Xboard => EngineFactory::Xboard {

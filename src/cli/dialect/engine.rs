@@ -360,6 +360,7 @@ pub(super) fn engine_config(
     let restart = restart(spec, &label)?;
     let settings = ExternalSettings {
         ponder: get("ponder").is_some(),
+        ..ExternalSettings::default()
     };
     if builtin && settings.ponder {
         return Err(usage_error(format!(
