@@ -500,3 +500,69 @@ fn restart_on_starts_a_fresh_engine_for_every_game() {
     assert_eq!(count("new"), 4, "{sent}");
     assert_eq!(count("quit"), 5, "{sent}");
 }
+
+/// cutechess's `ponder` key: the engine is told `hard` (it thinks on the opponent's time by
+/// itself) instead of `easy`, and stopped with `force` when a game ends on the opponent's move.
+#[test]
+fn a_pondering_xboard_engine_gets_hard_instead_of_easy() {
+    if !python_chess() {
+        return;
+    }
+    let dir = scratch("ponder");
+    let log = dir.join("mock.log");
+    let args = format!(
+        "-games 2 -maxmoves 6 -pgnout games.pgn -engine builtin name=sparring nodes=500 {}",
+        mock_engine("mock", &log, "", "depth=2 ponder")
+    );
+    let out = cutechess(&dir, &args);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(replay(&dir.join("games.pgn")), 2);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.lines().any(|l| l == "hard"), "{sent}");
+    assert!(!sent.lines().any(|l| l == "easy"), "{sent}");
+}
+
+/// `feature reuse=0`: a fresh process for every game (as `restart=on`); `feature name=1`: the
+/// opponent's name with `computer` each game; `feature egt="syzygy"`: the run's tables
+/// (`-tb PATH`) with `egtpath syzygy PATH`.
+#[test]
+fn xboard_features_reuse_name_and_egt_are_honoured() {
+    if !python_chess() {
+        return;
+    }
+    let dir = scratch("features");
+    let log = dir.join("mock.log");
+    let tables = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/syzygy");
+    let args = format!(
+        "-games 3 -maxmoves 4 -pgnout games.pgn -tb {tables} -engine builtin name=opp nodes=500 {}",
+        mock_engine("mock", &log, "--reuse0 --name-feature --egt", "depth=2")
+    );
+    let out = cutechess(&dir, &args);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert_eq!(replay(&dir.join("games.pgn")), 3);
+    let sent = std::fs::read_to_string(&log).unwrap();
+    // Each process (the start-up probe's and one per game) plays at most one game.
+    let starts: Vec<&str> = sent.split("protover 2\n").skip(1).collect();
+    assert!(starts.len() >= 3, "{sent}");
+    for start in &starts {
+        assert!(start.lines().filter(|l| *l == "new").count() <= 1, "{sent}");
+        assert!(
+            start
+                .lines()
+                .any(|l| l == format!("egtpath syzygy {tables}")),
+            "{sent}"
+        );
+    }
+    let games = sent.lines().filter(|l| *l == "new").count();
+    assert_eq!(games, 3, "{sent}");
+    assert_eq!(
+        sent.lines().filter(|l| *l == "computer").count(),
+        3,
+        "{sent}"
+    );
+    assert_eq!(
+        sent.lines().filter(|l| *l == "name opp").count(),
+        3,
+        "{sent}"
+    );
+}

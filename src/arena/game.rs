@@ -216,6 +216,7 @@ fn run(
     now: &dyn Fn() -> Duration,
 ) -> Outcome {
     for (i, player) in players.iter_mut().enumerate() {
+        player.set_opponent(setup.names[1 - i]);
         if let Err(e) = player.new_game() {
             let color = if i == 0 { Color::White } else { Color::Black };
             record.at_fault = Some(color);
@@ -256,10 +257,18 @@ fn run(
             }
         }
         let mover = arbiter.game.position().side_to_move();
-        if let Err(outcome) = arbiter.play_move(&mut *players[mover.index()], record) {
+        let player = &mut *players[mover.index()];
+        if let Err(outcome) = arbiter.play_move(player, record) {
+            break outcome;
+        }
+        if let Err(outcome) = arbiter.start_pondering(player, mover, record) {
             break outcome;
         }
     };
+    // A pondering engine stops thinking on a game that is over.
+    for player in players.iter_mut() {
+        player.stop_pondering();
+    }
     for (i, tc) in setup.time_controls.iter().enumerate() {
         if let TimeControl::Clock { .. } = tc {
             record.clock_left[i] = Some(arbiter.clocks.left[i]);
@@ -355,6 +364,27 @@ impl Arbiter<'_, '_> {
             }
             None => Ok(()),
         }
+    }
+
+    /// After `mover`'s move: its player may ponder on the opponent's time, with its own
+    /// limits as they stand (its clock already charged). Err: it failed (a broken pipe).
+    fn start_pondering(
+        &self,
+        player: &mut dyn Player,
+        mover: Color,
+        record: &mut GameRecord,
+    ) -> Result<(), Outcome> {
+        let (limits, deadline) = move_limits(self.setup, &self.clocks, mover);
+        let request = GoRequest {
+            start: self.setup.start,
+            moves: &self.moves,
+            limits: &limits,
+            deadline,
+        };
+        player.ponder(&request).map_err(|e| {
+            record.at_fault = Some(mover);
+            failure(mover, &e, false)
+        })
     }
 
     /// Asks the mover for its move within its deadline, and charges the time to its clock.
@@ -488,5 +518,7 @@ fn move_limits(setup: &GameSetup<'_>, clocks: &Clocks, mover: Color) -> (SearchL
     }
 }
 
+#[cfg(test)]
+mod ponder_tests;
 #[cfg(test)]
 mod tests;

@@ -335,6 +335,9 @@ impl Fingerprint {
         if engine.restart {
             self.put(&key("restart"), "true".to_string());
         }
+        if engine.settings.ponder {
+            self.put(&key("ponder"), "true".to_string());
+        }
     }
 
     /// Recorded, not compared (`run.` keys): what `sparring merge` needs to report as the run
@@ -607,10 +610,12 @@ mod tests {
         let plain = config("");
         assert_eq!(plain.get("engine[1].protocol"), None);
         assert_eq!(plain.get("engine[1].restart"), None);
-        let xboard = config("protocol = \"xboard\"\nrestart = true\n");
+        assert_eq!(plain.get("engine[1].ponder"), None);
+        let xboard = config("protocol = \"xboard\"\nrestart = true\nponder = true\n");
         assert_eq!(xboard.get("engine[1].protocol"), Some("xboard"));
         assert_eq!(xboard.get("engine[1].restart"), Some("true"));
-        assert_eq!(plain.changes(&xboard).len(), 2);
+        assert_eq!(xboard.get("engine[1].ponder"), Some("true"));
+        assert_eq!(plain.changes(&xboard).len(), 3);
     }
 
     #[test]

@@ -184,6 +184,23 @@ pub trait Player: Send {
     /// Keeps, with each move's reply, the last line of the engine's output that matches each
     /// pattern (fastchess's `-pgnout match_line=`). The built-in engine writes no lines.
     fn keep_lines(&mut self, _patterns: Arc<[Regex]>) {}
+    /// The player's move was just played and its opponent is to move in `request`'s game (the
+    /// limits are the player's own, as they stand now): a pondering engine may think on the
+    /// reply it predicted (UCI `go ponder`). Nothing it does here can play a move.
+    fn ponder(&mut self, _request: &GoRequest<'_>) -> Result<(), PlayerError> {
+        Ok(())
+    }
+    /// The opponent of the coming game, by its configured name (an xboard engine with
+    /// `feature name=1` is told it), before `new_game`.
+    fn set_opponent(&mut self, _name: &str) {}
+    /// The game is over: a pondering engine stops thinking (UCI `stop`, its move discarded).
+    /// A failure leaves the player `needs_restart`.
+    fn stop_pondering(&mut self) {}
+    /// Whether the player is out of step with its engine (it ignored `stop` after a game) and
+    /// should be started afresh before its next game.
+    fn needs_restart(&self) -> bool {
+        false
+    }
 }
 
 /// What the built-in player's search thread does: the real searcher, or a stand-in in tests.

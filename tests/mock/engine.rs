@@ -27,6 +27,11 @@
 //! - `--stderr TEXT`      write TEXT to standard error on every `go`
 //! - `--log FILE`         append every command received to FILE
 //! - `--name TEXT`        the `id name` to give (default `mock`)
+//! - `--ponder`           declare the `Ponder` option and predict the reply with every move
+//!   (`bestmove M ponder P`, P the opponent's first legal move, what another mock plays); take
+//!   `go ponder` silently, answering at `ponderhit` or `stop`
+//! - `--ponder-miss`      as `--ponder`, predicting the opponent's last legal move instead
+//! - `--ignore-stop`      never answer `stop` while pondering
 
 use sparring::board::{Move, Position};
 use std::io::{BufRead, Write};
@@ -52,6 +57,9 @@ struct Script {
     stderr: Option<String>,
     log: Option<String>,
     name: Option<String>,
+    ponder: bool,
+    ponder_miss: bool,
+    ignore_stop: bool,
 }
 
 fn parse_args() -> Script {
@@ -86,6 +94,9 @@ fn parse_args() -> Script {
             "--stderr" => script.stderr = Some(value()),
             "--log" => script.log = Some(value()),
             "--name" => script.name = Some(value()),
+            "--ponder" => script.ponder = true,
+            "--ponder-miss" => (script.ponder, script.ponder_miss) = (true, true),
+            "--ignore-stop" => script.ignore_stop = true,
             other => panic!("mock_engine: unknown argument {other}"),
         }
     }
@@ -111,6 +122,26 @@ fn parse_position(line: &str) -> Option<Position> {
         pos.make_move(mv);
     }
     Some(pos)
+}
+
+/// ` ponder P` for `--ponder` after `best` in `pos` (empty otherwise, or with no reply).
+fn prediction(script: &Script, pos: &Position, best: &str) -> String {
+    let Some(mv) = script
+        .ponder
+        .then(|| pos.parse_uci_move(best).ok())
+        .flatten()
+    else {
+        return String::new();
+    };
+    let mut after = pos.clone();
+    after.make_move(mv);
+    let replies = after.legal_moves();
+    let predicted = if script.ponder_miss {
+        replies.iter().last()
+    } else {
+        replies.iter().next()
+    };
+    predicted.map_or(String::new(), |m| format!(" ponder {m}"))
 }
 
 fn hang() -> ! {
@@ -171,6 +202,8 @@ fn main() {
     let mut out = stdout.lock();
     let mut position = Position::startpos();
     let mut searches = 0u64;
+    // The position a `go ponder` thinks on, until `ponderhit` or `stop`.
+    let mut pondering: Option<Position> = None;
     let due = |after: Option<u64>, n: u64| after.is_some_and(|a| n > a);
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
@@ -190,6 +223,9 @@ fn main() {
                 for option in &script.options {
                     reply.push_str(&format!("option name {option} type string default x\n"));
                 }
+                if script.ponder {
+                    reply.push_str("option name Ponder type check default false\n");
+                }
                 for spec in &script.declared {
                     reply.push_str(&format!("option name {spec}\n"));
                 }
@@ -199,6 +235,19 @@ fn main() {
             }
             "isready" if !script.no_readyok => reply.push_str("readyok\n"),
             "position" => position = parse_position(line).unwrap_or_else(Position::startpos),
+            "go" if line.split_whitespace().nth(1) == Some("ponder") => {
+                pondering = Some(position.clone());
+            }
+            "ponderhit" | "stop" => {
+                let ignored = command == "stop" && script.ignore_stop;
+                if let Some(pos) = pondering.take().filter(|_| !ignored) {
+                    let best = pos.legal_moves().iter().next().copied();
+                    let best = best.map_or("0000".to_string(), |m| m.to_string());
+                    reply.push_str(&format!("info depth 2 score cp 7 nodes 2\nbestmove {best}"));
+                    reply.push_str(&prediction(&script, &pos, &best));
+                    reply.push('\n');
+                }
+            }
             "go" => {
                 searches += 1;
                 if let Some(text) = &script.stderr {
@@ -241,7 +290,8 @@ fn main() {
                     reply.push_str(&format!("bestmove {illegal}\n"));
                 } else {
                     reply.push_str(&format!(
-                        "info depth 1 score cp 0 nodes 1\n{extra}bestmove {best}\n"
+                        "info depth 1 score cp 0 nodes 1\n{extra}bestmove {best}{}\n",
+                        prediction(&script, &position, &best)
                     ));
                     if script.double_bestmove {
                         // A stale second answer: taken as the next move it would be illegal

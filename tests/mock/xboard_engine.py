@@ -17,6 +17,9 @@ writes every command it receives to --log FILE. Flags make it misbehave on purpo
   --hang-at N      never answer its Nth go
   --resign-at N    resign instead of its Nth move
   --claim-at N     claim a win for itself instead of its Nth move
+  --reuse0         declare reuse=0 (a fresh process for every game)
+  --name-feature   declare name=1 (it is told its opponent with `computer` and `name`)
+  --egt            declare egt="syzygy" (it is told the run's tables with `egtpath`)
 """
 
 import sys
@@ -116,7 +119,12 @@ def main():
                 continue
             features = ['myname="MockXboard"', "setboard=%d" % (0 if flag("--no-setboard") else 1)]
             features.append("ping=%d" % (0 if flag("--no-ping") else 1))
-            features.append("sigint=0 sigterm=0 reuse=1 colors=0")
+            features.append("sigint=0 sigterm=0 colors=0")
+            features.append("reuse=%d" % (0 if flag("--reuse0") else 1))
+            if flag("--name-feature"):
+                features.append("name=1")
+            if flag("--egt"):
+                features.append('egt="syzygy"')
             if flag("--san"):
                 features.append("san=1")
             if flag("--usermove"):
@@ -157,7 +165,7 @@ def main():
             return
         elif cmd in ("xboard", "accepted", "rejected", "time", "otim", "level", "st", "sd",
                      "nps", "post", "nopost", "easy", "hard", "computer", "name", "result",
-                     "random", "memory", "cores", "option", "?"):
+                     "random", "memory", "cores", "option", "?", "egtpath"):
             continue
         else:
             text = words[1] if cmd == "usermove" else cmd

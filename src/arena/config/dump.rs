@@ -282,5 +282,6 @@ fn engine_file(e: &EngineConfig) -> EngineFile {
         // Written only for xboard engines, so UCI runs dump as before.
         protocol: (e.protocol != Protocol::Uci).then(|| e.protocol.name().to_string()),
         restart: e.restart.then_some(true),
+        ponder: e.settings.ponder.then_some(true),
     }
 }

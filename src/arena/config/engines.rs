@@ -3,6 +3,7 @@
 use super::file::{EachFile, EngineFile};
 use super::model::{BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl};
 use super::validate::{has_control, limit};
+use crate::arena::engine::ExternalSettings;
 use crate::toml_config::{ConfigError, Document};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -162,16 +163,50 @@ pub(super) fn engines(
                 "no protocol for the built-in engine (it runs in process)",
             ));
         }
+        let settings = ExternalSettings {
+            ponder: e.ponder.unwrap_or(false),
+            ..ExternalSettings::default()
+        };
+        if settings != ExternalSettings::default() && matches!(kind, EngineKind::Builtin { .. }) {
+            return Err(doc.invalid_value(
+                &key("ponder"),
+                "no pondering for the built-in engine (it thinks only when asked)",
+            ));
+        }
         engines.push(EngineConfig {
             name,
             kind,
             time_control,
             protocol,
             restart: e.restart.unwrap_or(false),
+            settings,
         });
     }
     if engines.len() < 2 {
         return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));
     }
     Ok(engines)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::arena::config::MatchConfig;
+
+    const TWO: &str = "[tournament]\n[time_control]\nnodes = 5\n[output]\ndir = \"x\"\n\
+                       [[engine]]\nname = \"a\"\nbuiltin = {}\n\
+                       [[engine]]\nname = \"b\"\nuci = { command = \"x\" }\n";
+
+    /// The cutechess-style engine keys read back from the dump, and are refused for the
+    /// built-in engine by name.
+    #[test]
+    fn engine_settings_round_trip_and_need_an_external_engine() {
+        let config = MatchConfig::parse(&format!("{TWO}ponder = true\n"), "t").unwrap();
+        assert!(config.engines[1].settings.ponder);
+        assert!(config.to_toml().contains("ponder = true"));
+        let again = MatchConfig::parse(&config.to_toml(), "t").unwrap();
+        assert_eq!(again.engines, config.engines);
+        let builtin = TWO.replace("builtin = {}\n", "builtin = {}\nponder = true\n");
+        let err = MatchConfig::parse(&builtin, "t").unwrap_err().to_string();
+        assert!(err.contains("engine[0].ponder"), "{err}");
+    }
 }

@@ -243,6 +243,8 @@ pub(super) struct EngineFile {
     pub(super) protocol: Option<String>,
     /// A new engine for every game (cutechess's `restart=on`).
     pub(super) restart: Option<bool>,
+    /// Think on the opponent's time (cutechess's `ponder`).
+    pub(super) ponder: Option<bool>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -394,6 +394,9 @@ pub struct EngineConfig {
     /// `restart=on`; false (the default) keeps one for the whole run, restarting it only after
     /// a failure.
     pub restart: bool,
+    /// cutechess's per-engine keys for an external engine (`engine.ponder`, ...); the
+    /// defaults for the built-in engine.
+    pub settings: crate::arena::engine::ExternalSettings,
 }
 
 /// Which tool's console lines the results block imitates: `output.format`.

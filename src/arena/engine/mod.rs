@@ -5,6 +5,7 @@
 
 mod lines;
 mod process;
+mod settings;
 mod uci;
 mod uci_player;
 mod xboard;
@@ -12,9 +13,10 @@ mod xboard_player;
 
 pub use lines::{Line, LineSplitter, MAX_LINE_BYTES};
 pub use process::{kill_all_engine_groups, EngineProcess};
+pub use settings::ExternalSettings;
 pub use uci::{
-    check_options, go_command, parse_bestmove, parse_info, position_command, DeclaredOption,
-    InfoLine, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
+    check_options, go_command, parse_bestmove, parse_info, parse_ponder, position_command,
+    DeclaredOption, InfoLine, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
 };
 pub use uci_player::{UciCommand, UciPlayer};
 pub use xboard::{

@@ -156,15 +156,16 @@ pub(crate) fn wait_ready(
 
 /// Plays one `go`: sends the position, `isready` and `go` in one write, skips what comes
 /// before `readyok` (a second `bestmove` for the previous go, late info lines, so it can never
-/// be taken as this answer), then reads `info` lines up to `bestmove`.
+/// be taken as this answer), then reads `info` lines up to `bestmove`, all by `deadline`.
 /// `keep` are fastchess's `match_line` patterns: for each, the last line of this go that
-/// matches it goes into the reply's details.
+/// matches it goes into the reply's details. Also gives the engine's `ponder` move, if any.
 pub(crate) fn go(
     process: &mut EngineProcess,
     request: &GoRequest<'_>,
     chess960: bool,
     keep: &[Regex],
-) -> Result<EngineReply, PlayerError> {
+    deadline: Instant,
+) -> Result<(EngineReply, Option<String>), PlayerError> {
     let commands = format!(
         "{}\nisready\n{}",
         position_command(
@@ -175,8 +176,17 @@ pub(crate) fn go(
         go_command(request)
     );
     process.send(&commands)?;
-    let deadline = Instant::now() + request.deadline;
     wait_ready(process, deadline)?;
+    read_reply(process, keep, deadline)
+}
+
+/// Reads `info` lines up to `bestmove` by `deadline`: the reply, and the move the engine
+/// expects in answer (`bestmove e2e4 ponder e7e5`), if it names one.
+pub(crate) fn read_reply(
+    process: &mut EngineProcess,
+    keep: &[Regex],
+    deadline: Instant,
+) -> Result<(EngineReply, Option<String>), PlayerError> {
     let mut reply = EngineReply::default();
     let mut kept: Vec<Option<String>> = vec![None; keep.len()];
     loop {
@@ -192,9 +202,17 @@ pub(crate) fn go(
         } else if let Some(best) = parse_bestmove(trimmed) {
             reply.bestmove = best.to_string();
             reply.details.lines = kept.into_iter().flatten().collect();
-            return Ok(reply);
+            return Ok((reply, parse_ponder(trimmed)));
         }
     }
+}
+
+/// The `ponder` move of a `bestmove` line, as written; None when it names none.
+pub fn parse_ponder(line: &str) -> Option<String> {
+    let mut words = line.split_whitespace().skip(2);
+    (words.next() == Some("ponder"))
+        .then(|| words.next().map(str::to_string))
+        .flatten()
 }
 
 /// The `position` command. In Chess960 the start is always a FEN (X-FEN) and castling is king
@@ -500,5 +518,11 @@ mod tests {
         assert_eq!(parse_bestmove("bestmove"), Some(""));
         assert_eq!(parse_bestmove("bestmoves e2e4"), None);
         assert_eq!(parse_bestmove("info bestmove e2e4"), None);
+        assert_eq!(
+            parse_ponder("bestmove e2e4 ponder e7e5").as_deref(),
+            Some("e7e5")
+        );
+        assert_eq!(parse_ponder("bestmove e2e4"), None);
+        assert_eq!(parse_ponder("bestmove e2e4 ponder"), None);
     }
 }

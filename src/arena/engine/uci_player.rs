@@ -2,9 +2,11 @@
 //! a deadline; a crash, a hang or garbage is reported as a `PlayerError`, never a panic.
 
 use super::process::EngineProcess;
+use super::settings::ExternalSettings;
 use super::uci::{self, check_options, DeclaredOption};
 use crate::arena::engine_log::LogSink;
 use crate::arena::player::{EngineReply, GoRequest, Player, PlayerError};
+use crate::board::{CastlingNotation, Move, Position};
 use regex::Regex;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -39,6 +41,15 @@ pub struct UciPlayer {
     chess960: bool,
     /// The `match_line` patterns whose last matching line each reply keeps.
     keep: Arc<[Regex]>,
+    /// Pondering is on (cutechess's `ponder`).
+    ponder: bool,
+    /// The reply the engine predicted with its last move (`bestmove X ponder Y`).
+    predicted: Option<String>,
+    /// The game a `go ponder` search runs on (the predicted move last), until `ponderhit`
+    /// or `stop`.
+    pondering: Option<(Position, Vec<Move>)>,
+    /// It ignored `stop` after a game: out of step, to be started afresh.
+    broken: bool,
 }
 
 impl UciPlayer {
@@ -55,6 +66,17 @@ impl UciPlayer {
         timeout: Duration,
         log: Option<LogSink>,
     ) -> Result<UciPlayer, PlayerError> {
+        UciPlayer::start_with(spec, &ExternalSettings::default(), timeout, log)
+    }
+
+    /// As `start_logged`, with cutechess's per-engine `settings` (pondering: `setoption name
+    /// Ponder value true` when the engine declares the option and none is configured).
+    pub fn start_with(
+        spec: &UciCommand,
+        settings: &ExternalSettings,
+        timeout: Duration,
+        log: Option<LogSink>,
+    ) -> Result<UciPlayer, PlayerError> {
         check_options(&spec.options)?;
         let mut process =
             EngineProcess::spawn(&spec.command, &spec.args, spec.working_dir.as_deref(), log)?;
@@ -68,6 +90,10 @@ impl UciPlayer {
             undeclared: Vec::new(),
             chess960: false,
             keep: Arc::from(Vec::new()),
+            ponder: settings.ponder,
+            predicted: None,
+            pondering: None,
+            broken: false,
         };
         for (name, value) in &spec.options {
             match player.declared_mut(name) {
@@ -78,7 +104,15 @@ impl UciPlayer {
                 None => player.undeclared.push(name.clone()),
             }
         }
-        for (name, value) in &spec.options {
+        let mut options = spec.options.clone();
+        let configured = |name: &str| options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+        if settings.ponder && !configured("Ponder") {
+            if let Some(declared) = player.declared_mut("Ponder") {
+                declared.value = Some("true".to_string());
+                options.push(("Ponder".to_string(), "true".to_string()));
+            }
+        }
+        for (name, value) in &options {
             player
                 .process
                 .send(&format!("setoption name {name} value {value}"))?;
@@ -150,6 +184,12 @@ impl Player for UciPlayer {
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.stop_pondering();
+        if self.broken {
+            return Err(PlayerError::Disconnected {
+                detail: " (it ignored `stop` after its last game)".to_string(),
+            });
+        }
         self.process.send("ucinewgame")?;
         self.ready()
     }
@@ -168,11 +208,93 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
-        uci::go(&mut self.process, request, self.chess960, &self.keep)
+        let deadline = Instant::now() + request.deadline;
+        self.predicted = None;
+        if let Some((start, moves)) = self.pondering.take() {
+            if &start == request.start && moves == request.moves {
+                // A ponder hit: the search goes on, now on the engine's own time.
+                self.process.send("ponderhit")?;
+                let reply = uci::read_reply(&mut self.process, &self.keep, deadline);
+                return self.keep_prediction(reply);
+            }
+            // A miss: the ponder search's move is read and discarded before the real `go`
+            // (all within this move's deadline, so an engine ignoring `stop` loses on time).
+            self.process.send("stop")?;
+            uci::read_reply(&mut self.process, &[], deadline)?;
+        }
+        let reply = uci::go(
+            &mut self.process,
+            request,
+            self.chess960,
+            &self.keep,
+            deadline,
+        );
+        self.keep_prediction(reply)
     }
 
     fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
         self.keep = patterns;
+    }
+
+    fn ponder(&mut self, request: &GoRequest<'_>) -> Result<(), PlayerError> {
+        let Some(text) = self.predicted.take().filter(|_| self.ponder) else {
+            return Ok(());
+        };
+        let mut pos = request.start.clone();
+        for &mv in request.moves {
+            pos.make_move(mv);
+        }
+        let Ok(mv) = pos.parse_uci_move(&text) else {
+            return Ok(());
+        };
+        pos.make_move(mv);
+        if pos.legal_moves().is_empty() {
+            // It predicts the end of the game: nothing to think about.
+            return Ok(());
+        }
+        let mut moves = request.moves.to_vec();
+        moves.push(mv);
+        let position = uci::position_command(
+            request.start,
+            &moves,
+            CastlingNotation::chess960_if(self.chess960),
+        );
+        let go = uci::go_command(request);
+        let go = go.strip_prefix("go").unwrap_or(&go);
+        self.process.send(&format!("{position}\ngo ponder{go}"))?;
+        self.pondering = Some((request.start.clone(), moves));
+        Ok(())
+    }
+
+    fn stop_pondering(&mut self) {
+        self.predicted = None;
+        if self.pondering.take().is_none() {
+            return;
+        }
+        let deadline = Instant::now() + self.timeout;
+        let stopped = self
+            .process
+            .send("stop")
+            .and_then(|()| uci::read_reply(&mut self.process, &[], deadline));
+        if stopped.is_err() {
+            self.broken = true;
+        }
+    }
+
+    fn needs_restart(&self) -> bool {
+        self.broken
+    }
+}
+
+impl UciPlayer {
+    /// Notes the engine's predicted reply (for `ponder`) and gives its move.
+    fn keep_prediction(
+        &mut self,
+        reply: Result<(EngineReply, Option<String>), PlayerError>,
+    ) -> Result<EngineReply, PlayerError> {
+        let (reply, predicted) = reply?;
+        self.predicted = predicted;
+        Ok(reply)
     }
 }
 

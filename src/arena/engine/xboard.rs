@@ -43,6 +43,12 @@ pub struct Features {
     pub options: Vec<DeclaredOption>,
     /// Whether it answered `protover 2` at all (a version 1 engine does not).
     pub protover2: bool,
+    /// `reuse=0` asks for a fresh process for every game.
+    pub reuse: bool,
+    /// `name=1`: it wants its opponent's name (`computer`, `name NAME`) with every game.
+    pub name: bool,
+    /// `egt="syzygy,..."`: the endgame table formats it reads (`egtpath FORMAT PATH`).
+    pub egt: Vec<String>,
 }
 
 impl Default for Features {
@@ -60,6 +66,9 @@ impl Default for Features {
             variants: None,
             options: Vec::new(),
             protover2: false,
+            reuse: true,
+            name: false,
+            egt: Vec::new(),
         }
     }
 }
@@ -94,9 +103,11 @@ impl Features {
                 Some(option) => self.options.push(option),
                 None => return false,
             },
-            // Known and harmless: the engine's name for itself, reuse between games, the
-            // `done` marker (answered by the handshake).
-            "reuse" | "name" | "done" | "colors" | "draw" | "debug" => {}
+            "reuse" => self.reuse = value != "0",
+            "name" => self.name = on,
+            "egt" => self.egt = value.split(',').map(|v| v.trim().to_string()).collect(),
+            // Known and harmless: the `done` marker (answered by the handshake) and others.
+            "done" | "colors" | "draw" | "debug" => {}
             _ => return false,
         }
         true

@@ -4,6 +4,7 @@
 //! `ping` when the engine has it, then `time`, `otim` and `go`. Every wait has a deadline.
 
 use super::process::EngineProcess;
+use super::settings::ExternalSettings;
 use super::uci::{check_options, DeclaredOption};
 use super::uci_player::{handshake_error, UciCommand};
 use super::xboard::{self, EngineLine, Features};
@@ -38,6 +39,13 @@ pub struct XboardPlayer {
     /// The move texts sent with the current request: an `Illegal move` line naming one of
     /// them is a refusal; any other (engines answer unknown commands so) is ignored.
     sent: Vec<String>,
+    /// cutechess's `ponder`: `hard` instead of `easy`, so the engine thinks on the
+    /// opponent's time by itself (until the next `force`).
+    ponder: bool,
+    /// The opponent's name, told to an engine with `feature name=1` each game.
+    opponent: Option<String>,
+    /// Games begun with this process (`reuse=0` engines play one).
+    games: u64,
 }
 
 impl XboardPlayer {
@@ -47,6 +55,16 @@ impl XboardPlayer {
     /// declaration does not allow is refused before anything is sent.
     pub fn start_logged(
         spec: &UciCommand,
+        timeout: Duration,
+        log: Option<LogSink>,
+    ) -> Result<XboardPlayer, PlayerError> {
+        XboardPlayer::start_with(spec, &ExternalSettings::default(), timeout, log)
+    }
+
+    /// As `start_logged`, with cutechess's per-engine `settings`.
+    pub fn start_with(
+        spec: &UciCommand,
+        settings: &ExternalSettings,
         timeout: Duration,
         log: Option<LogSink>,
     ) -> Result<XboardPlayer, PlayerError> {
@@ -69,8 +87,16 @@ impl XboardPlayer {
             known: None,
             ping: 0,
             sent: Vec::new(),
+            ponder: settings.ponder,
+            opponent: None,
+            games: 0,
         };
         let mut commands = Vec::new();
+        if let Some(path) = &settings.syzygy_path {
+            if player.features.egt.iter().any(|f| f == "syzygy") {
+                commands.push(format!("egtpath syzygy {}", path.display()));
+            }
+        }
         for (name, value) in &spec.options {
             commands.push(player.option_command(name, value)?);
         }
@@ -248,14 +274,21 @@ impl XboardPlayer {
         Ok((commands.join("\n"), pos, sent))
     }
 
-    /// What follows `new` for every game: the variant, thinking output on, pondering off.
+    /// What follows `new` for every game: the variant, thinking output on, pondering off
+    /// (`easy`) or, with `ponder`, on (`hard`).
     fn new_game_commands(&self) -> String {
         let variant = if self.chess960 {
             "\nvariant fischerandom"
         } else {
             ""
         };
-        format!("new{variant}\nforce\npost\neasy")
+        let pondering = if self.ponder { "hard" } else { "easy" };
+        let mut text = format!("new{variant}\nforce\npost\n{pondering}");
+        if let Some(name) = self.opponent.as_ref().filter(|_| self.features.name) {
+            // cutechess's way: the opponent is an engine, and its name.
+            text.push_str(&format!("\ncomputer\nname {name}"));
+        }
+        text
     }
 }
 
@@ -304,6 +337,7 @@ impl Player for XboardPlayer {
 
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.known = None;
+        self.games += 1;
         let commands = self.new_game_commands();
         self.process.send(&commands)?;
         self.sync(Instant::now() + self.timeout)
@@ -348,6 +382,22 @@ impl Player for XboardPlayer {
 
     fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
         self.keep = patterns;
+    }
+
+    fn set_opponent(&mut self, name: &str) {
+        self.opponent = Some(name.replace(['\n', '\r'], " "));
+    }
+
+    fn needs_restart(&self) -> bool {
+        // `feature reuse=0`: one game per process.
+        !self.features.reuse && self.games > 0
+    }
+
+    fn stop_pondering(&mut self) {
+        if self.ponder {
+            // Force mode ends any thinking on the opponent's time; a dead pipe shows next game.
+            let _ = self.process.send("force");
+        }
     }
 }
 

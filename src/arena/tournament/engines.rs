@@ -3,7 +3,7 @@
 
 use super::error::ArenaError;
 use crate::arena::config::{EngineKind, MatchConfig, Protocol, TimeControl};
-use crate::arena::engine::{check_options, UciCommand, UciPlayer, XboardPlayer};
+use crate::arena::engine::{check_options, ExternalSettings, UciCommand, UciPlayer, XboardPlayer};
 use crate::arena::engine_log::{LogSink, LoggedPlayer};
 use crate::arena::game::{play_game, GameSetup};
 use crate::arena::player::{BuiltinPlayer, Player, PlayerError};
@@ -31,11 +31,18 @@ pub enum EngineFactory {
         syzygy: Option<SearchTablebases>,
     },
     /// An external UCI engine.
-    Uci(UciCommand),
+    Uci {
+        /// How to start it.
+        command: UciCommand,
+        /// cutechess's per-engine keys (pondering, ...).
+        settings: ExternalSettings,
+    },
     /// An external xboard (CECP) engine, started the same way.
     Xboard {
         /// How to start it.
         command: UciCommand,
+        /// cutechess's per-engine keys (pondering, ...).
+        settings: ExternalSettings,
         /// Its time control: a node limit needs `feature nps=1`, checked at start-up.
         time_control: TimeControl,
     },
@@ -73,16 +80,19 @@ impl EngineFactory {
                     None => player,
                 })
             }
-            EngineFactory::Uci(command) => Ok(Box::new(UciPlayer::start_logged(
+            EngineFactory::Uci { command, settings } => Ok(Box::new(UciPlayer::start_with(
                 command,
+                settings,
                 timeout,
                 log.map(LogSink::fresh),
             )?)),
             EngineFactory::Xboard {
                 command,
+                settings,
                 time_control,
             } => {
-                let player = XboardPlayer::start_logged(command, timeout, log.map(LogSink::fresh))?;
+                let log = log.map(LogSink::fresh);
+                let player = XboardPlayer::start_with(command, settings, timeout, log)?;
                 player.check_time_control(time_control)?;
                 Ok(Box::new(player))
             }
@@ -163,10 +173,18 @@ impl EngineFactory {
                         options: options.clone(),
                         working_dir: working_dir.clone(),
                     };
+                    let mut settings = engine.settings.clone();
+                    // An xboard engine that reads Syzygy tables is told the run's.
+                    settings.syzygy_path = config
+                        .adjudication
+                        .tablebase
+                        .as_ref()
+                        .map(|t| t.path.clone());
                     match engine.protocol {
-                        Protocol::Uci => EngineFactory::Uci(command),
+                        Protocol::Uci => EngineFactory::Uci { command, settings },
                         Protocol::Xboard => EngineFactory::Xboard {
                             command,
+                            settings,
                             time_control: engine
                                 .time_control
                                 .clone()
@@ -278,9 +296,11 @@ pub(super) fn play_one(
     record.chess960 |= config.variant.is_chess960();
     players[w] = Some(white);
     players[b] = Some(black);
-    // `restart=on`: a fresh engine for the next game (the old one quits and is reaped).
+    // `restart=on`: a fresh engine for the next game (the old one quits and is reaped); so
+    // for one out of step with its engine (it ignored `stop` after pondering).
     for e in [w, b] {
-        if config.engines[e].restart {
+        let stale = players[e].as_ref().is_some_and(|p| p.needs_restart());
+        if config.engines[e].restart || stale {
             players[e] = None;
         }
     }

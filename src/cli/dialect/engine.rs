@@ -6,6 +6,7 @@ use crate::cli::UsageError;
 use sparring::arena::config::{
     parse_seconds, BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl,
 };
+use sparring::arena::engine::ExternalSettings;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,6 +30,9 @@ const ENGINE_KEYS: &[&str] = &[
     "conf",
 ];
 
+/// cutechess-cli engine keys written without a value (`ponder`).
+const ENGINE_FLAGS: &[&str] = &["ponder"];
+
 /// cutechess-cli engine keys with no counterpart in sparring.
 const ENGINE_KEYS_NOT_IMPLEMENTED: &[&str] = &[
     "stderr",
@@ -38,7 +42,6 @@ const ENGINE_KEYS_NOT_IMPLEMENTED: &[&str] = &[
     "book",
     "bookdepth",
     "whitepov",
-    "ponder",
     "tscale",
     "debug",
 ];
@@ -62,6 +65,10 @@ impl EngineSpec {
     pub(super) fn add(&mut self, option: &str, token: &str) -> Result<(), UsageError> {
         if token == "builtin" {
             self.builtin = true;
+            return Ok(());
+        }
+        if ENGINE_FLAGS.contains(&token) {
+            self.keys.insert(token.to_string(), String::new());
             return Ok(());
         }
         let (key, value) = pair(option, token)?;
@@ -351,6 +358,15 @@ pub(super) fn engine_config(
     let builtin = spec.builtin || get("cmd") == Some("builtin");
     let protocol = protocol(spec, builtin, &label)?;
     let restart = restart(spec, &label)?;
+    let settings = ExternalSettings {
+        ponder: get("ponder").is_some(),
+        ..ExternalSettings::default()
+    };
+    if builtin && settings.ponder {
+        return Err(usage_error(format!(
+            "{label}: ponder: the built-in engine does not ponder (it thinks only when asked)"
+        )));
+    }
     let options = checked_options(spec, &label)?;
     let (kind, default_name) = if builtin {
         (
@@ -373,6 +389,7 @@ pub(super) fn engine_config(
             time_control: Some(limit),
             protocol,
             restart,
+            settings,
         },
         margin,
     ))

@@ -666,3 +666,18 @@ fn engines_alone_lists_the_configured_engines() {
     assert!(err.starts_with("-engines: "), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// cutechess's per-engine keys: each becomes the engine's setting, and round-trips through
+/// `--dump-config`'s TOML.
+#[test]
+fn cutechess_engine_keys_become_engine_settings() {
+    let c = config("-engine cmd=x nodes=1 ponder -engine cmd=y nodes=1");
+    assert!(c.engines[0].settings.ponder);
+    assert!(!c.engines[1].settings.ponder);
+    let again = MatchConfig::parse(&c.to_toml(), "again").unwrap();
+    assert_eq!(again.engines, c.engines);
+    assert!(
+        error("-engine builtin nodes=1 ponder -engine cmd=y nodes=1")
+            .contains("the built-in engine does not ponder")
+    );
+}
