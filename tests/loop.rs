@@ -340,8 +340,9 @@ fn a_tune_that_keeps_the_champions_values_plays_no_gate() {
         .trim()
         .parse()
         .unwrap();
+    // The file keeps milliseconds, so it may round the row's time up by half of one.
     assert!(
-        rows[0].seconds >= clock && clock > 0.0,
+        rows[0].seconds + 0.0005 >= clock && clock > 0.0,
         "{clock} {:?}",
         rows[0]
     );
