@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 #[path = "common/binary.rs"]
 mod binary;
-use binary::{sparring, sparring_with_input, text, Run};
+use binary::{assert_bad_input, sparring, sparring_with_input, text, Run};
 #[path = "common/hostile.rs"]
 mod hostile;
 use hostile::{run, run_in, uci_search, Outcome};
@@ -15,18 +15,6 @@ use hostile::{run, run_in, uci_search, Outcome};
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
     binary::scratch_in("cli", name)
-}
-
-fn assert_bad_input(run: &Run, needles: &[&str]) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    for needle in needles {
-        assert!(
-            run.stderr.contains(needle),
-            "stderr lacks {needle:?}: {}",
-            run.stderr
-        );
-    }
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------

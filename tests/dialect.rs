@@ -17,7 +17,7 @@ use std::process::Command;
 
 #[path = "common/binary.rs"]
 mod binary;
-use binary::{sparring, text, Run};
+use binary::{assert_bad_input, sparring, text, Run};
 #[path = "common/hostile.rs"]
 mod hostile;
 use hostile::{assert_no_leftover, mock_engine, run, run_env};
@@ -725,18 +725,6 @@ fn noswap_reverse_and_epdout_follow_fastchess() {
 // ---------------------------------------------------------------------------------------------
 // What the command line refuses (from tests/reliability.rs, tests/robustness.rs and
 // tests/defects.rs before the tests were grouped by subject).
-
-fn assert_bad_input(run: &Run, needles: &[&str]) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    for needle in needles {
-        assert!(
-            run.stderr.contains(needle),
-            "stderr lacks {needle:?}: {}",
-            run.stderr
-        );
-    }
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
-}
 
 // ---------------------------------------------------------------------------------------------
 // Option by option

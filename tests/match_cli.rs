@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 #[path = "common/binary.rs"]
 mod binary;
-use binary::{sparring, sparring_with_input, text, Run};
+use binary::{assert_bad_input, sparring, sparring_with_input, text};
 #[path = "common/hostile.rs"]
 mod hostile;
 use hostile::{assert_no_leftover, mock_engine, run};
@@ -16,18 +16,6 @@ use hostile::{assert_no_leftover, mock_engine, run};
 /// A fresh, empty scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
     binary::scratch_in("match_cli", name)
-}
-
-fn assert_bad_input(run: &Run, needles: &[&str]) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    for needle in needles {
-        assert!(
-            run.stderr.contains(needle),
-            "stderr lacks {needle:?}: {}",
-            run.stderr
-        );
-    }
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------

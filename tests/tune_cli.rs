@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 #[path = "common/binary.rs"]
 mod binary;
-use binary::{sparring, text, Run};
+use binary::{assert_bad_input, sparring, text};
 #[path = "common/hostile.rs"]
 mod hostile;
 use hostile::run;
@@ -54,18 +54,6 @@ fn tune_config_on_bench_positions(dir: &Path) -> PathBuf {
     )
     .unwrap();
     config
-}
-
-fn assert_bad_input(run: &Run, needles: &[&str]) {
-    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
-    for needle in needles {
-        assert!(
-            run.stderr.contains(needle),
-            "stderr lacks {needle:?}: {}",
-            run.stderr
-        );
-    }
-    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
 }
 
 // ---------------------------------------------------------------------------------------------

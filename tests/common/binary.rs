@@ -14,6 +14,20 @@ pub struct Run {
     pub stderr: String,
 }
 
+/// Checks that `run` was refused as bad input (status 2) with a message holding every one of
+/// `needles`, and did not panic.
+pub fn assert_bad_input(run: &Run, needles: &[&str]) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "stderr lacks {needle:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
 pub fn sparring(args: &[&str]) -> Run {
     sparring_with_input(args, "")
 }

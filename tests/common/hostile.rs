@@ -69,8 +69,33 @@ impl Outcome {
 /// Runs the binary in `dir` with `env` added and `stdin` fed, killing it after `WATCHDOG`.
 pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Outcome {
     let mut command = Command::new(SPARRING);
+    command.args(args);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    watch(command, dir, &format!("sparring {args:?}"), stdin)
+}
+
+/// Runs `program` in `dir` with `env` set (the scheduler variables removed first), killing it
+/// after `WATCHDOG`.
+pub fn run_env(program: &Path, dir: &Path, args: &[&OsStr], env: &[(&str, &OsStr)]) -> Outcome {
+    let mut command = Command::new(program);
+    command.args(args);
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    watch(
+        command,
+        dir,
+        &format!("{} {args:?}", program.display()),
+        b"",
+    )
+}
+
+/// Starts `command` in `dir` without the scheduler's variables, feeds it `stdin`, collects both
+/// outputs and fails the test (killing the child) if it runs past `WATCHDOG`.
+fn watch(mut command: Command, dir: &Path, what: &str, stdin: &[u8]) -> Outcome {
     command
-        .args(args)
         .current_dir(dir)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -83,69 +108,13 @@ pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> 
     ] {
         command.env_remove(var);
     }
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let mut child = command.spawn().expect("start sparring");
+    let mut child = command.spawn().expect("start the program under test");
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
+    // Written from a thread and then closed, so a child that reads to the end sees the end.
     let writer = std::thread::spawn(move || {
         let _ = input.write_all(&stdin);
     });
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let out_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut out, &mut s);
-        s
-    });
-    let err_reader = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = std::io::Read::read_to_end(&mut err, &mut s);
-        s
-    });
-    let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if started.elapsed() > WATCHDOG {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("sparring {args:?}: no exit after {WATCHDOG:?} (a hang): killed");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let _ = writer.join();
-    Outcome {
-        code: status.code(),
-        stdout: String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned(),
-        stderr: String::from_utf8_lossy(&err_reader.join().unwrap()).into_owned(),
-    }
-}
-
-/// Runs the binary in `dir` with `env` set (the scheduler variables removed first), killing it
-/// after `WATCHDOG`.
-pub fn run_env(program: &Path, dir: &Path, args: &[&OsStr], env: &[(&str, &OsStr)]) -> Outcome {
-    let mut command = Command::new(program);
-    command
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for var in [
-        "SLURM_ARRAY_TASK_ID",
-        "SLURM_ARRAY_TASK_MIN",
-        "SLURM_ARRAY_TASK_COUNT",
-        "JOB_COMPLETION_INDEX",
-    ] {
-        command.env_remove(var);
-    }
-    for (key, value) in env {
-        command.env(key, value);
-    }
-    let mut child = command.spawn().expect("start sparring");
     let mut out = child.stdout.take().unwrap();
     let mut err = child.stderr.take().unwrap();
     let out_reader = std::thread::spawn(move || {
@@ -166,10 +135,11 @@ pub fn run_env(program: &Path, dir: &Path, args: &[&OsStr], env: &[(&str, &OsStr
         if started.elapsed() > WATCHDOG {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("sparring {args:?}: no exit after {WATCHDOG:?} (a hang): killed");
+            panic!("{what}: no exit after {WATCHDOG:?} (a hang): killed");
         }
         std::thread::sleep(Duration::from_millis(2));
     };
+    let _ = writer.join();
     Outcome {
         code: status.code(),
         stdout: String::from_utf8_lossy(&out_reader.join().unwrap()).into_owned(),
