@@ -68,7 +68,7 @@ impl Outcome {
 
 /// Runs the binary in `dir` with `env` added and `stdin` fed, killing it after `WATCHDOG`.
 pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Outcome {
-    let mut command = Command::new(SPARRING);
+    let mut command = without_scheduler(SPARRING.as_ref());
     command.args(args);
     for (key, value) in env {
         command.env(key, value);
@@ -79,7 +79,7 @@ pub fn run_in(dir: &Path, args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> 
 /// Runs `program` in `dir` with `env` set (the scheduler variables removed first), killing it
 /// after `WATCHDOG`.
 pub fn run_env(program: &Path, dir: &Path, args: &[&OsStr], env: &[(&str, &OsStr)]) -> Outcome {
-    let mut command = Command::new(program);
+    let mut command = without_scheduler(program);
     command.args(args);
     for (key, value) in env {
         command.env(key, value);
@@ -92,14 +92,10 @@ pub fn run_env(program: &Path, dir: &Path, args: &[&OsStr], env: &[(&str, &OsStr
     )
 }
 
-/// Starts `command` in `dir` without the scheduler's variables, feeds it `stdin`, collects both
-/// outputs and fails the test (killing the child) if it runs past `WATCHDOG`.
-fn watch(mut command: Command, dir: &Path, what: &str, stdin: &[u8]) -> Outcome {
-    command
-        .current_dir(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+/// `program` without the scheduler variables of the environment the tests run in (a test
+/// that wants them sets them afterwards).
+fn without_scheduler(program: &Path) -> Command {
+    let mut command = Command::new(program);
     for var in [
         "SLURM_ARRAY_TASK_ID",
         "SLURM_ARRAY_TASK_MIN",
@@ -108,6 +104,17 @@ fn watch(mut command: Command, dir: &Path, what: &str, stdin: &[u8]) -> Outcome 
     ] {
         command.env_remove(var);
     }
+    command
+}
+
+/// Starts `command` in `dir`, feeds it `stdin`, collects both
+/// outputs and fails the test (killing the child) if it runs past `WATCHDOG`.
+fn watch(mut command: Command, dir: &Path, what: &str, stdin: &[u8]) -> Outcome {
+    command
+        .current_dir(dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     let mut child = command.spawn().expect("start the program under test");
     let mut input = child.stdin.take().unwrap();
     let stdin = stdin.to_vec();
