@@ -3,6 +3,9 @@
 //! the results heading and ranking table, ranking.csv with per-engine figures, the engine log,
 //! declared-option checks and per-engine time controls.
 
+#[path = "common/mock.rs"]
+mod mock;
+use mock::mock_engine;
 #[path = "common/config.rs"]
 mod config_file;
 #[path = "common/tools.rs"]
@@ -17,20 +20,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 const ENGINE: &str = env!("CARGO_BIN_EXE_sparring");
-
-/// The mock UCI engine (tests/mock/engine.rs), built by cargo as an example of this package.
-fn mock_engine() -> String {
-    let exe = std::env::current_exe().unwrap();
-    // <target>/<profile>/deps/arena-<hash> -> <target>/<profile>/examples/mock_engine
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let mock = profile_dir.join("examples").join("mock_engine");
-    assert!(
-        mock.exists(),
-        "{} is missing: a full `cargo test` builds it; with a test filter, build it first (`cargo build --example mock_engine`, same profile)",
-        mock.display()
-    );
-    mock.display().to_string()
-}
 
 fn out_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -4,6 +4,9 @@
 //! loss with a reason, or a normal game), never a panic, a hang or a process left behind.
 //! All limits are node counts; no assertion depends on how fast the machine is.
 
+#[path = "common/mock.rs"]
+mod mock;
+use mock::mock_engine;
 #[path = "common/config.rs"]
 mod config_file;
 use config_file::{Engine, MatchToml};
@@ -14,19 +17,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
-
-/// The mock UCI engine (tests/mock/engine.rs), built by cargo as an example of this package.
-fn mock_engine() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let mock = profile_dir.join("examples").join("mock_engine");
-    assert!(
-        mock.exists(),
-        "{} is missing: a full `cargo test` builds it; with a test filter, build it first (`cargo build --profile test --example mock_engine`)",
-        mock.display()
-    );
-    mock.display().to_string()
-}
 
 fn out_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))

@@ -8,21 +8,11 @@ use regex::Regex;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+#[path = "common/mock.rs"]
+mod mock;
+use mock::mock_engine;
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
-
-/// The mock UCI engine (tests/mock/engine.rs), built by cargo as an example of this package.
-fn mock_engine() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let mock = profile_dir.join("examples").join("mock_engine");
-    assert!(
-        mock.exists(),
-        "{} is missing: a full `cargo test` builds it; with a test filter, build it first (`cargo build --release --example mock_engine`)",
-        mock.display()
-    );
-    mock.display().to_string()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("pgn-move-data-{name}"));

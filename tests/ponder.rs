@@ -7,19 +7,9 @@
 use sparring::arena::{run_tournament, MatchConfig, RunOptions, StartPosition};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-/// The mock UCI engine, built by cargo as an example of this package.
-fn mock_engine() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let mock = profile_dir.join("examples").join("mock_engine");
-    assert!(
-        mock.exists(),
-        "{} is missing: build it first (`cargo build --example mock_engine`, same profile)",
-        mock.display()
-    );
-    mock.display().to_string()
-}
+#[path = "common/mock.rs"]
+mod mock;
+use mock::mock_engine;
 
 fn out_dir(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("ponder-{name}"));

@@ -11,6 +11,12 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+#[path = "mock.rs"]
+mod mock;
+// Not every file that includes this module starts the mock engine.
+#[allow(unused_imports)]
+pub use mock::mock_engine;
+
 pub const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
 
 /// A case running this long is a hang: the child is killed and the test fails.
@@ -156,19 +162,6 @@ fn watch(mut command: Command, dir: &Path, what: &str, stdin: &[u8]) -> Outcome 
 
 pub fn run(dir: &Path, args: &[&str]) -> Outcome {
     run_in(dir, args, &[], b"")
-}
-
-/// The mock UCI engine (tests/mock/engine.rs), built by cargo as an example of this package.
-pub fn mock_engine() -> String {
-    let exe = std::env::current_exe().unwrap();
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let mock = profile_dir.join("examples").join("mock_engine");
-    assert!(
-        mock.exists(),
-        "{} is missing: build it first (`cargo build --release --example mock_engine`)",
-        mock.display()
-    );
-    mock.display().to_string()
 }
 
 /// Pids of live processes whose command line holds `marker` (a mock engine's `--name`).
