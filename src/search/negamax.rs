@@ -29,6 +29,8 @@ pub(super) struct Node {
     pub static_eval: i32,
     /// What a tablebase probe said that did not settle the node (`TbVerdict::None` mostly).
     pub tb: TbVerdict,
+    /// The table entry that did not settle the node, its score made relative to this ply.
+    pub tt: Option<TtEntry>,
 }
 
 /// A move about to be searched, with what pruning and reductions ask about it.
@@ -111,6 +113,10 @@ impl Searcher {
             improving,
             static_eval,
             tb,
+            tt: entry.map(|e| TtEntry {
+                score: score_from_tt(e.score, ply),
+                ..e
+            }),
         };
 
         if !pv_node && !in_check {

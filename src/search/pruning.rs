@@ -6,6 +6,7 @@
 use super::history::NO_PIECE_TO;
 use super::negamax::{Candidate, Node};
 use super::params;
+use super::tt::Bound;
 use super::Searcher;
 use super::TB_WIN_BOUND;
 use crate::board::see::see_ge;
@@ -48,11 +49,16 @@ impl Searcher {
             }
         }
         // Null move: if passing still beats beta, a real move will too (not in pawn
-        // endings, where zugzwang makes passing an advantage).
+        // endings, where zugzwang makes passing an advantage, nor when the table already knows
+        // the node's moves fall short of beta).
         let tuning = &self.tuning;
+        let table_says_below = node
+            .tt
+            .is_some_and(|e| e.bound == Bound::Upper && e.score < beta);
         if !after_null
             && depth >= tuning.nmp_min_depth
             && static_eval >= beta
+            && !table_says_below
             && pos.has_non_pawn_material(pos.side_to_move())
         {
             return self.null_move(pos, node, beta);
