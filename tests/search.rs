@@ -332,7 +332,7 @@ fn the_shipped_search_file_keeps_the_bench_signature() {
         &shipped,
         |_, _| {},
     );
-    assert_eq!(bench.nodes, 3_457_299);
+    assert_eq!(bench.nodes, 3_980_897);
 }
 
 /// Nodes of fixed-depth searches of three positions with `search`.
