@@ -178,6 +178,11 @@ fn failure(color: Color, error: &PlayerError, timed: bool) -> Outcome {
             Termination::Adjudication(None),
             format!("{name} makes an invalid result claim: {claim}"),
         ),
+        PlayerError::TrustedClaim { result, claim } => (
+            *result,
+            Termination::Adjudication(None),
+            format!("{name} claims {claim} (trusted without validation)"),
+        ),
         PlayerError::Refused { line } => (
             result,
             Termination::Abandoned,

@@ -335,8 +335,41 @@ impl Fingerprint {
         if engine.restart {
             self.put(&key("restart"), "true".to_string());
         }
-        if engine.settings.ponder {
-            self.put(&key("ponder"), "true".to_string());
+        self.put_settings(&key, &engine.settings);
+    }
+
+    /// cutechess's per-engine keys, each written only when set, so runs from before them (or
+    /// without them) resume unchanged. The book is hashed like weights files.
+    fn put_settings(
+        &mut self,
+        key: &dyn Fn(&str) -> String,
+        s: &crate::arena::engine::ExternalSettings,
+    ) {
+        let mut flags = vec![
+            ("ponder", s.ponder),
+            ("trust_claims", s.trust_claims),
+            ("white_pov", s.white_pov),
+            ("debug", s.debug),
+        ];
+        flags.retain(|(_, on)| *on);
+        for (name, _) in flags {
+            self.put(&key(name), "true".to_string());
+        }
+        if !s.init_strings.is_empty() {
+            self.put(&key("init_strings"), format!("{:?}", s.init_strings));
+        }
+        if let Some(path) = &s.stderr_file {
+            self.put(&key("stderr_file"), path.display().to_string());
+        }
+        if let Some(factor) = s.timeout_scale {
+            self.put(&key("timeout_scale"), factor.to_string());
+        }
+        if let Some(path) = &s.book {
+            self.put(&key("book"), path.display().to_string());
+            self.put(&key("book_hash"), file_hash(path));
+        }
+        if let Some(depth) = s.book_depth {
+            self.put(&key("book_depth"), depth.to_string());
         }
     }
 

@@ -26,6 +26,27 @@ pub struct GoRequest<'a> {
     pub deadline: Duration,
 }
 
+impl GoRequest<'_> {
+    /// The position to move in: `start` after `moves`.
+    pub fn position(&self) -> Position {
+        let mut pos = self.start.clone();
+        for &mv in self.moves {
+            pos.make_move(mv);
+        }
+        pos
+    }
+
+    /// The side to move.
+    pub fn side_to_move(&self) -> crate::board::Color {
+        let first = self.start.side_to_move();
+        if self.moves.len() % 2 == 0 {
+            first
+        } else {
+            !first
+        }
+    }
+}
+
 /// What a player answered: its move as text (checked by the arbiter) and what it said about it.
 #[derive(Clone, Debug, Default)]
 pub struct EngineReply {
@@ -112,6 +133,15 @@ pub enum PlayerError {
     /// The engine resigned (xboard `resign`, or a claim that its opponent won).
     #[error("the engine resigned")]
     Resigned,
+    /// The engine claimed a result and its claims are trusted (cutechess's `trust`): the
+    /// game ends with the claimed result, unchecked.
+    #[error("trusted result claim: {claim}")]
+    TrustedClaim {
+        /// The claimed result.
+        result: crate::board::GameResult,
+        /// The claim as the engine wrote it.
+        claim: String,
+    },
     /// The engine claimed a result the board does not show (xboard `1-0`, `1/2-1/2`...): it
     /// loses, as in cutechess.
     #[error("invalid result claim: {claim}")]
@@ -151,6 +181,7 @@ impl ErrorClass for PlayerError {
             | PlayerError::Timeout { .. }
             | PlayerError::Resigned
             | PlayerError::InvalidClaim { .. }
+            | PlayerError::TrustedClaim { .. }
             | PlayerError::Refused { .. } => Failure::FailedRun,
         }
     }
@@ -234,6 +265,7 @@ impl SearchBackend for Searcher {
             pv: uci_line(pos, &result.pv),
             lines: Vec::new(),
             time_left: None,
+            from_book: false,
         };
         EngineReply {
             // Not `Display`: a Chess960 castle written as the king's step (`f1g1`) would read

@@ -10,6 +10,7 @@ mod error;
 pub mod generate;
 mod pgn;
 mod polyglot;
+pub(crate) use polyglot::double_push_target;
 mod store;
 
 pub use epd::{

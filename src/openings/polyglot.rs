@@ -106,6 +106,12 @@ impl PolyglotBook {
         Ok(PolyglotBook { entries })
     }
 
+    /// Reads and checks the book file at `path` (an engine's own book, cutechess's `book=`).
+    pub fn load(path: &std::path::Path) -> Result<PolyglotBook, super::OpeningsError> {
+        let bytes = super::read_book_file(path)?;
+        PolyglotBook::from_bytes(&bytes).map_err(|e| e.in_file(path))
+    }
+
     /// Builds a book from entries in any order (sorted by key here, stable, so the order of
     /// a position's moves is kept): for tests and tools that write books.
     pub fn from_entries(mut entries: Vec<PolyglotEntry>) -> PolyglotBook {
@@ -260,7 +266,7 @@ impl PolyglotBook {
 }
 
 /// The square a double pawn push passed over, for [`polyglot_key`].
-fn double_push_target(mv: Move) -> Option<Square> {
+pub(crate) fn double_push_target(mv: Move) -> Option<Square> {
     mv.is_double_push()
         .then(|| Square::from_index((mv.from().index() + mv.to().index()) / 2))
 }

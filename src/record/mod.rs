@@ -134,6 +134,8 @@ pub struct MoveDetails {
     pub lines: Vec<String>,
     /// The mover's clock after the move (increment added); None without a clock.
     pub time_left: Option<Duration>,
+    /// The move came from the engine's own book (cutechess's `book=`), not its search.
+    pub from_book: bool,
 }
 
 /// A finished game with everything the writers and the statistics need.

@@ -183,6 +183,8 @@ pub fn write_pgn(record: &GameRecord, data: &MoveData, out: &mut impl Write) -> 
         tokens.push(pos.san(mv));
         let mut comment = match info {
             None => "book".to_string(),
+            // An engine's own book move: cutechess's comment for it.
+            Some(m) if m.details.from_book => "book".to_string(),
             Some(m) => move_comment(m, data),
         };
         if ply + 1 == total {
@@ -332,6 +334,7 @@ mod tests {
                 pv: vec!["e2e4".into(), "e7e5".into()],
                 lines: vec!["info string pgncomment x".into()],
                 time_left: Some(Duration::from_millis(9_490)),
+                from_book: false,
             },
         };
         // The kept lines exist only when `match_lines` asked for them.

@@ -283,5 +283,15 @@ fn engine_file(e: &EngineConfig) -> EngineFile {
         protocol: (e.protocol != Protocol::Uci).then(|| e.protocol.name().to_string()),
         restart: e.restart.then_some(true),
         ponder: e.settings.ponder.then_some(true),
+        // The keys below are written only when set, as `ponder`.
+        init_strings: (!e.settings.init_strings.is_empty())
+            .then(|| e.settings.init_strings.clone()),
+        stderr_file: e.settings.stderr_file.as_deref().map(path),
+        trust_claims: e.settings.trust_claims.then_some(true),
+        white_pov: e.settings.white_pov.then_some(true),
+        timeout_scale: e.settings.timeout_scale,
+        debug: e.settings.debug.then_some(true),
+        book: e.settings.book.as_deref().map(path),
+        book_depth: e.settings.book_depth,
     }
 }

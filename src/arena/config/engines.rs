@@ -3,7 +3,8 @@
 use super::file::{EachFile, EngineFile};
 use super::model::{BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl};
 use super::validate::{has_control, limit};
-use crate::arena::engine::ExternalSettings;
+use crate::arena::engine::{ExternalSettings, TIMEOUT_SCALE_RANGE};
+use crate::openings::PolyglotBook;
 use crate::toml_config::{ConfigError, Document};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -61,6 +62,54 @@ fn builtin_syzygy(
         .map_err(|e| doc.other(&format!("{key}.syzygy"), e))
 }
 
+/// The cutechess-style keys of `engine[i]` (taken out of `e`), checked: a timeout scale in
+/// cutechess's range, a positive book depth, a book that reads, start-up lines without
+/// control characters.
+fn external_settings(
+    doc: &Document<'_>,
+    i: usize,
+    e: &mut EngineFile,
+) -> Result<ExternalSettings, ConfigError> {
+    let key = |name: &str| format!("engine[{i}].{name}");
+    let init_strings = e.init_strings.take().unwrap_or_default();
+    if init_strings.iter().any(|s| has_control(s)) {
+        return Err(doc.invalid_value(
+            &key("init_strings"),
+            "lines without control characters (one string per line)",
+        ));
+    }
+    let (min, max) = TIMEOUT_SCALE_RANGE;
+    let timeout_scale = match e.timeout_scale {
+        Some(f) if !(min..=max).contains(&f) => {
+            return Err(doc.invalid_value(
+                &key("timeout_scale"),
+                format!("a factor from {min} to {max}"),
+            ))
+        }
+        other => other,
+    };
+    let book_depth = e
+        .book_depth
+        .map(|d| doc.in_range(&key("book_depth"), d, 1, None))
+        .transpose()?;
+    let book = e.book.take().map(PathBuf::from);
+    if let Some(path) = &book {
+        PolyglotBook::load(path).map_err(|err| doc.other(&key("book"), err))?;
+    }
+    Ok(ExternalSettings {
+        ponder: e.ponder.unwrap_or(false),
+        init_strings,
+        stderr_file: e.stderr_file.take().map(PathBuf::from),
+        trust_claims: e.trust_claims.unwrap_or(false),
+        white_pov: e.white_pov.unwrap_or(false),
+        timeout_scale,
+        debug: e.debug.unwrap_or(false),
+        book,
+        book_depth,
+        ..ExternalSettings::default()
+    })
+}
+
 /// The `[[engine]]` tables with the `[each]` defaults applied, checked: at least two, names
 /// unique.
 pub(super) fn engines(
@@ -89,8 +138,9 @@ pub(super) fn engines(
     let each_probe_limit = each_builtin.as_ref().and_then(|b| b.syzygy_probe_limit);
     let each_weights = each_builtin.and_then(|b| b.weights);
     let mut engines: Vec<EngineConfig> = Vec::new();
-    for (i, e) in list.into_iter().enumerate() {
+    for (i, mut e) in list.into_iter().enumerate() {
         let key = |name: &str| format!("engine[{i}].{name}");
+        let settings = external_settings(doc, i, &mut e)?;
         let name = e
             .name
             .ok_or_else(|| doc.missing(&key("name"), "the engine's name"))?;
@@ -163,15 +213,15 @@ pub(super) fn engines(
                 "no protocol for the built-in engine (it runs in process)",
             ));
         }
-        let settings = ExternalSettings {
-            ponder: e.ponder.unwrap_or(false),
-            ..ExternalSettings::default()
-        };
-        if settings != ExternalSettings::default() && matches!(kind, EngineKind::Builtin { .. }) {
-            return Err(doc.invalid_value(
-                &key("ponder"),
-                "no pondering for the built-in engine (it thinks only when asked)",
-            ));
+        if let (Some(first), EngineKind::Builtin { .. }) =
+            (settings.external_only_keys().first(), &kind)
+        {
+            let why = if *first == "ponder" {
+                "no pondering for the built-in engine (it thinks only when asked)"
+            } else {
+                "no such key for the built-in engine (it runs in process: only an external engine takes it)"
+            };
+            return Err(doc.invalid_value(&key(first), why));
         }
         engines.push(EngineConfig {
             name,
@@ -208,5 +258,50 @@ mod tests {
         let builtin = TWO.replace("builtin = {}\n", "builtin = {}\nponder = true\n");
         let err = MatchConfig::parse(&builtin, "t").unwrap_err().to_string();
         assert!(err.contains("engine[0].ponder"), "{err}");
+    }
+
+    /// Every cutechess-style key reads, dumps only when set and reads back; bad values and
+    /// the built-in engine are refused naming the key.
+    #[test]
+    fn the_other_engine_keys_round_trip_and_are_checked() {
+        let dir = std::env::temp_dir().join(format!("sparring-engine-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let book = dir.join("book.bin");
+        std::fs::write(&book, b"").unwrap();
+        let keys = format!(
+            "init_strings = [\"a\", \"b\"]\nstderr_file = \"e.log\"\ntrust_claims = true\n\
+             white_pov = true\ntimeout_scale = 3.0\ndebug = true\nbook = {:?}\nbook_depth = 5\n",
+            book.display().to_string()
+        );
+        let config = MatchConfig::parse(&format!("{TWO}{keys}"), "t").unwrap();
+        let s = &config.engines[1].settings;
+        assert_eq!(s.init_strings, ["a", "b"]);
+        assert!(s.trust_claims && s.white_pov && s.debug);
+        assert_eq!((s.timeout_scale, s.book_depth), (Some(3.0), Some(5)));
+        let dumped = config.to_toml();
+        assert!(dumped.contains("book_depth = 5"), "{dumped}");
+        assert_eq!(
+            MatchConfig::parse(&dumped, "t").unwrap().engines,
+            config.engines
+        );
+        // Unset keys are not dumped: runs without them dump (and fingerprint) as before.
+        let plain = MatchConfig::parse(TWO, "t").unwrap().to_toml();
+        assert!(
+            !plain.contains("timeout_scale") && !plain.contains("book"),
+            "{plain}"
+        );
+        let bad = |line: &str| {
+            MatchConfig::parse(&format!("{TWO}{line}\n"), "t")
+                .unwrap_err()
+                .to_string()
+        };
+        assert!(bad("timeout_scale = 0.0").contains("engine[1].timeout_scale"));
+        assert!(bad("book_depth = 0").contains("engine[1].book_depth"));
+        assert!(bad("book = \"/nonexistent.bin\"").contains("engine[1].book"));
+        assert!(bad("init_strings = [\"a\\nb\"]").contains("engine[1].init_strings"));
+        let builtin = TWO.replace("builtin = {}\n", "builtin = {}\nwhite_pov = true\n");
+        let err = MatchConfig::parse(&builtin, "t").unwrap_err().to_string();
+        assert!(err.contains("engine[0].white_pov"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -245,6 +245,22 @@ pub(super) struct EngineFile {
     pub(super) restart: Option<bool>,
     /// Think on the opponent's time (cutechess's `ponder`).
     pub(super) ponder: Option<bool>,
+    /// Lines written to the engine as it starts (cutechess's `initstr`).
+    pub(super) init_strings: Option<Vec<String>>,
+    /// The file its standard error is appended to (cutechess's `stderr`).
+    pub(super) stderr_file: Option<String>,
+    /// Its result claims stand unchecked (cutechess's `trust`).
+    pub(super) trust_claims: Option<bool>,
+    /// Its scores are from White's point of view (cutechess's `whitepov`).
+    pub(super) white_pov: Option<bool>,
+    /// The factor on its protocol timeouts (cutechess's `tscale`).
+    pub(super) timeout_scale: Option<f64>,
+    /// `debug on` before each game, UCI only (cutechess's `debug`).
+    pub(super) debug: Option<bool>,
+    /// Its own Polyglot book (cutechess's `book`).
+    pub(super) book: Option<String>,
+    /// The book's depth in full moves (cutechess's `bookdepth`).
+    pub(super) book_depth: Option<u32>,
 }
 
 #[derive(Deserialize, Serialize)]

@@ -3,6 +3,7 @@
 //! time and caps their length); `uci` speaks the UCI protocol over it; `uci_player` is the
 //! arena's `Player` on top. `xboard` and `xboard_player` do the same for xboard (CECP) engines.
 
+mod book;
 mod lines;
 mod process;
 mod settings;
@@ -11,9 +12,10 @@ mod uci_player;
 mod xboard;
 mod xboard_player;
 
+pub use book::{BookPlayer, EngineBook};
 pub use lines::{Line, LineSplitter, MAX_LINE_BYTES};
 pub use process::{kill_all_engine_groups, EngineProcess};
-pub use settings::ExternalSettings;
+pub use settings::{ExternalSettings, TIMEOUT_SCALE_RANGE};
 pub use uci::{
     check_options, go_command, parse_bestmove, parse_info, parse_ponder, position_command,
     DeclaredOption, InfoLine, MAX_REPORTED_MATE, MAX_REPORTED_NODES,

@@ -95,23 +95,42 @@ pub struct EngineProcess {
 
 impl EngineProcess {
     /// Starts `command` with `args` in `working_dir` (default: the runner's), its standard
-    /// error copied to `log` when given (and discarded otherwise).
+    /// error appended to `stderr_file` when given (cutechess's `stderr`), else copied to `log`
+    /// when given, else discarded.
     pub fn spawn(
         command: &str,
         args: &[String],
         working_dir: Option<&Path>,
         log: Option<LogSink>,
+        stderr_file: Option<&Path>,
     ) -> Result<EngineProcess, PlayerError> {
+        let spawn_error = |reason: String| PlayerError::Spawn {
+            command: command.to_string(),
+            reason,
+        };
+        let stderr = match stderr_file {
+            // Appended, and opened afresh by each process: engines running side by side keep
+            // each other's lines.
+            Some(path) => std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map(Stdio::from)
+                .map_err(|e| {
+                    spawn_error(format!(
+                        "cannot open its stderr file {}: {e}",
+                        path.display()
+                    ))
+                })?,
+            None if log.is_some() => Stdio::piped(),
+            None => Stdio::null(),
+        };
         let mut builder = Command::new(command);
         builder
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(if log.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
-            });
+            .stderr(stderr);
         if let Some(dir) = working_dir {
             builder.current_dir(dir);
         }
@@ -122,10 +141,6 @@ impl EngineProcess {
             // and a Ctrl-C at the terminal reaches the runner, which then ends the engines.
             builder.process_group(0);
         }
-        let spawn_error = |reason: String| PlayerError::Spawn {
-            command: command.to_string(),
-            reason,
-        };
         STARTING.fetch_add(1, Ordering::SeqCst);
         if SHUTTING_DOWN.load(Ordering::SeqCst) {
             STARTING.fetch_sub(1, Ordering::SeqCst);

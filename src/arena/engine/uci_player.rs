@@ -50,6 +50,10 @@ pub struct UciPlayer {
     pondering: Option<(Position, Vec<Move>)>,
     /// It ignored `stop` after a game: out of step, to be started afresh.
     broken: bool,
+    /// cutechess's per-engine keys (`debug`, `whitepov`, ...).
+    settings: ExternalSettings,
+    /// How long it gets to quit by itself (scaled by `tscale`).
+    quit_grace: Duration,
 }
 
 impl UciPlayer {
@@ -78,8 +82,7 @@ impl UciPlayer {
         log: Option<LogSink>,
     ) -> Result<UciPlayer, PlayerError> {
         check_options(&spec.options)?;
-        let mut process =
-            EngineProcess::spawn(&spec.command, &spec.args, spec.working_dir.as_deref(), log)?;
+        let mut process = spawn(spec, settings, log)?;
         let found = uci::handshake(&mut process, Instant::now() + timeout)
             .map_err(|e| handshake_error(&spec.command, timeout, e, "uciok"))?;
         let mut player = UciPlayer {
@@ -94,6 +97,8 @@ impl UciPlayer {
             predicted: None,
             pondering: None,
             broken: false,
+            settings: settings.clone(),
+            quit_grace: settings.scaled(QUIT_GRACE),
         };
         for (name, value) in &spec.options {
             match player.declared_mut(name) {
@@ -139,6 +144,26 @@ impl UciPlayer {
         self.process.send("isready")?;
         uci::wait_ready(&mut self.process, Instant::now() + self.timeout)
     }
+}
+
+/// Starts the engine process of `spec` with `settings`' standard error file, and writes its
+/// `initstr` lines before anything else (cutechess writes them before the protocol starts).
+pub(super) fn spawn(
+    spec: &UciCommand,
+    settings: &ExternalSettings,
+    log: Option<LogSink>,
+) -> Result<EngineProcess, PlayerError> {
+    let mut process = EngineProcess::spawn(
+        &spec.command,
+        &spec.args,
+        spec.working_dir.as_deref(),
+        log,
+        settings.stderr_file.as_deref(),
+    )?;
+    if !settings.init_strings.is_empty() {
+        process.send(&settings.init_strings.join("\n"))?;
+    }
+    Ok(process)
 }
 
 /// A handshake step's failure in start-up terms: no answer is a handshake error naming what
@@ -190,6 +215,10 @@ impl Player for UciPlayer {
                 detail: " (it ignored `stop` after its last game)".to_string(),
             });
         }
+        if self.settings.debug {
+            // As cutechess: before `ucinewgame`, each game.
+            self.process.send("debug on")?;
+        }
         self.process.send("ucinewgame")?;
         self.ready()
     }
@@ -208,28 +237,10 @@ impl Player for UciPlayer {
     }
 
     fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
-        let deadline = Instant::now() + request.deadline;
-        self.predicted = None;
-        if let Some((start, moves)) = self.pondering.take() {
-            if &start == request.start && moves == request.moves {
-                // A ponder hit: the search goes on, now on the engine's own time.
-                self.process.send("ponderhit")?;
-                let reply = uci::read_reply(&mut self.process, &self.keep, deadline);
-                return self.keep_prediction(reply);
-            }
-            // A miss: the ponder search's move is read and discarded before the real `go`
-            // (all within this move's deadline, so an engine ignoring `stop` loses on time).
-            self.process.send("stop")?;
-            uci::read_reply(&mut self.process, &[], deadline)?;
-        }
-        let reply = uci::go(
-            &mut self.process,
-            request,
-            self.chess960,
-            &self.keep,
-            deadline,
-        );
-        self.keep_prediction(reply)
+        let mover = request.side_to_move();
+        let mut reply = self.go_unflipped(request)?;
+        reply.score = self.settings.mover_score(reply.score, mover);
+        Ok(reply)
     }
 
     fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
@@ -287,6 +298,32 @@ impl Player for UciPlayer {
 }
 
 impl UciPlayer {
+    /// The engine's move for `request`, its score as the engine reported it.
+    fn go_unflipped(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
+        let deadline = Instant::now() + request.deadline;
+        self.predicted = None;
+        if let Some((start, moves)) = self.pondering.take() {
+            if &start == request.start && moves == request.moves {
+                // A ponder hit: the search goes on, now on the engine's own time.
+                self.process.send("ponderhit")?;
+                let reply = uci::read_reply(&mut self.process, &self.keep, deadline);
+                return self.keep_prediction(reply);
+            }
+            // A miss: the ponder search's move is read and discarded before the real `go`
+            // (all within this move's deadline, so an engine ignoring `stop` loses on time).
+            self.process.send("stop")?;
+            uci::read_reply(&mut self.process, &[], deadline)?;
+        }
+        let reply = uci::go(
+            &mut self.process,
+            request,
+            self.chess960,
+            &self.keep,
+            deadline,
+        );
+        self.keep_prediction(reply)
+    }
+
     /// Notes the engine's predicted reply (for `ponder`) and gives its move.
     fn keep_prediction(
         &mut self,
@@ -301,6 +338,6 @@ impl UciPlayer {
 impl Drop for UciPlayer {
     /// Asks the engine to quit and gives it a moment; then its whole group is killed and reaped.
     fn drop(&mut self) {
-        self.process.close("quit", QUIT_GRACE);
+        self.process.close("quit", self.quit_grace);
     }
 }

@@ -6,7 +6,7 @@
 use super::process::EngineProcess;
 use super::settings::ExternalSettings;
 use super::uci::{check_options, DeclaredOption};
-use super::uci_player::{handshake_error, UciCommand};
+use super::uci_player::{handshake_error, spawn, UciCommand};
 use super::xboard::{self, EngineLine, Features};
 use crate::arena::config::TimeControl;
 use crate::arena::engine_log::LogSink;
@@ -46,6 +46,10 @@ pub struct XboardPlayer {
     opponent: Option<String>,
     /// Games begun with this process (`reuse=0` engines play one).
     games: u64,
+    /// cutechess's per-engine keys (`trust`, `whitepov`, ...).
+    settings: ExternalSettings,
+    /// How long it gets to quit by itself (scaled by `tscale`).
+    quit_grace: Duration,
 }
 
 impl XboardPlayer {
@@ -69,8 +73,7 @@ impl XboardPlayer {
         log: Option<LogSink>,
     ) -> Result<XboardPlayer, PlayerError> {
         check_options(&spec.options)?;
-        let mut process =
-            EngineProcess::spawn(&spec.command, &spec.args, spec.working_dir.as_deref(), log)?;
+        let mut process = spawn(spec, settings, log)?;
         let features = xboard::handshake(&mut process, Instant::now() + timeout)
             .map_err(|e| handshake_error(&spec.command, timeout, e, "feature done=1"))?;
         let mut player = XboardPlayer {
@@ -90,6 +93,8 @@ impl XboardPlayer {
             ponder: settings.ponder,
             opponent: None,
             games: 0,
+            settings: settings.clone(),
+            quit_grace: settings.scaled(QUIT_GRACE),
         };
         let mut commands = Vec::new();
         if let Some(path) = &settings.syzygy_path {
@@ -301,6 +306,16 @@ fn refused_check(option: &DeclaredOption, value: &str) -> PlayerError {
     }
 }
 
+/// The result a claim names (`1-0`, `0-1`, `1/2-1/2`); None for `*`.
+fn claimed_result(claim: &str) -> Option<GameResult> {
+    match claim.split_whitespace().next()? {
+        "1-0" => Some(GameResult::WhiteWins),
+        "0-1" => Some(GameResult::BlackWins),
+        "1/2-1/2" => Some(GameResult::Draw),
+        _ => None,
+    }
+}
+
 /// Whether `mv` after the game of `request` leaves a drawn position (what a `1/2-1/2` claim
 /// before a move asserts).
 fn draws(request: &GoRequest<'_>, mv: Move) -> bool {
@@ -377,7 +392,9 @@ impl Player for XboardPlayer {
         }
         go.push_str("go");
         self.process.send(&go)?;
-        self.read_move(request, &pos, deadline)
+        let mut reply = self.read_move(request, &pos, deadline)?;
+        reply.score = self.settings.mover_score(reply.score, me);
+        Ok(reply)
     }
 
     fn keep_lines(&mut self, patterns: Arc<[Regex]>) {
@@ -463,6 +480,11 @@ impl XboardPlayer {
                     if concedes {
                         return Err(PlayerError::Resigned);
                     }
+                    if self.settings.trust_claims {
+                        if let Some(result) = claimed_result(&claim) {
+                            return Err(PlayerError::TrustedClaim { result, claim });
+                        }
+                    }
                     if claim.starts_with("1/2-1/2") {
                         draw_claim = Some(claim);
                     } else {
@@ -480,6 +502,6 @@ impl XboardPlayer {
 impl Drop for XboardPlayer {
     /// Asks the engine to quit and gives it a moment; then its whole group is killed and reaped.
     fn drop(&mut self) {
-        self.process.close("quit", QUIT_GRACE);
+        self.process.close("quit", self.quit_grace);
     }
 }

@@ -3,12 +3,15 @@
 
 use super::error::ArenaError;
 use crate::arena::config::{EngineKind, MatchConfig, Protocol, TimeControl};
-use crate::arena::engine::{check_options, ExternalSettings, UciCommand, UciPlayer, XboardPlayer};
+use crate::arena::engine::{
+    check_options, BookPlayer, EngineBook, ExternalSettings, UciCommand, UciPlayer, XboardPlayer,
+};
 use crate::arena::engine_log::{LogSink, LoggedPlayer};
 use crate::arena::game::{play_game, GameSetup};
 use crate::arena::player::{BuiltinPlayer, Player, PlayerError};
 use crate::arena::schedule::GameSpec;
 use crate::eval::EvalParams;
+use crate::openings::PolyglotBook;
 use crate::record::{GameRecord, Termination};
 use crate::search::{SearchParams, SearchTablebases, Searcher};
 use regex::Regex;
@@ -36,6 +39,8 @@ pub enum EngineFactory {
         command: UciCommand,
         /// cutechess's per-engine keys (pondering, ...).
         settings: ExternalSettings,
+        /// Its own book (`book`), loaded.
+        book: Option<EngineBook>,
     },
     /// An external xboard (CECP) engine, started the same way.
     Xboard {
@@ -45,6 +50,8 @@ pub enum EngineFactory {
         settings: ExternalSettings,
         /// Its time control: a node limit needs `feature nps=1`, checked at start-up.
         time_control: TimeControl,
+        /// Its own book (`book`), loaded.
+        book: Option<EngineBook>,
     },
 }
 
@@ -80,21 +87,30 @@ impl EngineFactory {
                     None => player,
                 })
             }
-            EngineFactory::Uci { command, settings } => Ok(Box::new(UciPlayer::start_with(
+            EngineFactory::Uci {
                 command,
                 settings,
-                timeout,
-                log.map(LogSink::fresh),
-            )?)),
+                book,
+            } => {
+                let player = UciPlayer::start_with(
+                    command,
+                    settings,
+                    settings.scaled(timeout),
+                    log.map(LogSink::fresh),
+                )?;
+                Ok(with_book(Box::new(player), book))
+            }
             EngineFactory::Xboard {
                 command,
                 settings,
                 time_control,
+                book,
             } => {
                 let log = log.map(LogSink::fresh);
+                let timeout = settings.scaled(timeout);
                 let player = XboardPlayer::start_with(command, settings, timeout, log)?;
                 player.check_time_control(time_control)?;
-                Ok(Box::new(player))
+                Ok(with_book(Box::new(player), book))
             }
         }
     }
@@ -180,11 +196,17 @@ impl EngineFactory {
                         .tablebase
                         .as_ref()
                         .map(|t| t.path.clone());
+                    let book = engine_book(config, engine)?;
                     match engine.protocol {
-                        Protocol::Uci => EngineFactory::Uci { command, settings },
+                        Protocol::Uci => EngineFactory::Uci {
+                            command,
+                            settings,
+                            book,
+                        },
                         Protocol::Xboard => EngineFactory::Xboard {
                             command,
                             settings,
+                            book,
                             time_control: engine
                                 .time_control
                                 .clone()
@@ -197,6 +219,36 @@ impl EngineFactory {
         }
         Ok(factories)
     }
+}
+
+/// `player` behind its own book, when it has one.
+fn with_book(player: Box<dyn Player>, book: &Option<EngineBook>) -> Box<dyn Player> {
+    match book {
+        Some(book) => Box::new(BookPlayer::new(player, book.clone())),
+        None => player,
+    }
+}
+
+/// An external engine's own book (`book`, `book_depth`), loaded; None without one.
+fn engine_book(
+    config: &MatchConfig,
+    engine: &crate::arena::config::EngineConfig,
+) -> Result<Option<EngineBook>, ArenaError> {
+    let Some(path) = &engine.settings.book else {
+        return Ok(None);
+    };
+    let book = PolyglotBook::load(path).map_err(|source| ArenaError::EngineBook {
+        name: engine.name.clone(),
+        source: Box::new(source),
+    })?;
+    Ok(Some(EngineBook {
+        book: Arc::new(book),
+        depth: engine
+            .settings
+            .book_depth
+            .unwrap_or(ExternalSettings::DEFAULT_BOOK_DEPTH),
+        seed: config.seed,
+    }))
 }
 
 /// Starts a player of `factory` for the run's variant: in Chess960 it is switched to Chess960

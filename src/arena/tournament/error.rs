@@ -59,6 +59,14 @@ pub enum ArenaError {
         /// What was wrong with the file; boxed to keep the error small.
         source: Box<WeightsError>,
     },
+    /// An external engine's own book (`book`) could not be loaded.
+    #[error("engine `{name}`: book: {source}")]
+    EngineBook {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file; boxed to keep the error small.
+        source: Box<crate::openings::OpeningsError>,
+    },
     /// A built-in engine's search constants file could not be loaded.
     #[error("engine `{name}`: search: {source}")]
     SearchParams {
@@ -143,6 +151,7 @@ impl ErrorClass for ArenaError {
                 source.class()
             }
             ArenaError::Weights { source, .. } => source.class(),
+            ArenaError::EngineBook { source, .. } => source.class(),
             ArenaError::SearchParams { source, .. } => source.class(),
             ArenaError::GamesCsv(source) => source.class(),
             ArenaError::Manifest(source) => source.class(),

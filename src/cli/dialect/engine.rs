@@ -6,7 +6,8 @@ use crate::cli::UsageError;
 use sparring::arena::config::{
     parse_seconds, BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl,
 };
-use sparring::arena::engine::ExternalSettings;
+use sparring::arena::engine::{ExternalSettings, TIMEOUT_SCALE_RANGE};
+use sparring::openings::PolyglotBook;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -28,22 +29,27 @@ const ENGINE_KEYS: &[&str] = &[
     "weights",
     "hash",
     "conf",
-];
-
-/// cutechess-cli engine keys written without a value (`ponder`).
-const ENGINE_FLAGS: &[&str] = &["ponder"];
-
-/// cutechess-cli engine keys with no counterpart in sparring.
-const ENGINE_KEYS_NOT_IMPLEMENTED: &[&str] = &[
     "stderr",
-    "arg",
-    "initstr",
-    "trust",
+    "tscale",
     "book",
     "bookdepth",
+];
+
+/// cutechess-cli engine keys written without a value.
+const ENGINE_FLAGS: &[&str] = &["ponder", "trust", "whitepov", "debug"];
+
+/// The keys only an external engine takes (refused for `builtin` by name).
+const EXTERNAL_ONLY_KEYS: &[&str] = &[
+    "ponder",
+    "arg",
+    "initstr",
+    "stderr",
+    "trust",
     "whitepov",
     "tscale",
     "debug",
+    "book",
+    "bookdepth",
 ];
 
 /// One `-engine` (or the merged `-each`) as written.
@@ -54,6 +60,10 @@ pub(super) struct EngineSpec {
     pub(super) keys: BTreeMap<String, String>,
     /// `option.X=V` in order; a later value for the same name wins.
     options: Vec<(String, String)>,
+    /// cutechess's repeatable `arg=`, in order (after `args=`'s words).
+    arg: Vec<String>,
+    /// cutechess's repeatable `initstr=`, in order.
+    initstr: Vec<String>,
 }
 
 impl EngineSpec {
@@ -79,16 +89,17 @@ impl EngineSpec {
                 )));
             }
             self.options.push((name.to_string(), value));
+        } else if key == "arg" {
+            self.arg.push(value);
+        } else if key == "initstr" {
+            self.initstr.push(value);
         } else if ENGINE_KEYS.contains(&key.as_str()) {
             self.keys.insert(key, value);
-        } else if ENGINE_KEYS_NOT_IMPLEMENTED.contains(&key.as_str()) {
-            return Err(usage_error(format!(
-                "{option} {token}: the cutechess-cli engine key `{key}` is not implemented by sparring"
-            )));
         } else {
             return Err(usage_error(format!(
-                "{option} {token}: unknown engine key `{key}` (known: {}, option.NAME)",
-                ENGINE_KEYS.join(", ")
+                "{option} {token}: unknown engine key `{key}` (known: {}, arg, initstr, {}, option.NAME)",
+                ENGINE_KEYS.join(", "),
+                ENGINE_FLAGS.join(", ")
             )));
         }
         Ok(())
@@ -144,6 +155,17 @@ impl EngineSpec {
             self.keys.insert(k.clone(), v.clone());
         }
         self.options.extend(each.options.iter().cloned());
+        self.arg.extend(each.arg.iter().cloned());
+        self.initstr.extend(each.initstr.iter().cloned());
+    }
+
+    /// Whether the group gave key `k`, repeatable ones included.
+    fn has(&self, k: &str) -> bool {
+        match k {
+            "arg" => !self.arg.is_empty(),
+            "initstr" => !self.initstr.is_empty(),
+            _ => self.keys.contains_key(k),
+        }
     }
 }
 
@@ -358,15 +380,7 @@ pub(super) fn engine_config(
     let builtin = spec.builtin || get("cmd") == Some("builtin");
     let protocol = protocol(spec, builtin, &label)?;
     let restart = restart(spec, &label)?;
-    let settings = ExternalSettings {
-        ponder: get("ponder").is_some(),
-        ..ExternalSettings::default()
-    };
-    if builtin && settings.ponder {
-        return Err(usage_error(format!(
-            "{label}: ponder: the built-in engine does not ponder (it thinks only when asked)"
-        )));
-    }
+    let settings = external_settings(spec, builtin, &label)?;
     let options = checked_options(spec, &label)?;
     let (kind, default_name) = if builtin {
         (
@@ -393,6 +407,73 @@ pub(super) fn engine_config(
         },
         margin,
     ))
+}
+
+/// cutechess's per-engine keys (`ponder`, `initstr`, `stderr`, `trust`, `whitepov`, `tscale`,
+/// `debug`, `book`, `bookdepth`), checked; refused by name for the built-in engine.
+fn external_settings(
+    spec: &EngineSpec,
+    builtin: bool,
+    label: &str,
+) -> Result<ExternalSettings, UsageError> {
+    if builtin {
+        if let Some(key) = EXTERNAL_ONLY_KEYS.iter().find(|k| spec.has(k)) {
+            let why = if *key == "ponder" {
+                "the built-in engine does not ponder (it thinks only when asked)"
+            } else {
+                "only an external engine takes it (the built-in engine runs in process)"
+            };
+            return Err(usage_error(format!("{label}: {key}: {why}")));
+        }
+    }
+    let get = |k: &str| spec.get(k);
+    let err = |k: &str, v: &str, expected: &str| {
+        usage_error(format!("{label}: {k}={v}: expected {expected}"))
+    };
+    // cutechess turns a written `\n` into a line break: one line each.
+    let mut init_strings = Vec::new();
+    for text in &spec.initstr {
+        if text.chars().any(char::is_control) {
+            return Err(err("initstr", text, "text without control characters"));
+        }
+        init_strings.extend(text.split("\\n").map(str::to_string));
+    }
+    let (min, max) = TIMEOUT_SCALE_RANGE;
+    let timeout_scale = match get("tscale") {
+        Some(v) => Some(
+            v.parse::<f64>()
+                .ok()
+                .filter(|f| (min..=max).contains(f))
+                .ok_or_else(|| err("tscale", v, &format!("a factor from {min} to {max}")))?,
+        ),
+        None => None,
+    };
+    let book_depth = match get("bookdepth") {
+        Some(v) => Some(
+            v.parse::<u32>()
+                .ok()
+                .filter(|d| *d >= 1)
+                .ok_or_else(|| err("bookdepth", v, "a positive number of full moves"))?,
+        ),
+        None => None,
+    };
+    let book = get("book").map(PathBuf::from);
+    if let Some(path) = &book {
+        PolyglotBook::load(path)
+            .map_err(|e| usage_error(format!("{label}: book={}: {e}", path.display())))?;
+    }
+    Ok(ExternalSettings {
+        ponder: get("ponder").is_some(),
+        init_strings,
+        stderr_file: get("stderr").map(PathBuf::from),
+        trust_claims: get("trust").is_some(),
+        white_pov: get("whitepov").is_some(),
+        timeout_scale,
+        debug: get("debug").is_some(),
+        book,
+        book_depth,
+        ..ExternalSettings::default()
+    })
 }
 
 /// `proto=`: uci (the default) or xboard; the built-in engine speaks none.
@@ -519,10 +600,12 @@ fn external_kind(
         }
     }
     let cmd = get("cmd").ok_or_else(|| usage_error(format!("{label}: cmd= is needed")))?;
-    let args = match get("args") {
+    let mut args = match get("args") {
         Some(a) => shell_words(a).map_err(|e| usage_error(format!("{label}: args={a}: {e}")))?,
         None => Vec::new(),
     };
+    // cutechess's `arg=`: one argument each, after `args=`'s.
+    args.extend(spec.arg.iter().cloned());
     let default_name = Path::new(cmd)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

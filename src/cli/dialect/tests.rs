@@ -154,10 +154,6 @@ fn unknown_and_unimplemented_options_are_refused_by_name() {
         error("-engine builtin nodes=1 frob=2 -engine builtin nodes=1")
             .contains("unknown engine key `frob`")
     );
-    assert!(
-        error("-engine cmd=x nodes=1 stderr=e.log -engine cmd=y nodes=1")
-            .contains("`stderr` is not implemented")
-    );
     assert!(error(&format!("{TWO} -variant atomic")).contains("-variant atomic"));
     assert_eq!(
         config(&format!("{TWO} -variant fischerandom")).variant,
@@ -680,4 +676,72 @@ fn cutechess_engine_keys_become_engine_settings() {
         error("-engine builtin nodes=1 ponder -engine cmd=y nodes=1")
             .contains("the built-in engine does not ponder")
     );
+}
+
+/// The rest of cutechess's engine keys: `arg` and `initstr` repeat (in order, `-each`'s
+/// after), flags and values become settings, and all round-trip through the dumped TOML.
+#[test]
+fn the_other_cutechess_engine_keys_become_settings_and_round_trip() {
+    let dir = std::env::temp_dir().join(format!("sparring-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let book = dir.join("empty.bin");
+    std::fs::write(&book, b"").unwrap();
+    let c = config(&format!(
+        "-engine cmd=x nodes=1 args=a arg=b arg=c initstr=one\\ntwo initstr=three \
+         stderr=e.log trust whitepov tscale=2.5 debug book={} bookdepth=4 \
+         -engine cmd=y nodes=1 -each arg=z",
+        book.display()
+    ));
+    let EngineKind::Uci { args, .. } = &c.engines[0].kind else {
+        panic!("an external engine")
+    };
+    assert_eq!(args, &["a", "b", "c", "z"]);
+    let s = &c.engines[0].settings;
+    assert_eq!(s.init_strings, ["one", "two", "three"]);
+    assert_eq!(
+        s.stderr_file.as_deref(),
+        Some(std::path::Path::new("e.log"))
+    );
+    assert!(s.trust_claims && s.white_pov && s.debug);
+    assert_eq!(s.timeout_scale, Some(2.5));
+    assert_eq!(s.book.as_deref(), Some(book.as_path()));
+    assert_eq!(s.book_depth, Some(4));
+    assert_eq!(c.engines[1].settings.book, None);
+    let again = MatchConfig::parse(&c.to_toml(), "again").unwrap();
+    assert_eq!(again.engines, c.engines);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Bad values name their key; the built-in engine refuses every one of them by name.
+#[test]
+fn bad_cutechess_engine_key_values_are_refused_by_name() {
+    let bad = |keys: &str| {
+        error(&format!(
+            "-engine cmd=x nodes=1 {keys} -engine cmd=y nodes=1"
+        ))
+    };
+    assert!(bad("tscale=0").contains("tscale=0: expected a factor from 0.2 to 120"));
+    assert!(bad("tscale=x").contains("tscale=x"));
+    assert!(bad("bookdepth=0").contains("bookdepth=0: expected a positive number"));
+    assert!(bad("bookdepth=-3").contains("bookdepth=-3"));
+    let missing = bad("book=/nonexistent/book.bin");
+    assert!(missing.contains("book=/nonexistent/book.bin"), "{missing}");
+    for key in [
+        "arg=1",
+        "initstr=x",
+        "stderr=e",
+        "trust",
+        "whitepov",
+        "tscale=2",
+        "debug",
+    ] {
+        let err = error(&format!(
+            "-engine builtin nodes=1 {key} -engine cmd=y nodes=1"
+        ));
+        let name = key.split('=').next().unwrap();
+        assert!(
+            err.contains(&format!("{name}: only an external engine")),
+            "{err}"
+        );
+    }
 }
