@@ -1263,3 +1263,167 @@ fn dialect_dump_config_reads_back_to_itself() {
         );
     }
 }
+
+/// The PGN games of `pgn` (each from its `[Event` tag).
+fn pgn_games(pgn: &str) -> Vec<&str> {
+    pgn.split("[Event ").skip(1).collect()
+}
+
+/// cutechess's engine keys reach the engine: `arg`s in its argv (the mock's `--log FILE` and
+/// `--stderr TEXT` come from them), `initstr` lines before `uci`, `debug on` before every
+/// `ucinewgame`, its standard error appended to the `stderr` file by every process (`restart=on`
+/// makes one per game), and `whitepov` scores negated when that engine plays Black.
+#[test]
+fn cutechess_engine_keys_reach_the_engine_and_the_pgn() {
+    let dir = scratch("engine-keys");
+    let mock = mock_engine();
+    std::fs::write(dir.join("a.err"), "earlier\n").unwrap();
+    let (a, b) = (format!("cmd={mock}"), format!("cmd={mock}"));
+    let out = run(
+        &dir,
+        &[
+            "match",
+            "-engine",
+            &a,
+            "name=a",
+            "arg=--log",
+            "arg=a.log",
+            "arg=--stderr",
+            "arg=oops",
+            "initstr=hello\\nworld",
+            "debug",
+            "stderr=a.err",
+            "restart=on",
+            "tscale=2",
+            "-engine",
+            &b,
+            "name=b",
+            "whitepov",
+            "arg=--info",
+            "arg=score cp 77",
+            "-each",
+            "tc=inf",
+            "nodes=10",
+            "-rounds",
+            "1",
+            "-games",
+            "2",
+            "-maxmoves",
+            "6",
+            "-pgnout",
+            "file=games.pgn",
+        ],
+    );
+    out.assert_status(0, "the engine keys");
+    let log = std::fs::read_to_string(dir.join("a.log")).unwrap();
+    let lines: Vec<&str> = log.lines().map(str::trim).collect();
+    let starts: Vec<usize> = (0..lines.len()).filter(|&i| lines[i] == "uci").collect();
+    assert!(starts.len() >= 2, "a fresh engine each game: {log}");
+    for i in starts {
+        assert_eq!(lines[i.saturating_sub(2)..i], ["hello", "world"], "{log}");
+    }
+    let new_games: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i] == "ucinewgame")
+        .collect();
+    assert_eq!(new_games.len(), 2, "{log}");
+    for i in new_games {
+        assert_eq!(lines[i - 1], "debug on", "{log}");
+    }
+    let err = std::fs::read_to_string(dir.join("a.err")).unwrap();
+    assert!(
+        err.starts_with("earlier\n"),
+        "appended, not truncated: {err}"
+    );
+    let gos = lines.iter().filter(|l| l.starts_with("go")).count();
+    assert_eq!(err.lines().filter(|l| *l == "oops").count(), gos, "{err}");
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    let games = pgn_games(&pgn);
+    assert_eq!(games.len(), 2, "{pgn}");
+    for game in games {
+        // b reports +0.77 whatever its colour; as Black that is White's view, so -0.77.
+        let (mine, not_mine) = if game.contains("[Black \"b\"]") {
+            ("-0.77/", "+0.77/")
+        } else {
+            ("+0.77/", "-0.77/")
+        };
+        assert!(game.contains(mine) && !game.contains(not_mine), "{game}");
+    }
+}
+
+/// cutechess's `book=` and `bookdepth=`: the engine's own Polyglot book plays its moves (PGN
+/// comment `book`) within the depth, for either colour; past the depth the engine moves. A
+/// book that cannot be read is exit 2 naming it.
+#[test]
+fn an_engines_own_book_plays_its_moves_within_its_depth() {
+    use sparring::board::Position;
+    use sparring::openings::{encode_move, polyglot_key, PolyglotBook, PolyglotEntry};
+    let dir = scratch("engine-book");
+    let mock = mock_engine();
+    // What the mock plays: the first legal move.
+    let first = |pos: &Position| *pos.legal_moves().iter().next().unwrap();
+    let mut pos = Position::startpos();
+    let mut entries = Vec::new();
+    let mut add = |pos: &Position, mv: &str| {
+        let mv = pos.parse_uci_move(mv).unwrap();
+        entries.push(PolyglotEntry {
+            key: polyglot_key(pos, None),
+            raw_move: encode_move(mv),
+            weight: 1,
+            learn: 0,
+        });
+        mv
+    };
+    // As White: 1. e4 and 2. Nf3 from the book, and a third move the depth (2) keeps out.
+    let start = pos.clone();
+    pos.make_move(add(&pos, "e2e4"));
+    pos.make_move(first(&pos));
+    pos.make_move(add(&pos, "g1f3"));
+    pos.make_move(first(&pos));
+    add(&pos, "d2d4");
+    // As Black, after the mock's first move.
+    let mut black = start.clone();
+    black.make_move(first(&start));
+    let reply = black.legal_moves().iter().last().unwrap().to_string();
+    add(&black, &reply);
+    let bytes = PolyglotBook::from_entries(entries).to_bytes();
+    std::fs::write(dir.join("own.bin"), bytes).unwrap();
+    let engine = format!("cmd={mock}");
+    let line = |book: &str| -> Vec<String> {
+        [
+            "match",
+            "-engine",
+            engine.as_str(),
+            "name=a",
+            book,
+            "bookdepth=2",
+            "-engine",
+            engine.as_str(),
+            "name=b",
+            "-each",
+            "tc=inf",
+            "nodes=10",
+            "-rounds",
+            "1",
+            "-games",
+            "2",
+            "-maxmoves",
+            "8",
+            "-pgnout",
+            "file=games.pgn",
+        ]
+        .map(str::to_string)
+        .to_vec()
+    };
+    let args = line("book=own.bin");
+    let out = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    out.assert_status(0, "the book");
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert!(pgn.contains("1. e4 {book}"), "{pgn}");
+    assert!(pgn.contains("2. Nf3 {book}"), "{pgn}");
+    // e4, Nf3 and the reply as Black; nothing past the depth, nothing for b.
+    assert_eq!(pgn.matches("{book}").count(), 3, "{pgn}");
+    let args = line("book=missing.bin");
+    let out = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());
+    out.assert_status(2, "a missing book");
+    assert!(out.stderr.contains("book=missing.bin"), "{}", out.stderr);
+}

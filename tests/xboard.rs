@@ -291,6 +291,42 @@ fn misbehaving_xboard_engines_lose_with_their_reasons() {
     }
 }
 
+/// cutechess's `trust`: the engine's claims stand unchecked, so the mock's false claim of a
+/// win for itself wins both its games, with a reason saying the claim was trusted.
+#[test]
+fn a_trusted_engines_false_claim_stands() {
+    if !python_chess() {
+        return;
+    }
+    let dir = scratch("trust");
+    let log = dir.join("mock.log");
+    let args = format!(
+        "-games 2 -maxmoves 20 -pgnout games.pgn \
+         -engine builtin name=sparring nodes=500 {} trust",
+        mock_engine("mock", &log, "--claim-at 2", "depth=1")
+    );
+    let out = cutechess(&dir, &args);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    let finished = regex::Regex::new(r"^Finished game \d+ \((\S+) vs (\S+)\): (\S+) \{").unwrap();
+    let mut games = 0;
+    for line in out.stdout.lines() {
+        let Some(c) = finished.captures(line) else {
+            continue;
+        };
+        games += 1;
+        let mock_won = if &c[1] == "mock" { "1-0" } else { "0-1" };
+        assert_eq!(&c[3], mock_won, "{line}");
+        assert!(line.contains("(trusted without validation)"), "{line}");
+    }
+    assert_eq!(games, 2, "{}", out.stdout);
+    let pgn = std::fs::read_to_string(dir.join("games.pgn")).unwrap();
+    assert_eq!(
+        pgn.matches("[Termination \"adjudication\"]").count(),
+        2,
+        "{pgn}"
+    );
+}
+
 /// Pids of live (not zombie) processes whose command line holds `marker`.
 fn processes_with(marker: &str) -> Vec<u32> {
     let mut found = Vec::new();
