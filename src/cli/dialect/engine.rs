@@ -138,13 +138,16 @@ impl EngineSpec {
         if let Some(proto) = &conf.protocol {
             defaults.push(("proto", proto.clone()));
         }
+        defaults.extend(conf.keys());
         for (key, value) in defaults {
             self.keys.entry(key.to_string()).or_insert(value);
         }
-        // The line's own option.X come after, so they win.
-        let mut options = conf.uci_options(file)?;
+        // The line's own option.X and initstr come after, so they win (and are sent last).
+        let (mut options, mut init) = conf.uci_options(file)?;
         options.append(&mut self.options);
         self.options = options;
+        init.append(&mut self.initstr);
+        self.initstr = init;
         Ok(())
     }
 

@@ -663,6 +663,40 @@ fn engines_alone_lists_the_configured_engines() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `conf=` takes cutechess's per-engine settings from engines.json as the keys: init strings
+/// (but `uci` and `setoption`) as `initstr`, `validateClaims: false` as `trust`, the flags,
+/// `restart`, a `timeoutScaleFactor` held to cutechess's bounds; an empty `stderrFile` is none.
+#[test]
+fn engine_configurations_carry_the_cutechess_engine_keys() {
+    let dir = std::env::temp_dir().join(format!("sparring-conf-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("engines.json");
+    std::fs::write(
+        &file,
+        r#"[{"name": "one", "command": "x", "stderrFile": "", "timeoutScaleFactor": 500,
+             "initStrings": ["uci", "hello", "setoption name A value 1"], "whitepov": true,
+             "validateClaims": false, "debug": true, "ponder": false, "restart": "on"}]"#,
+    )
+    .unwrap();
+    let line = format!(
+        "-engines {} -engine conf=one nodes=1 initstr=mine -engine cmd=y nodes=1",
+        file.display()
+    );
+    let c = match parse(&args(&line), Flavor::Cutechess).unwrap() {
+        Request::Match(m) => m.config,
+        other => panic!("{other:?}"),
+    };
+    let (e, s) = (&c.engines[0], &c.engines[0].settings);
+    assert_eq!(s.init_strings, ["hello", "mine"]);
+    assert!(s.white_pov && s.trust_claims && s.debug && !s.ponder && e.restart);
+    assert_eq!((s.timeout_scale, &s.stderr_file), (Some(120.0), &None));
+    let EngineKind::Uci { options, .. } = &e.kind else {
+        panic!("an external engine")
+    };
+    assert_eq!(options, &[("A".to_string(), "1".to_string())]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// cutechess's per-engine keys: each becomes the engine's setting, and round-trips through
 /// `--dump-config`'s TOML.
 #[test]
