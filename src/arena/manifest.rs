@@ -651,6 +651,49 @@ mod tests {
         assert_eq!(plain.changes(&xboard).len(), 3);
     }
 
+    /// cutechess's other engine keys are fingerprinted only when set (a plain run's keys are
+    /// what they were before them), the book with its file's hash.
+    #[test]
+    fn cutechess_engine_keys_are_fingerprinted_only_when_set() {
+        let dir = std::env::temp_dir().join(format!("sparring-fp-keys-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let book = dir.join("b.bin");
+        std::fs::write(&book, b"").unwrap();
+        let config = |extra: &str| {
+            let text = format!(
+                "[output]\ndir = \"o\"\n[tournament]\nkind = \"gauntlet\"\nrounds = 1\n[time_control]\nnodes = 100\n\
+                 [[engine]]\nname = \"a\"\nbuiltin = {{}}\n\
+                 [[engine]]\nname = \"b\"\nuci = {{ command = \"x\" }}\n{extra}"
+            );
+            Fingerprint::of(&MatchConfig::parse(&text, "m.toml").unwrap())
+        };
+        let plain = config("");
+        let set = config(&format!(
+            "init_strings = [\"hi\"]\nstderr_file = \"e.log\"\ntrust_claims = true\n\
+             white_pov = true\ntimeout_scale = 2.0\ndebug = true\nbook = {:?}\nbook_depth = 3\n",
+            book.display().to_string()
+        ));
+        let keys = [
+            "init_strings",
+            "stderr_file",
+            "trust_claims",
+            "white_pov",
+            "timeout_scale",
+            "debug",
+            "book",
+            "book_hash",
+            "book_depth",
+        ];
+        for key in keys {
+            let key = format!("engine[1].{key}");
+            assert_eq!(plain.get(&key), None, "{key}");
+            assert!(set.get(&key).is_some(), "{key}");
+        }
+        assert_eq!(set.get("engine[1].timeout_scale"), Some("2"));
+        assert_eq!(plain.changes(&set).len(), keys.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn shard_keys_round_trip_and_stay_out_of_the_configuration() {
         let whole = fingerprint(&[
