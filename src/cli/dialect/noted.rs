@@ -76,7 +76,7 @@ pub(super) fn noted(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
                 )));
             }
             s.notes.push(
-                "-bookmode: sparring's engines have no Polyglot books of their own (book= is refused); accepted and not used"
+                "-bookmode: sparring reads an engine's Polyglot book (book=) into memory whatever the mode; accepted and not used"
                     .to_string(),
             );
         }
