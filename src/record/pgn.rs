@@ -534,6 +534,13 @@ mod tests {
             movetext(PgnNotation::Uci),
             "1. e1g1 f8e7 2. e4d5 e7d6 3. f1f6 d6d5 4. b7a8q 1/2-1/2"
         );
+        // The opening-book PGN reader (parse_san) reads LAN back to the same moves.
+        let mut pos = game.start.clone();
+        let all = game.book_moves.iter().copied();
+        for mv in all.chain(game.moves.iter().map(|m| m.mv)) {
+            assert_eq!(pos.parse_san(&lan(&pos, mv)).unwrap(), mv);
+            pos.make_move(mv);
+        }
         // In Chess960, UCI castling is king takes rook, as UCI_Chess960 engines send it.
         let text = written(&notation_game(true), true, PgnNotation::Uci);
         assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
