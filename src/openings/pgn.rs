@@ -1,7 +1,7 @@
 //! PGN suites: each game's main line is an opening. A single pass over the bytes splits the games
-//! and collects their main-line move tokens (SAN, or LAN or UCI as `pgn_notation` writes them) (skipping comments, variations, NAGs, move numbers and
-//! results); the games are then replayed in parallel. Working on bytes keeps Latin-1 comments from
-//! spoiling a file.
+//! and collects their main-line move tokens (skipping comments, variations, NAGs, move numbers and
+//! results); the games are then replayed in parallel, each token read as SAN (LAN included) or
+//! else UCI. Working on bytes keeps Latin-1 comments from spoiling a file.
 
 use super::error::BadLineReason;
 use crate::board::{Color, Move, Position};
