@@ -273,13 +273,22 @@ fn every_key_writes_its_figure_in_fastchess_order() {
 
 /// `-pgnout min=true notation=lan` (fastchess's keys) on a tiny built-in match: each game has
 /// the Seven Tag Roster and `GameId` only, no comments, and moves in fastchess's LAN, which
-/// python-chess reads back to legal games of the same length.
+/// python-chess reads back to legal games of the same length; `--resume` of a run cut inside
+/// its last game completes it.
 #[test]
 fn minimal_lan_pgn_has_the_roster_and_bare_lan_moves() {
     let dir = scratch("min-lan");
     let line = "match -engine builtin name=a nodes=300 -engine builtin name=b nodes=300 \
                 -rounds 1 -games 2 -maxmoves 20 -pgnout file=min.pgn min=true notation=lan";
     run_ok(Path::new(SPARRING), &words(line), &dir);
+    // A kill inside the last game: `--resume` finds the games by their GameId and plays it again.
+    let cut = std::fs::read_to_string(dir.join("min.pgn")).unwrap();
+    std::fs::write(dir.join("min.pgn"), &cut[..cut.len() - 30]).unwrap();
+    run_ok(
+        Path::new(SPARRING),
+        &words(&format!("{line} --resume")),
+        &dir,
+    );
     let pgn = std::fs::read_to_string(dir.join("min.pgn")).unwrap();
     assert!(!pgn.contains('{'), "comments in minimal output:\n{pgn}");
     let games = openbench_games(&pgn);
