@@ -10,6 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 #[path = "common/mock.rs"]
 mod mock;
+#[path = "common/tools.rs"]
+mod tools;
 use mock::mock_engine;
 
 const SPARRING: &str = env!("CARGO_BIN_EXE_sparring");
@@ -267,4 +269,68 @@ fn every_key_writes_its_figure_in_fastchess_order() {
         let with_reason = comments.iter().filter(|(_, c)| !c.ends_with('"')).count();
         assert_eq!(with_reason, 2, "{how}: {comments:?}");
     }
+}
+
+/// `-pgnout min=true notation=lan` (fastchess's keys) on a tiny built-in match: each game has
+/// the Seven Tag Roster and `GameId` only, no comments, and moves in fastchess's LAN, which
+/// python-chess reads back to legal games of the same length; `--resume` of a run cut inside
+/// its last game completes it.
+#[test]
+fn minimal_lan_pgn_has_the_roster_and_bare_lan_moves() {
+    let dir = scratch("min-lan");
+    let line = "match -engine builtin name=a nodes=300 -engine builtin name=b nodes=300 \
+                -rounds 1 -games 2 -maxmoves 20 -pgnout file=min.pgn min=true notation=lan";
+    run_ok(Path::new(SPARRING), &words(line), &dir);
+    // A kill inside the last game: `--resume` finds the games by their GameId and plays it again.
+    let cut = std::fs::read_to_string(dir.join("min.pgn")).unwrap();
+    std::fs::write(dir.join("min.pgn"), &cut[..cut.len() - 30]).unwrap();
+    run_ok(
+        Path::new(SPARRING),
+        &words(&format!("{line} --resume")),
+        &dir,
+    );
+    let pgn = std::fs::read_to_string(dir.join("min.pgn")).unwrap();
+    assert!(!pgn.contains('{'), "comments in minimal output:\n{pgn}");
+    let games = openbench_games(&pgn);
+    assert_eq!(games.len(), 2, "{pgn}");
+    let lan = Regex::new(r"^([KQRBN]?[a-h][1-8]x?[a-h][1-8](=[QRBN])?|O-O(-O)?)[+#]?$").unwrap();
+    let mut plies = Vec::new();
+    for (tags, moves) in &games {
+        let mut names: Vec<&str> = tags.keys().map(String::as_str).collect();
+        names.sort_unstable();
+        let roster = [
+            "Black", "Date", "Event", "GameId", "Result", "Round", "Site", "White",
+        ];
+        assert_eq!(names, roster, "{pgn}");
+        let sans: Vec<&str> = moves
+            .split_whitespace()
+            .filter(|t| !t.ends_with('.') && *t != tags["Result"])
+            .collect();
+        assert!(sans.len() >= 2, "{pgn}");
+        for m in &sans {
+            assert!(lan.is_match(m), "{m} is not LAN in:\n{pgn}");
+        }
+        plies.push(sans.len());
+    }
+    if !tools::python_chess("chess.pgn") {
+        return;
+    }
+    let script = "import sys, chess.pgn\n\
+        f = open(sys.argv[1])\n\
+        while (g := chess.pgn.read_game(f)) is not None:\n\
+        \x20   assert not g.errors, g.errors\n\
+        \x20   print(len(list(g.mainline_moves())))\n";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(dir.join("min.pgn"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "python-chess: {text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read: Vec<usize> = text.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(read, plies, "python-chess read other games:\n{pgn}");
 }

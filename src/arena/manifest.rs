@@ -17,7 +17,7 @@ use super::config::{
 };
 use super::schedule::{describe_game_ids, Shard, ShardError, Slice, Wave, WaveError};
 use crate::error::{ErrorClass, Failure};
-use crate::record::PositionsResolve;
+use crate::record::{PgnNotation, PositionsResolve};
 use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -273,6 +273,14 @@ impl Fingerprint {
                     output.positions_resolve.name().to_string(),
                 );
             }
+        }
+        // Only when set, as positions_resolve: older runs resume unchanged.
+        if output.pgn_style.minimal {
+            self.put("output.pgn_minimal", "true".to_string());
+        }
+        if output.pgn_style.notation != PgnNotation::San {
+            let notation = output.pgn_style.notation.name().to_string();
+            self.put("output.pgn_notation", notation);
         }
     }
 

@@ -1,7 +1,7 @@
 //! PGN suites: each game's main line is an opening. A single pass over the bytes splits the games
-//! and collects their main-line SAN tokens (skipping comments, variations, NAGs, move numbers and
-//! results); the games are then replayed in parallel. Working on bytes keeps Latin-1 comments from
-//! spoiling a file.
+//! and collects their main-line move tokens (skipping comments, variations, NAGs, move numbers and
+//! results); the games are then replayed in parallel, each token read as SAN (LAN included) or
+//! else UCI. Working on bytes keeps Latin-1 comments from spoiling a file.
 
 use super::error::BadLineReason;
 use crate::board::{Color, Move, Position};
@@ -59,7 +59,12 @@ fn replay(game: &RawGame<'_>) -> GameResult {
     let mut moves = Vec::with_capacity(game.moves.len());
     for (i, token) in game.moves.iter().enumerate() {
         let text = String::from_utf8_lossy(token.text);
-        match pos.parse_san(&text) {
+        // A PGN written with fastchess's `notation=uci` (sparring's `pgn_notation = "uci"`)
+        // spells moves as UCI does: read them when SAN names no legal move.
+        let parsed = pos
+            .parse_san(&text)
+            .or_else(|e| pos.parse_uci_move(&text).map_err(|_| e));
+        match parsed {
             Ok(mv) => {
                 pos.make_move(mv);
                 moves.push(mv);
@@ -343,6 +348,21 @@ mod tests {
         assert_eq!(strip_move_number(b"12..."), b"");
         assert_eq!(strip_move_number(b"0-0-0"), b"0-0-0");
         assert_eq!(strip_move_number(b"7"), b"");
+    }
+
+    /// SAN, fastchess's LAN and UCI movetext (`pgn_notation`) give the same opening.
+    #[test]
+    fn san_lan_and_uci_movetext_replay_alike() {
+        let games = parse(
+            b"1. e4 e5 2. Nf3 Nc6 3. Bc4 Nf6 4. O-O Nxe4 *\n\n\
+              1. e2e4 e7e5 2. Ng1f3 Nb8c6 3. Bf1c4 Ng8f6 4. O-O Nf6xe4 *\n\n\
+              1. e2e4 e7e5 2. g1f3 b8c6 3. f1c4 g8f6 4. e1g1 f6e4 *\n",
+            None,
+        );
+        let lines: Vec<_> = games.into_iter().map(Result::unwrap).collect();
+        assert_eq!(lines.len(), 3);
+        assert_eq!(lines[0].1.len(), 8);
+        assert!(lines.iter().all(|l| *l == lines[0]));
     }
 
     #[test]

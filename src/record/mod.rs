@@ -14,7 +14,8 @@ pub use self::csv::{
     GAMES_CSV_HEADER,
 };
 pub use self::pgn::{
-    escape_tag_value, move_comment, split_pgn_games, utc_date, write_pgn, MoveData, PgnGameText,
+    escape_tag_value, lan, move_comment, split_pgn_games, utc_date, write_pgn, MoveData,
+    PgnGameText, PgnNotation, PgnStyle,
 };
 pub use self::positions::{
     sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, PositionsResolve,

@@ -1,10 +1,11 @@
 //! PGN export format: the Seven Tag Roster first, SetUp/FEN for a non-standard start, SAN movetext
 //! wrapped under 80 columns, `{book}` on book moves and `{+0.32/12 0.510s}` on engine moves
 //! (with the figures `MoveData` asks for, as fastchess writes them), the reason the game ended
-//! in the last comment.
+//! in the last comment. [`PgnStyle`] asks for minimal output (tags and moves only) or moves in
+//! LAN or UCI instead of SAN.
 
 use super::{GameRecord, PlayedMove};
-use crate::board::{Color, Position};
+use crate::board::{CastlingNotation, Color, Move, Position};
 use crate::score::Score;
 use std::io::{self, Write};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -35,6 +36,72 @@ pub struct MoveData {
     /// Regular expressions: for each, the last line of the engine's output for the move that
     /// matches it is written as `line="..."` (fastchess's `match_line`).
     pub match_lines: Vec<String>,
+}
+
+/// How the movetext spells moves (fastchess's `-pgnout notation=`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PgnNotation {
+    /// Standard algebraic notation: `Nf3`, `exd5`, `e8=Q+`, `O-O` (the default).
+    #[default]
+    San,
+    /// Long algebraic notation as fastchess writes it: the piece letter, the from square, `x`
+    /// for a capture (no `-` otherwise), the to square, `=Q`, `+`/`#`; castling `O-O`/`O-O-O`.
+    Lan,
+    /// The moves as UCI sends them: `e2e4`, `e7e8q`, `e1g1` (king takes rook in Chess960), no
+    /// check marks.
+    Uci,
+}
+
+impl PgnNotation {
+    /// The key's value: `san`, `lan` or `uci`.
+    pub fn name(self) -> &'static str {
+        match self {
+            PgnNotation::San => "san",
+            PgnNotation::Lan => "lan",
+            PgnNotation::Uci => "uci",
+        }
+    }
+
+    /// The notation a key's value names, if any.
+    pub fn from_name(name: &str) -> Option<PgnNotation> {
+        [PgnNotation::San, PgnNotation::Lan, PgnNotation::Uci]
+            .into_iter()
+            .find(|n| n.name() == name)
+    }
+}
+
+/// The shape of the PGN the runner writes besides the move comments' figures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PgnStyle {
+    /// Minimal output (cutechess's `-pgnout min`, fastchess's `min=true`): the Seven Tag
+    /// Roster, `Variant`/`SetUp`/`FEN` when needed and `GameId` (which `--resume` and merge
+    /// match games by), and no comments.
+    pub minimal: bool,
+    /// How moves are spelled.
+    pub notation: PgnNotation,
+}
+
+/// A move in long algebraic notation as fastchess spells it (see [`PgnNotation::Lan`]).
+pub fn lan(pos: &Position, mv: Move) -> String {
+    let san = pos.san(mv);
+    if mv.is_castle() {
+        return san;
+    }
+    let mut out = String::with_capacity(10);
+    let piece = san.chars().next().filter(char::is_ascii_uppercase);
+    out.extend(piece);
+    out.push_str(&mv.from().to_string());
+    if mv.is_capture() {
+        out.push('x');
+    }
+    out.push_str(&mv.to().to_string());
+    if let Some(promoted) = mv.promotion() {
+        out.push('=');
+        out.push(promoted.char().to_ascii_uppercase());
+    }
+    // The check mark is the SAN's: `+` or `#`.
+    out.extend(san.chars().last().filter(|c| matches!(c, '+' | '#')));
+    out
 }
 
 /// A tag value as the PGN standard wants it between quotes: backslash and quote escaped, and line
@@ -134,8 +201,14 @@ pub fn move_comment(m: &PlayedMove, data: &MoveData) -> String {
     parts.join(", ")
 }
 
-/// Writes one game; `data` says what the engine moves' comments hold.
-pub fn write_pgn(record: &GameRecord, data: &MoveData, out: &mut impl Write) -> io::Result<()> {
+/// Writes one game; `data` says what the engine moves' comments hold, `style` whether there are
+/// comments and how moves are spelled.
+pub fn write_pgn(
+    record: &GameRecord,
+    data: &MoveData,
+    style: PgnStyle,
+    out: &mut impl Write,
+) -> io::Result<()> {
     let mut tags: Vec<(&str, String)> = vec![
         ("Event", record.event.clone()),
         ("Site", record.site.clone()),
@@ -156,51 +229,19 @@ pub fn write_pgn(record: &GameRecord, data: &MoveData, out: &mut impl Write) -> 
         tags.push(("SetUp", "1".to_string()));
         tags.push(("FEN", start_fen));
     }
-    tags.push(("TimeControl", record.time_control.clone()));
-    tags.push(("Termination", record.termination.tag().to_string()));
-    tags.push(("PlyCount", record.plies().to_string()));
-    tags.push(("GameDuration", format_duration(record.duration.as_secs())));
-    tags.push(("OpeningIndex", record.opening_id.to_string()));
+    if !style.minimal {
+        tags.push(("TimeControl", record.time_control.clone()));
+        tags.push(("Termination", record.termination.tag().to_string()));
+        tags.push(("PlyCount", record.plies().to_string()));
+        tags.push(("GameDuration", format_duration(record.duration.as_secs())));
+        tags.push(("OpeningIndex", record.opening_id.to_string()));
+    }
     tags.push(("GameId", record.game_id.to_string()));
     for (name, value) in tags {
         writeln!(out, "[{name} \"{}\"]", escape_tag_value(&value))?;
     }
     writeln!(out)?;
-
-    let mut tokens: Vec<String> = Vec::new();
-    let mut pos = record.start.clone();
-    let mut need_number = true;
-    let total = record.plies();
-    let book = record.book_moves.iter().map(|&mv| (mv, None));
-    let played = record.moves.iter().map(|m| (m.mv, Some(m)));
-    for (ply, (mv, info)) in book.chain(played).enumerate() {
-        let number = pos.fullmove_number();
-        if pos.side_to_move() == Color::White {
-            tokens.push(format!("{number}."));
-        } else if need_number {
-            tokens.push(format!("{number}..."));
-        }
-        tokens.push(pos.san(mv));
-        let mut comment = match info {
-            None => "book".to_string(),
-            // An engine's own book move: cutechess's comment for it.
-            Some(m) if m.details.from_book => "book".to_string(),
-            Some(m) => move_comment(m, data),
-        };
-        if ply + 1 == total {
-            comment.push_str(", ");
-            comment.push_str(&record.reason);
-        }
-        push_comment(&mut tokens, &comment);
-        // A comment interrupts the move pair, so Black's next move repeats its number.
-        need_number = true;
-        pos.make_move(mv);
-    }
-    if total == 0 {
-        push_comment(&mut tokens, &record.reason);
-    }
-    tokens.push(record.result.to_string());
-
+    let tokens = movetext(record, data, style, chess960);
     let mut line = String::new();
     for token in tokens {
         if !line.is_empty() && line.len() + 1 + token.len() > MAX_LINE {
@@ -215,6 +256,52 @@ pub fn write_pgn(record: &GameRecord, data: &MoveData, out: &mut impl Write) -> 
     writeln!(out, "{line}")?;
     writeln!(out)?;
     Ok(())
+}
+
+/// The movetext's tokens: move numbers, moves, comments' words, the result.
+fn movetext(record: &GameRecord, data: &MoveData, style: PgnStyle, chess960: bool) -> Vec<String> {
+    let mut tokens: Vec<String> = Vec::new();
+    let mut pos = record.start.clone();
+    let mut need_number = true;
+    let total = record.plies();
+    let book = record.book_moves.iter().map(|&mv| (mv, None));
+    let played = record.moves.iter().map(|m| (m.mv, Some(m)));
+    for (ply, (mv, info)) in book.chain(played).enumerate() {
+        let number = pos.fullmove_number();
+        if pos.side_to_move() == Color::White {
+            tokens.push(format!("{number}."));
+        } else if need_number {
+            tokens.push(format!("{number}..."));
+        }
+        tokens.push(match style.notation {
+            PgnNotation::San => pos.san(mv),
+            PgnNotation::Lan => lan(&pos, mv),
+            PgnNotation::Uci => pos.uci(mv, CastlingNotation::chess960_if(chess960)),
+        });
+        pos.make_move(mv);
+        if style.minimal {
+            need_number = false;
+            continue;
+        }
+        let mut comment = match info {
+            None => "book".to_string(),
+            // An engine's own book move: cutechess's comment for it.
+            Some(m) if m.details.from_book => "book".to_string(),
+            Some(m) => move_comment(m, data),
+        };
+        if ply + 1 == total {
+            comment.push_str(", ");
+            comment.push_str(&record.reason);
+        }
+        push_comment(&mut tokens, &comment);
+        // A comment interrupts the move pair, so Black's next move repeats its number.
+        need_number = true;
+    }
+    if total == 0 && !style.minimal {
+        push_comment(&mut tokens, &record.reason);
+    }
+    tokens.push(record.result.to_string());
+    tokens
 }
 
 /// Adds a `{comment}` as words, so long comments wrap like the rest of the movetext.
@@ -371,6 +458,119 @@ mod tests {
             ..MoveData::default()
         };
         assert_eq!(move_comment(&m, &openbench), "/0 0.510s, n=0, sd=0");
+    }
+
+    /// A game with castling giving check, captures by a pawn and the king, a check and a
+    /// capturing promotion with check; its first move from the book.
+    fn notation_game(chess960: bool) -> GameRecord {
+        use crate::board::GameResult;
+        use crate::record::Termination;
+        let start: Position = "r4k2/1P6/8/3p4/4P3/8/8/R3K2R w KQ - 0 1".parse().unwrap();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for uci in ["e1g1", "f8e7", "e4d5", "e7d6", "f1f6", "d6d5", "b7a8q"] {
+            let mv = pos.parse_uci_move(uci).unwrap();
+            moves.push(mv);
+            pos.make_move(mv);
+        }
+        let played = moves[1..].iter().map(|&mv| PlayedMove {
+            mv,
+            score: Some(Score::Cp(32)),
+            depth: Some(12),
+            nodes: None,
+            time: Duration::from_millis(510),
+            details: Default::default(),
+        });
+        GameRecord {
+            game_id: 7,
+            pair_id: 4,
+            round: 1,
+            event: "e".into(),
+            site: "s".into(),
+            white: "w".into(),
+            black: "b".into(),
+            white_engine: 0,
+            black_engine: 1,
+            opening_id: 3,
+            start,
+            chess960,
+            book_moves: vec![moves[0]],
+            moves: played.collect(),
+            result: GameResult::Draw,
+            termination: Termination::Normal,
+            reason: "Draw by fiat".into(),
+            time_control: "40/60".into(),
+            started: UNIX_EPOCH,
+            duration: Duration::from_secs(3),
+            clock_left: [None, None],
+            at_fault: None,
+        }
+    }
+
+    fn written(record: &GameRecord, minimal: bool, notation: PgnNotation) -> String {
+        let mut out = Vec::new();
+        let style = PgnStyle { minimal, notation };
+        write_pgn(record, &MoveData::default(), style, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn each_notation_spells_castling_captures_promotions_and_checks() {
+        let game = notation_game(false);
+        let movetext = |notation| {
+            let text = written(&game, true, notation);
+            text.split("\n\n").nth(1).unwrap().trim().to_string()
+        };
+        assert_eq!(
+            movetext(PgnNotation::San),
+            "1. O-O+ Ke7 2. exd5 Kd6 3. Rf6+ Kxd5 4. bxa8=Q+ 1/2-1/2"
+        );
+        // fastchess's LAN: from square always, `x` for captures, no `-`; castling stays O-O.
+        assert_eq!(
+            movetext(PgnNotation::Lan),
+            "1. O-O+ Kf8e7 2. e4xd5 Ke7d6 3. Rf1f6+ Kd6xd5 4. b7xa8=Q+ 1/2-1/2"
+        );
+        assert_eq!(
+            movetext(PgnNotation::Uci),
+            "1. e1g1 f8e7 2. e4d5 e7d6 3. f1f6 d6d5 4. b7a8q 1/2-1/2"
+        );
+        // The opening-book PGN reader (parse_san) reads LAN back to the same moves.
+        let mut pos = game.start.clone();
+        let all = game.book_moves.iter().copied();
+        for mv in all.chain(game.moves.iter().map(|m| m.mv)) {
+            assert_eq!(pos.parse_san(&lan(&pos, mv)).unwrap(), mv);
+            pos.make_move(mv);
+        }
+        // In Chess960, UCI castling is king takes rook, as UCI_Chess960 engines send it.
+        let text = written(&notation_game(true), true, PgnNotation::Uci);
+        assert!(text.contains("[Variant \"Chess960\"]"), "{text}");
+        assert!(text.contains("\n1. e1h1 f8e7 2."), "{text}");
+    }
+
+    #[test]
+    fn minimal_output_has_the_roster_setup_and_game_id_and_no_comments() {
+        let game = notation_game(false);
+        assert_eq!(
+            written(&game, true, PgnNotation::San),
+            "[Event \"e\"]\n[Site \"s\"]\n[Date \"1970.01.01\"]\n[Round \"1\"]\n\
+             [White \"w\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n[SetUp \"1\"]\n\
+             [FEN \"r4k2/1P6/8/3p4/4P3/8/8/R3K2R w KQ - 0 1\"]\n[GameId \"7\"]\n\n\
+             1. O-O+ Ke7 2. exd5 Kd6 3. Rf6+ Kxd5 4. bxa8=Q+ 1/2-1/2\n\n"
+        );
+        // The full output keeps its tags and comments, in any notation.
+        let full = written(&game, false, PgnNotation::Lan);
+        for part in [
+            "[TimeControl \"40/60\"]",
+            "[PlyCount \"7\"]",
+            "1. O-O+ {book} 1... Kf8e7 {+0.32/12 0.510s}",
+            "4. b7xa8=Q+ {+0.32/12 0.510s, Draw by fiat} 1/2-1/2",
+        ] {
+            assert!(full.contains(part), "{part} in {full}");
+        }
+        // What `--resume` and merge read is there in minimal output too.
+        let text = written(&game, true, PgnNotation::Uci);
+        let games = split_pgn_games(&text);
+        assert_eq!((games[0].game_id, games[0].complete), (Some(7), true));
     }
 
     #[test]

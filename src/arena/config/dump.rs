@@ -13,7 +13,7 @@ use super::model::{
     OutputConfig, Protocol, ResultsFormat, TimeControl, TournamentKind, Variant,
 };
 use super::seconds_text;
-use crate::record::{MoveData, PositionsResolve};
+use crate::record::{MoveData, PgnNotation, PositionsResolve};
 use crate::stats::SprtParams;
 use std::path::Path;
 
@@ -209,6 +209,10 @@ fn output_file(out: &OutputConfig) -> OutputFile {
         rating_interval: Some(out.rating_interval),
         pgn_name: Some(out.pgn_name.clone()),
         pgn_mode: Some(out.pgn_mode.name().to_string()),
+        // Like positions_resolve: written only when not the default.
+        pgn_minimal: out.pgn_style.minimal.then_some(true),
+        pgn_notation: (out.pgn_style.notation != PgnNotation::San)
+            .then(|| out.pgn_style.notation.name().to_string()),
         engine_log: out.engine_log.as_deref().map(path),
         engine_debug: out.engine_debug.then_some(true),
         format: Some(match out.format {

@@ -194,6 +194,8 @@ pub(super) struct OutputFile {
     pub(super) rating_interval: Option<u32>,
     pub(super) pgn_name: Option<String>,
     pub(super) pgn_mode: Option<String>,
+    pub(super) pgn_minimal: Option<bool>,
+    pub(super) pgn_notation: Option<String>,
     pub(super) engine_log: Option<String>,
     pub(super) engine_debug: Option<bool>,
     pub(super) format: Option<ResultsFormatFile>,

@@ -1,8 +1,8 @@
 //! The checked match configuration: what a run plays, whether it came from a TOML file or from
 //! the fastchess/cutechess command line.
 
-use crate::record::MoveData;
 pub use crate::record::PositionsResolve;
+use crate::record::{MoveData, PgnStyle};
 use crate::stats::SprtParams;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -489,6 +489,9 @@ pub struct OutputConfig {
     pub pgn_name: String,
     /// `output.pgn_mode`: what a new run does with a PGN file that already holds games.
     pub pgn_mode: PgnMode,
+    /// `output.pgn_minimal` and `output.pgn_notation`: minimal PGN (tags and moves only), and
+    /// moves in SAN, LAN or UCI (`-pgnout min`, `notation=`).
+    pub pgn_style: PgnStyle,
     /// Every line sent to and received from each engine, and each engine's standard error, is
     /// written to this file with a timestamp; None: no engine log.
     pub engine_log: Option<PathBuf>,

@@ -172,3 +172,54 @@ fn positions_resolve_is_dumped_and_fingerprinted_only_when_set() {
         "{err}"
     );
 }
+
+/// `output.pgn_minimal` and `output.pgn_notation`: dumped and fingerprinted only when not the
+/// default (false, "san"), so runs from before the keys resume unchanged; a bad notation is
+/// bad input naming the file, line and key.
+#[test]
+fn pgn_style_is_dumped_and_fingerprinted_only_when_set() {
+    use crate::arena::manifest::Fingerprint;
+    use crate::error::{ErrorClass, Failure};
+    use crate::record::{PgnNotation, PgnStyle};
+    let plain = with_output("").unwrap();
+    assert_eq!(plain.output.pgn_style, PgnStyle::default());
+    let dump = plain.to_toml();
+    assert!(!dump.contains("pgn_minimal") && !dump.contains("pgn_notation"));
+    let print = Fingerprint::of(&plain);
+    assert_eq!(print.get("output.pgn_minimal"), None);
+    assert_eq!(print.get("output.pgn_notation"), None);
+    assert_eq!(
+        with_output("pgn_minimal = false\npgn_notation = \"san\"\n").unwrap(),
+        plain
+    );
+    for (name, notation) in [("lan", PgnNotation::Lan), ("uci", PgnNotation::Uci)] {
+        let set = with_output(&format!("pgn_minimal = true\npgn_notation = \"{name}\"\n")).unwrap();
+        let style = PgnStyle {
+            minimal: true,
+            notation,
+        };
+        assert_eq!(set.output.pgn_style, style);
+        assert!(set
+            .to_toml()
+            .contains(&format!("pgn_notation = \"{name}\"")));
+        assert_eq!(MatchConfig::parse(&set.to_toml(), "t").unwrap(), set);
+        let print = Fingerprint::of(&set);
+        assert_eq!(print.get("output.pgn_minimal"), Some("true"));
+        assert_eq!(print.get("output.pgn_notation"), Some(name));
+    }
+    let err = with_output("pgn_notation = \"fan\"\n").unwrap_err();
+    assert_eq!(err.class(), Failure::BadInput);
+    let text = err.to_string();
+    assert!(
+        text.starts_with("t:6:") && text.contains("output.pgn_notation"),
+        "{text}"
+    );
+    assert!(text.contains("\"san\", \"lan\" or \"uci\""), "{text}");
+    let err = with_output("pgn_minimal = \"yes\"\n")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("t:6:") && err.contains("pgn_minimal"),
+        "{err}"
+    );
+}

@@ -13,7 +13,7 @@ use super::model::{
     Seeds, TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
 use crate::available_cores;
-use crate::record::MoveData;
+use crate::record::{MoveData, PgnNotation, PgnStyle};
 use crate::stats::{SprtModel, SprtParams};
 use crate::toml_config::{read_text, ConfigError, Document};
 use std::path::{Path, PathBuf};
@@ -384,8 +384,27 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
         },
         report_penta: out.report_penta.unwrap_or(true),
         engine_debug: out.engine_debug.unwrap_or(false),
+        pgn_style: pgn_style(doc, out.pgn_minimal, out.pgn_notation.as_deref())?,
         move_data: move_data(doc, out.move_data.unwrap_or_default())?,
         final_positions: final_positions(doc, out.final_positions)?,
+    })
+}
+
+/// `output.pgn_minimal` and `output.pgn_notation`.
+fn pgn_style(
+    doc: &Document<'_>,
+    minimal: Option<bool>,
+    notation: Option<&str>,
+) -> Result<PgnStyle, ConfigError> {
+    let notation = match notation {
+        None => PgnNotation::San,
+        Some(name) => PgnNotation::from_name(name).ok_or_else(|| {
+            doc.invalid_value("output.pgn_notation", "\"san\", \"lan\" or \"uci\"")
+        })?,
+    };
+    Ok(PgnStyle {
+        minimal: minimal.unwrap_or(false),
+        notation,
     })
 }
 

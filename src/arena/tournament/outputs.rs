@@ -12,7 +12,7 @@ use crate::arena::pairing::EngineFigures;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{
     sample_positions, split_pgn_games, write_games_csv_header, write_pgn, FinishedGame, GameRecord,
-    MoveData, PositionsResolve,
+    MoveData, PgnStyle, PositionsResolve,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -25,6 +25,8 @@ pub(super) struct Outputs {
     pgn_name: String,
     /// What each move's comment holds besides score, depth and time.
     move_data: MoveData,
+    /// Minimal PGN or not, and the moves' notation.
+    pgn_style: PgnStyle,
     csv: BufWriter<File>,
     positions: Option<BufWriter<File>>,
     /// `positions.bullet` and its per-game index, with `positions_format` bullet or both.
@@ -61,7 +63,8 @@ impl Outputs {
         let pgn_path = self.dir.join(&self.pgn_name);
         // One write of the whole game, so a reader (or a kill) never sees half of one.
         let mut game = Vec::new();
-        write_pgn(record, &self.move_data, &mut game).map_err(io_error(&pgn_path))?;
+        write_pgn(record, &self.move_data, self.pgn_style, &mut game)
+            .map_err(io_error(&pgn_path))?;
         self.pgn.write_all(&game).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
         let sampled = if self.positions.is_some() || self.bullet.is_some() {
@@ -228,6 +231,7 @@ pub(super) fn prepare_outputs(
         pgn: append(&dir.join(&config.output.pgn_name))?,
         pgn_name: config.output.pgn_name.clone(),
         move_data: config.output.move_data.clone(),
+        pgn_style: config.output.pgn_style,
         csv: append(&dir.join("games.csv"))?,
         positions: if recorded && config.output.positions_format.epd() {
             Some(append(&dir.join("positions.epd"))?)

@@ -255,6 +255,7 @@ fn output_config(s: &Settings, flavor: Flavor) -> Result<OutputConfig, UsageErro
         },
         engine_log: s.engine_log.clone(),
         engine_debug: s.debug,
+        pgn_style: s.pgn_style,
         format,
         // The cutechess lines have no pentanomial line, as in fastchess.
         report_penta: format == ResultsFormat::Fastchess && s.report_penta.unwrap_or(true),

@@ -14,7 +14,7 @@ use sparring::arena::config::{
     DrawAdjudication, MatchConfig, OpeningOrder, OpeningsConfig, ResignAdjudication, ResultsFormat,
     TournamentKind, Variant,
 };
-use sparring::record::MoveData;
+use sparring::record::{MoveData, PgnStyle};
 use sparring::stats::{SprtModel, SprtParams};
 use std::path::PathBuf;
 
@@ -65,6 +65,8 @@ pub(super) struct Settings {
     pub(super) pgn_append: Option<bool>,
     /// `-pgnout nodes=true ... match_line=`: the move comments' extra figures.
     pub(super) move_data: MoveData,
+    /// `-pgnout min` / `min=true` and `notation=`.
+    pub(super) pgn_style: PgnStyle,
     pub(super) rating_interval: Option<u32>,
     pub(super) report_penta: Option<bool>,
     pub(super) format: Option<ResultsFormat>,

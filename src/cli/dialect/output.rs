@@ -3,6 +3,7 @@
 use super::options::Settings;
 use super::tokens::{bad, boolean, pair, usage_error, Group};
 use crate::cli::UsageError;
+use sparring::record::PgnNotation;
 use std::path::{Path, PathBuf};
 
 pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
@@ -13,11 +14,8 @@ pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
         if !token.contains('=') {
             match token.as_str() {
                 "fi" => {}
-                "min" => {
-                    return Err(usage_error(
-                        "-pgnout min: minimal PGN output is not implemented by sparring",
-                    ))
-                }
+                // cutechess-cli's minimal PGN: the Seven Tag Roster and the moves.
+                "min" => s.pgn_style.minimal = true,
                 _ if s.pgn_file.is_none() => s.pgn_file = Some(token.clone()),
                 _ => return Err(usage_error(format!("-pgnout {token}: expected key=value"))),
             }
@@ -28,17 +26,10 @@ pub(super) fn pgnout(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
             "file" => s.pgn_file = Some(v),
             "append" => s.pgn_append = Some(boolean(o, &k, &v)?),
             "notation" => {
-                if v != "san" {
-                    return Err(bad(o, &k, &v, "san (the only notation sparring writes)"));
-                }
+                s.pgn_style.notation =
+                    PgnNotation::from_name(&v).ok_or_else(|| bad(o, &k, &v, "san, lan or uci"))?;
             }
-            "min" => {
-                if boolean(o, &k, &v)? {
-                    return Err(usage_error(
-                        "-pgnout min=true: minimal PGN output is not implemented by sparring",
-                    ));
-                }
-            }
+            "min" => s.pgn_style.minimal = boolean(o, &k, &v)?,
             "nodes" => s.move_data.nodes = boolean(o, &k, &v)?,
             "seldepth" => s.move_data.seldepth = boolean(o, &k, &v)?,
             "nps" => s.move_data.nps = boolean(o, &k, &v)?,

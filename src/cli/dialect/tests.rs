@@ -7,6 +7,7 @@ use sparring::arena::config::{
     DrawAdjudication, EngineKind, MatchConfig, OpeningOrder, ResignAdjudication, ResultsFormat,
     TimeControl, TournamentKind,
 };
+use sparring::record::{PgnNotation, PgnStyle};
 use sparring::stats::SprtModel;
 use std::time::Duration;
 
@@ -308,7 +309,34 @@ fn output_options_map_to_the_output_table() {
     assert_eq!(m.config.output.pgn_name, "../games.pgn");
     assert_eq!(m.config.output.dir, Path::new("./games.pgn.sparring"));
     assert!(error(&format!("{TWO} -log level=info")).contains("file= is needed"));
-    assert!(error(&format!("{TWO} -pgnout file=x.pgn min=true")).contains("min=true"));
+}
+
+/// `-pgnout min` (cutechess's word), `min=true` and `notation=` (fastchess's keys) reach
+/// `output.pgn_style`; an unknown notation is refused naming the accepted ones.
+#[test]
+fn pgnout_minimal_and_notation() {
+    let plain = config(&format!("{TWO} -pgnout file=x.pgn"));
+    assert_eq!(plain.output.pgn_style, PgnStyle::default());
+    let fast = config(&format!("{TWO} -pgnout file=x.pgn min=true notation=lan"));
+    assert!(fast.output.pgn_style.minimal);
+    assert_eq!(fast.output.pgn_style.notation, PgnNotation::Lan);
+    let uci = config(&format!("{TWO} -pgnout file=x.pgn notation=uci min=false"));
+    assert!(!uci.output.pgn_style.minimal);
+    assert_eq!(uci.output.pgn_style.notation, PgnNotation::Uci);
+    let san = config(&format!("{TWO} -pgnout file=x.pgn notation=san"));
+    assert_eq!(san.output.pgn_style.notation, PgnNotation::San);
+    let cute = parsed(
+        &format!("{TWO} -games 2 -pgnout games.pgn min fi"),
+        Flavor::Cutechess,
+    );
+    assert!(cute.config.output.pgn_style.minimal);
+    assert_eq!(cute.config.output.pgn_name, "../games.pgn");
+    let err = error(&format!("{TWO} -pgnout file=x.pgn notation=fan"));
+    assert!(
+        err.contains("notation=fan") && err.contains("san, lan or uci"),
+        "{err}"
+    );
+    assert!(error(&format!("{TWO} -pgnout file=x.pgn min=maybe")).contains("min=maybe"));
 }
 
 #[test]
