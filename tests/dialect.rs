@@ -393,7 +393,7 @@ fn unknown_options_are_refused_by_name_with_status_2() {
         ),
         ("-concurrency 100000", "-concurrency 100000"),
         ("-sprt elo0=5 elo1=0", "-sprt elo0=5 elo1=0"),
-        ("-pgnout file=x.pgn notation=lan", "notation=lan"),
+        ("-pgnout file=x.pgn notation=fen", "notation=fen"),
     ] {
         let out = run_program(&fastchess, &words(&format!("{two} {extra}")), &dir);
         assert_eq!(out.code, 2, "{extra}: {}", out.stderr);
