@@ -636,18 +636,22 @@ mod tests {
         assert_eq!(renamed.changes(&old).len(), 1);
     }
 
+    /// The fingerprint of a gauntlet of the built-in engine and a UCI engine `b` whose table
+    /// ends with `extra`.
+    fn engine_b_fingerprint(extra: &str) -> Fingerprint {
+        let text = format!(
+            "[output]\ndir = \"o\"\n[tournament]\nkind = \"gauntlet\"\nrounds = 1\n[time_control]\nnodes = 100\n\
+             [[engine]]\nname = \"a\"\nbuiltin = {{}}\n\
+             [[engine]]\nname = \"b\"\nuci = {{ command = \"x\" }}\n{extra}"
+        );
+        Fingerprint::of(&MatchConfig::parse(&text, "m.toml").unwrap())
+    }
+
     /// The protocol and per-game restart of an engine are part of the configuration, written
     /// only when not the default (a run from before them resumes unchanged).
     #[test]
     fn engine_protocol_and_restart_are_fingerprinted_when_set() {
-        let config = |extra: &str| {
-            let text = format!(
-                "[output]\ndir = \"o\"\n[tournament]\nkind = \"gauntlet\"\nrounds = 1\n[time_control]\nnodes = 100\n\
-                 [[engine]]\nname = \"a\"\nbuiltin = {{}}\n\
-                 [[engine]]\nname = \"b\"\nuci = {{ command = \"x\" }}\n{extra}"
-            );
-            Fingerprint::of(&MatchConfig::parse(&text, "m.toml").unwrap())
-        };
+        let config = engine_b_fingerprint;
         let plain = config("");
         assert_eq!(plain.get("engine[1].protocol"), None);
         assert_eq!(plain.get("engine[1].restart"), None);
@@ -667,14 +671,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let book = dir.join("b.bin");
         std::fs::write(&book, b"").unwrap();
-        let config = |extra: &str| {
-            let text = format!(
-                "[output]\ndir = \"o\"\n[tournament]\nkind = \"gauntlet\"\nrounds = 1\n[time_control]\nnodes = 100\n\
-                 [[engine]]\nname = \"a\"\nbuiltin = {{}}\n\
-                 [[engine]]\nname = \"b\"\nuci = {{ command = \"x\" }}\n{extra}"
-            );
-            Fingerprint::of(&MatchConfig::parse(&text, "m.toml").unwrap())
-        };
+        let config = engine_b_fingerprint;
         let plain = config("");
         let set = config(&format!(
             "init_strings = [\"hi\"]\nstderr_file = \"e.log\"\ntrust_claims = true\n\
