@@ -52,8 +52,6 @@ pub struct UciPlayer {
     broken: bool,
     /// cutechess's per-engine keys (`debug`, `whitepov`, ...).
     settings: ExternalSettings,
-    /// How long it gets to quit by itself (scaled by `tscale`).
-    quit_grace: Duration,
 }
 
 impl UciPlayer {
@@ -98,7 +96,6 @@ impl UciPlayer {
             pondering: None,
             broken: false,
             settings: settings.clone(),
-            quit_grace: settings.scaled(QUIT_GRACE),
         };
         for (name, value) in &spec.options {
             match player.declared_mut(name) {
@@ -338,6 +335,6 @@ impl UciPlayer {
 impl Drop for UciPlayer {
     /// Asks the engine to quit and gives it a moment; then its whole group is killed and reaped.
     fn drop(&mut self) {
-        self.process.close("quit", self.quit_grace);
+        self.process.close("quit", self.settings.scaled(QUIT_GRACE));
     }
 }

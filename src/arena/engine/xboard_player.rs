@@ -48,8 +48,6 @@ pub struct XboardPlayer {
     games: u64,
     /// cutechess's per-engine keys (`trust`, `whitepov`, ...).
     settings: ExternalSettings,
-    /// How long it gets to quit by itself (scaled by `tscale`).
-    quit_grace: Duration,
 }
 
 impl XboardPlayer {
@@ -94,7 +92,6 @@ impl XboardPlayer {
             opponent: None,
             games: 0,
             settings: settings.clone(),
-            quit_grace: settings.scaled(QUIT_GRACE),
         };
         let mut commands = Vec::new();
         if let Some(path) = &settings.syzygy_path {
@@ -502,6 +499,6 @@ impl XboardPlayer {
 impl Drop for XboardPlayer {
     /// Asks the engine to quit and gives it a moment; then its whole group is killed and reaped.
     fn drop(&mut self) {
-        self.process.close("quit", self.quit_grace);
+        self.process.close("quit", self.settings.scaled(QUIT_GRACE));
     }
 }
