@@ -1264,6 +1264,24 @@ fn dialect_dump_config_reads_back_to_itself() {
     }
 }
 
+/// The end of both engine-key lines: no clock, 10 nodes a move, one round of two games cut at
+/// `max_moves`, written to games.pgn.
+fn two_short_games(max_moves: &str) -> [&str; 11] {
+    [
+        "-each",
+        "tc=inf",
+        "nodes=10",
+        "-rounds",
+        "1",
+        "-games",
+        "2",
+        "-maxmoves",
+        max_moves,
+        "-pgnout",
+        "file=games.pgn",
+    ]
+}
+
 /// The PGN games of `pgn` (each from its `[Event` tag).
 fn pgn_games(pgn: &str) -> Vec<&str> {
     pgn.split("[Event ").skip(1).collect()
@@ -1279,41 +1297,28 @@ fn cutechess_engine_keys_reach_the_engine_and_the_pgn() {
     let mock = mock_engine();
     std::fs::write(dir.join("a.err"), "earlier\n").unwrap();
     let (a, b) = (format!("cmd={mock}"), format!("cmd={mock}"));
-    let out = run(
-        &dir,
-        &[
-            "match",
-            "-engine",
-            &a,
-            "name=a",
-            "arg=--log",
-            "arg=a.log",
-            "arg=--stderr",
-            "arg=oops",
-            "initstr=hello\\nworld",
-            "debug",
-            "stderr=a.err",
-            "restart=on",
-            "tscale=2",
-            "-engine",
-            &b,
-            "name=b",
-            "whitepov",
-            "arg=--info",
-            "arg=score cp 77",
-            "-each",
-            "tc=inf",
-            "nodes=10",
-            "-rounds",
-            "1",
-            "-games",
-            "2",
-            "-maxmoves",
-            "6",
-            "-pgnout",
-            "file=games.pgn",
-        ],
-    );
+    let head = [
+        "match",
+        "-engine",
+        &a,
+        "name=a",
+        "arg=--log",
+        "arg=a.log",
+        "arg=--stderr",
+        "arg=oops",
+        "initstr=hello\\nworld",
+        "debug",
+        "stderr=a.err",
+        "restart=on",
+        "tscale=2",
+        "-engine",
+        &b,
+        "name=b",
+        "whitepov",
+        "arg=--info",
+        "arg=score cp 77",
+    ];
+    let out = run(&dir, &[&head[..], &two_short_games("6")].concat());
     out.assert_status(0, "the engine keys");
     let log = std::fs::read_to_string(dir.join("a.log")).unwrap();
     let lines: Vec<&str> = log.lines().map(str::trim).collect();
@@ -1399,20 +1404,11 @@ fn an_engines_own_book_plays_its_moves_within_its_depth() {
             "-engine",
             engine.as_str(),
             "name=b",
-            "-each",
-            "tc=inf",
-            "nodes=10",
-            "-rounds",
-            "1",
-            "-games",
-            "2",
-            "-maxmoves",
-            "8",
-            "-pgnout",
-            "file=games.pgn",
         ]
+        .into_iter()
+        .chain(two_short_games("8"))
         .map(str::to_string)
-        .to_vec()
+        .collect()
     };
     let args = line("book=own.bin");
     let out = run(&dir, &args.iter().map(String::as_str).collect::<Vec<_>>());

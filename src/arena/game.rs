@@ -379,16 +379,22 @@ impl Arbiter<'_, '_> {
         mover: Color,
         record: &mut GameRecord,
     ) -> Result<(), Outcome> {
+        self.with_request(mover, |request| player.ponder(request))
+            .map_err(|e| {
+                record.at_fault = Some(mover);
+                failure(mover, &e, false)
+            })
+    }
+
+    /// Calls `f` with the request for `mover`'s move: the game so far, and the limits and
+    /// deadline its clock allows now.
+    fn with_request<R>(&self, mover: Color, f: impl FnOnce(&GoRequest) -> R) -> R {
         let (limits, deadline) = move_limits(self.setup, &self.clocks, mover);
-        let request = GoRequest {
+        f(&GoRequest {
             start: self.setup.start,
             moves: &self.moves,
             limits: &limits,
             deadline,
-        };
-        player.ponder(&request).map_err(|e| {
-            record.at_fault = Some(mover);
-            failure(mover, &e, false)
         })
     }
 
@@ -406,16 +412,11 @@ impl Arbiter<'_, '_> {
             time_control,
             TimeControl::Clock { .. } | TimeControl::MoveTime(_)
         );
-        let (limits, deadline) = move_limits(self.setup, &self.clocks, mover);
-        let request = GoRequest {
-            start: self.setup.start,
-            moves: &self.moves,
-            limits: &limits,
-            deadline,
-        };
-        let asked = (self.now)();
-        let reply = player.go(&request);
-        let elapsed = (self.now)().saturating_sub(asked);
+        let (reply, elapsed) = self.with_request(mover, |request| {
+            let asked = (self.now)();
+            let reply = player.go(request);
+            (reply, (self.now)().saturating_sub(asked))
+        });
         let reply = match reply {
             Ok(reply) => reply,
             Err(e) => {
@@ -523,7 +524,5 @@ fn move_limits(setup: &GameSetup<'_>, clocks: &Clocks, mover: Color) -> (SearchL
     }
 }
 
-#[cfg(test)]
-mod ponder_tests;
 #[cfg(test)]
 mod tests;

@@ -11,21 +11,21 @@ use crate::score::Score;
 
 mod adjudication;
 mod clocks;
+mod ponder;
 mod rules;
 
 const SHUFFLE_WHITE: [&str; 4] = ["g1f3", "f3g1", "g1f3", "f3g1"];
 const SHUFFLE_BLACK: [&str; 4] = ["g8f6", "f6g8", "g8f6", "f6g8"];
 
-/// Plays a game from `start` (after `book`) on `clock`'s virtual time.
-fn play_from(
-    start: &Position,
-    book: &[Move],
-    controls: [&TimeControl; 2],
-    adjudication: &Adjudication,
-    players: [&mut Scripted; 2],
-    clock: &VirtualClock,
-) -> GameRecord {
-    let setup = GameSetup {
+/// The set-up every test game shares: game 1 of the event "test", white against black from
+/// `start` after `book`, a 50 ms clock margin and a 7 s timeout.
+fn test_setup<'a>(
+    start: &'a Position,
+    book: &'a [Move],
+    controls: [&'a TimeControl; 2],
+    adjudication: &'a Adjudication,
+) -> GameSetup<'a> {
+    GameSetup {
         game_id: 1,
         pair_id: 1,
         round: 1,
@@ -41,7 +41,19 @@ fn play_from(
         timeout: Duration::from_secs(7),
         adjudication,
         engine_log: None,
-    };
+    }
+}
+
+/// Plays a game from `start` (after `book`) on `clock`'s virtual time.
+fn play_from(
+    start: &Position,
+    book: &[Move],
+    controls: [&TimeControl; 2],
+    adjudication: &Adjudication,
+    players: [&mut Scripted; 2],
+    clock: &VirtualClock,
+) -> GameRecord {
+    let setup = test_setup(start, book, controls, adjudication);
     let clock = clock.clone();
     let [white, black] = players;
     play_game_timed(&setup, [white, black], &move || clock.now())

@@ -2,7 +2,6 @@
 //! that the game's end stops it, and that the clocks charge only a player's own turn.
 
 use super::*;
-use crate::arena::scripted::{Scripted, VirtualClock};
 use crate::search::Clock;
 
 /// A scripted player that records what the arbiter asks it to ponder on.
@@ -51,26 +50,6 @@ impl Player for Ponderer {
     }
 }
 
-fn setup<'a>(start: &'a Position, tc: &'a TimeControl, rules: &'a Adjudication) -> GameSetup<'a> {
-    GameSetup {
-        game_id: 1,
-        pair_id: 1,
-        round: 1,
-        event: "test",
-        site: "here",
-        opening_id: 0,
-        start,
-        book_moves: &[],
-        names: ["white", "black"],
-        engines: [0, 1],
-        time_controls: [tc, tc],
-        margin: Duration::from_millis(50),
-        timeout: Duration::from_secs(7),
-        adjudication: rules,
-        engine_log: None,
-    }
-}
-
 #[test]
 fn a_player_ponders_after_each_of_its_moves_on_its_own_clock_and_is_stopped_at_the_end() {
     let clock = VirtualClock::default();
@@ -84,7 +63,7 @@ fn a_player_ponders_after_each_of_its_moves_on_its_own_clock_and_is_stopped_at_t
         base: Duration::from_millis(1000),
         increment: Duration::from_millis(100),
     };
-    let setup = setup(&start, &tc, &rules);
+    let setup = test_setup(&start, &[], [&tc, &tc], &rules);
     // White thinks 300 ms a move; Black, the ponderer, 100 ms.
     let mut white = Scripted::new(&["g1f3", "f3g1"], &clock).think_ms(300);
     let mut black = Ponderer::new(Scripted::new(&["g8f6", "f6g8"], &clock).think_ms(100));
@@ -120,7 +99,7 @@ fn a_player_that_fails_to_start_pondering_loses_as_disconnected() {
     let rules = Adjudication::default();
     let start = Position::startpos();
     let tc = TimeControl::Nodes(100);
-    let setup = setup(&start, &tc, &rules);
+    let setup = test_setup(&start, &[], [&tc, &tc], &rules);
     let mut white = Ponderer::new(Scripted::new(&["g1f3", "f3g1"], &clock));
     white.fail_at = Some(0);
     let mut black = Scripted::new(&["g8f6", "f6g8"], &clock);
