@@ -1,6 +1,6 @@
 //! Checking the `[[engine]]` tables and the `[each]` defaults they inherit.
 
-use super::file::{EachFile, EngineFile};
+use super::file::{BuiltinFile, EachFile, EngineFile, UciFile};
 use super::model::{BuiltinSyzygy, EngineConfig, EngineKind, Protocol, TimeControl};
 use super::validate::{has_control, limit};
 use crate::arena::engine::{ExternalSettings, TIMEOUT_SCALE_RANGE};
@@ -110,6 +110,200 @@ fn external_settings(
     })
 }
 
+/// The `[each]` defaults an `[[engine]]` table falls back on, checked.
+struct EachDefaults {
+    options: BTreeMap<String, String>,
+    working_dir: Option<String>,
+    hash_mb: Option<usize>,
+    search: Option<String>,
+    syzygy: Option<String>,
+    probe_limit: Option<u32>,
+    weights: Option<String>,
+}
+
+/// The `[each]` table's `uci` and `builtin` defaults, checked: its options first, then its hash.
+fn each_defaults(doc: &Document<'_>, each: Option<EachFile>) -> Result<EachDefaults, ConfigError> {
+    let (each_uci, each_builtin) = match each {
+        Some(e) => (e.uci, e.builtin),
+        None => (None, None),
+    };
+    let options = match each_uci.as_ref().and_then(|u| u.options.clone()) {
+        Some(table) => option_texts(doc, "each.uci.options", table)?,
+        None => BTreeMap::new(),
+    };
+    let hash_mb = each_builtin
+        .as_ref()
+        .and_then(|b| b.hash_mb)
+        .map(|mb| doc.in_range("each.builtin.hash_mb", mb, 1, Some(65_536)))
+        .transpose()?;
+    let (search, syzygy, probe_limit, weights) = match each_builtin {
+        Some(b) => (b.search, b.syzygy, b.syzygy_probe_limit, b.weights),
+        None => (None, None, None, None),
+    };
+    Ok(EachDefaults {
+        options,
+        working_dir: each_uci.and_then(|u| u.working_dir),
+        hash_mb,
+        search,
+        syzygy,
+        probe_limit,
+        weights,
+    })
+}
+
+/// The name of `engine[i]`, checked: present, non-blank, without control characters and
+/// not taken by an engine before it.
+fn engine_name(
+    doc: &Document<'_>,
+    i: usize,
+    name: Option<String>,
+    before: &[EngineConfig],
+) -> Result<String, ConfigError> {
+    let key = format!("engine[{i}].name");
+    let name = name.ok_or_else(|| doc.missing(&key, "the engine's name"))?;
+    if name.trim().is_empty() || has_control(&name) {
+        return Err(doc.invalid_value(&key, "a non-blank name without control characters"));
+    }
+    if before.iter().any(|x| x.name == name) {
+        return Err(doc.invalid_value(&key, "a name no other engine has"));
+    }
+    Ok(name)
+}
+
+/// The built-in engine of `engine[i]`'s `builtin` table, its missing keys taken from `each`.
+fn builtin_kind(
+    doc: &Document<'_>,
+    i: usize,
+    b: BuiltinFile,
+    each: &EachDefaults,
+) -> Result<EngineKind, ConfigError> {
+    let key = |name: &str| format!("engine[{i}].{name}");
+    Ok(EngineKind::Builtin {
+        weights: b
+            .weights
+            .or_else(|| each.weights.clone())
+            .map(PathBuf::from),
+        hash_mb: match b.hash_mb {
+            Some(mb) => doc.in_range(&key("builtin.hash_mb"), mb, 1, Some(65_536))?,
+            None => each.hash_mb.unwrap_or(16),
+        },
+        search: b.search.or_else(|| each.search.clone()).map(PathBuf::from),
+        syzygy: builtin_syzygy(
+            doc,
+            &key("builtin"),
+            b.syzygy.or_else(|| each.syzygy.clone()),
+            b.syzygy_probe_limit.or(each.probe_limit),
+        )?,
+    })
+}
+
+/// The external engine of `engine[i]`'s `uci` table, its options laid over `each`'s.
+fn uci_kind(
+    doc: &Document<'_>,
+    i: usize,
+    u: UciFile,
+    each: &EachDefaults,
+) -> Result<EngineKind, ConfigError> {
+    let key = |name: &str| format!("engine[{i}].{name}");
+    let command = u
+        .command
+        .ok_or_else(|| doc.missing(&key("uci.command"), "the engine's executable"))?;
+    let mut options = each.options.clone();
+    options.extend(option_texts(
+        doc,
+        &key("uci.options"),
+        u.options.unwrap_or_default(),
+    )?);
+    Ok(EngineKind::Uci {
+        command,
+        args: u.args.unwrap_or_default(),
+        options: options.into_iter().collect(),
+        working_dir: u
+            .working_dir
+            .or_else(|| each.working_dir.clone())
+            .map(PathBuf::from),
+    })
+}
+
+/// The engine of `engine[i]`: exactly one of its `builtin` and `uci` tables.
+fn engine_kind(
+    doc: &Document<'_>,
+    i: usize,
+    builtin: Option<BuiltinFile>,
+    uci: Option<UciFile>,
+    each: &EachDefaults,
+) -> Result<EngineKind, ConfigError> {
+    match (builtin, uci) {
+        (Some(b), None) => builtin_kind(doc, i, b, each),
+        (None, Some(u)) => uci_kind(doc, i, u, each),
+        _ => Err(doc.invalid(
+            &format!("engine[{i}].builtin"),
+            "exactly one of `builtin = { ... }` or `uci = { ... }`",
+            "a table with both or neither",
+        )),
+    }
+}
+
+/// The protocol of `engine[i]`, checked: `uci` unless given, and only `uci` for the built-in
+/// engine, which also refuses the keys only an external engine takes.
+fn engine_protocol(
+    doc: &Document<'_>,
+    i: usize,
+    protocol: Option<&str>,
+    kind: &EngineKind,
+    settings: &ExternalSettings,
+) -> Result<Protocol, ConfigError> {
+    let key = |name: &str| format!("engine[{i}].{name}");
+    let protocol = match protocol {
+        None => Protocol::Uci,
+        Some(text) => Protocol::parse(text)
+            .ok_or_else(|| doc.invalid_value(&key("protocol"), "`uci` or `xboard`"))?,
+    };
+    if protocol != Protocol::Uci && matches!(kind, EngineKind::Builtin { .. }) {
+        return Err(doc.invalid_value(
+            &key("protocol"),
+            "no protocol for the built-in engine (it runs in process)",
+        ));
+    }
+    if let (Some(first), EngineKind::Builtin { .. }) = (settings.external_only_keys().first(), kind)
+    {
+        let why = if *first == "ponder" {
+            "no pondering for the built-in engine (it thinks only when asked)"
+        } else {
+            "no such key for the built-in engine (it runs in process: only an external engine takes it)"
+        };
+        return Err(doc.invalid_value(&key(first), why));
+    }
+    Ok(protocol)
+}
+
+/// `engine[i]` with the `[each]` defaults applied, checked against the engines `before` it.
+fn engine(
+    doc: &Document<'_>,
+    i: usize,
+    mut e: EngineFile,
+    each: &EachDefaults,
+    each_limit: Option<&TimeControl>,
+    before: &[EngineConfig],
+) -> Result<EngineConfig, ConfigError> {
+    let settings = external_settings(doc, i, &mut e)?;
+    let name = engine_name(doc, i, e.name, before)?;
+    let time_control = match &e.time_control {
+        Some(tc) => Some(limit(doc, &format!("engine[{i}].time_control"), tc)?),
+        None => each_limit.cloned(),
+    };
+    let kind = engine_kind(doc, i, e.builtin, e.uci, each)?;
+    let protocol = engine_protocol(doc, i, e.protocol.as_deref(), &kind, &settings)?;
+    Ok(EngineConfig {
+        name,
+        kind,
+        time_control,
+        protocol,
+        restart: e.restart.unwrap_or(false),
+        settings,
+    })
+}
+
 /// The `[[engine]]` tables with the `[each]` defaults applied, checked: at least two, names
 /// unique.
 pub(super) fn engines(
@@ -119,118 +313,11 @@ pub(super) fn engines(
     each_limit: Option<TimeControl>,
 ) -> Result<Vec<EngineConfig>, ConfigError> {
     let list = list.ok_or_else(|| doc.missing("engine", "at least two [[engine]] tables"))?;
-    let (each_uci, each_builtin) = match each {
-        Some(e) => (e.uci, e.builtin),
-        None => (None, None),
-    };
-    let each_options = match each_uci.as_ref().and_then(|u| u.options.clone()) {
-        Some(table) => option_texts(doc, "each.uci.options", table)?,
-        None => BTreeMap::new(),
-    };
-    let each_working_dir = each_uci.and_then(|u| u.working_dir);
-    let each_hash_mb = each_builtin
-        .as_ref()
-        .and_then(|b| b.hash_mb)
-        .map(|mb| doc.in_range("each.builtin.hash_mb", mb, 1, Some(65_536)))
-        .transpose()?;
-    let each_search = each_builtin.as_ref().and_then(|b| b.search.clone());
-    let each_syzygy = each_builtin.as_ref().and_then(|b| b.syzygy.clone());
-    let each_probe_limit = each_builtin.as_ref().and_then(|b| b.syzygy_probe_limit);
-    let each_weights = each_builtin.and_then(|b| b.weights);
+    let each = each_defaults(doc, each)?;
     let mut engines: Vec<EngineConfig> = Vec::new();
-    for (i, mut e) in list.into_iter().enumerate() {
-        let key = |name: &str| format!("engine[{i}].{name}");
-        let settings = external_settings(doc, i, &mut e)?;
-        let name = e
-            .name
-            .ok_or_else(|| doc.missing(&key("name"), "the engine's name"))?;
-        if name.trim().is_empty() || has_control(&name) {
-            return Err(
-                doc.invalid_value(&key("name"), "a non-blank name without control characters")
-            );
-        }
-        if engines.iter().any(|x| x.name == name) {
-            return Err(doc.invalid_value(&key("name"), "a name no other engine has"));
-        }
-        let time_control = match &e.time_control {
-            Some(tc) => Some(limit(doc, &key("time_control"), tc)?),
-            None => each_limit.clone(),
-        };
-        let kind = match (e.builtin, e.uci) {
-            (Some(b), None) => EngineKind::Builtin {
-                weights: b
-                    .weights
-                    .or_else(|| each_weights.clone())
-                    .map(PathBuf::from),
-                hash_mb: match b.hash_mb {
-                    Some(mb) => doc.in_range(&key("builtin.hash_mb"), mb, 1, Some(65_536))?,
-                    None => each_hash_mb.unwrap_or(16),
-                },
-                search: b.search.or_else(|| each_search.clone()).map(PathBuf::from),
-                syzygy: builtin_syzygy(
-                    doc,
-                    &key("builtin"),
-                    b.syzygy.or_else(|| each_syzygy.clone()),
-                    b.syzygy_probe_limit.or(each_probe_limit),
-                )?,
-            },
-            (None, Some(u)) => {
-                let command = u
-                    .command
-                    .ok_or_else(|| doc.missing(&key("uci.command"), "the engine's executable"))?;
-                let mut options = each_options.clone();
-                options.extend(option_texts(
-                    doc,
-                    &key("uci.options"),
-                    u.options.unwrap_or_default(),
-                )?);
-                EngineKind::Uci {
-                    command,
-                    args: u.args.unwrap_or_default(),
-                    options: options.into_iter().collect(),
-                    working_dir: u
-                        .working_dir
-                        .or_else(|| each_working_dir.clone())
-                        .map(PathBuf::from),
-                }
-            }
-            _ => {
-                return Err(doc.invalid(
-                    &key("builtin"),
-                    "exactly one of `builtin = { ... }` or `uci = { ... }`",
-                    "a table with both or neither",
-                ))
-            }
-        };
-        let protocol = match e.protocol.as_deref() {
-            None => Protocol::Uci,
-            Some(text) => Protocol::parse(text)
-                .ok_or_else(|| doc.invalid_value(&key("protocol"), "`uci` or `xboard`"))?,
-        };
-        if protocol != Protocol::Uci && matches!(kind, EngineKind::Builtin { .. }) {
-            return Err(doc.invalid_value(
-                &key("protocol"),
-                "no protocol for the built-in engine (it runs in process)",
-            ));
-        }
-        if let (Some(first), EngineKind::Builtin { .. }) =
-            (settings.external_only_keys().first(), &kind)
-        {
-            let why = if *first == "ponder" {
-                "no pondering for the built-in engine (it thinks only when asked)"
-            } else {
-                "no such key for the built-in engine (it runs in process: only an external engine takes it)"
-            };
-            return Err(doc.invalid_value(&key(first), why));
-        }
-        engines.push(EngineConfig {
-            name,
-            kind,
-            time_control,
-            protocol,
-            restart: e.restart.unwrap_or(false),
-            settings,
-        });
+    for (i, e) in list.into_iter().enumerate() {
+        let engine = engine(doc, i, e, &each, each_limit.as_ref(), &engines)?;
+        engines.push(engine);
     }
     if engines.len() < 2 {
         return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));

@@ -26,11 +26,12 @@ pub use super::figures::FIGURES_FILE;
 use super::manifest::MANIFEST_FILE;
 use super::pairing::{EngineFigures, PairingStats};
 use super::schedule::Wave;
+use crate::arena::manifest::Fingerprint;
 use crate::record::FinishedGame;
 use crate::stats::{SprtDecision, SprtParams};
-use collect::{collect, Collected};
+use collect::{collect, Collected, ShardFiles};
 pub use error::{MergeError, MissingGames};
-use manifests::{read_manifests, Given};
+use manifests::{read_manifests, Given, RunShape};
 use std::path::{Path, PathBuf};
 use waves::{all_decided, merged_decisions, pairing_stats, read_wave_ends, WaveEnds};
 pub use write::MERGE_MARKER;
@@ -144,22 +145,7 @@ pub fn merge_shards(
     dirs: &[PathBuf],
     options: &MergeOptions,
 ) -> Result<MergeReport, MergeError> {
-    // A directory a killed task made but never wrote its manifest or a game to (a scheduler's
-    // `mkdir`, an engine that failed to start) holds no run yet: it is left out as not given,
-    // so its games are reported missing and the driver can play them, instead of every merge
-    // failing on it.
-    let (dirs, not_started): (Vec<PathBuf>, Vec<PathBuf>) = dirs
-        .iter()
-        .cloned()
-        .partition(|dir| dir.join(MANIFEST_FILE).exists() || dir.join("games.csv").exists());
-    let dirs = if dirs.is_empty() {
-        not_started.clone()
-    } else {
-        dirs
-    };
-    if dirs.is_empty() {
-        return Err(MergeError::NoDirectories);
-    }
+    let (dirs, not_started) = started_dirs(dirs)?;
     // Read and check every manifest before touching anything.
     let Given {
         manifests,
@@ -178,12 +164,7 @@ pub fn merge_shards(
         waves,
         wave_complete,
     } = collect(&dirs, &shape, &splits, wave_pairs)?;
-    // Every present game, in game-id order, with the files that hold it.
-    let mut present: Vec<(&FinishedGame, &collect::ShardFiles)> = files
-        .iter()
-        .flat_map(|f| f.games.iter().map(move |g| (g, f)))
-        .collect();
-    present.sort_by_key(|(g, _)| g.game_id);
+    let mut present = games_in_order(&files);
     let present_games: Vec<&FinishedGame> = present.iter().map(|(g, _)| *g).collect();
     let WaveEnds {
         stopped_after_wave,
@@ -191,50 +172,22 @@ pub fn merge_shards(
     } = read_wave_ends(&shape, &waves, &wave_complete, &present_games);
     let mut ignored_games = 0;
     if let Some(k) = stopped_after_wave {
-        let end = Wave {
-            index: k,
-            pairs: wave_pairs.unwrap_or(1),
-        }
-        .games(total)
-        .end;
-        let before = present.len();
-        present.retain(|(g, _)| g.game_id <= end);
-        ignored_games = (before - present.len()) as u64;
+        ignored_games = drop_after_wave(&mut present, k, wave_pairs, total);
         missing.clear();
         next_wave = None;
     }
     if !missing.is_empty() && !options.partial {
         return Err(MergeError::Missing { missing, total });
     }
-
-    let merged = assemble(&shape, &present);
-    let games: Vec<FinishedGame> = present.iter().map(|(g, _)| (*g).clone()).collect();
-    let game_refs: Vec<&FinishedGame> = games.iter().collect();
-    let pairings = pairing_stats(&shape, &game_refs);
-    let decisions = merged_decisions(&shape, (wave_pairs, next_wave), &game_refs, &pairings);
-    // summary.csv holds a verdict only once the test decided, as the run writes it.
-    // Waves still going keep their `continue`: the LLR of all games there may be past a bound
-    // that the test, read at wave ends, has not reached.
-    let waves_going = wave_pairs.is_some() && next_wave.is_some();
-    let decided: Vec<Option<SprtDecision>> = decisions
-        .iter()
-        .map(|d| d.filter(|d| waves_going || *d != SprtDecision::Continue))
-        .collect();
-    let results = Results {
-        games: &games,
-        pairings: &pairings,
-        decided: &decided,
-        fingerprint: &fingerprint,
-    };
-    write_merge(out, &shape, &merged, &results)?;
+    let written = write_present(out, &shape, &present, &fingerprint, (wave_pairs, next_wave))?;
 
     Ok(MergeReport {
-        pairings,
+        pairings: written.pairings,
         sprt: shape.sprt,
-        decisions,
-        figures: merged.figures,
+        decisions: written.decisions,
+        figures: written.figures,
         names: shape.names,
-        games: games.len() as u64,
+        games: written.games.len() as u64,
         total_games: total,
         missing,
         wave_pairs,
@@ -250,5 +203,105 @@ pub fn merge_shards(
         positions: shape.positions,
         bullet: shape.bullet,
         pgn_name: shape.pgn_name,
+    })
+}
+
+/// The directories given that hold a run, and those that hold none yet; when none holds a run,
+/// all of them are read (and refused there).
+fn started_dirs(dirs: &[PathBuf]) -> Result<(Vec<PathBuf>, Vec<PathBuf>), MergeError> {
+    // A directory a killed task made but never wrote its manifest or a game to (a scheduler's
+    // `mkdir`, an engine that failed to start) holds no run yet: it is left out as not given,
+    // so its games are reported missing and the driver can play them, instead of every merge
+    // failing on it.
+    let (dirs, not_started): (Vec<PathBuf>, Vec<PathBuf>) = dirs
+        .iter()
+        .cloned()
+        .partition(|dir| dir.join(MANIFEST_FILE).exists() || dir.join("games.csv").exists());
+    let dirs = if dirs.is_empty() {
+        not_started.clone()
+    } else {
+        dirs
+    };
+    if dirs.is_empty() {
+        return Err(MergeError::NoDirectories);
+    }
+    Ok((dirs, not_started))
+}
+
+/// Every present game, in game-id order, with the files that hold it.
+fn games_in_order(files: &[ShardFiles]) -> Vec<(&FinishedGame, &ShardFiles)> {
+    let mut present: Vec<(&FinishedGame, &ShardFiles)> = files
+        .iter()
+        .flat_map(|f| f.games.iter().map(move |g| (g, f)))
+        .collect();
+    present.sort_by_key(|(g, _)| g.game_id);
+    present
+}
+
+/// Leaves out of `present` the games after wave `k`, where the SPRT stopped the run; returns
+/// how many were left out.
+fn drop_after_wave(
+    present: &mut Vec<(&FinishedGame, &ShardFiles)>,
+    k: u64,
+    wave_pairs: Option<u64>,
+    total: u64,
+) -> u64 {
+    let end = Wave {
+        index: k,
+        pairs: wave_pairs.unwrap_or(1),
+    }
+    .games(total)
+    .end;
+    let before = present.len();
+    present.retain(|(g, _)| g.game_id <= end);
+    (before - present.len()) as u64
+}
+
+/// What a merge computed over the present games and wrote.
+struct Written {
+    /// Per engine (configuration order): figures over the merged games.
+    figures: Vec<EngineFigures>,
+    /// The merged games, in game-id order.
+    games: Vec<FinishedGame>,
+    /// One entry per pairing, over the merged games.
+    pairings: Vec<PairingStats>,
+    /// Per pairing: the SPRT's verdict, as `MergeReport::decisions`.
+    decisions: Vec<Option<SprtDecision>>,
+}
+
+/// Computes the statistics and SPRT verdicts of the `present` games and writes the merge of
+/// them into `out`.
+fn write_present(
+    out: &Path,
+    shape: &RunShape,
+    present: &[(&FinishedGame, &ShardFiles)],
+    fingerprint: &Fingerprint,
+    (wave_pairs, next_wave): (Option<u64>, Option<u64>),
+) -> Result<Written, MergeError> {
+    let merged = assemble(shape, present);
+    let games: Vec<FinishedGame> = present.iter().map(|(g, _)| (*g).clone()).collect();
+    let game_refs: Vec<&FinishedGame> = games.iter().collect();
+    let pairings = pairing_stats(shape, &game_refs);
+    let decisions = merged_decisions(shape, (wave_pairs, next_wave), &game_refs, &pairings);
+    // summary.csv holds a verdict only once the test decided, as the run writes it.
+    // Waves still going keep their `continue`: the LLR of all games there may be past a bound
+    // that the test, read at wave ends, has not reached.
+    let waves_going = wave_pairs.is_some() && next_wave.is_some();
+    let decided: Vec<Option<SprtDecision>> = decisions
+        .iter()
+        .map(|d| d.filter(|d| waves_going || *d != SprtDecision::Continue))
+        .collect();
+    let results = Results {
+        games: &games,
+        pairings: &pairings,
+        decided: &decided,
+        fingerprint,
+    };
+    write_merge(out, shape, &merged, &results)?;
+    Ok(Written {
+        figures: merged.figures,
+        games,
+        pairings,
+        decisions,
     })
 }

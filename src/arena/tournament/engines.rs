@@ -2,7 +2,9 @@
 //! failure), and how a worker plays one scheduled game with them.
 
 use super::error::ArenaError;
-use crate::arena::config::{EngineKind, MatchConfig, Protocol, TimeControl};
+use crate::arena::config::{
+    BuiltinSyzygy, EngineConfig, EngineKind, MatchConfig, Protocol, TimeControl,
+};
 use crate::arena::engine::{
     check_options, BookPlayer, EngineBook, ExternalSettings, UciCommand, UciPlayer, XboardPlayer,
 };
@@ -129,49 +131,9 @@ impl EngineFactory {
                     search,
                     syzygy,
                 } => {
-                    // The limit the engine itself advertises; players still allocate fallibly.
-                    let available_mb = crate::search::max_hash_mb();
-                    if *hash_mb > available_mb {
-                        return Err(ArenaError::HashTooLarge {
-                            config: config.source.clone(),
-                            name: engine.name.clone(),
-                            hash_mb: *hash_mb,
-                            available_mb,
-                        });
-                    }
-                    let params = match loaded.get(weights) {
-                        Some(p) => p.clone(),
-                        None => {
-                            let params = match weights {
-                                Some(path) => EvalParams::load(path).map_err(|source| {
-                                    ArenaError::Weights {
-                                        name: engine.name.clone(),
-                                        source: Box::new(source),
-                                    }
-                                })?,
-                                None => EvalParams::default(),
-                            };
-                            let params = Arc::new(params);
-                            loaded.insert(weights.clone(), params.clone());
-                            params
-                        }
-                    };
-                    let search =
-                        SearchParams::load_or_default(search.as_deref()).map_err(|source| {
-                            ArenaError::SearchParams {
-                                name: engine.name.clone(),
-                                source: Box::new(source),
-                            }
-                        })?;
-                    EngineFactory::Builtin {
-                        params,
-                        search: Arc::new(search),
-                        hash_mb: *hash_mb,
-                        syzygy: syzygy.as_ref().map(|s| SearchTablebases {
-                            tables: s.tables.clone(),
-                            probe_limit: s.probe_limit,
-                        }),
-                    }
+                    check_hash(config, engine, *hash_mb)?;
+                    let params = shared_weights(&mut loaded, engine, weights)?;
+                    builtin_factory(engine, params, *hash_mb, search, syzygy)?
                 }
                 EngineKind::Uci {
                     command,
@@ -189,36 +151,113 @@ impl EngineFactory {
                         options: options.clone(),
                         working_dir: working_dir.clone(),
                     };
-                    let mut settings = engine.settings.clone();
-                    // An xboard engine that reads Syzygy tables is told the run's.
-                    settings.syzygy_path = config
-                        .adjudication
-                        .tablebase
-                        .as_ref()
-                        .map(|t| t.path.clone());
-                    let book = engine_book(config, engine)?;
-                    match engine.protocol {
-                        Protocol::Uci => EngineFactory::Uci {
-                            command,
-                            settings,
-                            book,
-                        },
-                        Protocol::Xboard => EngineFactory::Xboard {
-                            command,
-                            settings,
-                            book,
-                            time_control: engine
-                                .time_control
-                                .clone()
-                                .unwrap_or_else(|| config.time_control.clone()),
-                        },
-                    }
+                    external_factory(config, engine, command)?
                 }
             };
             factories.push(factory);
         }
         Ok(factories)
     }
+}
+
+/// Refuses a built-in `engine` whose table is larger than the machine allows.
+fn check_hash(
+    config: &MatchConfig,
+    engine: &EngineConfig,
+    hash_mb: usize,
+) -> Result<(), ArenaError> {
+    // The limit the engine itself advertises; players still allocate fallibly.
+    let available_mb = crate::search::max_hash_mb();
+    if hash_mb > available_mb {
+        return Err(ArenaError::HashTooLarge {
+            config: config.source.clone(),
+            name: engine.name.clone(),
+            hash_mb,
+            available_mb,
+        });
+    }
+    Ok(())
+}
+
+/// The evaluation weights of `weights` (None: the compiled-in ones), loaded on first use and
+/// shared through `loaded` by every engine naming the same file.
+fn shared_weights(
+    loaded: &mut HashMap<Option<PathBuf>, Arc<EvalParams>>,
+    engine: &EngineConfig,
+    weights: &Option<PathBuf>,
+) -> Result<Arc<EvalParams>, ArenaError> {
+    if let Some(params) = loaded.get(weights) {
+        return Ok(params.clone());
+    }
+    let params = match weights {
+        Some(path) => EvalParams::load(path).map_err(|source| ArenaError::Weights {
+            name: engine.name.clone(),
+            source: Box::new(source),
+        })?,
+        None => EvalParams::default(),
+    };
+    let params = Arc::new(params);
+    loaded.insert(weights.clone(), params.clone());
+    Ok(params)
+}
+
+/// The factory of a built-in `engine` with these weights: its search constants loaded, its
+/// Syzygy tables shared.
+fn builtin_factory(
+    engine: &EngineConfig,
+    params: Arc<EvalParams>,
+    hash_mb: usize,
+    search: &Option<PathBuf>,
+    syzygy: &Option<BuiltinSyzygy>,
+) -> Result<EngineFactory, ArenaError> {
+    let search = SearchParams::load_or_default(search.as_deref()).map_err(|source| {
+        ArenaError::SearchParams {
+            name: engine.name.clone(),
+            source: Box::new(source),
+        }
+    })?;
+    Ok(EngineFactory::Builtin {
+        params,
+        search: Arc::new(search),
+        hash_mb,
+        syzygy: syzygy.as_ref().map(|s| SearchTablebases {
+            tables: s.tables.clone(),
+            probe_limit: s.probe_limit,
+        }),
+    })
+}
+
+/// The factory of an external `engine` started by `command`: UCI or xboard by its protocol,
+/// with its own book loaded.
+fn external_factory(
+    config: &MatchConfig,
+    engine: &EngineConfig,
+    command: UciCommand,
+) -> Result<EngineFactory, ArenaError> {
+    let mut settings = engine.settings.clone();
+    // An xboard engine that reads Syzygy tables is told the run's.
+    settings.syzygy_path = config
+        .adjudication
+        .tablebase
+        .as_ref()
+        .map(|t| t.path.clone());
+    let book = engine_book(config, engine)?;
+    Ok(match engine.protocol {
+        Protocol::Uci => EngineFactory::Uci {
+            command,
+            settings,
+            book,
+        },
+        Protocol::Xboard => EngineFactory::Xboard {
+            command,
+            settings,
+            book,
+            time_control: engine
+                .time_control
+                .clone()
+                .unwrap_or_else(|| config.time_control.clone()),
+        },
+    })
 }
 
 /// `player` behind its own book, when it has one.
@@ -232,7 +271,7 @@ fn with_book(player: Box<dyn Player>, book: &Option<EngineBook>) -> Box<dyn Play
 /// An external engine's own book (`book`, `book_depth`), loaded; None without one.
 fn engine_book(
     config: &MatchConfig,
-    engine: &crate::arena::config::EngineConfig,
+    engine: &EngineConfig,
 ) -> Result<Option<EngineBook>, ArenaError> {
     let Some(path) = &engine.settings.book else {
         return Ok(None);
