@@ -345,10 +345,6 @@ impl Position {
             text: text.to_string(),
             reason,
         };
-        let illegal = |reason| SanError::Illegal {
-            text: text.to_string(),
-            reason,
-        };
         let body = strip_decorations(text);
         if body.is_empty() {
             return Err(malformed("there is no move"));
@@ -363,81 +359,30 @@ impl Position {
                 .iter()
                 .copied()
                 .find(|m| m.flags() == flag)
-                .ok_or_else(|| {
-                    illegal("castling is not possible here (right lost, path blocked, or king in or through check)")
+                .ok_or_else(|| SanError::Illegal {
+                    text: text.to_string(),
+                    reason: "castling is not possible here (right lost, path blocked, or king in or through check)",
                 });
         }
 
-        let bytes = body.as_bytes();
-        let (kind, mut rest) = match bytes[0] {
-            b'N' | b'B' | b'R' | b'Q' | b'K' | b'P' => (
-                PieceKind::from_char(bytes[0] as char).expect("piece letter"),
-                &bytes[1..],
-            ),
-            _ => (PieceKind::Pawn, bytes),
-        };
+        let shape = SanShape::parse(body.as_bytes()).map_err(malformed)?;
+        self.resolve_san(text, &legal, &shape)
+    }
 
-        // A trailing piece letter after the destination's rank (or after '=') is a promotion.
-        let mut promotion = None;
-        if let [head @ .., last] = rest {
-            if let Some(piece) = promotion_kind(*last as char) {
-                match head {
-                    [h @ .., b'='] if h.last().is_some_and(u8::is_ascii_digit) => {
-                        promotion = Some(piece);
-                        rest = h;
-                    }
-                    [.., d] if d.is_ascii_digit() => {
-                        promotion = Some(piece);
-                        rest = head;
-                    }
-                    _ => {}
-                }
-            }
-        }
-        if promotion.is_some() && kind != PieceKind::Pawn {
-            return Err(malformed("only a pawn can promote"));
-        }
-
-        let [middle @ .., file, rank] = rest else {
-            return Err(malformed("there is no destination square"));
-        };
-        let to = match (
-            File::from_char(*file as char),
-            Rank::from_char(*rank as char),
-        ) {
-            (Some(f), Some(r)) => Square::new(f, r),
-            _ => return Err(malformed("there is no destination square")),
-        };
-        let (middle, capture) = match middle {
-            [m @ .., b'x' | b':'] => (m, true),
-            [m @ .., b'-'] => (m, false),
-            m => (m, false),
-        };
-        let file_of = |c: &u8| File::from_char(*c as char);
-        let rank_of = |c: &u8| Rank::from_char(*c as char);
-        let (mut from_file, from_rank) =
-            match middle {
-                [] => (None, None),
-                [c] if file_of(c).is_some() => (file_of(c), None),
-                [c] if rank_of(c).is_some() => (None, rank_of(c)),
-                [f, r] if file_of(f).is_some() && rank_of(r).is_some() => (file_of(f), rank_of(r)),
-                _ => return Err(malformed(
-                    "the characters before the destination square are not a file, rank or square",
-                )),
-            };
-        // A pawn move without a file (`e4`) is a push; a capture names the pawn's file (`exd5`).
-        if kind == PieceKind::Pawn && from_file.is_none() && !capture {
-            from_file = Some(to.file());
-        }
-
-        let fits = |m: &&Move| {
-            m.to() == to
-                && self.kind_on(m.from()) == Some(kind)
-                && from_file.map_or(true, |f| m.from().file() == f)
-                && from_rank.map_or(true, |r| m.from().rank() == r)
-                && (promotion.is_none() || m.promotion() == promotion)
-        };
-        let mut candidates: Vec<Move> = legal.iter().filter(fits).copied().collect();
+    /// The one legal move that fits `shape`, or why none or several do; `text` is the move as
+    /// given, for the error.
+    #[inline]
+    fn resolve_san(
+        &self,
+        text: &str,
+        legal: &MoveList,
+        shape: &SanShape,
+    ) -> Result<Move, SanError> {
+        let mut candidates: Vec<Move> = legal
+            .iter()
+            .filter(|m| self.san_fits(shape, **m))
+            .copied()
+            .collect();
         // In Chess960 `Kg1` may be a plain king move and castling at once: the plain move wins.
         if candidates.iter().any(|m| !m.is_castle()) {
             candidates.retain(|m| !m.is_castle());
@@ -445,10 +390,13 @@ impl Position {
         match candidates[..] {
             [mv] => Ok(mv),
             [] => {
-                let movers = self.colored(self.side_to_move(), kind)
-                    & from_file.map_or(Bitboard::FULL, Bitboard::file)
-                    & from_rank.map_or(Bitboard::FULL, Bitboard::rank);
-                Err(illegal(self.why_unreachable(kind, movers, to, promotion)))
+                let movers = self.colored(self.side_to_move(), shape.kind)
+                    & shape.from_file.map_or(Bitboard::FULL, Bitboard::file)
+                    & shape.from_rank.map_or(Bitboard::FULL, Bitboard::rank);
+                Err(SanError::Illegal {
+                    text: text.to_string(),
+                    reason: self.why_unreachable(shape.kind, movers, shape.to, shape.promotion),
+                })
             }
             _ => Err(SanError::Ambiguous {
                 text: text.to_string(),
@@ -456,6 +404,119 @@ impl Position {
             }),
         }
     }
+
+    /// Whether the legal move `m` is one that `shape` describes.
+    #[inline]
+    fn san_fits(&self, shape: &SanShape, m: Move) -> bool {
+        m.to() == shape.to
+            && self.kind_on(m.from()) == Some(shape.kind)
+            && shape.from_file.map_or(true, |f| m.from().file() == f)
+            && shape.from_rank.map_or(true, |r| m.from().rank() == r)
+            && (shape.promotion.is_none() || m.promotion() == shape.promotion)
+    }
+}
+
+/// What a SAN move other than castling says, before it is matched against the legal moves.
+struct SanShape {
+    /// The moving piece (a pawn when no piece letter is given).
+    kind: PieceKind,
+    /// The from file, when given or implied (a pawn push stays on its file).
+    from_file: Option<File>,
+    /// The from rank, when given.
+    from_rank: Option<Rank>,
+    /// The destination square.
+    to: Square,
+    /// The promotion piece, when given.
+    promotion: Option<PieceKind>,
+}
+
+impl SanShape {
+    /// Reads a non-empty ASCII SAN body (decorations stripped, not castling); the error is the
+    /// reason for [`SanError::Malformed`].
+    #[inline]
+    fn parse(body: &[u8]) -> Result<SanShape, &'static str> {
+        let (kind, rest) = split_piece_letter(body);
+        let (rest, promotion) = split_promotion(rest);
+        if promotion.is_some() && kind != PieceKind::Pawn {
+            return Err("only a pawn can promote");
+        }
+
+        let [middle @ .., file, rank] = rest else {
+            return Err("there is no destination square");
+        };
+        let to = match (
+            File::from_char(*file as char),
+            Rank::from_char(*rank as char),
+        ) {
+            (Some(f), Some(r)) => Square::new(f, r),
+            _ => return Err("there is no destination square"),
+        };
+        let (middle, capture) = match middle {
+            [m @ .., b'x' | b':'] => (m, true),
+            [m @ .., b'-'] => (m, false),
+            m => (m, false),
+        };
+        let (mut from_file, from_rank) = parse_san_origin(middle)?;
+        // A pawn move without a file (`e4`) is a push; a capture names the pawn's file (`exd5`).
+        if kind == PieceKind::Pawn && from_file.is_none() && !capture {
+            from_file = Some(to.file());
+        }
+        Ok(SanShape {
+            kind,
+            from_file,
+            from_rank,
+            to,
+            promotion,
+        })
+    }
+}
+
+/// The piece a SAN body starts with and the rest; a pawn when there is no piece letter.
+#[inline]
+fn split_piece_letter(body: &[u8]) -> (PieceKind, &[u8]) {
+    match body {
+        [letter @ (b'N' | b'B' | b'R' | b'Q' | b'K' | b'P'), rest @ ..] => (
+            PieceKind::from_char(*letter as char).expect("piece letter"),
+            rest,
+        ),
+        _ => (PieceKind::Pawn, body),
+    }
+}
+
+/// Splits off a promotion: a trailing piece letter after the destination's rank (or after `=`).
+#[inline]
+fn split_promotion(rest: &[u8]) -> (&[u8], Option<PieceKind>) {
+    if let [head @ .., last] = rest {
+        if let Some(piece) = promotion_kind(*last as char) {
+            match head {
+                [h @ .., b'='] if h.last().is_some_and(u8::is_ascii_digit) => {
+                    return (h, Some(piece));
+                }
+                [.., d] if d.is_ascii_digit() => return (head, Some(piece)),
+                _ => {}
+            }
+        }
+    }
+    (rest, None)
+}
+
+/// The from file and rank written before the destination (with any `x` or `-` removed): none,
+/// a file, a rank or a square.
+#[inline]
+fn parse_san_origin(middle: &[u8]) -> Result<(Option<File>, Option<Rank>), &'static str> {
+    let file_of = |c: &u8| File::from_char(*c as char);
+    let rank_of = |c: &u8| Rank::from_char(*c as char);
+    Ok(match middle {
+        [] => (None, None),
+        [c] if file_of(c).is_some() => (file_of(c), None),
+        [c] if rank_of(c).is_some() => (None, rank_of(c)),
+        [f, r] if file_of(f).is_some() && rank_of(r).is_some() => (file_of(f), rank_of(r)),
+        _ => {
+            return Err(
+                "the characters before the destination square are not a file, rank or square",
+            )
+        }
+    })
 }
 
 /// The piece a promotion letter names (either case); kings and pawns are not promotion pieces.
