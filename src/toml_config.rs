@@ -472,110 +472,137 @@ impl<'a> Document<'a> {
         error: &toml::de::Error,
         path: &serde_path_to_error::Path,
     ) -> ConfigError {
-        let mut segments: Vec<Segment> = path
-            .iter()
-            .filter_map(|s| match s {
-                serde_path_to_error::Segment::Seq { index } => Some(Segment::Index(*index)),
-                serde_path_to_error::Segment::Map { key }
-                | serde_path_to_error::Segment::Enum { variant: key } => {
-                    Some(Segment::Key(key.clone()))
-                }
-                _ => None,
-            })
-            .collect();
+        let segments = path_segments(path);
         let message = error.message().trim();
+        if let Some(unknown) = self.unknown_key(error, message, segments.clone()) {
+            return unknown;
+        }
+        if let Some(missing) = self.missing_key(error, message, segments.clone()) {
+            return missing;
+        }
         let file = self.file.to_string();
-        // The key or value itself when it is in the document (serde's span may be its table's),
-        // else serde's span, else the nearest enclosing value.
-        let position = |segments: &[Segment], at_key: bool| {
-            let start = match (self.locate_with_key(segments), error.span()) {
-                ((_, Some(key), Some(_)), _) if at_key => key.start,
-                ((span, _, Some(_)), _) => span.start,
-                (_, Some(span)) => span.start,
-                ((span, _, None), None) => span.start,
-            };
-            line_column(self.text, start)
-        };
-        if let Some(rest) = message.strip_prefix("unknown field ") {
-            let names = backticked(rest);
-            if let Some(&name) = names.first() {
-                if segments.last() != Some(&Segment::Key(name.to_string())) {
-                    segments.push(Segment::Key(name.to_string()));
-                }
-                let parent = &segments[..segments.len() - 1];
-                let known: Vec<String> = names[1..]
-                    .iter()
-                    .map(|k| {
-                        let mut p = parent.to_vec();
-                        p.push(Segment::Key(k.to_string()));
-                        format!("`{}`", dotted(&p))
-                    })
-                    .collect();
-                let (line, column) = position(&segments, true);
-                return ConfigError::UnknownKey {
-                    file,
-                    line,
-                    column,
-                    key: dotted(&segments),
-                    expected: if known.is_empty() {
-                        "no keys here".to_string()
-                    } else {
-                        known.join(", ")
-                    },
-                };
-            }
-        }
-        if let Some(rest) = message.strip_prefix("missing field ") {
-            if let Some(&name) = backticked(rest).first() {
-                segments.push(Segment::Key(name.to_string()));
-                let (line, column) = position(&segments, false);
-                return ConfigError::Missing {
-                    file,
-                    line,
-                    column,
-                    key: dotted(&segments),
-                    expected: "a value".to_string(),
-                };
-            }
-        }
-        let (line, column) = position(&segments, false);
+        let (line, column) = self.error_position(error, &segments, false);
         let key = dotted(&segments);
-        let found = self.locate(&segments).1.map(describe);
-        let typed = ["invalid type: ", "invalid value: ", "invalid length "]
-            .iter()
-            .find_map(|p| message.strip_prefix(p));
-        if let (Some(rest), Some(found)) = (typed, found.clone()) {
-            if let Some((_, expected)) = rest.rsplit_once(", expected ") {
-                return ConfigError::Invalid {
-                    file,
-                    line,
-                    column,
-                    key,
-                    expected: friendly_expectation(expected),
-                    found,
-                };
-            }
-        }
-        if let (Some(rest), Some(found)) = (message.strip_prefix("unknown variant "), found) {
-            if let Some((_, expected)) = rest.split_once(", expected ") {
-                return ConfigError::Invalid {
-                    file,
-                    line,
-                    column,
-                    key,
-                    expected: expected.replace('`', "\""),
-                    found,
-                };
-            }
-        }
-        ConfigError::Other {
-            file,
-            line,
-            column,
-            key,
-            message: message.lines().collect::<Vec<_>>().join(": "),
+        match (serde_expectation(message), self.locate(&segments).1) {
+            (Some(expected), Some(found)) => ConfigError::Invalid {
+                file,
+                line,
+                column,
+                key,
+                expected,
+                found: describe(found),
+            },
+            _ => ConfigError::Other {
+                file,
+                line,
+                column,
+                key,
+                message: message.lines().collect::<Vec<_>>().join(": "),
+            },
         }
     }
+
+    /// serde's "unknown field `x`, expected one of `a`, `b`" as an unknown key listing the
+    /// keys allowed beside it.
+    fn unknown_key(
+        &self,
+        error: &toml::de::Error,
+        message: &str,
+        mut segments: Vec<Segment>,
+    ) -> Option<ConfigError> {
+        let names = backticked(message.strip_prefix("unknown field ")?);
+        let name = *names.first()?;
+        if segments.last() != Some(&Segment::Key(name.to_string())) {
+            segments.push(Segment::Key(name.to_string()));
+        }
+        let parent = &segments[..segments.len() - 1];
+        let known: Vec<String> = names[1..]
+            .iter()
+            .map(|k| {
+                let mut p = parent.to_vec();
+                p.push(Segment::Key(k.to_string()));
+                format!("`{}`", dotted(&p))
+            })
+            .collect();
+        let (line, column) = self.error_position(error, &segments, true);
+        Some(ConfigError::UnknownKey {
+            file: self.file.to_string(),
+            line,
+            column,
+            key: dotted(&segments),
+            expected: if known.is_empty() {
+                "no keys here".to_string()
+            } else {
+                known.join(", ")
+            },
+        })
+    }
+
+    /// serde's "missing field `x`" as a missing key, placed at its table.
+    fn missing_key(
+        &self,
+        error: &toml::de::Error,
+        message: &str,
+        mut segments: Vec<Segment>,
+    ) -> Option<ConfigError> {
+        let name = *backticked(message.strip_prefix("missing field ")?).first()?;
+        segments.push(Segment::Key(name.to_string()));
+        let (line, column) = self.error_position(error, &segments, false);
+        Some(ConfigError::Missing {
+            file: self.file.to_string(),
+            line,
+            column,
+            key: dotted(&segments),
+            expected: "a value".to_string(),
+        })
+    }
+
+    /// Where a deserialisation error points: the key (`at_key`) or value itself when it is in
+    /// the document (serde's span may be its table's), else serde's span, else the nearest
+    /// enclosing value.
+    fn error_position(
+        &self,
+        error: &toml::de::Error,
+        segments: &[Segment],
+        at_key: bool,
+    ) -> (usize, usize) {
+        let start = match (self.locate_with_key(segments), error.span()) {
+            ((_, Some(key), Some(_)), _) if at_key => key.start,
+            ((span, _, Some(_)), _) => span.start,
+            (_, Some(span)) => span.start,
+            ((span, _, None), None) => span.start,
+        };
+        line_column(self.text, start)
+    }
+}
+
+/// serde_path_to_error's path as this module's key path (fields, enum variants and indices).
+fn path_segments(path: &serde_path_to_error::Path) -> Vec<Segment> {
+    path.iter()
+        .filter_map(|s| match s {
+            serde_path_to_error::Segment::Seq { index } => Some(Segment::Index(*index)),
+            serde_path_to_error::Segment::Map { key }
+            | serde_path_to_error::Segment::Enum { variant: key } => {
+                Some(Segment::Key(key.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// What serde's "invalid type/value/length ..., expected X" or "unknown variant `v`, expected
+/// ..." message expected, in this module's words.
+fn serde_expectation(message: &str) -> Option<String> {
+    let typed = ["invalid type: ", "invalid value: ", "invalid length "]
+        .iter()
+        .find_map(|p| message.strip_prefix(p));
+    if let Some((_, expected)) = typed.and_then(|rest| rest.rsplit_once(", expected ")) {
+        return Some(friendly_expectation(expected));
+    }
+    let (_, expected) = message
+        .strip_prefix("unknown variant ")?
+        .split_once(", expected ")?;
+    Some(expected.replace('`', "\""))
 }
 
 /// The entry of `table` called `key`, with the span of the key as written.

@@ -102,113 +102,172 @@ fn is_delimiter(b: u8) -> bool {
 /// at its result, at the next tag after movetext, or at the end of the file.
 fn split_games(bytes: &[u8], max_plies: usize) -> Vec<RawGame<'_>> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let mut games = Vec::new();
-    let mut game: Option<RawGame<'_>> = None;
-    let mut in_movetext = false;
-    let mut depth = 0usize; // variation nesting
-    let mut variation_line = 0; // where the outermost open variation began
-    let mut line = 1usize;
-    let mut i = 0;
-    // Records a syntax error in the current game (the first one wins).
-    fn fail(game: &mut Option<RawGame<'_>>, line: usize, msg: &'static str) {
-        current(game, line).error.get_or_insert((line, msg));
+    let mut splitter = Splitter {
+        bytes,
+        max_plies,
+        games: Vec::new(),
+        game: None,
+        in_movetext: false,
+        depth: 0,
+        variation_line: 0,
+        line: 1,
+        i: 0,
+    };
+    while splitter.i < bytes.len() {
+        splitter.step();
     }
-    fn finish<'a>(games: &mut Vec<RawGame<'a>>, game: &mut Option<RawGame<'a>>) {
-        if let Some(g) = game.take() {
-            games.push(g);
-        }
+    if splitter.depth > 0 {
+        splitter.fail(splitter.variation_line, "variation '(' is never closed");
     }
-    while i < bytes.len() {
+    splitter.finish();
+    splitter.games
+}
+
+/// The state of `split_games`'s single pass over the bytes.
+struct Splitter<'a> {
+    bytes: &'a [u8],
+    max_plies: usize,
+    /// The games finished so far.
+    games: Vec<RawGame<'a>>,
+    /// The game being read, if any.
+    game: Option<RawGame<'a>>,
+    in_movetext: bool,
+    /// Variation nesting.
+    depth: usize,
+    /// Where the outermost open variation began.
+    variation_line: usize,
+    /// The 1-based line of byte `i`.
+    line: usize,
+    /// The next byte to read.
+    i: usize,
+}
+
+impl<'a> Splitter<'a> {
+    /// Reads what starts at byte `i`: a line break, an escape or comment, a tag pair, a
+    /// variation bracket, a NAG or a movetext token.
+    fn step(&mut self) {
+        let bytes = self.bytes;
+        let i = self.i;
         let b = bytes[i];
         match b {
             b'\n' => {
-                line += 1;
-                i += 1;
+                self.line += 1;
+                self.i += 1;
             }
             b'%' if i == 0 || bytes[i - 1] == b'\n' => {
-                i = line_end(bytes, i);
+                self.i = line_end(bytes, i);
             }
-            b';' => i = line_end(bytes, i),
-            _ if b.is_ascii_whitespace() => i += 1,
-            b'{' => match bytes[i..].iter().position(|&c| c == b'}') {
-                Some(len) => {
-                    line += bytes[i..i + len].iter().filter(|&&c| c == b'\n').count();
-                    i += len + 1;
-                }
-                None => {
-                    fail(&mut game, line, "comment '{' is never closed");
-                    i = bytes.len();
-                }
-            },
-            b'[' => {
-                if in_movetext || depth > 0 {
-                    if depth > 0 {
-                        fail(&mut game, variation_line, "variation '(' is never closed");
-                    }
-                    finish(&mut games, &mut game);
-                    in_movetext = false;
-                    depth = 0;
-                }
-                i = read_tag(bytes, i, line, current(&mut game, line));
-            }
+            b';' => self.i = line_end(bytes, i),
+            _ if b.is_ascii_whitespace() => self.i += 1,
+            b'{' => self.skip_brace_comment(),
+            b'[' => self.read_tag_pair(),
             b'(' => {
-                if depth == 0 {
-                    variation_line = line;
+                if self.depth == 0 {
+                    self.variation_line = self.line;
                 }
-                depth += 1;
-                in_movetext = true;
-                i += 1;
+                self.depth += 1;
+                self.in_movetext = true;
+                self.i += 1;
             }
             b')' => {
-                if depth == 0 {
-                    fail(&mut game, line, "')' without a matching '('");
+                if self.depth == 0 {
+                    self.fail(self.line, "')' without a matching '('");
                 } else {
-                    depth -= 1;
+                    self.depth -= 1;
                 }
-                i += 1;
+                self.i += 1;
             }
             b'}' => {
-                fail(&mut game, line, "'}' without a matching '{'");
-                i += 1;
+                self.fail(self.line, "'}' without a matching '{'");
+                self.i += 1;
             }
             b']' => {
-                fail(&mut game, line, "']' outside a tag pair");
-                i += 1;
+                self.fail(self.line, "']' outside a tag pair");
+                self.i += 1;
             }
             b'$' => {
-                i += 1;
-                while i < bytes.len() && bytes[i].is_ascii_digit() {
-                    i += 1;
+                self.i += 1;
+                while self.i < bytes.len() && bytes[self.i].is_ascii_digit() {
+                    self.i += 1;
                 }
             }
-            _ => {
-                let start = i;
-                while i < bytes.len() && !is_delimiter(bytes[i]) {
-                    i += 1;
-                }
-                let token = &bytes[start..i];
-                if matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
-                    if depth == 0 {
-                        // A result ends the game.
-                        current(&mut game, line);
-                        finish(&mut games, &mut game);
-                        in_movetext = false;
-                    }
-                    continue;
-                }
-                let g = current(&mut game, line);
-                in_movetext = true;
-                if depth == 0 {
-                    push_move(g, token, line, max_plies);
-                }
+            _ => self.read_token(),
+        }
+    }
+
+    /// Skips a `{...}` comment, counting its lines; an unclosed one fails the game and ends
+    /// the file.
+    fn skip_brace_comment(&mut self) {
+        let bytes = self.bytes;
+        let i = self.i;
+        match bytes[i..].iter().position(|&c| c == b'}') {
+            Some(len) => {
+                self.line += bytes[i..i + len].iter().filter(|&&c| c == b'\n').count();
+                self.i += len + 1;
+            }
+            None => {
+                self.fail(self.line, "comment '{' is never closed");
+                self.i = bytes.len();
             }
         }
     }
-    if depth > 0 {
-        fail(&mut game, variation_line, "variation '(' is never closed");
+
+    /// Reads a tag pair; after movetext (or inside a variation) it starts a new game.
+    fn read_tag_pair(&mut self) {
+        if self.in_movetext || self.depth > 0 {
+            if self.depth > 0 {
+                self.fail(self.variation_line, "variation '(' is never closed");
+            }
+            self.finish();
+            self.in_movetext = false;
+            self.depth = 0;
+        }
+        self.i = read_tag(
+            self.bytes,
+            self.i,
+            self.line,
+            current(&mut self.game, self.line),
+        );
     }
-    finish(&mut games, &mut game);
-    games
+
+    /// Reads a movetext token: a result (which ends the game outside variations) or a move,
+    /// kept when it is on the main line.
+    fn read_token(&mut self) {
+        let bytes = self.bytes;
+        let start = self.i;
+        while self.i < bytes.len() && !is_delimiter(bytes[self.i]) {
+            self.i += 1;
+        }
+        let token = &bytes[start..self.i];
+        if matches!(token, b"1-0" | b"0-1" | b"1/2-1/2" | b"*") {
+            if self.depth == 0 {
+                // A result ends the game.
+                current(&mut self.game, self.line);
+                self.finish();
+                self.in_movetext = false;
+            }
+            return;
+        }
+        let g = current(&mut self.game, self.line);
+        self.in_movetext = true;
+        if self.depth == 0 {
+            push_move(g, token, self.line, self.max_plies);
+        }
+    }
+
+    /// Records a syntax error in the current game (the first one wins).
+    fn fail(&mut self, line: usize, msg: &'static str) {
+        current(&mut self.game, line)
+            .error
+            .get_or_insert((line, msg));
+    }
+
+    /// Ends the current game, if any.
+    fn finish(&mut self) {
+        if let Some(g) = self.game.take() {
+            self.games.push(g);
+        }
+    }
 }
 
 /// The game being read, started at `line` if none is.

@@ -70,11 +70,10 @@ fn external_settings(
     i: usize,
     e: &mut EngineFile,
 ) -> Result<ExternalSettings, ConfigError> {
-    let key = |name: &str| format!("engine[{i}].{name}");
     let init_strings = e.init_strings.take().unwrap_or_default();
     if init_strings.iter().any(|s| has_control(s)) {
         return Err(doc.invalid_value(
-            &key("init_strings"),
+            &engine_key(i, "init_strings"),
             "lines without control characters (one string per line)",
         ));
     }
@@ -82,7 +81,7 @@ fn external_settings(
     let timeout_scale = match e.timeout_scale {
         Some(f) if !(min..=max).contains(&f) => {
             return Err(doc.invalid_value(
-                &key("timeout_scale"),
+                &engine_key(i, "timeout_scale"),
                 format!("a factor from {min} to {max}"),
             ))
         }
@@ -90,11 +89,11 @@ fn external_settings(
     };
     let book_depth = e
         .book_depth
-        .map(|d| doc.in_range(&key("book_depth"), d, 1, None))
+        .map(|d| doc.in_range(&engine_key(i, "book_depth"), d, 1, None))
         .transpose()?;
     let book = e.book.take().map(PathBuf::from);
     if let Some(path) = &book {
-        PolyglotBook::load(path).map_err(|err| doc.other(&key("book"), err))?;
+        PolyglotBook::load(path).map_err(|err| doc.other(&engine_key(i, "book"), err))?;
     }
     Ok(ExternalSettings {
         ponder: e.ponder.unwrap_or(false),
@@ -159,7 +158,7 @@ fn engine_name(
     name: Option<String>,
     before: &[EngineConfig],
 ) -> Result<String, ConfigError> {
-    let key = format!("engine[{i}].name");
+    let key = engine_key(i, "name");
     let name = name.ok_or_else(|| doc.missing(&key, "the engine's name"))?;
     if name.trim().is_empty() || has_control(&name) {
         return Err(doc.invalid_value(&key, "a non-blank name without control characters"));
@@ -177,20 +176,19 @@ fn builtin_kind(
     b: BuiltinFile,
     each: &EachDefaults,
 ) -> Result<EngineKind, ConfigError> {
-    let key = |name: &str| format!("engine[{i}].{name}");
     Ok(EngineKind::Builtin {
         weights: b
             .weights
             .or_else(|| each.weights.clone())
             .map(PathBuf::from),
         hash_mb: match b.hash_mb {
-            Some(mb) => doc.in_range(&key("builtin.hash_mb"), mb, 1, Some(65_536))?,
+            Some(mb) => doc.in_range(&engine_key(i, "builtin.hash_mb"), mb, 1, Some(65_536))?,
             None => each.hash_mb.unwrap_or(16),
         },
         search: b.search.or_else(|| each.search.clone()).map(PathBuf::from),
         syzygy: builtin_syzygy(
             doc,
-            &key("builtin"),
+            &engine_key(i, "builtin"),
             b.syzygy.or_else(|| each.syzygy.clone()),
             b.syzygy_probe_limit.or(each.probe_limit),
         )?,
@@ -204,14 +202,13 @@ fn uci_kind(
     u: UciFile,
     each: &EachDefaults,
 ) -> Result<EngineKind, ConfigError> {
-    let key = |name: &str| format!("engine[{i}].{name}");
     let command = u
         .command
-        .ok_or_else(|| doc.missing(&key("uci.command"), "the engine's executable"))?;
+        .ok_or_else(|| doc.missing(&engine_key(i, "uci.command"), "the engine's executable"))?;
     let mut options = each.options.clone();
     options.extend(option_texts(
         doc,
-        &key("uci.options"),
+        &engine_key(i, "uci.options"),
         u.options.unwrap_or_default(),
     )?);
     Ok(EngineKind::Uci {
@@ -237,7 +234,7 @@ fn engine_kind(
         (Some(b), None) => builtin_kind(doc, i, b, each),
         (None, Some(u)) => uci_kind(doc, i, u, each),
         _ => Err(doc.invalid(
-            &format!("engine[{i}].builtin"),
+            &engine_key(i, "builtin"),
             "exactly one of `builtin = { ... }` or `uci = { ... }`",
             "a table with both or neither",
         )),
@@ -253,15 +250,14 @@ fn engine_protocol(
     kind: &EngineKind,
     settings: &ExternalSettings,
 ) -> Result<Protocol, ConfigError> {
-    let key = |name: &str| format!("engine[{i}].{name}");
     let protocol = match protocol {
         None => Protocol::Uci,
         Some(text) => Protocol::parse(text)
-            .ok_or_else(|| doc.invalid_value(&key("protocol"), "`uci` or `xboard`"))?,
+            .ok_or_else(|| doc.invalid_value(&engine_key(i, "protocol"), "`uci` or `xboard`"))?,
     };
     if protocol != Protocol::Uci && matches!(kind, EngineKind::Builtin { .. }) {
         return Err(doc.invalid_value(
-            &key("protocol"),
+            &engine_key(i, "protocol"),
             "no protocol for the built-in engine (it runs in process)",
         ));
     }
@@ -272,7 +268,7 @@ fn engine_protocol(
         } else {
             "no such key for the built-in engine (it runs in process: only an external engine takes it)"
         };
-        return Err(doc.invalid_value(&key(first), why));
+        return Err(doc.invalid_value(&engine_key(i, first), why));
     }
     Ok(protocol)
 }
@@ -289,7 +285,7 @@ fn engine(
     let settings = external_settings(doc, i, &mut e)?;
     let name = engine_name(doc, i, e.name, before)?;
     let time_control = match &e.time_control {
-        Some(tc) => Some(limit(doc, &format!("engine[{i}].time_control"), tc)?),
+        Some(tc) => Some(limit(doc, &engine_key(i, "time_control"), tc)?),
         None => each_limit.cloned(),
     };
     let kind = engine_kind(doc, i, e.builtin, e.uci, each)?;
@@ -323,6 +319,11 @@ pub(super) fn engines(
         return Err(doc.invalid("engine", "at least two [[engine]] tables", engines.len()));
     }
     Ok(engines)
+}
+
+/// The configuration key `name` of the `i`th `[[engine]]` table, as errors name it.
+fn engine_key(i: usize, name: &str) -> String {
+    format!("engine[{i}].{name}")
 }
 
 #[cfg(test)]

@@ -18,7 +18,7 @@ use crate::record::{GameRecord, Termination};
 use crate::search::{SearchParams, SearchTablebases, Searcher};
 use regex::Regex;
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 /// How to create a fresh player of one engine (on start and after a failure).
@@ -121,7 +121,7 @@ impl EngineFactory {
     /// Settings that cannot work (a table larger than the machine, an option that would break
     /// its UCI line) are refused here, before any engine starts.
     pub fn from_config(config: &MatchConfig) -> Result<Vec<EngineFactory>, ArenaError> {
-        let mut loaded: HashMap<Option<PathBuf>, Arc<EvalParams>> = HashMap::new();
+        let mut loaded: HashMap<Option<&Path>, Arc<EvalParams>> = HashMap::new();
         let mut factories = Vec::new();
         for engine in &config.engines {
             let factory = match &engine.kind {
@@ -132,8 +132,8 @@ impl EngineFactory {
                     syzygy,
                 } => {
                     check_hash(config, engine, *hash_mb)?;
-                    let params = shared_weights(&mut loaded, engine, weights)?;
-                    builtin_factory(engine, params, *hash_mb, search, syzygy)?
+                    let params = shared_weights(&mut loaded, engine, weights.as_deref())?;
+                    builtin_factory(engine, params, *hash_mb, search.as_deref(), syzygy.as_ref())?
                 }
                 EngineKind::Uci {
                     command,
@@ -181,12 +181,12 @@ fn check_hash(
 
 /// The evaluation weights of `weights` (None: the compiled-in ones), loaded on first use and
 /// shared through `loaded` by every engine naming the same file.
-fn shared_weights(
-    loaded: &mut HashMap<Option<PathBuf>, Arc<EvalParams>>,
+fn shared_weights<'c>(
+    loaded: &mut HashMap<Option<&'c Path>, Arc<EvalParams>>,
     engine: &EngineConfig,
-    weights: &Option<PathBuf>,
+    weights: Option<&'c Path>,
 ) -> Result<Arc<EvalParams>, ArenaError> {
-    if let Some(params) = loaded.get(weights) {
+    if let Some(params) = loaded.get(&weights) {
         return Ok(params.clone());
     }
     let params = match weights {
@@ -197,7 +197,7 @@ fn shared_weights(
         None => EvalParams::default(),
     };
     let params = Arc::new(params);
-    loaded.insert(weights.clone(), params.clone());
+    loaded.insert(weights, params.clone());
     Ok(params)
 }
 
@@ -207,20 +207,19 @@ fn builtin_factory(
     engine: &EngineConfig,
     params: Arc<EvalParams>,
     hash_mb: usize,
-    search: &Option<PathBuf>,
-    syzygy: &Option<BuiltinSyzygy>,
+    search: Option<&Path>,
+    syzygy: Option<&BuiltinSyzygy>,
 ) -> Result<EngineFactory, ArenaError> {
-    let search = SearchParams::load_or_default(search.as_deref()).map_err(|source| {
-        ArenaError::SearchParams {
+    let search =
+        SearchParams::load_or_default(search).map_err(|source| ArenaError::SearchParams {
             name: engine.name.clone(),
             source: Box::new(source),
-        }
-    })?;
+        })?;
     Ok(EngineFactory::Builtin {
         params,
         search: Arc::new(search),
         hash_mb,
-        syzygy: syzygy.as_ref().map(|s| SearchTablebases {
+        syzygy: syzygy.map(|s| SearchTablebases {
             tables: s.tables.clone(),
             probe_limit: s.probe_limit,
         }),
