@@ -652,6 +652,21 @@ fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
             weights.clone()
         }
     );
+    header_model(&mut h, config, s);
+    header_optimizer(&mut h, config, s);
+    header_errors(&mut h, s);
+    h.push_str(
+        "#\n\
+         # Every weight is a pair of integers in centipawns: `mg` applies in the middlegame, `eg` in\n\
+         # the endgame, blended by the game phase (knight or bishop 1, rook 2, queen 4, at most 24):\n\
+         #     score = (mg * phase + eg * (24 - phase)) / 24\n\
+         # White's occurrences of each term count positive and Black's negative.\n",
+    );
+    h
+}
+
+/// The header's model and labels: the sigmoid's K and how the labels blend result and score.
+fn header_model(h: &mut String, config: &TuneConfig, s: &TuneSummary) {
     let _ = writeln!(
         h,
         "# Model: q = White-view eval (cp), expected score 1 / (1 + 10^(-K*q/400)), K = {:.4} ({}).",
@@ -671,6 +686,10 @@ fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
             }
         );
     }
+}
+
+/// The header's optimizer line: Adam's settings and the epoch kept.
+fn header_optimizer(h: &mut String, config: &TuneConfig, s: &TuneSummary) {
     let _ = writeln!(
         h,
         "# Adam, learning rate {}, {}{}; kept epoch {} of {}{}.",
@@ -693,6 +712,10 @@ fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
             ""
         }
     );
+}
+
+/// The header's errors: the mean squared errors before and after, and with the rounded weights.
+fn header_errors(h: &mut String, s: &TuneSummary) {
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
     let _ = writeln!(
         h,
@@ -708,14 +731,6 @@ fn weights_header(config: &TuneConfig, s: &TuneSummary) -> String {
         s.rounded_train_mse,
         val(s.rounded_validation_mse)
     );
-    h.push_str(
-        "#\n\
-         # Every weight is a pair of integers in centipawns: `mg` applies in the middlegame, `eg` in\n\
-         # the endgame, blended by the game phase (knight or bishop 1, rook 2, queen 4, at most 24):\n\
-         #     score = (mg * phase + eg * (24 - phase)) / 24\n\
-         # White's occurrences of each term count positive and Black's negative.\n",
-    );
-    h
 }
 
 /// Writes weights.toml, history.csv, loss.svg and pst.svg into the output directory.

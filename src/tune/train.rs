@@ -204,27 +204,7 @@ pub fn train_with(
         // Without a validation set the objective itself (with its penalty) is watched.
         let watched = validation_mse.unwrap_or_else(|| train_mse + penalty(&w));
         // Once per epoch, on numbers already at hand (and the weights, a few hundred of them).
-        let diverged = |what, value| Diverged {
-            epoch,
-            what,
-            value,
-            learning_rate: options.learning_rate,
-            l2: options.l2,
-        };
-        if !train_mse.is_finite() {
-            return Err(diverged("training error", train_mse));
-        }
-        if !watched.is_finite() {
-            let what = if validation_mse.is_some() {
-                "validation error"
-            } else {
-                "objective"
-            };
-            return Err(diverged(what, watched));
-        }
-        if let Some(&bad) = w.iter().flatten().find(|x| !x.is_finite()) {
-            return Err(diverged("weights", bad));
-        }
+        check_finite(epoch, train_mse, validation_mse, watched, &w, options)?;
         if watched < best.1 {
             best = (epoch, watched);
             best_weights.clone_from(&w);
@@ -245,29 +225,15 @@ pub fn train_with(
             stopped_early = true;
             break;
         }
-        // The penalty's gradient is added to the data's, then frozen weights get none at all.
-        let adjust = |grad: &mut [[f64; 2]], w: &[[f64; 2]]| {
-            if options.l2 > 0.0 {
-                let scale = 2.0 * options.l2 / (100.0 * 100.0);
-                for ((g, w), a) in grad.iter_mut().zip(w).zip(&anchor) {
-                    for j in 0..2 {
-                        g[j] += scale * (w[j] - a[j]);
-                    }
-                }
-            }
-            for (g, _) in grad.iter_mut().zip(&options.frozen).filter(|(_, &f)| f) {
-                *g = [0.0; 2];
-            }
-        };
         if full_batch {
-            adjust(&mut grad, &w);
+            adjust_gradient(&mut grad, &w, &anchor, options);
             adam.step(&mut w, &grad);
         } else {
             let mut start = 0;
             while start < n {
                 let end = (start + options.batch_size).min(n);
                 loss_and_gradient(training, start..end, &w, options.k, &mut grad);
-                adjust(&mut grad, &w);
+                adjust_gradient(&mut grad, &w, &anchor, options);
                 adam.step(&mut w, &grad);
                 start = end;
             }
@@ -279,4 +245,59 @@ pub fn train_with(
         best_weights,
         stopped_early,
     })
+}
+
+/// Stops the run with [`Diverged`] when an epoch's error, watched objective or weights are not
+/// finite numbers.
+fn check_finite(
+    epoch: usize,
+    train_mse: f64,
+    validation_mse: Option<f64>,
+    watched: f64,
+    w: &[[f64; 2]],
+    options: &TrainOptions,
+) -> Result<(), Diverged> {
+    let diverged = |what, value| Diverged {
+        epoch,
+        what,
+        value,
+        learning_rate: options.learning_rate,
+        l2: options.l2,
+    };
+    if !train_mse.is_finite() {
+        return Err(diverged("training error", train_mse));
+    }
+    if !watched.is_finite() {
+        let what = if validation_mse.is_some() {
+            "validation error"
+        } else {
+            "objective"
+        };
+        return Err(diverged(what, watched));
+    }
+    if let Some(&bad) = w.iter().flatten().find(|x| !x.is_finite()) {
+        return Err(diverged("weights", bad));
+    }
+    Ok(())
+}
+
+/// Adds the L2 penalty's gradient (toward `anchor`) to the data's, then zeroes the frozen
+/// weights' gradient so they never move.
+fn adjust_gradient(
+    grad: &mut [[f64; 2]],
+    w: &[[f64; 2]],
+    anchor: &[[f64; 2]],
+    options: &TrainOptions,
+) {
+    if options.l2 > 0.0 {
+        let scale = 2.0 * options.l2 / (100.0 * 100.0);
+        for ((g, w), a) in grad.iter_mut().zip(w).zip(anchor) {
+            for j in 0..2 {
+                g[j] += scale * (w[j] - a[j]);
+            }
+        }
+    }
+    for (g, _) in grad.iter_mut().zip(&options.frozen).filter(|(_, &f)| f) {
+        *g = [0.0; 2];
+    }
 }

@@ -449,21 +449,7 @@ pub fn run_spsa_shard(
     let _lock = OutputLock::acquire(&own_dir)?;
     record_descriptions(shared, &own_dir, shard, options)?;
     let stop = options.stop.clone().unwrap_or_default();
-    let mut player = ShardPlayer {
-        plan,
-        objective,
-        split: Split {
-            plan,
-            shared,
-            shard,
-            config: fingerprint(&options.description),
-            timeout: options.barrier_timeout,
-        },
-        block: shard_pairs(shard, plan.pairs_per_iteration),
-        concurrency: options.concurrency.max(1),
-        log: PairLog::open(own_dir.join(PAIRS))?,
-        games_this_run: 0,
-    };
+    let mut player = ShardPlayer::new(plan, objective, shared, shard, options, &own_dir)?;
     let games_per_iteration = 2 * (player.block.end - player.block.start);
     let iterations = plan.schedule.iterations;
     let mut files = (shard.index == 0).then_some(SharedFiles {
@@ -524,16 +510,7 @@ pub fn run_spsa_shard(
             elapsed: started.elapsed(),
         });
     }
-    let [plus_wins, draws, minus_wins] = chain.totals;
-    Ok(SpsaSummary {
-        complete: k == iterations,
-        theta: chain.theta,
-        done: k,
-        games_this_run: player.games_this_run,
-        plus_wins,
-        draws,
-        minus_wins,
-    })
+    Ok(chain.summary(k, iterations, player.games_this_run))
 }
 
 /// Checks the run's description in the shared directory and the shard's in its own (recording
@@ -612,7 +589,33 @@ struct ShardPlayer<'a> {
     games_this_run: u64,
 }
 
-impl ShardPlayer<'_> {
+impl<'a> ShardPlayer<'a> {
+    /// The player of `shard`, its pair log opened in `own_dir` (its earlier pairs read back).
+    fn new(
+        plan: &'a SpsaPlan,
+        objective: &'a dyn Objective,
+        shared: &'a Path,
+        shard: Shard,
+        options: &RunOptions,
+        own_dir: &Path,
+    ) -> Result<Self, SpsaError> {
+        Ok(ShardPlayer {
+            plan,
+            objective,
+            split: Split {
+                plan,
+                shared,
+                shard,
+                config: fingerprint(&options.description),
+                timeout: options.barrier_timeout,
+            },
+            block: shard_pairs(shard, plan.pairs_per_iteration),
+            concurrency: options.concurrency.max(1),
+            log: PairLog::open(own_dir.join(PAIRS))?,
+            games_this_run: 0,
+        })
+    }
+
     /// Pairs of iteration `k` this shard has already played (all of them once its pair file
     /// is published).
     fn pending_pairs(&self, k: u64) -> u64 {
@@ -690,6 +693,20 @@ struct Chain {
 }
 
 impl Chain {
+    /// The run's summary after `done` of `iterations` iterations.
+    fn summary(self, done: u64, iterations: u64, games_this_run: u64) -> SpsaSummary {
+        let [plus_wins, draws, minus_wins] = self.totals;
+        SpsaSummary {
+            complete: done == iterations,
+            theta: self.theta,
+            done,
+            games_this_run,
+            plus_wins,
+            draws,
+            minus_wins,
+        }
+    }
+
     fn new(plan: &SpsaPlan) -> Chain {
         let theta = plan.start();
         Chain {
