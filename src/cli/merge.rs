@@ -1,7 +1,7 @@
 //! `sparring merge OUT DIR...`: joins the directories of a sharded run (`sparring match --shard
 //! I/N`) into the files one run writes, and reports the statistics and the SPRT's verdict.
 
-use sparring::arena::{merge_shards, MergeOptions};
+use sparring::arena::{merge_shards, MergeOptions, MergeReport, PairingStats};
 use sparring::stats::{fixed, SprtDecision};
 use std::path::PathBuf;
 
@@ -29,6 +29,37 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     };
     let report = merge_shards(&args.out, &args.dirs, &options)
         .map_err(|e| anyhow::Error::new(e).context("merge"))?;
+    print_notes(&report);
+    println!(
+        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}{}",
+        report.games,
+        report.total_games,
+        args.out.display(),
+        report.pgn_name,
+        match (report.positions, report.bullet) {
+            (true, true) => ", positions.epd, positions.bullet",
+            (true, false) => ", positions.epd",
+            (false, true) => ", positions.bullet",
+            (false, false) => "",
+        },
+        match report.stopped_after_wave {
+            Some(k) => format!(" (complete: stopped by SPRT after wave {k})"),
+            None => String::new(),
+        }
+    );
+    for (p, decision) in report.pairings.iter().zip(&report.decisions) {
+        print_pairing(&report, p, decision.as_ref());
+    }
+    // Last, in a fixed form a driver script can test (docs/scale-out.md).
+    if let Some(verdict) = report.verdict() {
+        println!("{verdict}");
+    }
+    Ok(())
+}
+
+/// The merge's warnings and notes on stderr: mixed versions, directories left out, missing
+/// games, games past the SPRT's stop.
+fn print_notes(report: &MergeReport) {
     if report.versions.len() > 1 {
         eprintln!(
             "warning: the shards were played by different sparring versions: {}",
@@ -51,67 +82,47 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
             report.stopped_after_wave.unwrap_or(0)
         );
     }
+}
+
+/// One pairing's result line and, with an SPRT, its verdict line.
+fn print_pairing(report: &MergeReport, p: &PairingStats, decision: Option<&SprtDecision>) {
+    let w = p.games_wdl;
+    let elo = p.ptnml.estimate().map_or("n/a".to_string(), |e| {
+        // Never `-0.00` (a balanced merge's Elo is often a negative zero).
+        format!("{} +/- {}", fixed(e.elo, 2), fixed(e.elo_error, 2))
+    });
     println!(
-        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}{}",
-        report.games,
-        report.total_games,
-        args.out.display(),
-        report.pgn_name,
-        match (report.positions, report.bullet) {
-            (true, true) => ", positions.epd, positions.bullet",
-            (true, false) => ", positions.epd",
-            (false, true) => ", positions.bullet",
-            (false, false) => "",
-        },
-        match report.stopped_after_wave {
-            Some(k) => format!(" (complete: stopped by SPRT after wave {k})"),
-            None => String::new(),
-        }
+        "{} vs {}: {} games, {} - {} - {} (W-L-D), {} pairs, Elo {elo}",
+        p.first,
+        p.second,
+        w.games(),
+        w.wins,
+        w.losses,
+        w.draws,
+        p.ptnml.pairs()
     );
-    for (p, decision) in report.pairings.iter().zip(&report.decisions) {
-        let w = p.games_wdl;
-        let elo = p.ptnml.estimate().map_or("n/a".to_string(), |e| {
-            // Never `-0.00` (a balanced merge's Elo is often a negative zero).
-            format!("{} +/- {}", fixed(e.elo, 2), fixed(e.elo_error, 2))
-        });
+    if let (Some(sprt), Some(decision)) = (&report.sprt, decision) {
+        let llr = sprt.llr_ptnml(p.ptnml).unwrap_or(f64::NAN);
+        let verdict = match decision {
+            SprtDecision::AcceptH1 => "H1 accepted",
+            SprtDecision::AcceptH0 => "H0 accepted",
+            SprtDecision::Continue => "continue (undecided)",
+        };
+        // Waves are read at their ends: the LLR of every game there can be past a bound
+        // while the test, at the last complete wave, is not.
+        let verdict = match (report.wave_pairs, report.next_wave) {
+            (Some(_), Some(0)) => format!("{verdict}: no wave is complete yet"),
+            (Some(_), Some(next)) => format!("{verdict} at the end of wave {}", next - 1),
+            _ => verdict.to_string(),
+        };
         println!(
-            "{} vs {}: {} games, {} - {} - {} (W-L-D), {} pairs, Elo {elo}",
-            p.first,
-            p.second,
-            w.games(),
-            w.wins,
-            w.losses,
-            w.draws,
-            p.ptnml.pairs()
+            "  SPRT [{}, {}] ({}): LLR {} ({:.2}, {:.2}): {verdict}",
+            sprt.elo0(),
+            sprt.elo1(),
+            sprt.model(),
+            fixed(llr, 2),
+            sprt.lower_bound(),
+            sprt.upper_bound()
         );
-        if let (Some(sprt), Some(decision)) = (&report.sprt, decision) {
-            let llr = sprt.llr_ptnml(p.ptnml).unwrap_or(f64::NAN);
-            let verdict = match decision {
-                SprtDecision::AcceptH1 => "H1 accepted",
-                SprtDecision::AcceptH0 => "H0 accepted",
-                SprtDecision::Continue => "continue (undecided)",
-            };
-            // Waves are read at their ends: the LLR of every game there can be past a bound
-            // while the test, at the last complete wave, is not.
-            let verdict = match (report.wave_pairs, report.next_wave) {
-                (Some(_), Some(0)) => format!("{verdict}: no wave is complete yet"),
-                (Some(_), Some(next)) => format!("{verdict} at the end of wave {}", next - 1),
-                _ => verdict.to_string(),
-            };
-            println!(
-                "  SPRT [{}, {}] ({}): LLR {} ({:.2}, {:.2}): {verdict}",
-                sprt.elo0(),
-                sprt.elo1(),
-                sprt.model(),
-                fixed(llr, 2),
-                sprt.lower_bound(),
-                sprt.upper_bound()
-            );
-        }
     }
-    // Last, in a fixed form a driver script can test (docs/scale-out.md).
-    if let Some(verdict) = report.verdict() {
-        println!("{verdict}");
-    }
-    Ok(())
 }

@@ -307,34 +307,12 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
     if Path::new(&dir).is_file() {
         return Err(doc.other("output.dir", format!("{dir} is a file, not a directory")));
     }
-    let positions = out.positions.unwrap_or(false);
-    let positions_format = match out.positions_format.as_deref() {
-        None | Some("epd") => PositionsFormat::Epd,
-        Some("bullet") => PositionsFormat::Bullet,
-        Some("both") => PositionsFormat::Both,
-        Some(_) => {
-            return Err(
-                doc.invalid_value("output.positions_format", "\"epd\", \"bullet\" or \"both\"")
-            )
-        }
-    };
-    if positions_format != PositionsFormat::Epd && !positions {
-        return Err(doc.other(
-            "output.positions_format",
-            "positions are recorded only with `positions = true`".to_string(),
-        ));
-    }
-    let positions_resolve = match out.positions_resolve.as_deref() {
-        None | Some("none") => PositionsResolve::None,
-        Some("pv") => PositionsResolve::Pv,
-        Some(_) => return Err(doc.invalid_value("output.positions_resolve", "\"none\" or \"pv\"")),
-    };
-    if positions_resolve != PositionsResolve::None && !positions {
-        return Err(doc.other(
-            "output.positions_resolve",
-            "positions are recorded only with `positions = true`".to_string(),
-        ));
-    }
+    let (positions, positions_format, positions_resolve) = positions_options(
+        doc,
+        out.positions,
+        out.positions_format.as_deref(),
+        out.positions_resolve.as_deref(),
+    )?;
     Ok(OutputConfig {
         dir: PathBuf::from(dir),
         positions,
@@ -352,26 +330,8 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
             1,
             Some(1_000_000),
         )?,
-        pgn_name: match out.pgn_name {
-            None => "games.pgn".to_string(),
-            Some(name) if name.trim().is_empty() || has_control(&name) => {
-                return Err(doc.invalid_value(
-                    "output.pgn_name",
-                    "a file name (or a path relative to output.dir)",
-                ))
-            }
-            Some(name) => name,
-        },
-        pgn_mode: match out.pgn_mode.as_deref() {
-            None | Some("new") => PgnMode::New,
-            Some("append") => PgnMode::Append,
-            Some("replace") => PgnMode::Replace,
-            Some(_) => {
-                return Err(
-                    doc.invalid_value("output.pgn_mode", "\"new\", \"append\" or \"replace\"")
-                )
-            }
-        },
+        pgn_name: pgn_name(doc, out.pgn_name)?,
+        pgn_mode: pgn_mode(doc, out.pgn_mode.as_deref())?,
         engine_log: match out.engine_log {
             Some(path) if path.is_empty() => {
                 return Err(doc.invalid_value("output.engine_log", "a non-empty path"))
@@ -388,6 +348,67 @@ fn output(doc: &Document<'_>, out: OutputFile) -> Result<OutputConfig, ConfigErr
         move_data: move_data(doc, out.move_data.unwrap_or_default())?,
         final_positions: final_positions(doc, out.final_positions)?,
     })
+}
+
+/// `output.positions`, `output.positions_format` and `output.positions_resolve`: the last two
+/// only with the first.
+fn positions_options(
+    doc: &Document<'_>,
+    positions: Option<bool>,
+    format: Option<&str>,
+    resolve: Option<&str>,
+) -> Result<(bool, PositionsFormat, PositionsResolve), ConfigError> {
+    let positions = positions.unwrap_or(false);
+    let positions_format = match format {
+        None | Some("epd") => PositionsFormat::Epd,
+        Some("bullet") => PositionsFormat::Bullet,
+        Some("both") => PositionsFormat::Both,
+        Some(_) => {
+            return Err(
+                doc.invalid_value("output.positions_format", "\"epd\", \"bullet\" or \"both\"")
+            )
+        }
+    };
+    if positions_format != PositionsFormat::Epd && !positions {
+        return Err(doc.other(
+            "output.positions_format",
+            "positions are recorded only with `positions = true`".to_string(),
+        ));
+    }
+    let positions_resolve = match resolve {
+        None | Some("none") => PositionsResolve::None,
+        Some("pv") => PositionsResolve::Pv,
+        Some(_) => return Err(doc.invalid_value("output.positions_resolve", "\"none\" or \"pv\"")),
+    };
+    if positions_resolve != PositionsResolve::None && !positions {
+        return Err(doc.other(
+            "output.positions_resolve",
+            "positions are recorded only with `positions = true`".to_string(),
+        ));
+    }
+    Ok((positions, positions_format, positions_resolve))
+}
+
+/// `output.pgn_name`: a file name or a path relative to the output directory.
+fn pgn_name(doc: &Document<'_>, name: Option<String>) -> Result<String, ConfigError> {
+    match name {
+        None => Ok("games.pgn".to_string()),
+        Some(name) if name.trim().is_empty() || has_control(&name) => Err(doc.invalid_value(
+            "output.pgn_name",
+            "a file name (or a path relative to output.dir)",
+        )),
+        Some(name) => Ok(name),
+    }
+}
+
+/// `output.pgn_mode`: what to do with a PGN file already there.
+fn pgn_mode(doc: &Document<'_>, mode: Option<&str>) -> Result<PgnMode, ConfigError> {
+    match mode {
+        None | Some("new") => Ok(PgnMode::New),
+        Some("append") => Ok(PgnMode::Append),
+        Some("replace") => Ok(PgnMode::Replace),
+        Some(_) => Err(doc.invalid_value("output.pgn_mode", "\"new\", \"append\" or \"replace\"")),
+    }
 }
 
 /// `output.pgn_minimal` and `output.pgn_notation`.
