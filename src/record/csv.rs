@@ -212,19 +212,7 @@ pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvErr
     }
     let records: Vec<_> = reader.into_records().collect();
     let last = records.len().saturating_sub(1);
-    // A kill can cut the last row anywhere, even just after a line break inside a quoted field:
-    // then the row's quotes do not pair up.
-    let last_start = match records.last() {
-        Some(Ok(r)) => r.position().map_or(0, |p| p.byte() as usize),
-        _ => 0,
-    };
-    let odd_quotes = text[last_start.min(text.len())..]
-        .iter()
-        .filter(|&&b| b == b'"')
-        .count()
-        % 2
-        == 1;
-    let cut_off = !text.ends_with(b"\n") || odd_quotes;
+    let cut_off = last_row_cut_off(&text, records.last());
     let mut games: Vec<FinishedGame> = Vec::new();
     let mut seen = std::collections::HashSet::new();
     for (i, record) in records.into_iter().enumerate() {
@@ -253,12 +241,6 @@ pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvErr
         if i == last && cut_off {
             break;
         }
-        let result = match row.result.as_str() {
-            "1-0" => GameResult::WhiteWins,
-            "0-1" => GameResult::BlackWins,
-            "1/2-1/2" => GameResult::Draw,
-            other => return Err(bad(format!("bad result '{other}'"))),
-        };
         if !seen.insert(row.game_id) {
             return Err(GamesCsvError::Duplicate {
                 path: path.to_path_buf(),
@@ -266,22 +248,49 @@ pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvErr
                 game_id: row.game_id,
             });
         }
-        games.push(FinishedGame {
-            game_id: row.game_id,
-            pair_id: row.pair_id,
-            round: row.round,
-            white: row.white,
-            black: row.black,
-            opening_id: row.opening_id,
-            start_fen: row.start_fen,
-            result,
-            termination: row.termination,
-            plies: row.plies,
-            duration_ms: row.duration_ms,
-            reason: row.reason,
-        });
+        games.push(finished_game(row).map_err(bad)?);
     }
     Ok(games)
+}
+
+/// Whether the last row of `text` was cut short by a kill: no line end after it, or quotes
+/// that do not pair up (a kill can cut it just after a line break inside a quoted field).
+fn last_row_cut_off(text: &[u8], last: Option<&csv::Result<csv::StringRecord>>) -> bool {
+    let last_start = match last {
+        Some(Ok(r)) => r.position().map_or(0, |p| p.byte() as usize),
+        _ => 0,
+    };
+    let odd_quotes = text[last_start.min(text.len())..]
+        .iter()
+        .filter(|&&b| b == b'"')
+        .count()
+        % 2
+        == 1;
+    !text.ends_with(b"\n") || odd_quotes
+}
+
+/// A games.csv row as the game it records (its result checked).
+fn finished_game(row: GamesCsvRow) -> Result<FinishedGame, String> {
+    let result = match row.result.as_str() {
+        "1-0" => GameResult::WhiteWins,
+        "0-1" => GameResult::BlackWins,
+        "1/2-1/2" => GameResult::Draw,
+        other => return Err(format!("bad result '{other}'")),
+    };
+    Ok(FinishedGame {
+        game_id: row.game_id,
+        pair_id: row.pair_id,
+        round: row.round,
+        white: row.white,
+        black: row.black,
+        opening_id: row.opening_id,
+        start_fen: row.start_fen,
+        result,
+        termination: row.termination,
+        plies: row.plies,
+        duration_ms: row.duration_ms,
+        reason: row.reason,
+    })
 }
 
 #[cfg(test)]

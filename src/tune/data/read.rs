@@ -304,21 +304,7 @@ impl Dataset {
         let mut eof = false;
         while !eof {
             // Fill the block, then process up to its last newline and carry the rest over.
-            let carried = buf.len();
-            buf.resize(carried + block, 0);
-            let mut filled = carried;
-            while filled < buf.len() {
-                match reader.read(&mut buf[filled..]) {
-                    Ok(0) => {
-                        eof = true;
-                        break;
-                    }
-                    Ok(n) => filled += n,
-                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                    Err(e) => return Err(io_error(e)),
-                }
-            }
-            buf.truncate(filled);
+            eof = fill_block(&mut reader, &mut buf, block).map_err(io_error)?;
             let end = if eof {
                 buf.len()
             } else {
@@ -343,32 +329,8 @@ impl Dataset {
                     line: first_line + i,
                 });
             }
-            let line_count = lines.len();
-            let packs: Vec<Packed> = lines
-                .par_chunks(LOAD_CHUNK_LINES)
-                .enumerate()
-                .map(|(chunk, lines)| {
-                    let base = first_line + chunk * LOAD_CHUNK_LINES;
-                    pack_lines(lines, base, source, selection, self.resolve)
-                })
-                .collect();
-            for pack in packs {
-                if let Some((line, fen, error)) = pack.fatal {
-                    return Err(DataError::Trace {
-                        file: source.to_string(),
-                        line,
-                        fen,
-                        error,
-                    });
-                }
-                report.skipped += pack.skipped;
-                let room = MAX_KEPT_ERRORS.saturating_sub(report.errors.len());
-                report.errors.extend(pack.errors.iter().take(room).cloned());
-                let merged = self.append(pack, source)?;
-                duplicates += merged.duplicates;
-                report.duplicates_with_other_label += merged.with_other_label;
-            }
-            first_line += line_count;
+            duplicates += self.load_lines(&lines, first_line, source, selection, report)?;
+            first_line += lines.len();
             buf.drain(..end);
         }
         self.shrink_to_fit();
@@ -382,6 +344,69 @@ impl Dataset {
         report.duplicates += duplicates;
         Ok(())
     }
+
+    /// Parses and traces one block's `lines` (the first is line `first_line` of `source`) in
+    /// parallel and appends them in order; returns the duplicates found.
+    fn load_lines(
+        &mut self,
+        lines: &[&[u8]],
+        first_line: usize,
+        source: &str,
+        selection: &impl PackSource,
+        report: &mut LoadReport,
+    ) -> Result<usize, DataError> {
+        let mut duplicates = 0;
+        let packs: Vec<Packed> = lines
+            .par_chunks(LOAD_CHUNK_LINES)
+            .enumerate()
+            .map(|(chunk, lines)| {
+                let base = first_line + chunk * LOAD_CHUNK_LINES;
+                pack_lines(lines, base, source, selection, self.resolve)
+            })
+            .collect();
+        for pack in packs {
+            if let Some((line, fen, error)) = pack.fatal {
+                return Err(DataError::Trace {
+                    file: source.to_string(),
+                    line,
+                    fen,
+                    error,
+                });
+            }
+            report.skipped += pack.skipped;
+            let room = MAX_KEPT_ERRORS.saturating_sub(report.errors.len());
+            report.errors.extend(pack.errors.iter().take(room).cloned());
+            let merged = self.append(pack, source)?;
+            duplicates += merged.duplicates;
+            report.duplicates_with_other_label += merged.with_other_label;
+        }
+        Ok(duplicates)
+    }
+}
+
+/// Reads from `reader` until `buf` holds `block` more bytes than it did or the input ends;
+/// true at the end of the input.
+fn fill_block(reader: &mut impl Read, buf: &mut Vec<u8>, block: usize) -> std::io::Result<bool> {
+    let carried = buf.len();
+    buf.resize(carried + block, 0);
+    let mut filled = carried;
+    let mut eof = false;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => {
+                eof = true;
+                break;
+            }
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                buf.truncate(carried);
+                return Err(e);
+            }
+        }
+    }
+    buf.truncate(filled);
+    Ok(eof)
 }
 
 /// The lines of a block without their terminators (`\n` or `\r\n`).
