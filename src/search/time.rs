@@ -94,6 +94,7 @@ impl IterationTrend {
 mod tests {
     use super::*;
     use crate::board::Square;
+    use crate::search::SEARCH_PARAMS;
 
     fn mv(from: usize, to: usize) -> Move {
         Move::new(Square::from_index(from), Square::from_index(to), 0)
@@ -143,6 +144,35 @@ mod tests {
         );
         assert_eq!(factor([50, 60]), level, "a rise is not a drop");
         assert_eq!(factor([MATE_BOUND + 10, 0]), level);
+    }
+
+    #[test]
+    fn every_time_parameter_changes_the_budget() {
+        // Three iterations: a changed best move, a fall of 30 cp, then a settled move.
+        let budget = |params: &SearchParams| {
+            let mut trend = IterationTrend::default();
+            let mut factors = Vec::new();
+            for (depth, best, score) in [
+                (4, mv(11, 27), 40),
+                (5, mv(12, 28), 10),
+                (6, mv(12, 28), 10),
+            ] {
+                trend.add_root_nodes(best, 700);
+                trend.add_root_nodes(mv(6, 21), 300);
+                factors.push(trend.soft_factor(params, depth, best, score));
+            }
+            factors
+        };
+        let default = budget(&SearchParams::default());
+        let time_params = SEARCH_PARAMS.iter().filter(|spec| spec.group() == "time");
+        for spec in time_params {
+            let changes = [spec.min, spec.max].iter().any(|&value| {
+                let mut params = SearchParams::default();
+                params.set(spec.key, value).unwrap();
+                budget(&params) != default
+            });
+            assert!(changes, "{} changes nothing", spec.key);
+        }
     }
 
     #[test]
