@@ -357,7 +357,9 @@ fn node_total(search: &SearchParams) -> u64 {
 #[test]
 fn every_search_parameter_changes_the_search() {
     let default_total = node_total(&SearchParams::default());
-    for spec in SEARCH_PARAMS {
+    // `time.*` acts only under a clock, which no deterministic test runs: src/search/time.rs's
+    // tests show that each one changes the time budget.
+    for spec in SEARCH_PARAMS.iter().filter(|spec| spec.group() != "time") {
         // A value that changes the tree shows up at one of the range's ends, or near the default.
         let near = (spec.default * 2.0).max(spec.default + 1.0).min(spec.max);
         let candidates = [spec.min, spec.max, near];

@@ -129,7 +129,9 @@ impl Searcher {
             ) {
                 break;
             }
-            if self.iteration_ends_search(depth, scores[0], limits, budget) {
+            let only_move = root_count == 1;
+            let best = result.best_move;
+            if self.iteration_ends_search(depth, scores[0], best, only_move, limits, budget) {
                 break;
             }
         }
@@ -169,6 +171,7 @@ impl Searcher {
         self.tt.new_search();
         self.nodes = 0;
         self.tbhits = 0;
+        self.trend.clear();
         self.aborted = false;
         self.limits_armed = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
@@ -258,11 +261,13 @@ impl Searcher {
     }
 
     /// Whether the search stops after completing the iteration at `depth` whose best line
-    /// scored `score`.
+    /// (`best`) scored `score`; `only_move` when the root has one move to choose.
     fn iteration_ends_search(
         &mut self,
         depth: u32,
         score: i32,
+        best: Move,
+        only_move: bool,
         limits: &SearchLimits,
         budget: Option<TimeBudget>,
     ) -> bool {
@@ -270,14 +275,19 @@ impl Searcher {
         if score.abs() >= MATE_BOUND && MATE - score.abs() <= depth as i32 {
             return true;
         }
+        let factor = self.trend.soft_factor(&self.tuning, depth, best, score);
         self.observe_ponderhit();
         if limits.infinite || self.pondering {
             return false;
         }
         // Under a clock, do not start an iteration that is unlikely to finish within the
-        // soft budget; a fixed move time is spent in full.
+        // soft budget, scaled by how settled the search is; a forced move needs no thought.
+        // A fixed move time is spent in full.
         match budget.and_then(|b| b.soft) {
-            Some(soft) => self.clock_start.elapsed() >= soft / 2,
+            Some(_) if only_move => true,
+            Some(soft) => {
+                self.clock_start.elapsed().as_secs_f64() >= soft.as_secs_f64() * factor / 2.0
+            }
             None => false,
         }
     }

@@ -27,6 +27,7 @@ mod picker;
 mod pruning;
 mod qsearch;
 mod syzygy;
+mod time;
 mod tt;
 
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
@@ -180,6 +181,8 @@ pub struct Searcher {
     tbhits: u64,
     /// The root's tablebase score when the root is in the tables.
     root_tb_score: Option<i32>,
+    /// The iterations' best moves, scores and root-move nodes, for time management.
+    trend: time::IterationTrend,
 }
 
 impl Searcher {
@@ -229,6 +232,7 @@ impl Searcher {
             tb_pieces: 0,
             tbhits: 0,
             root_tb_score: None,
+            trend: time::IterationTrend::default(),
         }
     }
 

@@ -215,7 +215,11 @@ impl Searcher {
             if node.root {
                 self.announce_root_move(mv, searched);
             }
+            let nodes_before = self.nodes;
             let score = self.search_move(pos, node, &candidate, searched, alpha, beta);
+            if node.root {
+                self.trend.add_root_nodes(mv, self.nodes - nodes_before);
+            }
             self.keys.pop();
             pos.unmake_move(mv, undo);
             if self.aborted {

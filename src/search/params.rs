@@ -276,6 +276,25 @@ search_params! {
         "Quiescence delta pruning: a capture is skipped when the stand-pat score plus the victim's\nvalue plus this margin cannot reach alpha.";
     qsearch_see_margin: i32 = 0, "qsearch.see_margin", [-2000, 2000],
         "Quiescence: a capture is skipped unless its static exchange gains at least minus this\n(0: every capture that loses material is skipped).";
+
+    time_min_depth: i32 = 4, "time.min_depth", [1, 64],
+        "Time management under a clock: from this iteration on, the soft budget (when no new\niteration starts) is scaled by the three factors below.";
+    time_stability_base: i32 = 125, "time.stability_base", [10, 400],
+        "Best-move stability factor, in percent: base - step * (iterations in a row with the same\nbest move, at most max) ...";
+    time_stability_step: i32 = 5, "time.stability_step", [0, 50],
+        "... the step per stable iteration ...";
+    time_stability_max: i32 = 8, "time.stability_max", [0, 32],
+        "... and the most stable iterations counted.";
+    time_drop_divisor: i32 = 100, "time.drop_divisor", [1, 10000],
+        "Score-drop factor: 1 + (centipawns the score fell since the last iteration, at most max) /\ndivisor ...";
+    time_drop_max: i32 = 50, "time.drop_max", [0, 1000],
+        "... the largest drop counted.";
+    time_node_base: i32 = 200, "time.node_base", [0, 400],
+        "Node factor, in percent: base - scale * (the best move's share of the root's nodes) ...";
+    time_node_scale: i32 = 150, "time.node_scale", [0, 400],
+        "... the scale ...";
+    time_node_min: i32 = 50, "time.node_min", [1, 400],
+        "... and the least it may be.";
 }
 
 /// The largest remaining depth and move number the late-move-reduction table covers.
