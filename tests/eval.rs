@@ -3,8 +3,8 @@
 
 use sparring::board::Position;
 use sparring::eval::{
-    evaluate, evaluate_white, layout, trace, EndgameScale, EvalParams, ParamGroup, WeightsError,
-    SCALE_NORMAL,
+    evaluate, evaluate_cached, evaluate_white, layout, trace, EndgameScale, EvalParams, ParamGroup,
+    PawnTable, WeightsError, SCALE_NORMAL,
 };
 use sparring::toml_config::ConfigError;
 use std::path::PathBuf;
@@ -114,6 +114,22 @@ fn trace_reproduces_the_score_exactly() {
                 (&t.coefficients, t.phase),
                 (&zeroed.coefficients, zeroed.phase)
             );
+        }
+    }
+}
+
+#[test]
+fn the_pawn_table_gives_the_same_score() {
+    let positions = playout_positions(0x2545_F491_4F6C_DD1D, 60, 200);
+    for params in [EvalParams::default(), random_params(11)] {
+        let mut table = PawnTable::new();
+        // Twice over: first mostly misses, then hits, and entries replaced in between.
+        for _ in 0..2 {
+            for pos in &positions {
+                let expected = evaluate(pos, &params);
+                assert_eq!(evaluate_cached(pos, &params, &mut table), expected, "{pos}");
+                assert_eq!(evaluate_cached(pos, &params, &mut table), expected, "{pos}");
+            }
         }
     }
 }

@@ -9,11 +9,13 @@
 
 mod defaults;
 mod params;
+mod pawn_table;
 mod scale;
 mod terms;
 mod weights_file;
 
 pub use params::{layout, EvalParams, ParamGroup};
+pub use pawn_table::{PawnTable, PawnTerms};
 pub use scale::{EndgameScale, SCALE_NORMAL};
 pub use terms::{evaluate_with, phase};
 pub use weights_file::{WeightsError, MAX_WEIGHT};
@@ -135,6 +137,16 @@ pub fn evaluate_white(pos: &Position, params: &EvalParams) -> i32 {
 #[inline]
 pub fn evaluate(pos: &Position, params: &EvalParams) -> i32 {
     evaluate_white(pos, params) * pos.side_to_move().sign()
+}
+
+/// `evaluate` with the pawn-structure terms looked up in (or added to) `table`, which must only
+/// hold entries made with these `params`: the same score, for the search.
+#[inline]
+pub fn evaluate_cached(pos: &Position, params: &EvalParams, table: &mut PawnTable) -> i32 {
+    let mut acc = ScoreAccumulator::default();
+    let phase = terms::evaluate_with_table(pos, params, table, &mut acc);
+    let scale = params.scale().factor(pos, acc.eg);
+    taper_scaled(acc.mg, acc.eg, phase, scale) * pos.side_to_move().sign()
 }
 
 /// The evaluation of `pos` as a sparse linear form, for the tuner. `params` only supplies the

@@ -4,7 +4,8 @@
 
 use super::params::layout::*;
 use super::params::EvalParams;
-use super::{Accumulator, MAX_PHASE};
+use super::pawn_table::{PawnTable, PawnTerms};
+use super::{Accumulator, ScoreAccumulator, MAX_PHASE};
 use crate::board::attacks::{
     bishop_attacks, king_attacks, knight_attacks, line, pawn_attacks, queen_attacks, rook_attacks,
 };
@@ -88,24 +89,65 @@ pub fn phase(pos: &Position) -> i32 {
 /// `params`. Returns the game phase (0..=24) to blend the middlegame and endgame sums with.
 #[inline(always)]
 pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &mut A) -> i32 {
+    let board = Board::new(pos);
+    let passers = board.pawn_structure(params, acc);
+    walk_pieces(&board, params, acc, passers)
+}
+
+/// `evaluate_with` summing into `acc`, with the pawn-structure terms taken from `table` when
+/// it holds them (and stored there when it does not): the same sums, fewer pawn walks.
+#[inline(always)]
+pub fn evaluate_with_table(
+    pos: &Position,
+    params: &EvalParams,
+    table: &mut PawnTable,
+    acc: &mut ScoreAccumulator,
+) -> i32 {
+    let board = Board::new(pos);
+    let terms = match table.probe(board.pawns) {
+        Some(terms) => terms,
+        None => {
+            let mut pawns = ScoreAccumulator::default();
+            let passers = board.pawn_structure(params, &mut pawns);
+            let terms = PawnTerms {
+                mg: pawns.mg,
+                eg: pawns.eg,
+                passers,
+            };
+            table.store(board.pawns, terms);
+            terms
+        }
+    };
+    acc.mg += terms.mg;
+    acc.eg += terms.eg;
+    walk_pieces(&board, params, acc, terms.passers)
+}
+
+/// Everything but the pawn structure: pieces, kings, material, tempo and the two-sided terms,
+/// given each side's passed pawns. Returns the phase.
+#[inline(always)]
+fn walk_pieces<A: Accumulator>(
+    board: &Board,
+    params: &EvalParams,
+    acc: &mut A,
+    passers: [Bitboard; 2],
+) -> i32 {
     let w: &[(i32, i32)] = &params.weights;
     let mut add = |index: usize, count: i32| acc.add(index, count, w[index]);
-
-    let board = Board::new(pos);
     let mut sides = [SideCounts::default(); 2];
     for color in Color::ALL {
         let side = &mut sides[color.index()];
-        board.pawns(color, side, &mut add);
+        side.passers = passers[color.index()];
         board.pieces(color, side, &mut add);
         board.king(color, side, &mut add);
     }
-    material(pos, &mut add);
+    material(board.pos, &mut add);
     report_structure(&sides, &mut add);
-    add(TEMPO, pos.side_to_move().sign());
-    report_two_sided(&board, &sides, &mut add);
+    add(TEMPO, board.pos.side_to_move().sign());
+    report_two_sided(board, &sides, &mut add);
     report_piece_placement(&sides, &mut add);
 
-    phase(pos)
+    phase(board.pos)
 }
 
 /// Facts about the position that both sides' walks read, computed once.
@@ -126,9 +168,6 @@ struct Board<'a> {
 /// and the attacks the two-sided terms (threats, safe checks, free passers) read.
 #[derive(Clone, Copy, Default)]
 struct SideCounts {
-    doubled: i32,
-    isolated: i32,
-    backward: i32,
     rook_open: i32,
     rook_half_open: i32,
     /// Own pawns one and two ranks in front of the king.
@@ -170,14 +209,25 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// `color`'s pawns: placement, passed and connected pawns by rank; counts doubled,
-    /// isolated and backward pawns and records the passers.
+    /// Both sides' pawn-structure terms (the pawns' part only: a pawn table caches it by
+    /// the pawns alone). Returns each side's passed pawns.
     #[inline(always)]
-    fn pawns(&self, color: Color, side: &mut SideCounts, add: &mut impl FnMut(usize, i32)) {
+    fn pawn_structure<A: Accumulator>(&self, params: &EvalParams, acc: &mut A) -> [Bitboard; 2] {
+        let w: &[(i32, i32)] = &params.weights;
+        let mut add = |index: usize, count: i32| acc.add(index, count, w[index]);
+        Color::ALL.map(|color| self.pawns(color, &mut add))
+    }
+
+    /// `color`'s pawns: placement, passed and connected pawns by rank, doubled, isolated and
+    /// backward pawns. Returns the passed pawns.
+    #[inline(always)]
+    fn pawns(&self, color: Color, add: &mut impl FnMut(usize, i32)) -> Bitboard {
         let (us, them) = (color.index(), 1 - color.index());
         let sign = color.sign();
         let flip = mirror(color);
         let own_pawns = self.pawns[us];
+        let (mut doubled, mut isolated, mut backward) = (0, 0, 0);
+        let mut passers = Bitboard::EMPTY;
         for sq in own_pawns {
             let s = sq.index();
             let file = s % 8;
@@ -187,11 +237,11 @@ impl<'a> Board<'a> {
 
             let neighbours = own_pawns & adjacent_files(file);
             let is_doubled = own_pawns.0 & FORWARD_FILE[us][s] != 0;
-            side.doubled += is_doubled as i32;
-            side.isolated += neighbours.is_empty() as i32;
+            doubled += is_doubled as i32;
+            isolated += neighbours.is_empty() as i32;
             if !is_doubled && self.pawns[them].0 & PASSED_SPAN[us][s] == 0 {
                 add(PASSED + rel_rank - 1, sign);
-                side.passers = side.passers.with(sq);
+                passers = passers.with(sq);
             }
             let supported = (pawn_attacks(!color, sq) & own_pawns).is_nonempty();
             let phalanx = (neighbours & Bitboard::rank(sq.rank())).is_nonempty();
@@ -203,9 +253,13 @@ impl<'a> Board<'a> {
                 && (neighbours & at_or_behind(color, rank)).is_empty()
                 && (Bitboard::from_square(sq).forward(color) & self.pawn_att[them]).is_nonempty()
             {
-                side.backward += 1;
+                backward += 1;
             }
         }
+        add(DOUBLED, sign * doubled);
+        add(ISOLATED, sign * isolated);
+        add(BACKWARD, sign * backward);
+        passers
     }
 
     /// `color`'s knights, bishops, rooks and queens: placement, mobility over safe squares,
@@ -367,13 +421,10 @@ fn add_diffs(add: &mut impl FnMut(usize, i32), offset: usize, white: &[i32], bla
     }
 }
 
-/// The pawn-structure, rook-file and king-safety counts of the walk.
+/// The rook-file and king-safety counts of the walk.
 #[inline(always)]
 fn report_structure(sides: &[SideCounts; 2], add: &mut impl FnMut(usize, i32)) {
     let [white, black] = sides;
-    add(DOUBLED, white.doubled - black.doubled);
-    add(ISOLATED, white.isolated - black.isolated);
-    add(BACKWARD, white.backward - black.backward);
     add(ROOK_OPEN_FILE, white.rook_open - black.rook_open);
     add(
         ROOK_HALF_OPEN_FILE,

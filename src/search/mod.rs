@@ -40,7 +40,7 @@ pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 use history::{Histories, PieceTo, NO_PIECE_TO};
 
 use crate::board::{Move, Position};
-use crate::eval::{evaluate, EvalParams};
+use crate::eval::{evaluate_cached, EvalParams, PawnTable};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -135,6 +135,8 @@ pub struct SearchResult {
 pub struct Searcher {
     params: Arc<EvalParams>,
     tt: TranspositionTable,
+    /// The pawn-structure terms of `params`, cached (cleared when the weights change).
+    pawn_table: PawnTable,
     stop: Arc<AtomicBool>,
     /// Set from outside while the search ponders (time limits off); cleared on `ponderhit`.
     ponder: Arc<AtomicBool>,
@@ -204,6 +206,7 @@ impl Searcher {
         Searcher {
             params,
             tt,
+            pawn_table: PawnTable::new(),
             stop: Arc::new(AtomicBool::new(false)),
             ponder: Arc::new(AtomicBool::new(false)),
             pondering: false,
@@ -258,6 +261,7 @@ impl Searcher {
     /// [`clear`](Self::clear)).
     pub fn set_params(&mut self, params: Arc<EvalParams>) {
         self.params = params;
+        self.pawn_table.clear();
     }
 
     /// The evaluation weights in use.
@@ -326,8 +330,8 @@ impl Searcher {
     }
 
     /// The static evaluation, clamped inside the non-mate range whatever the weights.
-    fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate(pos, &self.params).clamp(-MAX_EVAL, MAX_EVAL)
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        evaluate_cached(pos, &self.params, &mut self.pawn_table).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// The principal variation at `ply` becomes `mv` followed by the child's.

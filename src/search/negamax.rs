@@ -136,7 +136,7 @@ impl Searcher {
     /// mate-distance pruning (which narrows `alpha` and `beta` otherwise).
     #[inline]
     fn settled_early(
-        &self,
+        &mut self,
         pos: &Position,
         in_check: bool,
         ply: usize,
