@@ -45,9 +45,10 @@ impl IterationTrend {
         best: Move,
         score: i32,
     ) -> f64 {
-        self.stable = match self.best_move == Some(best) {
-            true => self.stable + 1,
-            false => 0,
+        self.stable = if self.best_move == Some(best) {
+            self.stable + 1
+        } else {
+            0
         };
         self.best_move = Some(best);
         let previous = self.score.replace(score);
