@@ -436,7 +436,13 @@ fn a_better_challenger_is_promoted_and_becomes_the_champion() {
 #[test]
 fn a_changed_configuration_or_a_used_directory_is_refused() {
     let dir = scratch("refused");
-    let config = write_config(&dir, &Setup::default());
+    let weights = dir.join("champion.toml");
+    std::fs::copy(repo("configs/weights/handset.toml"), &weights).unwrap();
+    let setup = Setup {
+        weights: text(&weights).to_string(),
+        ..Setup::default()
+    };
+    let config = write_config(&dir, &setup);
     let out = dir.join("out");
     run_loop(&config, &out, &["--generations", "1"]);
 
@@ -444,6 +450,25 @@ fn a_changed_configuration_or_a_used_directory_is_refused() {
     let run = sparring(&["loop", text(&config), "--out", text(&out)]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--resume"), "{}", run.stderr);
+
+    // A comment in the champion's weights changes no game: the run resumes (and has nothing to do).
+    let commented = format!("# a note\n{}", std::fs::read_to_string(&weights).unwrap());
+    std::fs::write(&weights, &commented).unwrap();
+    run_loop(&config, &out, &["--generations", "1", "--resume"]);
+    // A changed weight does.
+    std::fs::write(
+        &weights,
+        commented.replacen("mg = [    100,", "mg = [    101,", 1),
+    )
+    .unwrap();
+    let run = sparring(&["loop", text(&config), "--out", text(&out), "--resume"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("champion.weights_hash was"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(&weights, commented).unwrap();
 
     // A setting that changes games is refused on resume, naming the key; concurrency may change.
     let changed = std::fs::read_to_string(&config).unwrap().replace(

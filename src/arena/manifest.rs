@@ -41,10 +41,21 @@ const WAVE_INDEX: &str = "wave.index";
 const WAVE_PAIRS: &str = "wave.pairs";
 
 /// Dotted configuration key -> the setting's value as text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Fingerprint {
     entries: BTreeMap<String, String>,
+    /// Key -> the byte hash of a TOML file whose entry holds its settings hash: the value that
+    /// run.toml files written before settings hashes held, accepted on resume (never written).
+    byte_hashes: BTreeMap<String, String>,
 }
+
+impl PartialEq for Fingerprint {
+    fn eq(&self, other: &Fingerprint) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl Eq for Fingerprint {}
 
 /// Problems with the fingerprint file.
 #[derive(Debug, Error)]
@@ -133,22 +144,43 @@ pub fn file_hash(path: &Path) -> String {
     let Ok(mut file) = std::fs::File::open(path) else {
         return "(unreadable)".to_string();
     };
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = FNV_OFFSET;
     let mut buf = vec![0u8; 1 << 16];
     loop {
         match file.read(&mut buf) {
             Ok(0) => break,
-            Ok(n) => {
-                for &b in &buf[..n] {
-                    hash ^= u64::from(b);
-                    hash = hash.wrapping_mul(0x0100_0000_01b3);
-                }
-            }
+            Ok(n) => hash = fnv1a(&buf[..n], hash),
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(_) => return "(unreadable)".to_string(),
         }
     }
     format!("{hash:016x}")
+}
+
+/// A hash of what a TOML file sets (64-bit FNV-1a of its parsed table written back in key
+/// order), so comments, layout and key order do not count; a file that is not TOML is hashed
+/// byte for byte (`file_hash`).
+pub fn settings_hash(path: &Path) -> String {
+    let canonical = std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| text.parse::<toml::Table>().ok())
+        .and_then(|table| toml::to_string(&table).ok());
+    match canonical {
+        Some(text) => format!("{:016x}", fnv1a(text.as_bytes(), FNV_OFFSET)),
+        None => file_hash(path),
+    }
+}
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// 64-bit FNV-1a of `bytes`, continuing from `hash`; hand-written as it must never change
+/// between versions (run.toml files keep it across upgrades).
+fn fnv1a(bytes: &[u8], mut hash: u64) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    hash
 }
 
 /// Keys every fingerprint has held since run.toml was introduced.
@@ -158,9 +190,7 @@ impl Fingerprint {
     /// The game-deciding settings of a configuration (reads the weights and book files to hash
     /// their contents).
     pub fn of(config: &MatchConfig) -> Fingerprint {
-        let mut f = Fingerprint {
-            entries: BTreeMap::new(),
-        };
+        let mut f = Fingerprint::default();
         f.put_tournament(config);
         if let Some(o) = &config.openings {
             f.put_openings(o);
@@ -177,6 +207,13 @@ impl Fingerprint {
 
     fn put(&mut self, key: &str, value: String) {
         self.entries.insert(key.to_string(), value);
+    }
+
+    /// Puts a TOML file's settings hash under `key`, remembering its byte hash for run.toml
+    /// files written before settings hashes.
+    fn put_settings_hash(&mut self, key: &str, path: &Path) {
+        self.put(key, settings_hash(path));
+        self.byte_hashes.insert(key.to_string(), file_hash(path));
     }
 
     /// `tournament.*` and the time control.
@@ -302,7 +339,7 @@ impl Fingerprint {
                 match weights {
                     Some(path) => {
                         self.put(&weights_key, path.display().to_string());
-                        self.put(&key("builtin.weights_hash"), file_hash(path));
+                        self.put_settings_hash(&key("builtin.weights_hash"), path);
                     }
                     None => self.put(&weights_key, "(built-in defaults)".to_string()),
                 }
@@ -310,7 +347,7 @@ impl Fingerprint {
                 // Written only when set, so runs from before the key resume unchanged.
                 if let Some(path) = search {
                     self.put(&key("builtin.search"), path.display().to_string());
-                    self.put(&key("builtin.search_hash"), file_hash(path));
+                    self.put_settings_hash(&key("builtin.search_hash"), path);
                 }
                 if let Some(tb) = syzygy {
                     self.put(&key("builtin.syzygy"), tb.path.display().to_string());
@@ -476,6 +513,7 @@ impl Fingerprint {
     /// wave's keys.
     pub fn without_shard(&self) -> Fingerprint {
         Fingerprint {
+            byte_hashes: self.byte_hashes.clone(),
             entries: self
                 .entries
                 .iter()
@@ -489,6 +527,7 @@ impl Fingerprint {
     /// all shards of one run share).
     pub fn configuration(&self) -> Fingerprint {
         Fingerprint {
+            byte_hashes: self.byte_hashes.clone(),
             entries: self
                 .entries
                 .iter()
@@ -555,7 +594,10 @@ impl Fingerprint {
                 ),
             });
         }
-        Ok(Some(Fingerprint { entries }))
+        Ok(Some(Fingerprint {
+            entries,
+            byte_hashes: BTreeMap::new(),
+        }))
     }
 
     /// Writes `run.toml` into `dir` (through a temporary file, so it is never half written).
@@ -581,7 +623,11 @@ impl Fingerprint {
                     let is_default = |v: Option<&String>| v.map_or(true, |v| v == default);
                     key == k && (was.is_none() || is.is_none()) && is_default(was) && is_default(is)
                 });
-                (was != is && !implicit).then(|| (k.clone(), was.cloned(), is.cloned()))
+                // A file hashed byte for byte by an older version, unchanged since.
+                let same_file = was.is_some() && now.byte_hashes.get(k) == was
+                    || is.is_some() && self.byte_hashes.get(k) == is;
+                (was != is && !implicit && !same_file)
+                    .then(|| (k.clone(), was.cloned(), is.cloned()))
             })
             .collect()
     }
@@ -610,6 +656,7 @@ mod tests {
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
                 .collect(),
+            byte_hashes: BTreeMap::new(),
         }
     }
 
@@ -634,6 +681,52 @@ mod tests {
             )]
         );
         assert_eq!(renamed.changes(&old).len(), 1);
+    }
+
+    /// A weights or search file is hashed by what it sets: comments, layout and key order do
+    /// not count, a value does; a file that is not TOML is hashed byte for byte.
+    #[test]
+    fn settings_hashes_ignore_comments_and_layout() {
+        let dir = std::env::temp_dir().join(format!("sparring-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let hash_of = |name: &str, text: &str| {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap();
+            settings_hash(&path)
+        };
+        let plain = hash_of("a.toml", "[lmr]\nbase = 0.75\ndivisor = 2\n");
+        let commented = hash_of(
+            "b.toml",
+            "# bench 123\n[lmr]\ndivisor = 2 # why\n\nbase=0.75\n",
+        );
+        let changed = hash_of("c.toml", "[lmr]\nbase = 0.8\ndivisor = 2\n");
+        assert_eq!(plain, commented);
+        assert_ne!(plain, changed);
+        let not_toml = hash_of("d.toml", "[lmr\n");
+        assert_eq!(not_toml, file_hash(&dir.join("d.toml")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A run.toml written when weights files were hashed byte for byte resumes while the file
+    /// is unchanged, and is refused once a value changes.
+    #[test]
+    fn a_byte_hash_from_an_older_run_matches_the_unchanged_file() {
+        let dir = std::env::temp_dir().join(format!("sparring-legacy-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("w.toml");
+        std::fs::write(&path, "# v1\n[material]\nmg = [100, 300]\n").unwrap();
+        let key = "engine[0].builtin.weights_hash";
+        let old = fingerprint(&[(key, &file_hash(&path))]);
+        let mut now = Fingerprint::default();
+        now.put_settings_hash(key, &path);
+        assert_ne!(now.get(key), old.get(key));
+        assert!(old.changes(&now).is_empty());
+        assert!(now.changes(&old).is_empty());
+        std::fs::write(&path, "# v1\n[material]\nmg = [101, 300]\n").unwrap();
+        let mut edited = Fingerprint::default();
+        edited.put_settings_hash(key, &path);
+        assert_eq!(old.changes(&edited).len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// The fingerprint of a gauntlet of the built-in engine and a UCI engine `b` whose table

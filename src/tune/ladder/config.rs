@@ -5,6 +5,7 @@
 //! its table and parsed by that command's own reader; an error is reported at the loop file's
 //! line and key (`loop.toml:14:9: `selfplay.time_control.nodes` is ...`).
 
+use crate::arena::manifest::{file_hash, settings_hash};
 use crate::arena::MatchConfig;
 use crate::rng::Rng;
 use crate::toml_config::{read_text, ConfigError, Document};
@@ -491,17 +492,25 @@ impl LoopConfig {
                 .iter()
                 .any(|tail| key.ends_with(tail))
         });
-        entries.insert(
-            "champion.weights_hash".into(),
-            crate::arena::manifest::file_hash(&self.champion.weights),
-        );
-        if let Some(search) = &self.champion.search {
-            entries.insert(
-                "champion.search_hash".into(),
-                crate::arena::manifest::file_hash(search),
-            );
+        // What the champion's files set, not their bytes: a comment edit changes no game.
+        for (key, path) in self.champion_files() {
+            entries.insert(key.into(), settings_hash(path));
         }
         entries
+    }
+
+    /// The fingerprint keys of the champion's files with their byte hashes: what loop.toml
+    /// files written before settings hashes hold, accepted on resume while the file is unchanged.
+    pub fn champion_byte_hashes(&self) -> BTreeMap<String, String> {
+        self.champion_files()
+            .map(|(key, path)| (key.to_string(), file_hash(path)))
+            .collect()
+    }
+
+    fn champion_files(&self) -> impl Iterator<Item = (&'static str, &Path)> {
+        let weights = ("champion.weights_hash", self.champion.weights.as_path());
+        let search = (self.champion.search.as_deref()).map(|s| ("champion.search_hash", s));
+        std::iter::once(weights).chain(search)
     }
 }
 

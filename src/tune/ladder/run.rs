@@ -297,7 +297,7 @@ fn prepare_directory(config: &LoopConfig, dir: &Path, resume: bool) -> Result<()
                 path: manifest.clone(),
                 message: format!("not a loop fingerprint: {}", e.message()),
             })?;
-        let changes = describe_changes(&was, &now);
+        let changes = describe_changes(&was, &now, &config.champion_byte_hashes());
         if !changes.is_empty() {
             return Err(LoopError::Mismatch {
                 dir: dir.to_path_buf(),
@@ -316,12 +316,18 @@ fn prepare_directory(config: &LoopConfig, dir: &Path, resume: bool) -> Result<()
     crate::files::write_atomic(&manifest, text.as_bytes()).map_err(io_error(&manifest))
 }
 
-/// `key was A and is now B` for every key that differs.
-fn describe_changes(was: &BTreeMap<String, String>, now: &BTreeMap<String, String>) -> String {
+/// `key was A and is now B` for every key that differs; a key whose old value is the byte hash
+/// in `byte_hashes` (a champion file hashed by an older version, unchanged since) does not.
+fn describe_changes(
+    was: &BTreeMap<String, String>,
+    now: &BTreeMap<String, String>,
+    byte_hashes: &BTreeMap<String, String>,
+) -> String {
     let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
     let show = |v: Option<&String>| v.map_or_else(|| "(unset)".to_string(), Clone::clone);
     keys.into_iter()
         .filter(|k| was.get(*k) != now.get(*k))
+        .filter(|k| was.get(*k).is_none() || was.get(*k) != byte_hashes.get(*k))
         .map(|k| {
             format!(
                 "{k} was {} and is now {}",
