@@ -513,7 +513,7 @@ fn resume_refuses_a_changed_configuration_naming_the_keys() {
         assert!(message.contains(key), "{message} (wanted {key})");
     }
     assert!(err.is_bad_input());
-    // A changed weights file (same path, other content) is a change too.
+    // A changed weight (same path, other value) is a change too; a comment in the file is not.
     let weights_dir = out_dir("fingerprint-weights");
     std::fs::create_dir_all(&weights_dir).unwrap();
     let weights = weights_dir.join("w.toml");
@@ -530,7 +530,12 @@ fn resume_refuses_a_changed_configuration_naming_the_keys() {
     run(&config(&own_weights, &dir2), false);
     let mut text = std::fs::read_to_string(&weights).unwrap();
     text.push_str("\n# edited\n");
-    std::fs::write(&weights, text).unwrap();
+    std::fs::write(&weights, &text).unwrap();
+    let resumed = try_run(&config(&own_weights, &dir2), true).expect("a comment changes no game");
+    assert_eq!(resumed.games_played, 0, "everything was already played");
+    let edited = text.replacen("mg = [    100,", "mg = [    101,", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&weights, edited).unwrap();
     let err = try_run(&config(&own_weights, &dir2), true)
         .err()
         .expect("refused");
