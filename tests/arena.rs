@@ -15,6 +15,7 @@ use sparring::arena::{
     run_tournament, ArenaError, EngineKind, Event, MatchConfig, RunOptions, StartPosition,
     TimeControl, TournamentSummary,
 };
+use sparring::stats::SprtDecision;
 use sparring::ErrorClass;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -338,6 +339,30 @@ fn sprt_stops_the_run_when_it_decides() {
         .unwrap()
         .ends_with("llr,lower_bound,upper_bound,decision"));
     assert!(csv.lines().nth(1).unwrap().ends_with(",H1"), "{csv}");
+}
+
+#[test]
+fn a_resumed_run_whose_sprt_decided_plays_no_more_games() {
+    let dir = out_dir("sprt-resume");
+    let text = builtin_pair(2)
+        .rounds(200)
+        .sprt(0.0, 20.0)
+        .sprt_errors(0.1, 0.1);
+    let cfg = config(&text, &dir);
+    let first = run(&cfg, false);
+    let verdict = first.sprt_decisions[0].expect("the SPRT decided");
+    let played = games(&dir);
+    // The games on disk replay to the same verdict: nothing is started, nothing changes.
+    let resumed = run(&cfg, true);
+    assert_eq!(resumed.games_played, 0);
+    assert_eq!(resumed.sprt_decisions[0], Some(verdict));
+    assert_eq!(games(&dir), played);
+    let summary = csv_maps(&dir.join("summary.csv"));
+    let expected = match verdict {
+        SprtDecision::AcceptH1 => "H1",
+        _ => "H0",
+    };
+    assert_eq!(summary[0]["decision"], expected);
 }
 
 #[test]

@@ -18,7 +18,7 @@ use crate::arena::schedule::{OpeningSource, Schedule, Shard, Slice, Wave};
 use crate::board::{Color, GameResult};
 use crate::record::{FinishedGame, GameRecord};
 use crate::rng::Rng;
-use crate::stats::SprtDecision;
+use crate::stats::{SprtDecision, SprtParams};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -110,7 +110,8 @@ pub fn run_tournament(
         already_done: done.len() as u64,
     });
     let next = AtomicU64::new(games_range.start);
-    let stop = AtomicBool::new(false);
+    // A run whose SPRT decided before it was stopped starts no more games.
+    let stop = AtomicBool::new(tally.sprt_stops_run());
     let work = Work {
         config,
         schedule: &schedule,
@@ -408,6 +409,7 @@ impl<'a> Tally<'a> {
             };
             self.pairings[spec.pairing].add_game(game.pair_id, first_score);
             self.adjudications.add_finished(game);
+            self.update_decision(spec.pairing);
         }
         let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
         self.games_done = done.len() as u64;
@@ -496,20 +498,9 @@ impl<'a> Tally<'a> {
                 pairings: &self.pairings,
             });
         }
-        if let Some(sprt) = &self.config.sprt {
-            let stats = &self.pairings[p];
-            if let Ok(llr) = sprt.llr_ptnml(stats.ptnml) {
-                self.decisions[p] = match sprt.decision(llr) {
-                    SprtDecision::Continue => None,
-                    decided => Some(decided),
-                };
-            }
-            // A shard or wave holds a slice of the pairs: the merge decides, so it plays
-            // all of its games.
-            if !self.sliced
-                && self.decisions.iter().all(Option::is_some)
-                && !stop.load(Ordering::Relaxed)
-            {
+        if self.config.sprt.is_some() {
+            self.update_decision(p);
+            if self.sprt_stops_run() && !stop.load(Ordering::Relaxed) {
                 stop.store(true, Ordering::Relaxed);
                 on_event(Event::SprtDecided {
                     pairings: &self.pairings,
@@ -517,6 +508,21 @@ impl<'a> Tally<'a> {
                 });
             }
         }
+    }
+
+    /// Pairing `p`'s SPRT verdict after its latest game. A verdict stands once given: games
+    /// under way when it came may move the LLR back inside the bounds, and a resumed run
+    /// replays the games in the same order to the same verdict.
+    fn update_decision(&mut self, p: usize) {
+        if let Some(sprt) = &self.config.sprt {
+            self.decisions[p] = sticky_decision(self.decisions[p], sprt, &self.pairings[p]);
+        }
+    }
+
+    /// Whether the SPRT has decided every pairing of a run it may stop (a shard or wave holds
+    /// a slice of the pairs: the merge decides, so it plays all of its games).
+    fn sprt_stops_run(&self) -> bool {
+        self.config.sprt.is_some() && !self.sliced && self.decisions.iter().all(Option::is_some)
     }
 
     /// Ends the run: its first error, or summary.csv and ranking.csv written into `dir` and
@@ -554,5 +560,60 @@ impl<'a> Tally<'a> {
             adjudications: self.adjudications,
             output_dir: dir,
         })
+    }
+}
+
+/// The SPRT's verdict on `stats` given the one before (`previous`, which stands once given);
+/// None while it continues (or cannot be computed yet).
+fn sticky_decision(
+    previous: Option<SprtDecision>,
+    sprt: &SprtParams,
+    stats: &PairingStats,
+) -> Option<SprtDecision> {
+    if previous.is_some() {
+        return previous;
+    }
+    match sprt.decision(sprt.llr_ptnml(stats.ptnml).ok()?) {
+        SprtDecision::Continue => None,
+        decided => Some(decided),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stats::SprtModel;
+
+    #[test]
+    fn an_sprt_verdict_stands_when_later_games_move_the_llr_back() {
+        let sprt = SprtParams::new(0.0, 5.0, 0.05, 0.05, SprtModel::Logistic).unwrap();
+        let mut stats = PairingStats::new("new", "base");
+        let mut decision = None;
+        let mut pair = 0;
+        // Won pairs until H1, as in a run whose last winning pair crossed the bound.
+        while decision.is_none() {
+            pair += 1;
+            for score in [1.0, 0.5] {
+                stats.add_game(pair, score);
+            }
+            for score in [0.5, 0.5] {
+                stats.add_game(pair + 1000, score);
+            }
+            decision = sticky_decision(decision, &sprt, &stats);
+            assert!(pair < 1000, "no verdict");
+        }
+        assert_eq!(decision, Some(SprtDecision::AcceptH1));
+        // Games under way when the verdict came lose their pairs: the LLR falls back inside
+        // the bounds, the verdict stays.
+        let llr = |stats: &PairingStats| sprt.llr_ptnml(stats.ptnml).unwrap();
+        let mut lost = 5000;
+        while sprt.decision(llr(&stats)) == SprtDecision::AcceptH1 {
+            lost += 1;
+            stats.add_game(lost, 0.0);
+            stats.add_game(lost, 0.0);
+        }
+        assert_eq!(sprt.decision(llr(&stats)), SprtDecision::Continue);
+        assert_eq!(sticky_decision(decision, &sprt, &stats), decision);
+        assert_eq!(sticky_decision(None, &sprt, &stats), None);
     }
 }
