@@ -332,7 +332,7 @@ fn the_shipped_search_file_keeps_the_bench_signature() {
         &shipped,
         |_, _| {},
     );
-    assert_eq!(bench.nodes, 3_980_897);
+    assert_eq!(bench.nodes, 3_260_160);
 }
 
 /// Nodes of fixed-depth searches of three positions with `search`.
@@ -352,6 +352,19 @@ fn node_total(search: &SearchParams) -> u64 {
                 .nodes
         })
         .sum()
+}
+
+/// ProbCut cuts: with it the fixed-depth searches of `node_total` need fewer nodes than with
+/// it switched off (a minimum depth no search reaches).
+#[test]
+fn probcut_prunes_the_tree() {
+    let mut off = SearchParams::default();
+    off.set("probcut.min_depth", 128.0).unwrap();
+    let (with, without) = (node_total(&SearchParams::default()), node_total(&off));
+    assert!(
+        with < without,
+        "{with} nodes with ProbCut, {without} without"
+    );
 }
 
 #[test]

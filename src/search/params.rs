@@ -202,6 +202,13 @@ search_params! {
     nmp_eval_max: i32 = 3, "nmp.eval_max", [0, 32],
         "... but at most this many plies from that term.";
 
+    probcut_min_depth: i32 = 5, "probcut.min_depth", [1, 128],
+        "ProbCut: the least remaining depth at which a non-PV node tries captures that might lift\na shallow search a margin above beta.";
+    probcut_margin: i32 = 100, "probcut.margin", [0, 2000],
+        "ProbCut: how far above beta, in centipawns, the captures' shallow searches must score.";
+    probcut_reduction: i32 = 4, "probcut.reduction", [2, 16],
+        "ProbCut: how many plies shallower than the node the verifying null-window search is.";
+
     iir_min_depth: i32 = 6, "iir.min_depth", [1, 128],
         "Internal iterative reduction: a principal-variation node without a table move searches one\nply less from this remaining depth on.";
 

@@ -1,16 +1,17 @@
 //! The search's selectivity: the nodes it cuts before searching a move (reverse futility,
-//! razoring, null move), the moves it skips (late-move, futility, history and SEE pruning) and
+//! razoring, null move, ProbCut), the moves it skips (late-move, futility, history and SEE pruning) and
 //! how much it reduces the late ones (late-move reductions). Every margin is a tuned constant
 //! of `SearchParams`.
 
-use super::history::NO_PIECE_TO;
+use super::history::{piece_to, NO_PIECE_TO};
 use super::negamax::{Candidate, Node};
 use super::params;
-use super::tt::Bound;
+use super::picker::MovePicker;
+use super::tt::{score_to_tt, Bound};
 use super::Searcher;
 use super::TB_WIN_BOUND;
 use crate::board::see::see_ge;
-use crate::board::Position;
+use crate::board::{GenMode, Move, MoveList, PieceKind, Position};
 
 impl Searcher {
     /// A score for a non-PV node outside check without searching its moves, when its static
@@ -61,7 +62,60 @@ impl Searcher {
             && !table_says_below
             && pos.has_non_pawn_material(pos.side_to_move())
         {
-            return self.null_move(pos, node, beta);
+            if let Some(score) = self.null_move(pos, node, beta) {
+                return Some(score);
+            }
+        }
+        self.probcut(pos, node, beta)
+    }
+
+    /// ProbCut: from `probcut.min_depth`, a capture that wins enough to lift a shallow search
+    /// a margin above beta (asked of quiescence first, then of a null window `probcut.reduction`
+    /// plies shallower) is taken as proof that the node fails high.
+    #[inline]
+    fn probcut(&mut self, pos: &mut Position, node: &Node, beta: i32) -> Option<i32> {
+        let tuning = &self.tuning;
+        let (depth, ply) = (node.depth, node.ply);
+        if depth < tuning.probcut_min_depth || beta.abs() >= TB_WIN_BOUND - tuning.probcut_margin {
+            return None;
+        }
+        let raised = beta + tuning.probcut_margin;
+        let reduced = depth - tuning.probcut_reduction;
+        // An entry as deep as the verification that scored below the mark: no capture will.
+        if node
+            .tt
+            .is_some_and(|e| e.depth > reduced && e.score < raised)
+        {
+            return None;
+        }
+        let mut moves = pos.moves(GenMode::Noisy);
+        let mut scores = [0; MoveList::CAPACITY];
+        let tt_move = node.tt.map_or(Move::NULL, |e| e.mv);
+        let mut picker = MovePicker::new(self, pos, &mut moves, &mut scores, tt_move, ply);
+        while let Some(mv) = picker.next() {
+            let under_promotion = matches!(mv.promotion(), Some(k) if k != PieceKind::Queen);
+            if under_promotion || !see_ge(pos, mv, raised - node.static_eval) {
+                continue;
+            }
+            self.moved[ply] = piece_to(pos, mv);
+            let undo = pos.make_move(mv);
+            self.keys.push(node.key);
+            let mut score = -self.quiescence(pos, -raised, -raised + 1, ply + 1);
+            if score >= raised {
+                score = -self.negamax(pos, reduced, -raised, -raised + 1, ply + 1, false);
+            }
+            self.keys.pop();
+            pos.unmake_move(mv, undo);
+            if self.aborted {
+                return Some(0);
+            }
+            if score >= raised {
+                let stored = score_to_tt(score, ply);
+                let eval = node.static_eval;
+                self.tt
+                    .store(node.key, mv, stored, eval, reduced + 1, Bound::Lower);
+                return Some(score);
+            }
         }
         None
     }
