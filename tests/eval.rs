@@ -101,10 +101,16 @@ fn trace_reproduces_the_score_exactly() {
         EvalParams::material_only(),
         random_params(7),
     ];
+    let danger = layout::KING_DANGER..layout::NUM_PARAMS;
+    let mut in_danger = 0;
     for params in &param_sets {
         for pos in &positions {
             let t = trace(pos, params);
             assert_eq!(t.score(params), evaluate_white(pos, params), "{pos}");
+            in_danger += t
+                .coefficients
+                .iter()
+                .any(|&(i, _)| danger.contains(&(i as usize))) as usize;
             assert!(t.coefficients.windows(2).all(|w| w[0].0 < w[1].0));
             assert!(t.coefficients.iter().all(|&(_, c)| c != 0));
             assert!((0..=24).contains(&t.phase));
@@ -116,6 +122,8 @@ fn trace_reproduces_the_score_exactly() {
             );
         }
     }
+    // The one-hot king-danger table is exercised too (random weights cover every term).
+    assert!(in_danger >= 1000, "{in_danger} traces with a danger bucket");
 }
 
 #[test]
@@ -309,6 +317,14 @@ fn flat_access_and_groups() {
         ParamGroup::Pieces
     );
     assert_eq!(p.group(layout::TEMPO), ParamGroup::Tempo);
+    let danger = p.index_of("king_safety.danger.15").unwrap();
+    assert_eq!(danger, layout::NUM_PARAMS - 1);
+    assert_eq!(
+        p.index_of("king_safety.danger.0"),
+        Some(layout::KING_DANGER)
+    );
+    assert_eq!(p.group(danger), ParamGroup::KingSafety);
+    assert_eq!(p.get(danger), (0, 0), "the hand-set table starts at zero");
     assert_eq!(ParamGroup::from_name("pieces"), Some(ParamGroup::Pieces));
 }
 

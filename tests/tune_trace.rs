@@ -3,11 +3,12 @@
 //! integer taper, plus the remainder equal the `eval` it reports and the in-process evaluation.
 
 use sparring::board::Position;
-use sparring::eval::{evaluate_white, taper, EvalParams};
+use sparring::eval::{evaluate_white, layout, taper, EvalParams};
 use sparring::search::bench_positions::BENCH_FENS;
 use sparring::tune::protocol::{parse_params, parse_trace};
 use sparring::tune::LinearTrace;
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 fn sparring() -> Command {
@@ -33,13 +34,22 @@ fn engine_value(t: &LinearTrace, w: &[(f64, f64)]) -> i32 {
     taper(mg, eg, t.phase) + t.remainder as i32
 }
 
+/// `sparring uci`, with `--weights` when a file is given.
+fn uci(weights: Option<&Path>) -> Command {
+    let mut command = sparring();
+    command.arg("uci");
+    if let Some(path) = weights {
+        command.arg("--weights").arg(path);
+    }
+    command
+}
+
 fn declared() -> Vec<(f64, f64)> {
-    let lines = lines_of(
-        sparring()
-            .args(["uci", "tunetrace", "params"])
-            .output()
-            .unwrap(),
-    );
+    declared_with(None)
+}
+
+fn declared_with(weights: Option<&Path>) -> Vec<(f64, f64)> {
+    let lines = lines_of(uci(weights).args(["tunetrace", "params"]).output().unwrap());
     assert_eq!(lines.last().map(String::as_str), Some("end"));
     let d = parse_params(&lines[..lines.len() - 1]).unwrap();
     assert!(d.tapered && d.phase_max == 24);
@@ -49,8 +59,36 @@ fn declared() -> Vec<(f64, f64)> {
 
 #[test]
 fn traces_times_weights_equal_the_eval_on_every_shipped_position() {
-    let w = declared();
-    let params = EvalParams::default();
+    check_shipped_positions(None, &EvalParams::default());
+}
+
+/// The default weights with a non-zero king-danger table (the shipped one is all zeros), so the
+/// one-hot buckets' coefficients are checked against the score they add.
+#[test]
+fn king_danger_buckets_trace_what_they_score() {
+    let mut params = EvalParams::default();
+    for b in 0..layout::KING_DANGER_BUCKETS {
+        let v = b as i32;
+        params.set(layout::KING_DANGER + b, (7 * v - 5, 3 * v + 2));
+    }
+    let path: PathBuf = std::env::temp_dir().join(format!(
+        "sparring-tune-trace-danger-{}.toml",
+        std::process::id()
+    ));
+    params.save(&path).unwrap();
+    let danger = check_shipped_positions(Some(&path), &params);
+    let _ = std::fs::remove_file(&path);
+    // Openings rarely hold a queen attack: 15 of the 3,500 positions differ in bucket.
+    assert!(danger >= 10, "only {danger} positions have a danger bucket");
+}
+
+/// Checks every shipped suite's traces against the engine's eval and `evaluate_white` under
+/// `params` (loaded by the engine from `weights`); returns how many positions have a non-zero
+/// king-danger coefficient.
+fn check_shipped_positions(weights: Option<&Path>, params: &EvalParams) -> usize {
+    let w = declared_with(weights);
+    let danger_range = layout::KING_DANGER..layout::NUM_PARAMS;
+    let mut danger = 0;
     let suites = [
         "openings/balanced-8ply.epd",
         "openings/unbalanced.epd",
@@ -61,8 +99,8 @@ fn traces_times_weights_equal_the_eval_on_every_shipped_position() {
     for suite in suites {
         let path = format!("{}/{suite}", env!("CARGO_MANIFEST_DIR"));
         let lines = lines_of(
-            sparring()
-                .args(["uci", "tunetrace", "file", &path])
+            uci(weights)
+                .args(["tunetrace", "file", &path])
                 .output()
                 .unwrap(),
         );
@@ -83,11 +121,14 @@ fn traces_times_weights_equal_the_eval_on_every_shipped_position() {
             let eval = parse_trace(line, w.len(), &mut t).unwrap_or_else(|e| panic!("{fen}: {e}"));
             let pos = sparring::uci::position_of_line(fen).unwrap();
             assert_eq!(engine_value(&t, &w), eval as i32, "{fen}");
-            assert_eq!(eval as i32, evaluate_white(&pos, &params), "{fen}");
+            assert_eq!(eval as i32, evaluate_white(&pos, params), "{fen}");
+            let in_danger = |&(i, c): &(u32, i32)| danger_range.contains(&(i as usize)) && c != 0;
+            danger += t.coefficients.iter().any(in_danger) as usize;
             checked += 1;
         }
     }
     assert!(checked >= 3500, "{checked}");
+    danger
 }
 
 #[test]

@@ -85,8 +85,13 @@ pub mod layout {
     pub const ROOK_SEVENTH: usize = OUTPOST + 2;
     /// Knights and bishops directly behind an own pawn.
     pub const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
+    /// King danger: one entry per danger bucket of the side attacking the enemy king (a one-hot
+    /// table, so a non-linear function of the attack stays linear in its weights).
+    pub const KING_DANGER: usize = MINOR_BEHIND_PAWN + 1;
+    /// Entries of the king-danger table: buckets 0..=15.
+    pub const KING_DANGER_BUCKETS: usize = 16;
     /// The number of (mg, eg) parameters.
-    pub const NUM_PARAMS: usize = MINOR_BEHIND_PAWN + 1;
+    pub const NUM_PARAMS: usize = KING_DANGER + KING_DANGER_BUCKETS;
 }
 
 use layout::*;
@@ -102,7 +107,8 @@ pub enum ParamGroup {
     Mobility,
     /// Passed, connected, doubled, isolated and backward pawns.
     Pawns,
-    /// King shield, open files next to the king and king-zone attacks (`king_safety`).
+    /// King shield, open files next to the king, king-zone attacks, safe checks and the
+    /// king-danger table (`king_safety`).
     KingSafety,
     /// Bishop pair and rooks on open or half-open files.
     Pieces,
@@ -246,7 +252,7 @@ const fn scalar(path: &'static str, offset: usize, group: ParamGroup, doc: &'sta
 }
 
 /// Every term in layout order; the weights file has one table per entry.
-pub(crate) static TERMS: [Term; 36] = [
+pub(crate) static TERMS: [Term; 37] = [
     Term {
         path: "material",
         offset: MATERIAL,
@@ -461,6 +467,17 @@ pub(crate) static TERMS: [Term; 36] = [
         ParamGroup::Pieces,
         "Knight or bishop directly behind an own pawn.",
     ),
+    Term {
+        path: "king_safety.danger",
+        offset: KING_DANGER,
+        len: KING_DANGER_BUCKETS,
+        group: ParamGroup::KingSafety,
+        labels: Labels::Counts,
+        doc: "King danger, a bonus for the attacker by danger bucket 0..15. Units: for each knight,\n\
+              bishop, rook or queen attacking the enemy king zone, 2, 2, 3 or 5 per zone square it\n\
+              attacks, plus 3, 3, 4 or 4 per safe check of that kind; bucket = units / 3, at most 15.\n\
+              Bucket 0 when fewer than two pieces attack the zone or the attacker has no queen.",
+    },
 ];
 
 /// The term holding parameter `i` (panics if `i >= NUM_PARAMS`).

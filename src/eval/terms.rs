@@ -75,6 +75,29 @@ fn pawn_attack_set(color: Color, pawns: Bitboard) -> Bitboard {
     ahead.west() | ahead.east()
 }
 
+/// King-danger units per zone square a knight, bishop, rook or queen attacks (fixed: they
+/// define the one-hot index of `KING_DANGER`, they are not tuned).
+const DANGER_ZONE_UNITS: [i32; 4] = [2, 2, 3, 5];
+/// King-danger units per safe check of a knight, bishop, rook or queen.
+const DANGER_CHECK_UNITS: [i32; 4] = [3, 3, 4, 4];
+/// 3 fills every bucket 1..=15 on game positions (4 leaves one empty) with 0.4 % at the top.
+const DANGER_DIVISOR: i32 = 3;
+
+/// The king-danger bucket of a side from its zone attacks per kind (`king_att`), safe checks
+/// per kind, the number of its pieces attacking the zone and whether it has a queen. A lone
+/// attacker or an attack without the queen is rarely dangerous: bucket 0.
+#[inline(always)]
+fn danger_bucket(king_att: &[i32; 4], checks: &[i32; 4], attackers: i32, has_queen: bool) -> usize {
+    if attackers < 2 || !has_queen {
+        return 0;
+    }
+    let mut units = 0;
+    for k in 0..4 {
+        units += DANGER_ZONE_UNITS[k] * king_att[k] + DANGER_CHECK_UNITS[k] * checks[k];
+    }
+    ((units / DANGER_DIVISOR) as usize).min(KING_DANGER_BUCKETS - 1)
+}
+
 /// The game phase from remaining material: 24 with all pieces on, 0 with pawns and kings only.
 #[inline(always)]
 pub fn phase(pos: &Position) -> i32 {
@@ -175,6 +198,8 @@ struct SideCounts {
     king_open: i32,
     /// Attacked enemy king-zone squares per attacker kind (knight, bishop, rook, queen).
     king_att: [i32; 4],
+    /// Knights, bishops, rooks and queens attacking at least one enemy king-zone square.
+    zone_attackers: i32,
     /// Squares attacked per piece kind (pawn..king).
     attacked_by: [Bitboard; 6],
     passers: Bitboard,
@@ -380,7 +405,9 @@ impl Mobility {
         let k = kind.index();
         let sign = self.color.sign();
         add(PST + 64 * k + (sq.index() ^ mirror(self.color)), sign);
-        side.king_att[k - 1] += (targets & self.enemy_zone).len() as i32;
+        let zone_hits = (targets & self.enemy_zone).len() as i32;
+        side.king_att[k - 1] += zone_hits;
+        side.zone_attackers += (zone_hits != 0) as i32;
         if self.pinned.has(sq) {
             targets &= line(self.king, sq);
         }
@@ -436,8 +463,8 @@ fn report_structure(sides: &[SideCounts; 2], add: &mut impl FnMut(usize, i32)) {
     add_diffs(add, KING_ATTACKS, &white.king_att, &black.king_att);
 }
 
-/// The terms that read both sides' attacks: safe checks, threats, passed-pawn king distances
-/// and free passers.
+/// The terms that read both sides' attacks: safe checks, king danger, threats, passed-pawn
+/// king distances and free passers.
 #[inline(always)]
 fn report_two_sided(board: &Board, sides: &[SideCounts; 2], add: &mut impl FnMut(usize, i32)) {
     let walk = TwoSided {
@@ -462,6 +489,21 @@ fn report_two_sided(board: &Board, sides: &[SideCounts; 2], add: &mut impl FnMut
         passed[us] = walk.passers(color, sides[us].passers);
     }
     add_diffs(add, SAFE_CHECKS, &checks[0], &checks[1]);
+    let danger = Color::ALL.map(|color| {
+        let side = &sides[color.index()];
+        let has_queen = board.pos.colored(color, PieceKind::Queen).is_nonempty();
+        danger_bucket(
+            &side.king_att,
+            &checks[color.index()],
+            side.zone_attackers,
+            has_queen,
+        )
+    });
+    // One bucket per side; equal buckets cancel, so skip them (mostly both 0).
+    if danger[0] != danger[1] {
+        add(KING_DANGER + danger[0], 1);
+        add(KING_DANGER + danger[1], -1);
+    }
     // Layout order: by_pawn (4), by_minor (4), rook_on_queen, hanging, weak_pawn, pawn_push.
     add_diffs(add, THREAT_BY_PAWN, &threats[0], &threats[1]);
     for (term, offset) in [PASSED_OWN_KING, PASSED_ENEMY_KING, PASSED_FREE]
@@ -568,4 +610,92 @@ impl TwoSided<'_> {
 fn distance(a: Square, b: Square) -> i32 {
     let (a, b) = (a.index() as i32, b.index() as i32);
     ((a % 8 - b % 8).abs()).max((a / 8 - b / 8).abs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::trace;
+
+    /// White's king-danger bucket in `fen`, read from its trace; Black must have no attack
+    /// (bucket 0), so White's bucket shows as +1 there and -1 on bucket 0, or not at all.
+    fn white_bucket(fen: &str) -> usize {
+        let pos = Position::from_fen(fen).unwrap();
+        let t = trace(&pos, &EvalParams::zeroed());
+        let danger: Vec<(usize, i16)> = t
+            .coefficients
+            .iter()
+            .filter(|&&(i, _)| (KING_DANGER..NUM_PARAMS).contains(&(i as usize)))
+            .map(|&(i, c)| (i as usize - KING_DANGER, c))
+            .collect();
+        match danger[..] {
+            [] => 0,
+            [(0, -1), (bucket, 1)] => bucket,
+            _ => panic!("{fen}: {danger:?}"),
+        }
+    }
+
+    #[test]
+    fn danger_buckets_need_two_attackers_and_a_queen_and_grow_with_the_attack() {
+        // Black: king g8 behind f7 g7 h7 (zone f8 g8 h8 f7 g7 h7), nothing to attack with.
+        // Qh5 alone hits f7 and h7: a lone attacker, bucket 0 whatever its units.
+        assert_eq!(white_bucket("6k1/5ppp/8/7Q/8/8/8/6K1 w - - 0 1"), 0);
+        // Ng5 joins (f7, h7): 5 x 2 + 2 x 2 = 14 units, no safe check (f7, h7 are guarded).
+        let two = white_bucket("6k1/5ppp/8/6NQ/8/8/8/6K1 w - - 0 1");
+        assert_eq!(two, 14 / DANGER_DIVISOR as usize);
+        // Bb3 adds f7: 16 units.
+        let three = white_bucket("6k1/5ppp/8/6NQ/8/1B6/8/6K1 w - - 0 1");
+        assert_eq!(three, 16 / DANGER_DIVISOR as usize);
+        // Re1 attacks no zone square but checks safely on e8: 14 + 4 units.
+        let check = white_bucket("6k1/5ppp/8/6NQ/8/8/8/4R1K1 w - - 0 1");
+        assert_eq!(check, 18 / DANGER_DIVISOR as usize);
+        assert!(
+            0 < two && two < three && three < check,
+            "{two} {three} {check}"
+        );
+        // The same two attackers without the queen: bucket 0.
+        assert_eq!(white_bucket("6k1/5ppp/8/6NR/8/8/8/6K1 w - - 0 1"), 0);
+    }
+
+    #[test]
+    fn danger_bucket_rules() {
+        let queen_rook = [0, 0, 2, 3];
+        assert_eq!(danger_bucket(&queen_rook, &[0; 4], 1, true), 0);
+        assert_eq!(danger_bucket(&queen_rook, &[0; 4], 2, false), 0);
+        let units = 3 * 2 + 5 * 3 + 4;
+        assert_eq!(
+            danger_bucket(&queen_rook, &[0, 0, 1, 0], 2, true),
+            (units / DANGER_DIVISOR) as usize
+        );
+        // Everything at once lands in the top bucket.
+        let most = danger_bucket(&[20, 30, 40, 54], &[8, 13, 14, 27], 30, true);
+        assert_eq!(most, KING_DANGER_BUCKETS - 1);
+    }
+
+    #[test]
+    fn the_weights_file_comment_states_the_fixed_units() {
+        let term = super::super::params::TERMS
+            .iter()
+            .find(|t| t.path == "king_safety.danger")
+            .unwrap();
+        let doc = term.doc.replace('\n', " ");
+        let zone = DANGER_ZONE_UNITS;
+        let check = DANGER_CHECK_UNITS;
+        for stated in [
+            format!(
+                "{}, {}, {} or {} per zone square",
+                zone[0], zone[1], zone[2], zone[3]
+            ),
+            format!(
+                "{}, {}, {} or {} per safe check",
+                check[0], check[1], check[2], check[3]
+            ),
+            format!(
+                "units / {DANGER_DIVISOR}, at most {}",
+                KING_DANGER_BUCKETS - 1
+            ),
+        ] {
+            assert!(doc.contains(&stated), "{stated} in: {doc}");
+        }
+    }
 }

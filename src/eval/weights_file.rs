@@ -339,6 +339,8 @@ fn side_count(path: &str) -> SideCount {
         "passers.own_king" | "passers.enemy_king" => SideCount::Shared(8 * 7),
         "pieces.outpost" => SideCount::PerEntry(&[10, 10]),
         "pieces.rook_seventh" => SideCount::Shared(10),
+        // One bucket of the one-hot table per side (its attack on the one enemy king).
+        "king_safety.danger" => SideCount::Shared(1),
         // A term this table does not know yet: more occurrences than any board has (a unit
         // test makes sure every term is listed).
         _ => SideCount::Shared(UNKNOWN_TERM_COUNT),
