@@ -343,6 +343,32 @@ fn shipped_weight_files_match_the_code() {
     assert_ne!(material, default);
 }
 
+/// A file written before the king-danger table reads it as zeros and evaluates as before; any
+/// other term missing is still refused with the file, line and key.
+#[test]
+fn a_file_without_the_king_danger_table_reads_it_as_zeros() {
+    let text = std::fs::read_to_string(weights_dir().join("default.toml")).unwrap();
+    let start = text.find("[king_safety.danger]").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap_or(text.len() - start);
+    let without = format!("{}{}", &text[..start], &text[end..]);
+    let params = EvalParams::from_toml_str(&without, "old.toml").unwrap();
+    let mut expected = EvalParams::default();
+    let danger = expected.index_of("king_safety.danger.0").unwrap();
+    for bucket in 0..16 {
+        expected.set(danger + bucket, (0, 0));
+    }
+    assert_eq!(params, expected);
+    let start = text.find("[tempo]").unwrap();
+    let end = start + text[start..].find("\n\n").unwrap();
+    let err = EvalParams::from_toml_str(&format!("{}{}", &text[..start], &text[end..]), "old.toml")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.starts_with("old.toml:") && err.contains("missing key `tempo`"),
+        "{err}"
+    );
+}
+
 /// Opposite-coloured bishops halve the endgame half of the side ahead's score (the shipped
 /// `[scale]` table); a file without the table scales nothing; the table round-trips and its
 /// errors name the key.
