@@ -318,13 +318,18 @@ fn configuration_errors_name_file_key_and_expectation() {
     }
 }
 
+/// Builtin engines under an SPRT with wide bounds, decided long before its 400 games.
+fn decisive_sprt() -> MatchToml {
+    builtin_pair(2)
+        .rounds(200)
+        .sprt(0.0, 20.0)
+        .sprt_errors(0.1, 0.1)
+}
+
 #[test]
 fn sprt_stops_the_run_when_it_decides() {
     let dir = out_dir("sprt");
-    let text = builtin_pair(2)
-        .rounds(200)
-        .sprt(0.0, 20.0)
-        .sprt_errors(0.1, 0.1);
+    let text = decisive_sprt();
     let summary = run(&config(&text, &dir), false);
     assert!(summary.sprt_decisions[0].is_some());
     assert!(
@@ -344,10 +349,7 @@ fn sprt_stops_the_run_when_it_decides() {
 #[test]
 fn a_resumed_run_whose_sprt_decided_plays_no_more_games() {
     let dir = out_dir("sprt-resume");
-    let text = builtin_pair(2)
-        .rounds(200)
-        .sprt(0.0, 20.0)
-        .sprt_errors(0.1, 0.1);
+    let text = decisive_sprt();
     let cfg = config(&text, &dir);
     let first = run(&cfg, false);
     let verdict = first.sprt_decisions[0].expect("the SPRT decided");
@@ -1443,10 +1445,7 @@ fn each_engine_plays_under_its_own_time_control() {
 #[test]
 fn summary_counts_match_games_csv_when_the_sprt_stops_the_run() {
     let dir = out_dir("sprt-consistent");
-    let text = builtin_pair(2)
-        .rounds(200)
-        .sprt(0.0, 20.0)
-        .sprt_errors(0.1, 0.1);
+    let text = decisive_sprt();
     let summary = run(&config(&text, &dir), false);
     assert!(
         summary.sprt_decisions[0].is_some(),
