@@ -248,7 +248,7 @@ fn square_key(key: &str) -> Option<String> {
 /// Terms added after weights files were in use, each neutral at zero: a file without one reads
 /// it as zeros, so a file written before the term evaluates as it did then (every other term
 /// missing is an error).
-pub(crate) const ADDED_LATER: &[&str] = &["king_safety.danger"];
+const ADDED_LATER: &[&str] = &["king_safety.danger"];
 
 /// Checks one term's tables and stores them in `params` (which starts at zero).
 fn read_term(
