@@ -106,11 +106,6 @@ impl EvalParams {
             p.set(KING_ATTACKS + i, v);
         }
         p.set(TEMPO, (15, 5));
-        // King danger starts at 0 in every bucket (explicitly, though `zeroed` already is): the
-        // tuner learns the table, and the hand-set evaluation stays what it was.
-        for bucket in 0..KING_DANGER_BUCKETS {
-            p.set(KING_DANGER + bucket, (0, 0));
-        }
         p
     }
 }
