@@ -651,6 +651,249 @@ fn resume_repairs_a_cut_off_pgn_and_refuses_files_that_disagree() {
     assert!(err.to_string().contains("listed twice"), "{err}");
 }
 
+/// Keeps the header and the first `n` rows of games.csv, as a kill after `n` games leaves it
+/// (the PGN and figures.csv keep the later games, which resume drops).
+fn keep_games(dir: &Path, n: usize) {
+    let path = dir.join("games.csv");
+    let csv = std::fs::read_to_string(&path).unwrap();
+    let kept: Vec<&str> = csv.lines().take(n + 1).collect();
+    std::fs::write(&path, kept.join("\n") + "\n").unwrap();
+}
+
+/// ranking.csv's per-engine figures that do not depend on timing, by engine.
+fn ranking_figures(dir: &Path) -> Vec<(String, Vec<String>)> {
+    let columns = [
+        "games",
+        "moves",
+        "average_depth",
+        "time_forfeits",
+        "disconnects",
+        "stalls",
+        "illegal_moves",
+    ];
+    let mut rows: Vec<(String, Vec<String>)> = csv_maps(&dir.join("ranking.csv"))
+        .into_iter()
+        .map(|r| {
+            (
+                r["engine"].clone(),
+                columns.iter().map(|c| r[*c].clone()).collect(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// Per engine: the moves it played in `games` (games.csv rows from the start position, no
+/// book: White plays the odd plies).
+fn moves_by_engine(
+    games: &[std::collections::HashMap<String, String>],
+) -> std::collections::BTreeMap<String, u64> {
+    let mut moves = std::collections::BTreeMap::new();
+    for game in games {
+        let plies: u64 = game["plies"].parse().unwrap();
+        *moves.entry(game["white"].clone()).or_default() += plies.div_ceil(2);
+        *moves.entry(game["black"].clone()).or_default() += plies / 2;
+    }
+    moves
+}
+
+/// How many games of games.csv `engine` lost by `termination`.
+fn lost_by(dir: &Path, engine: &str, termination: &str) -> String {
+    let games = csv_maps(&dir.join("games.csv"));
+    let lost = |g: &std::collections::HashMap<String, String>| {
+        (g["result"] == "1-0" && g["black"] == engine)
+            || (g["result"] == "0-1" && g["white"] == engine)
+    };
+    let count = games
+        .iter()
+        .filter(|g| g["termination"] == termination && lost(g))
+        .count();
+    count.to_string()
+}
+
+#[test]
+fn a_resumed_run_ranks_the_figures_of_every_game() {
+    let full = out_dir("figures-full");
+    let cut = out_dir("figures-cut");
+    let mock = |name: &str, args: &[&str]| Engine::uci(name, mock_engine()).args(args);
+    let text = MatchToml::gauntlet()
+        .rounds(2)
+        .concurrency(2)
+        .seed(7)
+        .timeout_ms(1500)
+        .nodes(500)
+        .max_moves(20)
+        .engine(Engine::builtin("good").hash_mb(1))
+        .engine(
+            Engine::builtin("material")
+                .weights(weights("material-only.toml"))
+                .hash_mb(1),
+        )
+        .engine(mock("cheater", &["--illegal-after", "3"]))
+        .engine(mock("crasher", &["--crash-after", "4"]));
+    run(&config(&text, &full), false);
+    run(&config(&text, &cut), false);
+    keep_games(&cut, 5);
+    let resumed = run(&config(&text, &cut), true);
+    assert_eq!(resumed.games_played, 7);
+    assert_eq!(games(&cut), games(&full));
+    // Both sessions' games count: as in the run played in one go, and as games.csv says.
+    assert_eq!(ranking_figures(&cut), ranking_figures(&full));
+    let figures_games: u64 = resumed.figures.iter().map(|f| f.games).sum();
+    assert_eq!(figures_games, 2 * 12);
+    let moves = moves_by_engine(&csv_maps(&cut.join("games.csv")));
+    for row in csv_maps(&cut.join("ranking.csv")) {
+        let engine = row["engine"].as_str();
+        assert_eq!(row["moves"], moves[engine].to_string(), "{engine}");
+        assert_eq!(row["illegal_moves"], lost_by(&cut, engine, "illegal move"));
+        assert_eq!(row["disconnects"], lost_by(&cut, engine, "abandoned"));
+        assert_eq!(row["time_forfeits"], lost_by(&cut, engine, "time forfeit"));
+    }
+    let faults = |engine: &str, key: &str| {
+        let ranking = csv_maps(&cut.join("ranking.csv"));
+        let row = ranking.iter().find(|r| r["engine"] == engine).unwrap();
+        row[key].parse::<u64>().unwrap()
+    };
+    assert_eq!(
+        faults("cheater", "illegal_moves"),
+        4,
+        "every game of the cheater"
+    );
+    assert_eq!(
+        faults("crasher", "disconnects"),
+        4,
+        "every game of the crasher"
+    );
+}
+
+/// Resumes the run `cfg` describes; how many games `ResumedWithoutFigures` reported, if any.
+fn resume_counting_unknown_figures(cfg: &MatchConfig) -> (TournamentSummary, Option<u64>) {
+    let mut unknown = None;
+    let summary = run_tournament(
+        cfg,
+        Arc::new(StartPosition),
+        &RunOptions {
+            resume: true,
+            ..Default::default()
+        },
+        &mut |e| {
+            if let Event::ResumedWithoutFigures { games, .. } = e {
+                unknown = Some(games);
+            }
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}"));
+    (summary, unknown)
+}
+
+#[test]
+fn resume_of_a_directory_without_figures_csv_says_whose_figures_are_unknown() {
+    let dir = out_dir("no-figures");
+    let cfg = config(&quick_pair(), &dir);
+    run(&cfg, false);
+    // A run directory of an older sparring, killed after 2 of its 4 games.
+    keep_games(&dir, 2);
+    std::fs::remove_file(dir.join("figures.csv")).unwrap();
+    let (summary, unknown) = resume_counting_unknown_figures(&cfg);
+    assert_eq!((summary.games_played, unknown), (2, Some(2)));
+    let figures_games: Vec<u64> = summary.figures.iter().map(|f| f.games).collect();
+    assert_eq!(
+        figures_games,
+        [2, 2],
+        "the figures of the 2 games played now"
+    );
+    let figures = std::fs::read_to_string(dir.join("figures.csv")).unwrap();
+    assert_eq!(figures.lines().count(), 1 + 2 * 2, "{figures}");
+    assert!(figures.starts_with("game_id,engine,"), "{figures}");
+    let games = csv_maps(&dir.join("games.csv"));
+    let moves = moves_by_engine(&games[2..]);
+    for row in csv_maps(&dir.join("ranking.csv")) {
+        assert_eq!(row["games"], "4", "results cover every game");
+        assert_eq!(row["moves"], moves[&row["engine"]].to_string());
+    }
+    // Nothing left to play: the same figures, and the same word about the unknown ones.
+    let (again, unknown) = resume_counting_unknown_figures(&cfg);
+    assert_eq!((again.games_played, unknown), (0, Some(2)));
+    assert_eq!(again.figures, summary.figures);
+}
+
+#[test]
+fn resume_refuses_a_damaged_figures_csv_naming_the_line() {
+    let dir = out_dir("figures-damaged");
+    let cfg = config(&quick_pair(), &dir);
+    run(&cfg, false);
+    // A kill while writing game 4's rows, before its games.csv row: the cut row is dropped.
+    let path = dir.join("figures.csv");
+    keep_games(&dir, 3);
+    let whole = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(&path, &whole[..whole.len() - 5]).unwrap();
+    let (summary, unknown) = resume_counting_unknown_figures(&cfg);
+    assert_eq!((summary.games_played, unknown), (1, None));
+    let repaired = std::fs::read_to_string(&path).unwrap();
+    let lines: Vec<&str> = repaired.lines().collect();
+    assert_eq!(lines.len(), 1 + 4 * 2, "{repaired}");
+    assert_eq!(lines[..7], whole.lines().take(7).collect::<Vec<_>>()[..]);
+    // Damage a kill cannot leave: refused naming the file and the line, nothing changed.
+    let with_line = |i: usize, line: &str| {
+        let mut edited = lines.clone();
+        edited[i] = line;
+        edited.join("\n") + "\n"
+    };
+    let other_engine = format!("1,7,{}", lines[1].splitn(3, ',').nth(2).unwrap());
+    let without_line_5 = lines[..4].join("\n") + "\n" + &lines[5..].join("\n") + "\n";
+    let cases = [
+        (
+            with_line(2, "garbage"),
+            ["figures.csv: line 3: not a figures row", ""],
+        ),
+        (
+            with_line(1, &other_engine),
+            ["line 2: game 1 (", "did not play it: engine 7"],
+        ),
+        (
+            with_line(4, lines[3]),
+            ["line 5: game 2 (", "has a second row for engine"],
+        ),
+        (
+            without_line_5,
+            ["figures.csv: game 2 has one of its two rows only", ""],
+        ),
+    ];
+    let csv_before = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+    for (damaged, expected) in &cases {
+        std::fs::write(&path, damaged).unwrap();
+        let err = try_run(&cfg, true).err().expect("refused");
+        let message = err.to_string();
+        assert!(expected.iter().all(|e| message.contains(e)), "{message}");
+        assert!(err.is_bad_input(), "{message}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), *damaged);
+        let csv = std::fs::read_to_string(dir.join("games.csv")).unwrap();
+        assert_eq!(csv, csv_before);
+    }
+    // The binary says the same and exits with status 2.
+    std::fs::write(&path, &cases[0].0).unwrap();
+    let cfg_dir = out_dir("figures-damaged-config");
+    std::fs::create_dir_all(&cfg_dir).unwrap();
+    let file = quick_pair().out(&dir).write(cfg_dir.join("m.toml"));
+    let out = std::process::Command::new(ENGINE)
+        .args([
+            "match",
+            file.to_str().unwrap(),
+            "--resume",
+            "--progress",
+            "lines",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("figures.csv: line 3: not a figures row"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn pgn_tags_and_csv_fields_are_escaped() {
     let dir = out_dir("escaping");

@@ -19,6 +19,15 @@ pub enum Event<'a> {
         /// The output directory.
         dir: &'a Path,
     },
+    /// `--resume` found finished games without rows in `figures.csv` (a directory written
+    /// before every run kept that file): the engine figures of the ranking and of `RunFinished`
+    /// (moves, depth, speed, time, forfeits and crashes) leave those games out.
+    ResumedWithoutFigures {
+        /// The figures file (now started, holding the rows of the other games).
+        path: &'a Path,
+        /// Finished games whose engine figures are unknown.
+        games: u64,
+    },
     /// Every engine started once and answered its handshake, before any game: what the results
     /// heading says about each (in configuration order).
     EnginesReady {
@@ -84,7 +93,8 @@ pub enum Event<'a> {
         pairings: &'a [PairingStats],
         /// Per pairing, what its SPRT decided (all `None` without an SPRT).
         decisions: &'a [Option<SprtDecision>],
-        /// Per configured engine: what it did in this run's games.
+        /// Per configured engine: what it did in the run's games, resumed ones included
+        /// (except those `ResumedWithoutFigures` counted).
         figures: &'a [EngineFigures],
         /// How long this run took.
         elapsed: Duration,

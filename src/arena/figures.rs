@@ -1,13 +1,13 @@
-//! `figures.csv`: what each engine did in each game of a shard or wave (moves, depth, nodes,
-//! thinking time), written by the run and read by the merge, so the merged ranking's per-engine
-//! figures cover every game.
+//! `figures.csv`: what each engine did in each game of a run, shard or wave (moves, depth,
+//! nodes, thinking time), written by the run and read back by `--resume` and the merge, so a
+//! resumed run's or a merge's per-engine figures cover every game.
 
 use super::pairing::EngineFigures;
 use crate::error::{ErrorClass, Failure};
 use std::io::Write;
 use std::time::Duration;
 
-/// The per-game engine figures file of a shard's directory.
+/// The per-game engine figures file of a run's directory.
 pub const FIGURES_FILE: &str = "figures.csv";
 
 const FIGURES_HEADER: &str = "game_id,engine,games,moves,depth_sum,depth_moves,nodes,\

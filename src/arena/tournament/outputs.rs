@@ -2,7 +2,7 @@
 //! started (a new run) or kept (`--resume`), then appended and flushed after every game.
 
 use super::error::{io_error, ArenaError};
-use super::resume::keep_finished_games;
+use super::resume::{keep_finished_games, Resumed};
 use crate::arena::config::{MatchConfig, PgnMode};
 use crate::arena::events::Event;
 use crate::arena::figures::{write_figures_header, write_figures_row, FIGURES_FILE};
@@ -11,8 +11,8 @@ use crate::arena::manifest::{Fingerprint, MANIFEST_FILE};
 use crate::arena::pairing::EngineFigures;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{
-    sample_positions, split_pgn_games, write_games_csv_header, write_pgn, FinishedGame, GameRecord,
-    MoveData, PgnStyle, PositionsResolve,
+    sample_positions, split_pgn_games, write_games_csv_header, write_pgn, GameRecord, MoveData,
+    PgnStyle, PositionsResolve,
 };
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Write};
@@ -31,8 +31,9 @@ pub(super) struct Outputs {
     positions: Option<BufWriter<File>>,
     /// `positions.bullet` and its per-game index, with `positions_format` bullet or both.
     bullet: Option<(BufWriter<File>, BufWriter<File>)>,
-    /// A shard's per-game engine figures (`figures.csv`).
-    figures: Option<BufWriter<File>>,
+    /// The per-game engine figures (`figures.csv`): what the merge sums, and what `--resume`
+    /// counts so the ranking's figures cover the games of earlier sessions.
+    figures: BufWriter<File>,
     /// `output.final_positions` (`-epdout`): the file, and whether lines are whole FENs.
     final_positions: Option<(BufWriter<File>, PathBuf, bool)>,
     pub(super) dir: PathBuf,
@@ -94,19 +95,17 @@ impl Outputs {
                 .and_then(|_| index.flush())
                 .map_err(io_error(&index_path))?;
         }
-        if let Some(out) = self.figures.as_mut() {
-            let path = self.dir.join(FIGURES_FILE);
-            for (engine, color) in [
-                (record.white_engine, crate::board::Color::White),
-                (record.black_engine, crate::board::Color::Black),
-            ] {
-                let mut figures = EngineFigures::default();
-                figures.add_game(record, color);
-                write_figures_row(out, record.game_id, engine, &figures)
-                    .map_err(io_error(&path))?;
-            }
-            out.flush().map_err(io_error(&path))?;
+        let path = self.dir.join(FIGURES_FILE);
+        for (engine, color) in [
+            (record.white_engine, crate::board::Color::White),
+            (record.black_engine, crate::board::Color::Black),
+        ] {
+            let mut figures = EngineFigures::default();
+            figures.add_game(record, color);
+            write_figures_row(&mut self.figures, record.game_id, engine, &figures)
+                .map_err(io_error(&path))?;
         }
+        self.figures.flush().map_err(io_error(&path))?;
         if let Some((out, path, full_fen)) = self.final_positions.as_mut() {
             writeln!(out, "{}", final_position_line(record, *full_fen))
                 .and_then(|_| out.flush())
@@ -211,19 +210,18 @@ fn set_previous_run_aside(dir: &Path) -> Result<(), ArenaError> {
     Ok(())
 }
 
-/// Prepares the output directory; on resume, returns the games already finished and drops the
-/// traces of games that were being written when the run stopped.
+/// Prepares the output directory; on resume, returns the games already finished (with their
+/// engine figures) and drops the traces of games that were being written when the run stopped.
 pub(super) fn prepare_outputs(
     config: &MatchConfig,
     resume: bool,
     games_range: &Range<u64>,
-    sharded: bool,
-) -> Result<(Outputs, Vec<FinishedGame>), ArenaError> {
-    let finished = if resume {
-        keep_finished_games(config, games_range, sharded)?
+) -> Result<(Outputs, Resumed), ArenaError> {
+    let resumed = if resume {
+        keep_finished_games(config, games_range)?
     } else {
-        start_new_files(config, sharded)?;
-        Vec::new()
+        start_new_files(config)?;
+        Resumed::none(config.engines.len())
     };
     let dir = config.output.dir.clone();
     let recorded = config.output.positions;
@@ -246,11 +244,7 @@ pub(super) fn prepare_outputs(
         } else {
             None
         },
-        figures: if sharded {
-            Some(append(&dir.join(FIGURES_FILE))?)
-        } else {
-            None
-        },
+        figures: append(&dir.join(FIGURES_FILE))?,
         final_positions: match &config.output.final_positions {
             Some(f) => {
                 let path = dir.join(&f.file);
@@ -263,13 +257,13 @@ pub(super) fn prepare_outputs(
         },
         dir,
     };
-    Ok((outputs, finished))
+    Ok((outputs, resumed))
 }
 
-/// A new run's files: a games.csv with its header, the PGN started as `pgn_mode` says, and
-/// the position and figures files empty (files of an earlier start that played no game are
-/// replaced).
-fn start_new_files(config: &MatchConfig, sharded: bool) -> Result<(), ArenaError> {
+/// A new run's files: games.csv and figures.csv with their headers, the PGN started as
+/// `pgn_mode` says, and the position files empty (files of an earlier start that played no game
+/// are replaced).
+fn start_new_files(config: &MatchConfig) -> Result<(), ArenaError> {
     let dir = &config.output.dir;
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join(&config.output.pgn_name);
@@ -290,13 +284,10 @@ fn start_new_files(config: &MatchConfig, sharded: bool) -> Result<(), ArenaError
             format!("{BULLET_INDEX_HEADER}\n").as_bytes(),
         )?;
     }
-    if sharded {
-        let figures_path = dir.join(FIGURES_FILE);
-        let mut header = Vec::new();
-        write_figures_header(&mut header).map_err(io_error(&figures_path))?;
-        replace_file(&figures_path, &header)?;
-    }
-    Ok(())
+    let figures_path = dir.join(FIGURES_FILE);
+    let mut header = Vec::new();
+    write_figures_header(&mut header).map_err(io_error(&figures_path))?;
+    replace_file(&figures_path, &header)
 }
 
 /// Creates and locks the output directory, and checks it against the run: a fresh run needs a

@@ -5,30 +5,53 @@ use super::error::{io_error, ArenaError};
 use super::outputs::{read_pgn_text, replace_file, PGN_START_FILE};
 use crate::arena::config::MatchConfig;
 use crate::arena::figures::{read_figures, write_figures_header, write_figures_row, FIGURES_FILE};
+use crate::arena::pairing::EngineFigures;
 use crate::record::bullet::{
     bullet_lines_by_game, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER,
 };
 use crate::record::{
     read_finished_games, split_pgn_games, write_games_csv, FinishedGame, TrainingPosition,
 };
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 use std::path::Path;
 
+/// What a stopped run finished, as `--resume` found it.
+pub(super) struct Resumed {
+    /// Its games, from games.csv.
+    pub(super) games: Vec<FinishedGame>,
+    /// Per configured engine: its figures in those games, as far as figures.csv holds them.
+    pub(super) figures: Vec<EngineFigures>,
+    /// Finished games figures.csv has no rows for (a directory written before every run kept
+    /// it): the figures above leave them out.
+    pub(super) without_figures: u64,
+}
+
+impl Resumed {
+    /// Nothing finished: a new run.
+    pub(super) fn none(engines: usize) -> Resumed {
+        Resumed {
+            games: Vec::new(),
+            figures: vec![EngineFigures::default(); engines],
+            without_figures: 0,
+        }
+    }
+}
+
 /// Keeps what the run in `output.dir` finished (its games in `games_range`) in every output
-/// file and returns those games.
+/// file and returns those games with their engine figures.
 pub(super) fn keep_finished_games(
     config: &MatchConfig,
     games_range: &Range<u64>,
-    sharded: bool,
-) -> Result<Vec<FinishedGame>, ArenaError> {
+) -> Result<Resumed, ArenaError> {
     let dir = &config.output.dir;
     let csv_path = dir.join("games.csv");
     let pgn_path = dir.join(&config.output.pgn_name);
     let positions_path = dir.join("positions.epd");
-    let figures_path = dir.join(FIGURES_FILE);
     let (finished, kept_pgn) = resume_games(dir, &config.output.pgn_name, games_range)?;
     let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
+    // Read before any file changes, so a damaged figures.csv leaves the directory as it was.
+    let (figures, without_figures) = keep_figures(config, &finished)?;
     replace_file(&pgn_path, kept_pgn.as_bytes())?;
     if let Ok(text) = std::fs::read_to_string(&positions_path) {
         let kept: String = text
@@ -47,22 +70,94 @@ pub(super) fn keep_finished_games(
     if config.output.positions_format.bullet() {
         keep_bullet_lines(dir, &done)?;
     }
-    if sharded {
-        // Keep the figures of the finished games (a kill may leave rows of an unfinished one).
-        let text = std::fs::read_to_string(&figures_path).unwrap_or_default();
-        let rows = read_figures(&text).unwrap_or_default();
-        let mut kept = Vec::new();
-        write_figures_header(&mut kept).map_err(io_error(&figures_path))?;
-        for (game, engine, figures) in rows.iter().filter(|r| done.contains(&r.0)) {
-            write_figures_row(&mut kept, *game, *engine, figures)
-                .map_err(io_error(&figures_path))?;
-        }
-        replace_file(&figures_path, &kept)?;
-    }
     let mut csv = Vec::new();
     write_games_csv(&mut csv, &finished).map_err(io_error(&csv_path))?;
     replace_file(&csv_path, &csv)?;
-    Ok(finished)
+    Ok(Resumed {
+        games: finished,
+        figures,
+        without_figures,
+    })
+}
+
+/// The engine figures of the finished games, summed per engine, and how many of the games
+/// have no rows. Rewrites figures.csv with their rows only (a kill may leave rows of an
+/// unfinished game); a directory without the file gets one with its header.
+fn keep_figures(
+    config: &MatchConfig,
+    finished: &[FinishedGame],
+) -> Result<(Vec<EngineFigures>, u64), ArenaError> {
+    let path = config.output.dir.join(FIGURES_FILE);
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(io_error(&path)(e)),
+    };
+    let damaged = |problem: String| ArenaError::Resume {
+        path: path.clone(),
+        problem: format!(
+            "{problem}: restore the file, or remove it to resume without the engine figures \
+             of the games played so far"
+        ),
+    };
+    let rows = read_figures(&text).map_err(|e| damaged(e.to_string()))?;
+    let (kept, games_with_rows) = finished_rows(config, &rows, finished).map_err(damaged)?;
+    let mut figures = vec![EngineFigures::default(); config.engines.len()];
+    let mut text = Vec::new();
+    write_figures_header(&mut text).map_err(io_error(&path))?;
+    for (game_id, engine, row) in kept {
+        figures[*engine].add(row);
+        write_figures_row(&mut text, *game_id, *engine, row).map_err(io_error(&path))?;
+    }
+    replace_file(&path, &text)?;
+    Ok((figures, (finished.len() - games_with_rows) as u64))
+}
+
+type FiguresRow = (u64, usize, EngineFigures);
+
+/// The rows of the finished games and how many games have them; a row that cannot be its
+/// game's, or a game with one row (both are written before its games.csv row), is damage.
+fn finished_rows<'r>(
+    config: &MatchConfig,
+    rows: &'r [FiguresRow],
+    finished: &[FinishedGame],
+) -> Result<(Vec<&'r FiguresRow>, usize), String> {
+    let games: HashMap<u64, &FinishedGame> = finished.iter().map(|g| (g.game_id, g)).collect();
+    let mut seen: HashMap<u64, Vec<usize>> = HashMap::new();
+    let mut kept = Vec::new();
+    // Every row is one line after the header: row i is on line i + 2.
+    for (i, row @ (game_id, engine, _)) in rows.iter().enumerate() {
+        let Some(game) = games.get(game_id) else {
+            continue;
+        };
+        let engines = seen.entry(*game_id).or_default();
+        let misfit = if engines.contains(engine) {
+            "a second row for engine"
+        } else if !played_in(config, *engine, game) {
+            "a row for an engine that did not play it: engine"
+        } else {
+            engines.push(*engine);
+            kept.push(row);
+            continue;
+        };
+        let (white, black, line) = (&game.white, &game.black, i + 2);
+        return Err(format!(
+            "line {line}: game {game_id} ({white} vs {black}) has {misfit} {engine}"
+        ));
+    }
+    let halves = seen.iter().filter(|(_, engines)| engines.len() != 2);
+    if let Some(id) = halves.map(|(id, _)| *id).min() {
+        return Err(format!("game {id} has one of its two rows only"));
+    }
+    Ok((kept, seen.len()))
+}
+
+/// Whether configured engine `engine` played in `game` (engine names are unique).
+fn played_in(config: &MatchConfig, engine: usize, game: &FinishedGame) -> bool {
+    config
+        .engines
+        .get(engine)
+        .is_some_and(|e| e.name == game.white || e.name == game.black)
 }
 
 /// Where this run's games start in the PGN text (0 when the run did not append).

@@ -10,6 +10,7 @@ use crate::arena::adjudication::AdjudicationCounts;
 use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
 use crate::arena::engine_log::{EngineLog, LogSink};
 use crate::arena::events::Event;
+use crate::arena::figures::FIGURES_FILE;
 use crate::arena::manifest::Fingerprint;
 use crate::arena::pairing::{ranking, EngineFigures, PairingStats};
 use crate::arena::player::{Player, PlayerError};
@@ -33,7 +34,8 @@ pub struct TournamentSummary {
     pub games_played: u64,
     /// Per pairing: the SPRT's decision, if any.
     pub sprt_decisions: Vec<Option<SprtDecision>>,
-    /// Per configured engine: what it did in this run's games.
+    /// Per configured engine: what it did in the run's games, resumed ones included (those
+    /// figures.csv holds rows for: see `Event::ResumedWithoutFigures`).
     pub figures: Vec<EngineFigures>,
     /// How many of the run's games (resumed ones included) each adjudication rule ended.
     pub adjudications: AdjudicationCounts,
@@ -47,11 +49,11 @@ pub struct RunOptions {
     /// Continue the run in the output directory instead of refusing to touch it.
     pub resume: bool,
     /// Play only this shard of the schedule (its games are a contiguous block of whole pairs);
-    /// the directory then also gets `figures.csv` for `sparring merge`, and the SPRT does not
-    /// stop the shard (the merge evaluates it on all shards' pairs).
+    /// `sparring merge` puts the shards back together, and the SPRT does not stop the shard
+    /// (the merge evaluates it on all shards' pairs).
     pub shard: Option<Shard>,
     /// Play only this wave of the schedule (with `shard`: that shard of the wave). Like a
-    /// shard, a wave writes `figures.csv` and plays all its games whatever its SPRT says.
+    /// shard, a wave plays all its games whatever its SPRT says.
     pub wave: Option<Wave>,
 }
 
@@ -97,14 +99,20 @@ pub fn run_tournament(
     let facts = start_engines(config, &factories, &sinks, on_event)?;
     on_event(Event::EnginesReady { engines: &facts });
 
-    let (mut outputs, finished) = prepare_outputs(config, options.resume, &games_range, sliced)?;
+    let (mut outputs, resumed) = prepare_outputs(config, options.resume, &games_range)?;
     fingerprint.write(&outputs.dir)?;
+    if resumed.without_figures > 0 {
+        on_event(Event::ResumedWithoutFigures {
+            path: &outputs.dir.join(FIGURES_FILE),
+            games: resumed.without_figures,
+        });
+    }
 
     let names: Vec<String> = config.engines.iter().map(|e| e.name.clone()).collect();
     let mut tally = Tally::new(config, &schedule, &names, total, sliced, run_started);
     // Statistics of the games already played (resume).
-    let done: HashSet<u64> = finished.iter().map(|g| g.game_id).collect();
-    tally.add_resumed(&finished);
+    let done: HashSet<u64> = resumed.games.iter().map(|g| g.game_id).collect();
+    tally.add_resumed(&resumed.games, &resumed.figures);
     on_event(Event::RunStarted {
         total,
         already_done: done.len() as u64,
@@ -391,8 +399,11 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Counts the games a resumed run finished before.
-    fn add_resumed(&mut self, finished: &[FinishedGame]) {
+    /// Counts the games a resumed run finished before, and their engines' figures.
+    fn add_resumed(&mut self, finished: &[FinishedGame], figures: &[EngineFigures]) {
+        for (total, resumed) in self.figures.iter_mut().zip(figures) {
+            total.add(resumed);
+        }
         for game in finished {
             let spec = self.schedule.game(game.game_id - 1);
             let first = self.schedule.pairings[spec.pairing].0;

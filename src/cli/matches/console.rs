@@ -83,6 +83,13 @@ impl Console {
                  cannot be compared with the run's; writing run.toml from this one",
                 dir.display()
             ),
+            Event::ResumedWithoutFigures { path, games } => eprintln!(
+                "warning: {} holds no engine figures for {games} game(s) played before (the \
+                 directory was written by an older sparring, or the file was removed): \
+                 ranking.csv's and the engine table's moves, depth, speed, time and fault \
+                 columns leave them out",
+                path.display()
+            ),
             Event::EnginesReady { engines } => self.run.facts = engines.to_vec(),
             // fastchess's words (fishtest's worker stops a task on them, as with fastchess).
             Event::UndeclaredOption { engine, option } => {
