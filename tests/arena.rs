@@ -182,7 +182,6 @@ fn same_games_whatever_the_concurrency() {
 #[test]
 fn misbehaving_engines_lose_explained_and_the_run_goes_on() {
     let dir = out_dir("faults");
-    let mock = |name: &str, args: &[&str]| Engine::uci(name, mock_engine()).args(args);
     let text = MatchToml::new()
         .rounds(2)
         .concurrency(2)
@@ -190,10 +189,10 @@ fn misbehaving_engines_lose_explained_and_the_run_goes_on() {
         .nodes(2000)
         .max_moves(30)
         .engine(Engine::builtin("good").hash_mb(2))
-        .engine(mock("crasher", &["--crash-after", "3"]))
-        .engine(mock("hanger", &["--hang-after", "2"]))
-        .engine(mock("cheater", &["--illegal-after", "2"]))
-        .engine(mock("babbler", &["--garbage-after", "1"]));
+        .engine(named_mock("crasher", &["--crash-after", "3"]))
+        .engine(named_mock("hanger", &["--hang-after", "2"]))
+        .engine(named_mock("cheater", &["--illegal-after", "2"]))
+        .engine(named_mock("babbler", &["--garbage-after", "1"]));
     let summary = run(&config(&text, &dir), false);
     let rows = games(&dir);
     assert_eq!(rows.len(), 16, "every scheduled game is recorded");
@@ -716,7 +715,6 @@ fn lost_by(dir: &Path, engine: &str, termination: &str) -> String {
 fn a_resumed_run_ranks_the_figures_of_every_game() {
     let full = out_dir("figures-full");
     let cut = out_dir("figures-cut");
-    let mock = |name: &str, args: &[&str]| Engine::uci(name, mock_engine()).args(args);
     let text = MatchToml::gauntlet()
         .rounds(2)
         .concurrency(2)
@@ -730,8 +728,8 @@ fn a_resumed_run_ranks_the_figures_of_every_game() {
                 .weights(weights("material-only.toml"))
                 .hash_mb(1),
         )
-        .engine(mock("cheater", &["--illegal-after", "3"]))
-        .engine(mock("crasher", &["--crash-after", "4"]));
+        .engine(named_mock("cheater", &["--illegal-after", "3"]))
+        .engine(named_mock("crasher", &["--crash-after", "4"]));
     run(&config(&text, &full), false);
     run(&config(&text, &cut), false);
     keep_games(&cut, 5);
@@ -968,7 +966,12 @@ fn mock_vs_builtin(mock: Engine) -> MatchToml {
 
 /// The mock engine, named `mock`, run with `args`.
 fn mock(args: &[&str]) -> Engine {
-    Engine::uci("mock", mock_engine()).args(args)
+    named_mock("mock", args)
+}
+
+/// The mock engine, named `name`, run with `args`.
+fn named_mock(name: &str, args: &[&str]) -> Engine {
+    Engine::uci(name, mock_engine()).args(args)
 }
 
 fn mock_config(args: &[&str], dir: &Path) -> MatchConfig {
