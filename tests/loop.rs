@@ -316,6 +316,13 @@ fn a_tune_that_wrecks_the_weights_gives_no_challenger_and_the_loop_goes_on() {
     assert_eq!(rows.len(), 2);
     assert_eq!(rows[0].sprt, "unusable", "{:?}", rows[0]);
     assert_eq!((rows[0].gate_games, rows[0].elo), (0, None));
+    // The refused tune still reports what it fitted on.
+    assert!(rows[0].tune_positions > 0, "{:?}", rows[0]);
+    assert!(
+        rows[0].k.is_finite() && rows[0].train_mse.is_finite(),
+        "{:?}",
+        rows[0]
+    );
     assert!(out.join("gen-001/tune/weights.unusable.toml").exists());
     assert!(!out.join("gen-001/tune/weights.toml").exists());
     assert!(!out.join("gen-001/gate").exists());

@@ -155,6 +155,8 @@ pub enum TuneError {
         file: PathBuf,
         /// Why the engine refuses them.
         source: Box<WeightsError>,
+        /// The run's figures (K, positions, MSE), so a caller can still report what it fitted.
+        summary: Box<TuneSummary>,
     },
 }
 
@@ -778,6 +780,7 @@ fn write_outputs(
         return Err(TuneError::UnusableWeights {
             file: weights,
             source: Box::new(error),
+            summary: Box::new(summary.clone()),
         });
     }
     Ok(vec![weights, history, loss_plot, pst_plot])

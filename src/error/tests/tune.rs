@@ -127,6 +127,7 @@ fn every_tune_error_variant_has_its_class() {
             TuneError::UnusableWeights {
                 file: p(),
                 source: Box::new(weights()),
+                summary: Box::new(summary()),
             },
             BadInput,
         ),
@@ -304,4 +305,32 @@ fn every_spsa_error_variant_has_its_class() {
             BadInput,
         ),
     ]);
+}
+
+/// A tune's summary, as an unusable tune carries it.
+fn summary() -> crate::tune::TuneSummary {
+    let epoch = crate::tune::EpochStats {
+        epoch: 0,
+        train_mse: 0.1,
+        validation_mse: None,
+        best_epoch: 0,
+        seconds: 0.0,
+    };
+    crate::tune::TuneSummary {
+        k: 1.0,
+        k_fitted: false,
+        training_positions: 1,
+        validation_positions: 0,
+        skipped_lines: 0,
+        best_epoch: 0,
+        epochs_run: 0,
+        stopped_early: false,
+        start: epoch.clone(),
+        best: epoch,
+        rounded_train_mse: 0.1,
+        rounded_validation_mse: None,
+        unused: Vec::new(),
+        params: crate::eval::EvalParams::default(),
+        outputs: Vec::new(),
+    }
 }

@@ -22,9 +22,9 @@ pub struct GenerationRow {
     pub positions: u64,
     /// Positions the tune read (the window's, after merging repeats): training + validation.
     pub tune_positions: u64,
-    /// The sigmoid's scale the tune used (NaN when the tune gave unusable weights).
+    /// The sigmoid's scale the tune used (also when it gave weights the engine refuses).
     pub k: f64,
-    /// The tuned weights' training error (NaN when the tune gave unusable weights).
+    /// The tuned weights' training error (also when the engine refuses them).
     pub train_mse: f64,
     /// Their validation error, if positions were held out.
     pub validation_mse: Option<f64>,

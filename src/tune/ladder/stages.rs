@@ -197,13 +197,16 @@ impl Generation<'_, '_> {
         let outcome = match crate::tune::run(&config, &mut forward) {
             Ok(summary) => tune_outcome(&summary),
             // A challenger the engine would refuse is a rejected generation, not a failed loop.
-            Err(error @ TuneError::UnusableWeights { .. }) => TuneOutcome {
-                k: f64::NAN,
-                train_mse: f64::NAN,
-                validation_mse: None,
-                positions: 0,
-                unusable: Some(error.to_string()),
-            },
+            Err(error @ TuneError::UnusableWeights { .. }) => {
+                let why = error.to_string();
+                let TuneError::UnusableWeights { summary, .. } = error else {
+                    unreachable!("matched as UnusableWeights")
+                };
+                TuneOutcome {
+                    unusable: Some(why),
+                    ..tune_outcome(&summary)
+                }
+            }
             Err(source) => return Err(LoopError::Tune { generation, source }),
         };
         let text = toml::to_string(&outcome).expect("a summary serialises");
