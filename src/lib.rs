@@ -3,7 +3,7 @@
 //!
 //! Data flows one way: [`board`] ← [`eval`] ← [`search`] ← players ([`arena::Player`]) ←
 //! [`arena`] → [`record`] → [`tune`] → weights TOML → [`eval`]. [`stats`] turns results into Elo,
-//! LOS and SPRT verdicts; [`openings`] reads EPD, PGN and Polyglot books; [`tablebase`] probes
+//! LOS, SPRT verdicts and joint ratings; [`openings`] reads EPD, PGN and Polyglot books; [`tablebase`] probes
 //! Syzygy tables; [`uci`] is the engine's protocol loop. The `sparring` binary (feature `cli`, on
 //! by default) is a thin command line over these; `default-features = false` builds the library
 //! alone, without clap, indicatif or anyhow.

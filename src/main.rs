@@ -29,6 +29,9 @@ enum Command {
     Match(MatchCommand),
     /// Elo, error bars, LOS and SPRT figures from result counts.
     Stats(cli::stats::StatsArgs),
+    /// Joint maximum-likelihood ratings of a run's engines from its games.csv, with bootstrap
+    /// error bars (what a run of three or more engines ends with).
+    Ratings(cli::ratings::RatingsArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci(cli::uci::UciArgs),
     /// Fixed-depth search over the built-in positions (total nodes and nps); `bench perft` for
@@ -104,6 +107,7 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         }) => cli::write_config_dump(&cli::matches::load_config(&args)?, &path),
         Command::Match(MatchCommand { args, .. }) => cli::matches::run(&args),
         Command::Stats(args) => cli::stats::run(&args),
+        Command::Ratings(args) => cli::ratings::run(&args),
         Command::Uci(args) => cli::uci::run(&args),
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),

@@ -738,6 +738,10 @@ fn a_resumed_run_ranks_the_figures_of_every_game() {
     assert_eq!(games(&cut), games(&full));
     // Both sessions' games count: as in the run played in one go, and as games.csv says.
     assert_eq!(ranking_figures(&cut), ranking_figures(&full));
+    // The joint ratings too (or their absence, if these games allow no fit).
+    let ratings = |dir: &Path| std::fs::read_to_string(dir.join("ratings.csv")).ok();
+    assert_eq!(ratings(&cut), ratings(&full));
+    assert!(resumed.ratings.is_some(), "four engines are rated");
     let figures_games: u64 = resumed.figures.iter().map(|f| f.games).sum();
     assert_eq!(figures_games, 2 * 12);
     let moves = moves_by_engine(&csv_maps(&cut.join("games.csv")));
@@ -1291,12 +1295,17 @@ fn three_engines_get_a_ranking_table_and_ranking_csv() {
     );
     let games_played = games(&dir.join("out")).len();
     assert_eq!(games_played, 12, "3 pairings x 2 rounds x 2 games");
-    // The last table printed: header, then one row per engine.
+    // The last ranking table printed: header, then one row per engine (the joint ratings'
+    // table, which follows it, has other columns).
     let lines: Vec<&str> = stdout.lines().collect();
     let header = lines
         .iter()
-        .rposition(|l| l.starts_with("Rank Name"))
+        .rposition(|l| l.starts_with("Rank Name") && l.contains("nElo"))
         .unwrap_or_else(|| panic!("no ranking table:\n{stdout}"));
+    assert!(
+        lines[header + 5].starts_with("Maximum-likelihood joint ratings"),
+        "the joint ratings follow the ranking:\n{stdout}"
+    );
     let columns: Vec<&str> = lines[header].split_whitespace().collect();
     assert_eq!(
         columns,

@@ -6,7 +6,7 @@ use super::adjudication::AdjudicationCounts;
 use super::pairing::{EngineFigures, PairingStats};
 use super::report::EngineFacts;
 use crate::record::GameRecord;
-use crate::stats::SprtDecision;
+use crate::stats::{JointRatings, RatingsError, SprtDecision};
 use std::path::Path;
 use std::time::Duration;
 
@@ -87,7 +87,8 @@ pub enum Event<'a> {
         /// Per pairing, what its SPRT decided.
         decisions: &'a [Option<SprtDecision>],
     },
-    /// Every game that will be played has been saved, and `summary.csv` written.
+    /// Every game that will be played has been saved, and `summary.csv`, `ranking.csv` and
+    /// `ratings.csv` written.
     RunFinished {
         /// Every pairing's final statistics.
         pairings: &'a [PairingStats],
@@ -100,5 +101,8 @@ pub enum Event<'a> {
         elapsed: Duration,
         /// How many of the run's games (resumed ones included) each adjudication rule ended.
         adjudications: AdjudicationCounts,
+        /// With three or more engines: their joint ratings (written to ratings.csv), or why
+        /// there are none.
+        ratings: Option<&'a Result<JointRatings, RatingsError>>,
     },
 }

@@ -18,6 +18,7 @@ pub mod manifest;
 pub mod merge;
 mod pairing;
 pub mod player;
+pub mod ratings;
 mod report;
 pub mod schedule;
 #[cfg(test)]
@@ -38,9 +39,10 @@ pub use manifest::{Fingerprint, ManifestError};
 pub use merge::{merge_shards, MergeError, MergeOptions, MergeReport, MissingGames};
 pub use pairing::{ranking, EngineFigures, PairingStats, Standing};
 pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
+pub use ratings::{joint_ratings, rated_games, RATINGS_FILE};
 pub use report::{
-    fastchess_time_control, general_format, results_heading, write_ranking, write_summary,
-    EngineFacts,
+    fastchess_time_control, general_format, results_heading, write_ranking, write_ratings,
+    write_summary, EngineFacts,
 };
 pub use schedule::{
     open_book, openings_of, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource,

@@ -1,10 +1,11 @@
-//! `summary.csv` (one row per pairing) and `ranking.csv` (one row per engine), and the figures
-//! of the fastchess results heading. (What is shown while a run goes on is the caller's
+//! `summary.csv` (one row per pairing), `ranking.csv` (one row per engine), `ratings.csv` (the
+//! joint ratings of three or more engines), and the figures of the fastchess results heading. (What is shown while a run goes on is the caller's
 //! business: the tournament reports `Event`s.)
 
 use super::config::TimeControl;
 use super::pairing::{PairingStats, Standing};
-use crate::stats::{SprtDecision, SprtParams};
+use super::ratings::RATINGS_FILE;
+use crate::stats::{JointRatings, RatingsError, SprtDecision, SprtParams};
 use std::path::Path;
 
 /// What the results heading says about an engine: its time control, threads and hash.
@@ -171,6 +172,49 @@ pub fn write_ranking(dir: &Path, standings: &[Standing], by_pairs: bool) -> std:
     }
     let text = writer.into_inner().map_err(|e| e.into_error())?;
     crate::files::write_atomic(&dir.join("ranking.csv"), &text)
+}
+
+/// `ratings.csv`: the joint maximum-likelihood ratings, best first: rating, half the 95 %
+/// interval, the interval's ends, games and score. Without ratings (fewer than three engines,
+/// or games that do not allow a fit) a ratings.csv of an earlier session is removed, so no
+/// file passes for this run's.
+pub fn write_ratings(
+    dir: &Path,
+    ratings: Option<&Result<JointRatings, RatingsError>>,
+) -> std::io::Result<()> {
+    let path = dir.join(RATINGS_FILE);
+    let Some(Ok(ratings)) = ratings else {
+        return match std::fs::remove_file(&path) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e),
+            _ => Ok(()),
+        };
+    };
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    writer.write_record([
+        "rank", "engine", "rating", "error", "lower", "upper", "games", "score",
+    ])?;
+    // Infinite ends read `inf` and `-inf`, which CSV readers take for numbers.
+    let num = |v: f64| {
+        if v.is_finite() {
+            crate::stats::fixed(v, 2)
+        } else {
+            general_format(v, 2)
+        }
+    };
+    for (rank, e) in ratings.ranked().iter().enumerate() {
+        writer.write_record([
+            (rank + 1).to_string(),
+            e.name.clone(),
+            format!("{:.2}", e.rating),
+            num(e.interval.half_width()),
+            num(e.interval.lower),
+            num(e.interval.upper),
+            e.games.to_string(),
+            e.score().map_or("n/a".to_string(), |s| format!("{s:.4}")),
+        ])?;
+    }
+    let text = writer.into_inner().map_err(|e| e.into_error())?;
+    crate::files::write_atomic(&path, &text)
 }
 
 /// `summary.csv`: one row per pairing, from the first engine's point of view, counted over

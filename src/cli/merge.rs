@@ -9,7 +9,7 @@ use std::path::PathBuf;
 #[derive(Debug, clap::Args)]
 pub struct MergeArgs {
     /// The directory to write the merged games.pgn, games.csv, positions.epd, summary.csv,
-    /// ranking.csv and run.toml into.
+    /// ranking.csv (ratings.csv with three or more engines) and run.toml into.
     pub out: PathBuf,
     /// The shards' (or waves') output directories, any order. With an SPRT, the last line
     /// printed is the verdict for scripts, e.g. `verdict: continue with wave 4` or `verdict: H1
@@ -31,11 +31,16 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
         .map_err(|e| anyhow::Error::new(e).context("merge"))?;
     print_notes(&report);
     println!(
-        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}{}",
+        "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}{}{}",
         report.games,
         report.total_games,
         args.out.display(),
         report.pgn_name,
+        if matches!(report.ratings, Some(Ok(_))) {
+            ", ratings.csv"
+        } else {
+            ""
+        },
         match (report.positions, report.bullet) {
             (true, true) => ", positions.epd, positions.bullet",
             (true, false) => ", positions.epd",
@@ -49,6 +54,13 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     );
     for (p, decision) in report.pairings.iter().zip(&report.decisions) {
         print_pairing(&report, p, decision.as_ref());
+    }
+    match &report.ratings {
+        Some(Ok(ratings)) => super::ratings::table(ratings)
+            .iter()
+            .for_each(|line| println!("{line}")),
+        Some(Err(e)) => println!("Maximum-likelihood joint ratings: none ({e})"),
+        None => {}
     }
     // Last, in a fixed form a driver script can test (docs/scale-out.md).
     if let Some(verdict) = report.verdict() {

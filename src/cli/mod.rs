@@ -9,6 +9,7 @@ pub mod matches;
 pub mod merge;
 pub mod openings;
 pub mod perft;
+pub mod ratings;
 pub mod shard;
 pub mod spsa;
 pub mod stats;

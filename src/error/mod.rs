@@ -90,6 +90,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<Failure> {
         class::<search::TableAllocError>,
         class::<search::params::SearchParamError>,
         class::<stats::StatsError>,
+        class::<stats::RatingsError>,
         class::<tablebase::TablebaseError>,
         class::<uci::UciError>,
         class::<uci::PositionError>,

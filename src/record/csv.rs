@@ -230,7 +230,7 @@ pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvErr
                 return Err(format!("expected 12 fields, found {}", r.len()));
             }
             r.deserialize::<GamesCsvRow>(None)
-                .map_err(|e| e.to_string())
+                .map_err(|e| field_message(&e))
         });
         let row = match parsed {
             Ok(row) => row,
@@ -251,6 +251,23 @@ pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvErr
         games.push(finished_game(row).map_err(bad)?);
     }
     Ok(games)
+}
+
+/// A row's deserialize error naming the column, e.g. ``field `plies`: invalid digit found in
+/// string``, instead of the csv crate's field number and byte offset.
+fn field_message(error: &csv::Error) -> String {
+    match error.kind() {
+        csv::ErrorKind::Deserialize { err, .. } => {
+            let name = err
+                .field()
+                .and_then(|i| GAMES_CSV_HEADER.split(',').nth(i as usize));
+            match name {
+                Some(name) => format!("field `{name}`: {}", err.kind()),
+                None => err.kind().to_string(),
+            }
+        }
+        _ => error.to_string(),
+    }
 }
 
 /// Whether the last row of `text` was cut short by a kill: no line end after it, or quotes
@@ -275,7 +292,11 @@ fn finished_game(row: GamesCsvRow) -> Result<FinishedGame, String> {
         "1-0" => GameResult::WhiteWins,
         "0-1" => GameResult::BlackWins,
         "1/2-1/2" => GameResult::Draw,
-        other => return Err(format!("bad result '{other}'")),
+        other => {
+            return Err(format!(
+                "field `result`: bad result '{other}' (expected 1-0, 0-1 or 1/2-1/2)"
+            ))
+        }
     };
     Ok(FinishedGame {
         game_id: row.game_id,
@@ -338,6 +359,31 @@ mod tests {
         let after_break = bytes.windows(5).position(|w| w == b"two\nl").unwrap() + 4;
         std::fs::write(&path, &bytes[..after_break]).unwrap();
         assert_eq!(read_finished_games(&path).unwrap(), games[..1]);
+    }
+
+    #[test]
+    fn a_damaged_row_is_refused_naming_its_line_and_field() {
+        let path = temp("damaged");
+        let mut bytes = Vec::new();
+        write_games_csv(&mut bytes, &[game(1, "a", "x"), game(2, "a", "y")]).unwrap();
+        let text = String::from_utf8(bytes).unwrap();
+        for (from, to, message) in [
+            (
+                ",10,",
+                ",1o,",
+                "line 2: field `plies`: invalid digit found in string",
+            ),
+            (
+                ",1/2-1/2,",
+                ",1-1,",
+                "line 2: field `result`: bad result '1-1'",
+            ),
+        ] {
+            std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+            let err = read_finished_games(&path).unwrap_err();
+            assert!(err.to_string().contains(message), "{err}");
+            assert!(err.to_string().starts_with(&path.display().to_string()));
+        }
     }
 
     #[test]

@@ -9,9 +9,12 @@
 //!   do (maximum-likelihood GLLR, logistic / normalized / BayesElo models).
 //! * [`report_wdl`] and [`report_ptnml`] build the `key: value` lines printed by
 //!   `sparring stats`.
+//! * [`JointRatings`] fits the ratings of several engines jointly from all their games
+//!   (maximum likelihood, as Ordo), with bootstrap error bars over game pairs.
 
 mod elo;
 mod math;
+mod ratings;
 mod report;
 mod sprt;
 
@@ -27,6 +30,10 @@ use thiserror::Error;
 
 pub use elo::{elo_from_score, nelo_from_t, score_from_elo, EloEstimate, NELO_PER_T};
 pub use math::{erf, erfc, normal_cdf, normal_quantile};
+pub use ratings::{
+    Anchor, Difference, EngineRating, Interval, JointRatings, RatedGame, Rating, RatingOptions,
+    RatingsError, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, MIN_RESAMPLES,
+};
 pub use report::{fixed, report_ptnml, report_wdl};
 pub use sprt::{llr_logistic, llr_normalized, SprtDecision, SprtModel, SprtParams};
 

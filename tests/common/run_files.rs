@@ -163,6 +163,11 @@ pub fn assert_same_games(single: &Path, merged: &Path, positions: bool) {
         csv_without(&merged.join("ranking.csv"), RANKING_TIMING),
         "ranking.csv"
     );
+    // The joint ratings (three or more engines) byte for byte: the same games, the same seed.
+    match std::fs::read_to_string(single.join("ratings.csv")) {
+        Ok(ratings) => assert_eq!(ratings, text(&merged.join("ratings.csv")), "ratings.csv"),
+        Err(_) => assert!(!merged.join("ratings.csv").exists(), "ratings.csv"),
+    }
 }
 
 /// A fresh, empty directory `name` under Cargo's scratch directory for integration tests.

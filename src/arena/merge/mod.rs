@@ -1,6 +1,6 @@
 //! Merging the directories of a sharded run (`sparring match --shard I/N`) into the files the
-//! unsharded run writes: games.pgn, games.csv, positions.epd, summary.csv and ranking.csv, in
-//! game-id order. The game texts are copied as the shards wrote them; the statistics are
+//! unsharded run writes: games.pgn, games.csv, positions.epd, summary.csv, ranking.csv (and
+//! with three or more engines ratings.csv), in game-id order. The game texts are copied as the shards wrote them; the statistics are
 //! computed again from the merged games, so they are what one run over the same games reports.
 //!
 //! A shard also writes `figures.csv` (what each engine did in each game: moves, depth, nodes,
@@ -27,8 +27,9 @@ use super::manifest::MANIFEST_FILE;
 use super::pairing::{EngineFigures, PairingStats};
 use super::schedule::Wave;
 use crate::arena::manifest::Fingerprint;
+use crate::arena::ratings::{rated_games, run_ratings};
 use crate::record::FinishedGame;
-use crate::stats::{SprtDecision, SprtParams};
+use crate::stats::{JointRatings, RatingsError, SprtDecision, SprtParams};
 use collect::{collect, Collected, ShardFiles};
 pub use error::{MergeError, MissingGames};
 use manifests::{read_manifests, Given, RunShape};
@@ -64,6 +65,9 @@ pub struct MergeReport {
     pub figures: Vec<EngineFigures>,
     /// The engines' names.
     pub names: Vec<String>,
+    /// With three or more engines, their joint ratings over the merged games (ratings.csv), or
+    /// why there are none.
+    pub ratings: Option<Result<JointRatings, RatingsError>>,
     /// Games merged.
     pub games: u64,
     /// Games of the whole run.
@@ -186,6 +190,7 @@ pub fn merge_shards(
         sprt: shape.sprt,
         decisions: written.decisions,
         figures: written.figures,
+        ratings: written.ratings,
         names: shape.names,
         games: written.games.len() as u64,
         total_games: total,
@@ -267,6 +272,8 @@ struct Written {
     pairings: Vec<PairingStats>,
     /// Per pairing: the SPRT's verdict, as `MergeReport::decisions`.
     decisions: Vec<Option<SprtDecision>>,
+    /// The joint ratings, as `MergeReport::ratings`.
+    ratings: Option<Result<JointRatings, RatingsError>>,
 }
 
 /// Computes the statistics and SPRT verdicts of the `present` games and writes the merge of
@@ -291,10 +298,14 @@ fn write_present(
         .iter()
         .map(|d| d.filter(|d| waves_going || *d != SprtDecision::Continue))
         .collect();
+    let mut names = shape.names.clone();
+    let rated = rated_games(&mut names, &games);
+    let ratings = run_ratings(&names, &rated);
     let results = Results {
         games: &games,
         pairings: &pairings,
         decided: &decided,
+        ratings: ratings.as_ref(),
         fingerprint,
     };
     write_merge(out, shape, &merged, &results)?;
@@ -303,5 +314,6 @@ fn write_present(
         games,
         pairings,
         decisions,
+        ratings,
     })
 }

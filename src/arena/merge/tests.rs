@@ -17,6 +17,7 @@ fn the_verdict_line_has_one_fixed_form_per_state() {
         decisions,
         figures: Vec::new(),
         names: Vec::new(),
+        ratings: None,
         games: 0,
         total_games: 0,
         missing: if missing {

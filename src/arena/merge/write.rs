@@ -7,10 +7,11 @@ use super::io;
 use super::manifests::RunShape;
 use crate::arena::manifest::Fingerprint;
 use crate::arena::pairing::{ranking, EngineFigures, PairingStats};
-use crate::arena::report::{write_ranking, write_summary};
+use crate::arena::ratings::RATINGS_FILE;
+use crate::arena::report::{write_ranking, write_ratings, write_summary};
 use crate::record::bullet::{BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{write_games_csv, FinishedGame};
-use crate::stats::SprtDecision;
+use crate::stats::{JointRatings, RatingsError, SprtDecision};
 use std::path::{Path, PathBuf};
 
 /// The file a merge leaves in its output directory, so a later merge of the same run may
@@ -109,6 +110,8 @@ pub(super) struct Results<'a> {
     pub(super) pairings: &'a [PairingStats],
     /// The verdicts summary.csv shows (None: no verdict yet).
     pub(super) decided: &'a [Option<SprtDecision>],
+    /// The joint ratings (three or more engines), for ratings.csv.
+    pub(super) ratings: Option<&'a Result<JointRatings, RatingsError>>,
     /// The run's fingerprint without a shard or wave.
     pub(super) fingerprint: &'a Fingerprint,
 }
@@ -146,6 +149,7 @@ pub(super) fn write_merge(
         shape.by_pairs,
     );
     write_ranking(dir, &standings, shape.by_pairs).map_err(io(&dir.join("ranking.csv")))?;
+    write_ratings(dir, results.ratings).map_err(io(&dir.join(RATINGS_FILE)))?;
     // The merged directory carries the run's fingerprint, without a shard or wave: the
     // unsharded run's run.toml; the marker says a merge wrote it (so a rerun may replace it).
     results.fingerprint.write(dir)?;

@@ -9,6 +9,7 @@ use crate::arena::figures::{write_figures_header, write_figures_row, FIGURES_FIL
 use crate::arena::lock::OutputLock;
 use crate::arena::manifest::{Fingerprint, MANIFEST_FILE};
 use crate::arena::pairing::EngineFigures;
+use crate::arena::ratings::RATINGS_FILE;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{
     sample_positions, split_pgn_games, write_games_csv_header, write_pgn, GameRecord, MoveData,
@@ -145,10 +146,11 @@ pub const PGN_START_FILE: &str = "pgn-start.txt";
 
 /// The files a run keeps in its output directory besides the PGN: with `pgn_mode` append or
 /// replace, a new run moves the previous run's into `previous/` instead of refusing the directory.
-const RUN_STATE_FILES: [&str; 9] = [
+const RUN_STATE_FILES: [&str; 10] = [
     "games.csv",
     "summary.csv",
     "ranking.csv",
+    RATINGS_FILE,
     "positions.epd",
     BULLET_FILE,
     BULLET_INDEX_FILE,

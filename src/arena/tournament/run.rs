@@ -14,12 +14,13 @@ use crate::arena::figures::FIGURES_FILE;
 use crate::arena::manifest::Fingerprint;
 use crate::arena::pairing::{ranking, EngineFigures, PairingStats};
 use crate::arena::player::{Player, PlayerError};
-use crate::arena::report::{write_ranking, write_summary, EngineFacts};
+use crate::arena::ratings::{run_ratings, white_outcome, RATINGS_FILE};
+use crate::arena::report::{write_ranking, write_ratings, write_summary, EngineFacts};
 use crate::arena::schedule::{OpeningSource, Schedule, Shard, Slice, Wave};
 use crate::board::{Color, GameResult};
 use crate::record::{FinishedGame, GameRecord};
 use crate::rng::Rng;
-use crate::stats::{SprtDecision, SprtParams};
+use crate::stats::{JointRatings, RatedGame, RatingsError, SprtDecision, SprtParams};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -39,6 +40,9 @@ pub struct TournamentSummary {
     pub figures: Vec<EngineFigures>,
     /// How many of the run's games (resumed ones included) each adjudication rule ended.
     pub adjudications: AdjudicationCounts,
+    /// With three or more engines, their joint ratings over every game of the run (resumed
+    /// ones included), or why there are none; None with two engines.
+    pub ratings: Option<Result<JointRatings, RatingsError>>,
     /// Where the results are.
     pub output_dir: PathBuf,
 }
@@ -359,6 +363,8 @@ struct Tally<'a> {
     decisions: Vec<Option<SprtDecision>>,
     figures: Vec<EngineFigures>,
     adjudications: AdjudicationCounts,
+    /// Every finished game (resumed ones included), for the joint ratings at the end.
+    games: Vec<RatedGame>,
     played: u64,
     games_done: u64,
     run_error: Option<ArenaError>,
@@ -393,6 +399,7 @@ impl<'a> Tally<'a> {
             pairings,
             figures: vec![EngineFigures::default(); config.engines.len()],
             adjudications: AdjudicationCounts::default(),
+            games: Vec::new(),
             played: 0,
             games_done: 0,
             run_error: None,
@@ -419,6 +426,12 @@ impl<'a> Tally<'a> {
                 1.0 - white_score
             };
             self.pairings[spec.pairing].add_game(game.pair_id, first_score);
+            self.games.push(RatedGame {
+                white: spec.engines[0],
+                black: spec.engines[1],
+                outcome: white_outcome(game.result),
+                pair: game.pair_id,
+            });
             self.adjudications.add_finished(game);
             self.update_decision(spec.pairing);
         }
@@ -480,6 +493,12 @@ impl<'a> Tally<'a> {
         self.figures[record.black_engine].add_game(record, Color::Black);
         self.adjudications.add(record);
         let (a, b) = (record.white_engine, record.black_engine);
+        self.games.push(RatedGame {
+            white: a,
+            black: b,
+            outcome: white_outcome(record.result),
+            pair: record.pair_id,
+        });
         let Some(p) = self
             .schedule
             .pairings
@@ -556,12 +575,15 @@ impl<'a> Tally<'a> {
         let standings = ranking(self.names, &self.pairings, &self.figures, self.by_pairs);
         write_ranking(&dir, &standings, self.by_pairs)
             .map_err(io_error(&dir.join("ranking.csv")))?;
+        let ratings = run_ratings(self.names, &self.games);
+        write_ratings(&dir, ratings.as_ref()).map_err(io_error(&dir.join(RATINGS_FILE)))?;
         on_event(Event::RunFinished {
             pairings: &self.pairings,
             decisions: &self.decisions,
             figures: &self.figures,
             elapsed: self.run_started.elapsed(),
             adjudications: self.adjudications,
+            ratings: ratings.as_ref(),
         });
         Ok(TournamentSummary {
             pairings: self.pairings,
@@ -569,6 +591,7 @@ impl<'a> Tally<'a> {
             sprt_decisions: self.decisions,
             figures: self.figures,
             adjudications: self.adjudications,
+            ratings,
             output_dir: dir,
         })
     }

@@ -7,7 +7,7 @@ use super::ProgressStyle;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
 use sparring::arena::{AdjudicationCounts, EngineFigures, Event, MatchConfig, PairingStats};
 use sparring::record::GameRecord;
-use sparring::stats::SprtDecision;
+use sparring::stats::{JointRatings, RatingsError, SprtDecision};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -132,7 +132,17 @@ impl Console {
                 figures,
                 elapsed,
                 adjudications,
-            } => self.run_finished(pairings, decisions, figures, elapsed, adjudications),
+                ratings,
+            } => {
+                let ending = RunEnding {
+                    decisions,
+                    figures,
+                    elapsed,
+                    adjudications,
+                    ratings,
+                };
+                self.run_finished(pairings, ending)
+            }
         }
     }
 
@@ -182,16 +192,9 @@ impl Console {
         bar.set_message(message);
     }
 
-    /// The end of the run: the last results block (unless just printed), the SPRT verdicts,
-    /// the format's end notes, the engine table and the total time.
-    fn run_finished(
-        &mut self,
-        pairings: &[PairingStats],
-        decisions: &[Option<SprtDecision>],
-        figures: &[EngineFigures],
-        elapsed: Duration,
-        adjudications: AdjudicationCounts,
-    ) {
+    /// The end of the run: the last results block (unless just printed), the joint ratings,
+    /// the SPRT verdicts, the format's end notes, the engine table and the total time.
+    fn run_finished(&mut self, pairings: &[PairingStats], ending: RunEnding<'_>) {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
@@ -201,6 +204,16 @@ impl Console {
         } else {
             Vec::new()
         };
+        if let Some(ratings) = ending.ratings {
+            lines.extend(self.output.joint_ratings(ratings));
+        }
+        let RunEnding {
+            decisions,
+            figures,
+            elapsed,
+            adjudications,
+            ..
+        } = ending;
         if let Some(sprt) = &self.run.sprt {
             let several = pairings.len() > 1;
             for (p, d) in pairings.iter().zip(decisions) {
@@ -229,6 +242,15 @@ impl Console {
         ));
         self.print(&lines);
     }
+}
+
+/// What `Event::RunFinished` says besides the pairings.
+struct RunEnding<'a> {
+    decisions: &'a [Option<SprtDecision>],
+    figures: &'a [EngineFigures],
+    elapsed: Duration,
+    adjudications: AdjudicationCounts,
+    ratings: Option<&'a Result<JointRatings, RatingsError>>,
 }
 
 /// How many of the run's games (resumed ones included) each adjudication rule ended (nothing

@@ -173,9 +173,14 @@ pub fn play_with(
     super::interrupt::install();
     let summary = run_tournament(config, openings, options, &mut |event| console.show(event))?;
     println!(
-        "Results in {}: {}, games.csv, summary.csv, ranking.csv{}",
+        "Results in {}: {}, games.csv, summary.csv, ranking.csv{}{}",
         summary.output_dir.display(),
         config.output.pgn_name,
+        if matches!(summary.ratings, Some(Ok(_))) {
+            ", ratings.csv"
+        } else {
+            ""
+        },
         match (config.output.positions, config.output.positions_format) {
             (false, _) => "",
             (true, PositionsFormat::Epd) => ", positions.epd",

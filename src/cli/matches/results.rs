@@ -9,7 +9,7 @@ use sparring::arena::{
     ranking, results_heading, EngineFacts, EngineFigures, MatchConfig, PairingStats, ResultsFormat,
     Standing,
 };
-use sparring::stats::{SprtDecision, SprtParams};
+use sparring::stats::{JointRatings, RatingsError, SprtDecision, SprtParams};
 
 /// Which results block is printed: one during the run (at the rating interval) or the last.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -100,6 +100,14 @@ pub(super) trait ResultsOutput {
     /// Lines before the engine table at the end of the run.
     fn end_notes(&self, _run: &RunFacts, _figures: &[EngineFigures]) -> Vec<String> {
         Vec::new()
+    }
+    /// The joint maximum-likelihood ratings of three or more engines, after the last results
+    /// block (sparring's own table in every format), or why there are none.
+    fn joint_ratings(&self, ratings: &Result<JointRatings, RatingsError>) -> Vec<String> {
+        match ratings {
+            Ok(ratings) => crate::cli::ratings::table(ratings),
+            Err(e) => vec![format!("Maximum-likelihood joint ratings: none ({e})")],
+        }
     }
 
     /// The results block: per pairing with two engines, a ranking table with more.

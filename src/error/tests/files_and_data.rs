@@ -217,6 +217,40 @@ fn every_stats_error_variant_has_its_class() {
 }
 
 #[test]
+fn every_ratings_error_variant_has_its_class() {
+    check(vec![
+        (RatingsError::NoGames, BadInput),
+        (
+            RatingsError::EngineIndex {
+                index: 1,
+                engines: 1,
+            },
+            BadInput,
+        ),
+        (RatingsError::SameEngine { name: s() }, BadInput),
+        (RatingsError::Disconnected { groups: vec![] }, BadInput),
+        (RatingsError::NoFiniteFit, BadInput),
+        (
+            RatingsError::AnchorIndex {
+                index: 1,
+                engines: 1,
+            },
+            BadInput,
+        ),
+        (RatingsError::AnchorValue(f64::NAN), BadInput),
+        (
+            RatingsError::AnchorNotRated {
+                name: s(),
+                rating: Rating::PlusInfinity,
+            },
+            BadInput,
+        ),
+        (RatingsError::Resamples(1), BadInput),
+        (RatingsError::NotConverged, FailedRun),
+    ]);
+}
+
+#[test]
 fn every_games_csv_error_variant_has_its_class() {
     check(vec![
         (

@@ -14,7 +14,7 @@ use crate::record::bullet::{BulletError, BulletIndexError, ConvertError};
 use crate::record::{GamesCsvError, PositionLineError};
 use crate::search::params::SearchParamError;
 use crate::search::TableAllocError;
-use crate::stats::StatsError;
+use crate::stats::{Rating, RatingsError, StatsError};
 use crate::tablebase::{TableKind, TablebaseError};
 use crate::toml_config::ConfigError;
 use crate::tune::ladder::{LoopError, Stage};

@@ -1,0 +1,176 @@
+//! `sparring ratings PATH`: the joint maximum-likelihood ratings of any run's games (a
+//! gauntlet, a round robin, a merge, a run still going), the table a run of three or more
+//! engines ends with, and on request an anchor and the difference of two engines.
+
+use super::UsageError;
+use anyhow::Context;
+use sparring::arena::{joint_ratings, rated_games};
+use sparring::record::read_finished_games;
+use sparring::stats::{
+    fixed, Anchor, Difference, JointRatings, RatingOptions, DEFAULT_RESAMPLES, DEFAULT_SEED,
+};
+use std::path::{Path, PathBuf};
+
+/// `sparring ratings`: joint ratings from a run's games.csv.
+#[derive(Debug, clap::Args)]
+pub struct RatingsArgs {
+    /// A run's output directory (its games.csv is read) or a games.csv file.
+    pub path: PathBuf,
+    /// Hold this engine at --anchor-rating instead of putting the mean at 0.
+    #[arg(long, value_name = "NAME")]
+    pub anchor: Option<String>,
+    /// The anchor's rating (default 0).
+    #[arg(
+        long,
+        value_name = "ELO",
+        requires = "anchor",
+        allow_hyphen_values = true
+    )]
+    pub anchor_rating: Option<f64>,
+    /// Also print A's rating minus B's, with its 95 % interval from the same resamples.
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    pub compare: Option<Vec<String>>,
+    /// Bootstrap resamples of the game pairs (100 to 100000).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RESAMPLES)]
+    pub resamples: u32,
+    /// The bootstrap's seed (the default is the runner's, which gives its ratings.csv).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+}
+
+/// `sparring ratings`.
+pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
+    let csv = games_csv(&args.path)?;
+    let games = read_finished_games(&csv)?;
+    let mut names = Vec::new();
+    let rated = rated_games(&mut names, &games);
+    let index = |option: &str, name: &str| engine_index(&names, &csv, option, name);
+    let anchor = match &args.anchor {
+        Some(name) => Some(Anchor {
+            engine: index("--anchor", name)?,
+            rating: args.anchor_rating.unwrap_or(0.0),
+        }),
+        None => None,
+    };
+    let compare = match args.compare.as_deref() {
+        Some([a, b]) => Some((index("--compare", a)?, index("--compare", b)?)),
+        _ => None,
+    };
+    let options = RatingOptions {
+        anchor,
+        resamples: args.resamples,
+        seed: args.seed,
+    };
+    let ratings =
+        joint_ratings(&names, &rated, &options).with_context(|| format!("{}", csv.display()))?;
+    for line in table(&ratings) {
+        println!("{line}");
+    }
+    if let Some((a, b)) = compare {
+        println!("{}", difference_line(&ratings, a, b));
+    }
+    Ok(())
+}
+
+/// The games.csv a path names: the file itself, or the one in a run directory.
+fn games_csv(path: &Path) -> Result<PathBuf, UsageError> {
+    let csv = if path.is_dir() {
+        path.join("games.csv")
+    } else {
+        path.to_path_buf()
+    };
+    if !csv.exists() {
+        let what = if path.is_dir() {
+            "holds no games.csv (is it a run's output directory?)"
+        } else {
+            "no such file or directory"
+        };
+        return Err(UsageError(format!("{}: {what}", path.display())));
+    }
+    Ok(csv)
+}
+
+/// The index of an engine named on the command line, or an error listing the engines there.
+fn engine_index(names: &[String], csv: &Path, option: &str, name: &str) -> anyhow::Result<usize> {
+    names.iter().position(|n| n == name).ok_or_else(|| {
+        UsageError(format!(
+            "{option}: no engine named {name:?} in {} (engines: {})",
+            csv.display(),
+            names.join(", ")
+        ))
+        .into()
+    })
+}
+
+/// The joint ratings table: a heading saying what they are, one line per engine, best first,
+/// and what the error is (what a run of three or more engines prints after its ranking).
+pub fn table(ratings: &JointRatings) -> Vec<String> {
+    let options = ratings.options();
+    let basis = match options.anchor {
+        Some(a) => format!(
+            "{} held at {}",
+            ratings.engines()[a.engine].name,
+            fixed(a.rating, 1)
+        ),
+        None => "mean 0".to_string(),
+    };
+    let width = ratings
+        .engines()
+        .iter()
+        .map(|e| e.name.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max(25);
+    let mut lines = vec![
+        format!(
+            "Maximum-likelihood joint ratings (one logistic Elo curve fitted to all games, \
+             draws as half points; {basis}):"
+        ),
+        format!(
+            "{:>4} {:<width$} {:>9} {:>8} {:>7} {:>7}",
+            "Rank", "Name", "Rating", "+/-", "Games", "Score"
+        ),
+    ];
+    for (rank, e) in ratings.ranked().iter().enumerate() {
+        let score = e
+            .score()
+            .map_or("n/a".to_string(), |s| fixed(100.0 * s, 1) + "%");
+        lines.push(format!(
+            "{:>4} {:<width$} {:>9.1} {:>8} {:>7} {:>7}",
+            rank + 1,
+            e.name,
+            e.rating,
+            one_decimal(e.interval.half_width()),
+            e.games,
+            score
+        ));
+    }
+    lines.push(format!(
+        "+/-: half the 95 % interval over {} bootstrap resamples of the game pairs",
+        options.resamples
+    ));
+    lines
+}
+
+/// `A - B: 138.5 (95 %: 96.0 to 192.7)`.
+pub fn difference_line(ratings: &JointRatings, a: usize, b: usize) -> String {
+    let Difference { estimate, interval } = ratings.difference(a, b);
+    format!(
+        "{} - {}: {estimate:.1} (95 %: {} to {})",
+        ratings.engines()[a].name,
+        ratings.engines()[b].name,
+        one_decimal(interval.lower),
+        one_decimal(interval.upper)
+    )
+}
+
+/// `12.3`, `inf`, `-inf`.
+fn one_decimal(value: f64) -> String {
+    if value.is_finite() {
+        fixed(value, 1)
+    } else if value > 0.0 {
+        "inf".to_string()
+    } else {
+        "-inf".to_string()
+    }
+}
