@@ -29,7 +29,7 @@ use std::str::FromStr;
 use thiserror::Error;
 
 pub use elo::{elo_from_score, nelo_from_t, score_from_elo, EloEstimate, NELO_PER_T};
-pub use math::{erf, erfc, normal_cdf, normal_quantile};
+pub use math::{cholesky_solve, erf, erfc, normal_cdf, normal_quantile};
 pub use ratings::{
     Anchor, Difference, EngineRating, Interval, JointRatings, RatedGame, Rating, RatingOptions,
     RatingsError, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, MIN_RESAMPLES,

@@ -163,44 +163,6 @@ fn build<const FINAL: bool>(
     (h, g, sum / len.max(1) as f64)
 }
 
-/// Solves the symmetric positive definite system `a x = b` by Cholesky; None if not definite.
-fn cholesky_solve(mut a: Vec<f64>, mut b: Vec<f64>) -> Option<Vec<f64>> {
-    let n = b.len();
-    for j in 0..n {
-        let mut d = a[j * n + j];
-        for k in 0..j {
-            d -= a[j * n + k] * a[j * n + k];
-        }
-        if d <= 0.0 || !d.is_finite() {
-            return None;
-        }
-        let d = d.sqrt();
-        a[j * n + j] = d;
-        for i in j + 1..n {
-            let mut s = a[i * n + j];
-            for k in 0..j {
-                s -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = s / d;
-        }
-    }
-    for i in 0..n {
-        let mut s = b[i];
-        for k in 0..i {
-            s -= a[i * n + k] * b[k];
-        }
-        b[i] = s / a[i * n + i];
-    }
-    for i in (0..n).rev() {
-        let mut s = b[i];
-        for k in i + 1..n {
-            s -= a[k * n + i] * b[k];
-        }
-        b[i] = s / a[i * n + i];
-    }
-    Some(b)
-}
-
 /// Minimises the mean squared error on `data` from weights `start` (one pair per tuned
 /// parameter); `on_iteration` sees each iteration's statistics. With a non-empty `validation`
 /// set its error is reported too, but the converged weights are kept: a few Gauss-Newton steps
@@ -312,7 +274,7 @@ fn step(
             }
         }
         let rhs: Vec<f64> = (0..n).map(|j| if fixed(j) { 0.0 } else { -g[j] }).collect();
-        let Some(delta) = cholesky_solve(a, rhs) else {
+        let Some(delta) = crate::stats::cholesky_solve(a, rhs) else {
             *lambda *= 10.0;
             continue;
         };
@@ -434,8 +396,8 @@ mod tests {
     #[test]
     fn cholesky_solves_a_small_system() {
         // [[4, 2], [2, 3]] x = [2, 1] → x = [0.5, 0].
-        let x = cholesky_solve(vec![4.0, 2.0, 2.0, 3.0], vec![2.0, 1.0]).unwrap();
+        let x = crate::stats::cholesky_solve(vec![4.0, 2.0, 2.0, 3.0], vec![2.0, 1.0]).unwrap();
         assert!((x[0] - 0.5).abs() < 1e-12 && x[1].abs() < 1e-12, "{x:?}");
-        assert!(cholesky_solve(vec![1.0, 2.0, 2.0, 1.0], vec![1.0, 1.0]).is_none());
+        assert!(crate::stats::cholesky_solve(vec![1.0, 2.0, 2.0, 1.0], vec![1.0, 1.0]).is_none());
     }
 }

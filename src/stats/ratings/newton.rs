@@ -69,46 +69,11 @@ fn newton_step(tallies: &Tallies, group: &[usize], theta: &[f64]) -> Option<Vec<
         .map(|(a, b)| laplacian[a * m + b])
         .collect();
     let mut step = vec![0.0];
-    step.extend(cholesky_solve(reduced, &gradient[1..])?);
+    step.extend(crate::stats::cholesky_solve(
+        reduced,
+        gradient[1..].to_vec(),
+    )?);
     Some(step)
-}
-
-/// Solves `A x = b` for a symmetric positive definite `A` (row-major, `b.len()` square).
-fn cholesky_solve(mut a: Vec<f64>, b: &[f64]) -> Option<Vec<f64>> {
-    let n = b.len();
-    // In place: the lower triangle becomes L with A = L Lᵀ.
-    for j in 0..n {
-        let mut diagonal = a[j * n + j];
-        for k in 0..j {
-            diagonal -= a[j * n + k] * a[j * n + k];
-        }
-        if diagonal.is_nan() || diagonal <= 0.0 || diagonal.is_infinite() {
-            return None;
-        }
-        let root = diagonal.sqrt();
-        a[j * n + j] = root;
-        for i in j + 1..n {
-            let mut value = a[i * n + j];
-            for k in 0..j {
-                value -= a[i * n + k] * a[j * n + k];
-            }
-            a[i * n + j] = value / root;
-        }
-    }
-    let mut y = b.to_vec();
-    for i in 0..n {
-        for k in 0..i {
-            y[i] -= a[i * n + k] * y[k];
-        }
-        y[i] /= a[i * n + i];
-    }
-    for i in (0..n).rev() {
-        for k in i + 1..n {
-            y[i] -= a[k * n + i] * y[k];
-        }
-        y[i] /= a[i * n + i];
-    }
-    Some(y)
 }
 
 /// Fits `theta` of a strongly connected `group` (starting from its values there), then
