@@ -280,14 +280,12 @@ impl Searcher {
         if limits.infinite || self.pondering {
             return false;
         }
-        // Under a clock, do not start an iteration that is unlikely to finish within the
-        // soft budget, scaled by how settled the search is; a forced move needs no thought.
-        // A fixed move time is spent in full.
+        // Under a clock, do not start an iteration past a share of the soft budget (one that
+        // would likely not finish within it), scaled by how settled the search is; a forced
+        // move needs no thought. A fixed move time is spent in full.
         match budget.and_then(|b| b.soft) {
             Some(_) if only_move => true,
-            Some(soft) => {
-                self.clock_start.elapsed().as_secs_f64() >= soft.as_secs_f64() * factor / 2.0
-            }
+            Some(soft) => self.clock_start.elapsed().as_secs_f64() >= soft.as_secs_f64() * factor,
             None => false,
         }
     }

@@ -284,8 +284,10 @@ search_params! {
     qsearch_see_margin: i32 = 0, "qsearch.see_margin", [-2000, 2000],
         "Quiescence: a capture is skipped unless its static exchange gains at least minus this\n(0: every capture that loses material is skipped).";
 
+    time_iteration_percent: i32 = 50, "time.iteration_percent", [10, 200],
+        "Time management under a clock: a new iteration starts only while the time spent is below\nthis percentage of the soft budget (an even share of the clock plus most of the increment).";
     time_min_depth: i32 = 4, "time.min_depth", [1, 64],
-        "Time management under a clock: from this iteration on, the soft budget (when no new\niteration starts) is scaled by the three factors below.";
+        "From this iteration on, that percentage is scaled by the three factors below.";
     time_stability_base: i32 = 125, "time.stability_base", [10, 400],
         "Best-move stability factor, in percent: base - step * (iterations in a row with the same\nbest move, at most max) ...";
     time_stability_step: i32 = 5, "time.stability_step", [0, 50],

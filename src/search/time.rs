@@ -37,7 +37,7 @@ impl IterationTrend {
     }
 
     /// Records the iteration at `depth` that ended with `best` scoring `score`, and returns the
-    /// factor for the soft budget (1.0 leaves it as it is).
+    /// share of the soft budget past which no new iteration starts.
     pub(super) fn soft_factor(
         &mut self,
         params: &SearchParams,
@@ -52,14 +52,18 @@ impl IterationTrend {
         };
         self.best_move = Some(best);
         let previous = self.score.replace(score);
+        let share = params.time_iteration_percent as f64 / 100.0;
         if (depth as i32) < params.time_min_depth {
-            return 1.0;
+            return share;
         }
         let stability = (params.time_stability_base
             - params.time_stability_step * self.stable.min(params.time_stability_max))
             as f64
             / 100.0;
-        stability.max(0.1) * self.drop_factor(params, previous, score) * self.node_factor(params)
+        share
+            * stability.max(0.1)
+            * self.drop_factor(params, previous, score)
+            * self.node_factor(params)
     }
 
     /// More time when the score fell since the last iteration (mate scores aside).
@@ -118,11 +122,12 @@ mod tests {
             changing.add_root_nodes(mv(12, 28), 500);
             changing.add_root_nodes(mv(11, 27), 500);
             let b = changing.soft_factor(&params, depth, best, 30);
+            let share = params.time_iteration_percent as f64 / 100.0;
             if depth as i32 >= params.time_min_depth {
-                assert!(a < 1.0, "settled {a} at depth {depth}");
+                assert!(a < share, "settled {a} at depth {depth}");
                 assert!(b > a, "changing {b} against settled {a} at depth {depth}");
             } else {
-                assert_eq!((a, b), (1.0, 1.0));
+                assert_eq!((a, b), (share, share));
             }
         }
     }
