@@ -65,6 +65,103 @@ fn the_fixture_gets_its_known_ratings() {
     assert_eq!(file.stdout, run.stdout);
 }
 
+/// The fixture's games as cutechess-cli writes a PGN: the tags in its order, no FEN (the games
+/// start from the initial position), the Round shared by a pair, comments over several lines
+/// (one holding a line that looks like a tag), CRLF line ends; then a game left unfinished.
+fn fixture_as_pgn() -> String {
+    let csv = std::fs::read_to_string(fixture().join("games.csv")).unwrap();
+    let mut pgn = String::new();
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let (round, white, black, result) = (f[2], f[3], f[4], f[7]);
+        for (tag, value) in [
+            ("Event", "?"),
+            ("Site", "?"),
+            ("Date", "2026.11.27"),
+            ("Round", round),
+            ("White", white),
+            ("Black", black),
+            ("Result", result),
+            ("PlyCount", "2"),
+        ] {
+            pgn.push_str(&format!("[{tag} \"{value}\"]\r\n"));
+        }
+        pgn.push_str(&format!(
+            "\r\n1. e4 {{+0.25/12 0.1s\r\n[White \"nobody\"]}} e5 {{book}} {result}\r\n\r\n"
+        ));
+    }
+    pgn + "[White \"alpha\"]\n[Black \"beta\"]\n[Result \"*\"]\n\n1. d4 *\n"
+}
+
+#[test]
+fn any_runners_pgn_rates_as_its_games_csv_does() {
+    let dir = scratch("pgn");
+    let pgn = dir.join("cutechess.PGN");
+    std::fs::write(&pgn, fixture_as_pgn()).unwrap();
+    let from_csv = sparring(&["ratings", text(&fixture()), "--compare", "alpha", "gamma"]);
+    let from_pgn = sparring(&["ratings", text(&pgn), "--compare", "alpha", "gamma"]);
+    assert_eq!(from_pgn.code, 0, "{}", from_pgn.stderr);
+    let mut lines = from_pgn.stdout.lines();
+    assert_eq!(
+        lines.next(),
+        Some(
+            format!(
+                "{}: 1 unfinished game(s) (Result \"*\") left out",
+                pgn.display()
+            )
+            .as_str()
+        )
+    );
+    // Pairs inferred from Round and players, so the same intervals as the pair ids give.
+    assert_eq!(
+        lines.collect::<Vec<_>>(),
+        from_csv.stdout.lines().collect::<Vec<_>>()
+    );
+    // Two inputs rate together: every game twice, the same ratings.
+    let both = sparring(&["ratings", text(&fixture()), text(&pgn)]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    let table = rows(&both.stdout);
+    assert_eq!(table[0][..2], ["alpha".to_string(), "190.8".to_string()]);
+    assert_eq!(table[0][3], "160");
+}
+
+#[test]
+fn a_bad_pgn_is_refused_naming_file_line_and_tag() {
+    let dir = scratch("bad-pgn");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let game = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n";
+    let no_black = write(
+        "no-black.pgn",
+        &format!("{game}[White \"a\"]\n[Result \"0-1\"]\n0-1\n"),
+    );
+    assert_bad_input(
+        &sparring(&["ratings", text(&no_black)]),
+        &["no-black.pgn: line 7: the game starting here has no Black tag"],
+    );
+    let result = write("result.pgn", &game.replace("1-0\"", "2-0\""));
+    assert_bad_input(
+        &sparring(&["ratings", text(&result)]),
+        &["result.pgn: line 3: Result \"2-0\" is none of 1-0, 0-1, 1/2-1/2, *"],
+    );
+    let tag = write("tag.pgn", &game.replace("[Black \"b\"]", "[Black b]"));
+    assert_bad_input(
+        &sparring(&["ratings", text(&tag)]),
+        &["tag.pgn: line 2: malformed tag pair"],
+    );
+    let unfinished = write(
+        "unfinished.pgn",
+        "[White \"a\"]\n[Black \"b\"]\n[Result \"*\"]\n*\n",
+    );
+    assert_bad_input(
+        &sparring(&["ratings", text(&unfinished)]),
+        &["unfinished.pgn: no finished games to rate"],
+    );
+}
+
 #[test]
 fn compare_and_anchor_read_differences_off_the_same_fit() {
     let run = sparring(&["ratings", text(&fixture()), "--compare", "alpha", "gamma"]);
@@ -142,6 +239,9 @@ fn a_three_engine_run_ends_with_the_joint_ratings() {
     assert_eq!(again.code, 0, "{}", again.stderr);
     let printed: Vec<&str> = lines[joint..joint + 6].to_vec();
     assert_eq!(printed, again.stdout.lines().collect::<Vec<_>>());
+    // And on its PGN, whose pairs are found again from the Round, FEN and players.
+    let from_pgn = sparring(&["ratings", text(&out.join("games.pgn"))]);
+    assert_eq!(from_pgn.stdout, again.stdout, "{}", from_pgn.stderr);
     // ratings.csv: the same ratings, best first, every game counted twice (once per side).
     let csv = std::fs::read_to_string(out.join("ratings.csv")).unwrap();
     let csv_lines: Vec<&str> = csv.lines().collect();

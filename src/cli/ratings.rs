@@ -1,21 +1,26 @@
-//! `sparring ratings PATH`: the joint maximum-likelihood ratings of any run's games (a
-//! gauntlet, a round robin, a merge, a run still going), the table a run of three or more
+//! `sparring ratings PATH...`: the joint maximum-likelihood ratings of any run's games (a
+//! gauntlet, a round robin, a merge, a run still going, another runner's PGN), the table a run of three or more
 //! engines ends with, and on request an anchor and the difference of two engines.
 
 use super::UsageError;
 use anyhow::Context;
+use sparring::arena::ratings::rated_pgn_games;
 use sparring::arena::{joint_ratings, rated_games};
-use sparring::record::read_finished_games;
+use sparring::record::{read_finished_games, read_pgn_results};
 use sparring::stats::{
-    fixed, Anchor, Difference, JointRatings, RatingOptions, DEFAULT_RESAMPLES, DEFAULT_SEED,
+    fixed, Anchor, Difference, JointRatings, RatedGame, RatingOptions, DEFAULT_RESAMPLES,
+    DEFAULT_SEED,
 };
 use std::path::{Path, PathBuf};
 
-/// `sparring ratings`: joint ratings from a run's games.csv.
+/// `sparring ratings`: joint ratings from runs' games.csv files or any runner's PGN files.
 #[derive(Debug, clap::Args)]
 pub struct RatingsArgs {
-    /// A run's output directory (its games.csv is read) or a games.csv file.
-    pub path: PathBuf,
+    /// Runs' output directories (their games.csv is read), games.csv files, or PGN files
+    /// (`.pgn`, any runner's: the White, Black, Result, Round and FEN tags are read), rated
+    /// together.
+    #[arg(required = true, value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
     /// Hold this engine at --anchor-rating instead of putting the mean at 0.
     #[arg(long, value_name = "NAME")]
     pub anchor: Option<String>,
@@ -40,11 +45,41 @@ pub struct RatingsArgs {
 
 /// `sparring ratings`.
 pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
-    let csv = games_csv(&args.path)?;
-    let games = read_finished_games(&csv)?;
     let mut names = Vec::new();
-    let rated = rated_games(&mut names, &games);
-    let index = |option: &str, name: &str| engine_index(&names, &csv, option, name);
+    let mut rated: Vec<RatedGame> = Vec::new();
+    let mut sources = Vec::new();
+    for path in &args.paths {
+        let input = Input::of(path)?;
+        // Pair ids are per file: the next file's count on from the last one's.
+        let first_pair = rated.iter().map(|g| g.pair + 1).max().unwrap_or(0);
+        match &input {
+            Input::GamesCsv(csv) => {
+                let games = read_finished_games(csv)?;
+                rated.extend(
+                    rated_games(&mut names, &games)
+                        .into_iter()
+                        .map(|g| RatedGame {
+                            pair: g.pair + first_pair,
+                            ..g
+                        }),
+                );
+            }
+            Input::Pgn(pgn) => {
+                let games = read_pgn_results(pgn)?;
+                let unfinished = games.iter().filter(|g| g.result.is_none()).count();
+                if unfinished > 0 {
+                    println!(
+                        "{}: {unfinished} unfinished game(s) (Result \"*\") left out",
+                        pgn.display()
+                    );
+                }
+                rated.extend(rated_pgn_games(&mut names, &games, first_pair));
+            }
+        }
+        sources.push(input.file().display().to_string());
+    }
+    let sources = sources.join(", ");
+    let index = |option: &str, name: &str| engine_index(&names, &sources, option, name);
     let anchor = match &args.anchor {
         Some(name) => Some(Anchor {
             engine: index("--anchor", name)?,
@@ -61,8 +96,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
         resamples: args.resamples,
         seed: args.seed,
     };
-    let ratings =
-        joint_ratings(&names, &rated, &options).with_context(|| format!("{}", csv.display()))?;
+    let ratings = joint_ratings(&names, &rated, &options).with_context(|| sources.clone())?;
     for line in table(&ratings) {
         println!("{line}");
     }
@@ -72,30 +106,54 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The games.csv a path names: the file itself, or the one in a run directory.
-fn games_csv(path: &Path) -> Result<PathBuf, UsageError> {
-    let csv = if path.is_dir() {
-        path.join("games.csv")
-    } else {
-        path.to_path_buf()
-    };
-    if !csv.exists() {
-        let what = if path.is_dir() {
-            "holds no games.csv (is it a run's output directory?)"
+/// A file `sparring ratings` reads.
+enum Input {
+    /// A run's games.csv.
+    GamesCsv(PathBuf),
+    /// A PGN file, any runner's.
+    Pgn(PathBuf),
+}
+
+impl Input {
+    /// What a path names: a run directory's games.csv, a `.pgn` file, or a games.csv file.
+    fn of(path: &Path) -> Result<Input, UsageError> {
+        let is_pgn = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+        let input = if path.is_dir() {
+            Input::GamesCsv(path.join("games.csv"))
+        } else if is_pgn(path) {
+            Input::Pgn(path.to_path_buf())
         } else {
-            "no such file or directory"
+            Input::GamesCsv(path.to_path_buf())
         };
-        return Err(UsageError(format!("{}: {what}", path.display())));
+        if !input.file().exists() {
+            let what = if path.is_dir() {
+                "holds no games.csv (is it a run's output directory?)"
+            } else {
+                "no such file or directory"
+            };
+            return Err(UsageError(format!("{}: {what}", path.display())));
+        }
+        Ok(input)
     }
-    Ok(csv)
+
+    /// The file read.
+    fn file(&self) -> &Path {
+        match self {
+            Input::GamesCsv(p) | Input::Pgn(p) => p,
+        }
+    }
 }
 
 /// The index of an engine named on the command line, or an error listing the engines there.
-fn engine_index(names: &[String], csv: &Path, option: &str, name: &str) -> anyhow::Result<usize> {
+fn engine_index(
+    names: &[String],
+    sources: &str,
+    option: &str,
+    name: &str,
+) -> anyhow::Result<usize> {
     names.iter().position(|n| n == name).ok_or_else(|| {
         UsageError(format!(
-            "{option}: no engine named {name:?} in {} (engines: {})",
-            csv.display(),
+            "{option}: no engine named {name:?} in {sources} (engines: {})",
             names.join(", ")
         ))
         .into()

@@ -82,6 +82,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<Failure> {
         class::<openings::generate::GenerateError>,
         class::<openings::EpdOperationError>,
         class::<record::GamesCsvError>,
+        class::<record::PgnResultsError>,
         class::<record::PositionLineError>,
         class::<record::bullet::BulletError>,
         class::<record::bullet::BulletLineError>,

@@ -7,6 +7,7 @@
 pub mod bullet;
 mod csv;
 mod pgn;
+mod pgn_results;
 mod positions;
 
 pub use self::csv::{
@@ -17,6 +18,7 @@ pub use self::pgn::{
     escape_tag_value, lan, move_comment, split_pgn_games, utc_date, write_pgn, MoveData,
     PgnGameText, PgnNotation, PgnStyle,
 };
+pub use self::pgn_results::{parse_pgn_results, read_pgn_results, PgnGameResult, PgnResultsError};
 pub use self::positions::{
     sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, PositionsResolve,
     TrainingPosition, MAX_TRAINING_SCORE,

@@ -281,6 +281,47 @@ fn every_games_csv_error_variant_has_its_class() {
 }
 
 #[test]
+fn every_pgn_results_error_variant_has_its_class() {
+    check(vec![
+        (
+            PgnResultsError::Io {
+                path: p(),
+                source: io(),
+            },
+            FailedRun,
+        ),
+        (
+            PgnResultsError::MalformedTag { path: p(), line: 1 },
+            BadInput,
+        ),
+        (
+            PgnResultsError::MissingTag {
+                path: p(),
+                line: 1,
+                tag: "White",
+            },
+            BadInput,
+        ),
+        (
+            PgnResultsError::BadResult {
+                path: p(),
+                line: 1,
+                found: s(),
+            },
+            BadInput,
+        ),
+        (
+            PgnResultsError::SamePlayer {
+                path: p(),
+                line: 1,
+                name: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
 fn every_bullet_error_variant_has_its_class() {
     check(vec![
         (BulletError::Line(PositionLineError::MissingLabel), BadInput),

@@ -11,7 +11,7 @@ use crate::eval::WeightsError;
 use crate::openings::generate::GenerateError;
 use crate::openings::{BadLine, BadLineReason, EpdOperationError, FormatNameError, OpeningsError};
 use crate::record::bullet::{BulletError, BulletIndexError, ConvertError};
-use crate::record::{GamesCsvError, PositionLineError};
+use crate::record::{GamesCsvError, PgnResultsError, PositionLineError};
 use crate::search::params::SearchParamError;
 use crate::search::TableAllocError;
 use crate::stats::{Rating, RatingsError, StatsError};

@@ -1,0 +1,329 @@
+//! The results any runner's PGN holds (cutechess-cli's, fastchess's, sparring's, a GUI's): for
+//! each game its players, result, round and start FEN, read from the tag pairs alone, so a file
+//! whose moves another tool would reject still rates. A single pass over the lines: a tag line
+//! after movetext, or movetext after a termination marker, starts the next game; brace comments
+//! may span lines and hide tag-like lines and markers.
+
+use crate::board::GameResult;
+use crate::error::{ErrorClass, Failure};
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// One game of a PGN as its tags tell it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PgnGameResult {
+    /// The 1-based line where the game starts (its first tag).
+    pub line: usize,
+    /// The `White` tag.
+    pub white: String,
+    /// The `Black` tag.
+    pub black: String,
+    /// The `Result` tag; None for `*` (a game not finished).
+    pub result: Option<GameResult>,
+    /// The `Round` tag, unless absent or unknown (`?`, `-`, empty).
+    pub round: Option<String>,
+    /// The `FEN` tag, if any.
+    pub fen: Option<String>,
+}
+
+/// Why a PGN's results cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum PgnResultsError {
+    /// The file could not be read.
+    #[error("{}: cannot read: {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// A line that starts like a tag pair but is not `[Name "value"]`.
+    #[error("{}: line {line}: malformed tag pair (expected [Name \"value\"])", path.display())]
+    MalformedTag {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+    },
+    /// A game without one of the tags a rating needs.
+    #[error("{}: line {line}: the game starting here has no {tag} tag", path.display())]
+    MissingTag {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line where the game starts.
+        line: usize,
+        /// `White`, `Black` or `Result`.
+        tag: &'static str,
+    },
+    /// A `Result` tag that is none of `1-0`, `0-1`, `1/2-1/2`, `*`.
+    #[error("{}: line {line}: Result {found:?} is none of 1-0, 0-1, 1/2-1/2, *", path.display())]
+    BadResult {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line of the tag.
+        line: usize,
+        /// The value as written.
+        found: String,
+    },
+    /// A game whose White and Black name one player: it says nothing about any rating.
+    #[error("{}: line {line}: White and Black are both {name:?}", path.display())]
+    SamePlayer {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line where the game starts.
+        line: usize,
+        /// The name.
+        name: String,
+    },
+}
+
+impl ErrorClass for PgnResultsError {
+    fn class(&self) -> Failure {
+        match self {
+            PgnResultsError::Io { .. } => Failure::FailedRun,
+            PgnResultsError::MalformedTag { .. }
+            | PgnResultsError::MissingTag { .. }
+            | PgnResultsError::BadResult { .. }
+            | PgnResultsError::SamePlayer { .. } => Failure::BadInput,
+        }
+    }
+}
+
+/// Reads the results of every game of the PGN file at `path`.
+pub fn read_pgn_results(path: &Path) -> Result<Vec<PgnGameResult>, PgnResultsError> {
+    let bytes = std::fs::read(path).map_err(|source| PgnResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse_pgn_results(&bytes, path)
+}
+
+/// The tags of a game being read, each with the line it is on.
+#[derive(Default)]
+struct TagsRead {
+    first_line: usize,
+    white: Option<String>,
+    black: Option<String>,
+    result: Option<(String, usize)>,
+    round: Option<String>,
+    fen: Option<String>,
+    has_movetext: bool,
+    /// A termination marker was read: the next movetext is another game's.
+    ended: bool,
+}
+
+/// The results of every game of a PGN text; `path` names the file in errors. Bytes that are not
+/// UTF-8 (Latin-1 names) are read lossily.
+pub fn parse_pgn_results(bytes: &[u8], path: &Path) -> Result<Vec<PgnGameResult>, PgnResultsError> {
+    let mut games = Vec::new();
+    let mut game: Option<TagsRead> = None;
+    let mut in_comment = false;
+    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
+        let line = index + 1;
+        let text = raw.trim_ascii();
+        if !in_comment && text.first() == Some(&b'[') {
+            if game.as_ref().is_some_and(|g| g.has_movetext) {
+                games.push(finish(game.take().unwrap_or_default(), path)?);
+            }
+            let current = game.get_or_insert_with(|| TagsRead {
+                first_line: line,
+                ..TagsRead::default()
+            });
+            read_tags(text, line, current).ok_or_else(|| PgnResultsError::MalformedTag {
+                path: path.to_path_buf(),
+                line,
+            })?;
+        } else if !in_comment && text.first() == Some(&b'%') {
+            // An escaped line (PGN standard 6): ignored.
+        } else if !text.is_empty() {
+            if game.as_ref().is_some_and(|g| g.ended) {
+                games.push(finish(game.take().unwrap_or_default(), path)?);
+            }
+            let current = game.get_or_insert_with(|| TagsRead {
+                first_line: line,
+                ..TagsRead::default()
+            });
+            current.has_movetext = true;
+            let (open, ended) = scan_movetext(text, in_comment);
+            in_comment = open;
+            current.ended |= ended;
+        }
+    }
+    if let Some(last) = game {
+        games.push(finish(last, path)?);
+    }
+    Ok(games)
+}
+
+/// Reads a movetext line: whether a brace comment is still open at its end, and whether a game
+/// termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) stands outside comments in it.
+fn scan_movetext(text: &[u8], mut in_comment: bool) -> (bool, bool) {
+    let mut ended = false;
+    let mut word_start = None;
+    for (i, &b) in text.iter().chain(b" ").enumerate() {
+        if in_comment {
+            in_comment = b != b'}';
+            continue;
+        }
+        let separator = b.is_ascii_whitespace() || matches!(b, b'{' | b';' | b'(' | b')');
+        if !separator {
+            word_start.get_or_insert(i);
+            continue;
+        }
+        if let Some(start) = word_start.take() {
+            ended |= matches!(&text[start..i], b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
+        }
+        match b {
+            b'{' => in_comment = true,
+            // A rest-of-line comment hides the rest of the line.
+            b';' => return (false, ended),
+            _ => {}
+        }
+    }
+    (in_comment, ended)
+}
+
+/// Reads the tag pairs of one line into `game` (a line may hold several); None if malformed.
+fn read_tags(mut text: &[u8], line: usize, game: &mut TagsRead) -> Option<()> {
+    while let Some(rest) = text.strip_prefix(b"[") {
+        let name_end = rest.iter().position(|b| b.is_ascii_whitespace())?;
+        let name = &rest[..name_end];
+        let after_name = rest[name_end..].trim_ascii_start().strip_prefix(b"\"")?;
+        let (value, used) = quoted_value(after_name)?;
+        let tail = after_name[used..].trim_ascii_start().strip_prefix(b"]")?;
+        let value = String::from_utf8_lossy(&value).into_owned();
+        match name {
+            b"White" => game.white = Some(value),
+            b"Black" => game.black = Some(value),
+            b"Result" => game.result = Some((value, line)),
+            b"Round" => game.round = Some(value).filter(|r| !matches!(r.as_str(), "" | "?" | "-")),
+            b"FEN" => game.fen = Some(value),
+            _ => {}
+        }
+        text = tail.trim_ascii_start();
+    }
+    text.is_empty().then_some(())
+}
+
+/// The value of a quoted string whose opening quote is already read (backslash escapes quote
+/// and backslash), and the bytes used including the closing quote.
+fn quoted_value(text: &[u8]) -> Option<(Vec<u8>, usize)> {
+    let mut value = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'"' => return Some((value, i + 1)),
+            b'\\' if i + 1 < text.len() => {
+                value.push(text[i + 1]);
+                i += 2;
+            }
+            b => {
+                value.push(b);
+                i += 1;
+            }
+        }
+    }
+    None
+}
+
+/// The game's result record, or why its tags cannot rate it.
+fn finish(game: TagsRead, path: &Path) -> Result<PgnGameResult, PgnResultsError> {
+    let missing = |tag| PgnResultsError::MissingTag {
+        path: path.to_path_buf(),
+        line: game.first_line,
+        tag,
+    };
+    let white = game.white.clone().ok_or_else(|| missing("White"))?;
+    let black = game.black.clone().ok_or_else(|| missing("Black"))?;
+    let (found, result_line) = game.result.clone().ok_or_else(|| missing("Result"))?;
+    let result = match found.as_str() {
+        "1-0" => Some(GameResult::WhiteWins),
+        "0-1" => Some(GameResult::BlackWins),
+        "1/2-1/2" => Some(GameResult::Draw),
+        "*" => None,
+        _ => {
+            return Err(PgnResultsError::BadResult {
+                path: path.to_path_buf(),
+                line: result_line,
+                found,
+            })
+        }
+    };
+    if white == black {
+        return Err(PgnResultsError::SamePlayer {
+            path: path.to_path_buf(),
+            line: game.first_line,
+            name: white,
+        });
+    }
+    Ok(PgnGameResult {
+        line: game.first_line,
+        white,
+        black,
+        result,
+        round: game.round,
+        fen: game.fen,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Vec<PgnGameResult>, PgnResultsError> {
+        parse_pgn_results(text.as_bytes(), Path::new("t.pgn"))
+    }
+
+    #[test]
+    fn games_are_split_at_the_tags_after_movetext_and_comments_hide_tag_lines() {
+        let text = "[Event \"x\"]\r\n[Round \"3\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\
+                    [FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. e4 {a comment\n[White \"not a tag\"]\n\
+                    } e5 ; rest {\n2. Nf3 1-0\n\n[White \"b\"] [Black \"a\"]\n[Result \"*\"]\n[Round \"?\"]\n\n*\n\
+                    [White \"c\\\"q\\\\\"][Black \"a\"][Result \"1/2-1/2\"]\n1/2-1/2\n";
+        let games = parse(text).unwrap();
+        assert_eq!(games.len(), 3);
+        assert_eq!(
+            games[0],
+            PgnGameResult {
+                line: 1,
+                white: "a".into(),
+                black: "b".into(),
+                result: Some(GameResult::WhiteWins),
+                round: Some("3".into()),
+                fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+            }
+        );
+        assert_eq!(
+            (games[1].line, games[1].result, games[1].round.clone()),
+            (13, None, None)
+        );
+        assert_eq!(games[2].white, "c\"q\\");
+        assert_eq!(games[2].result, Some(GameResult::Draw));
+        assert_eq!(parse("").unwrap(), vec![]);
+    }
+
+    #[test]
+    fn bad_games_are_refused_naming_the_line_and_tag() {
+        let message = |text: &str| parse(text).unwrap_err().to_string();
+        assert_eq!(
+            message("[White \"a\"]\n[Result \"1-0\"]\n1-0\n"),
+            "t.pgn: line 1: the game starting here has no Black tag"
+        );
+        assert_eq!(
+            message("[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n1-0\n\n1. e4 *\n"),
+            "t.pgn: line 6: the game starting here has no White tag"
+        );
+        assert_eq!(
+            message("[White \"a\"]\n[Black \"b\"]\n[Result \"2-0\"]\n"),
+            "t.pgn: line 3: Result \"2-0\" is none of 1-0, 0-1, 1/2-1/2, *"
+        );
+        assert_eq!(
+            message("[White \"a\"]\n[Black \"b\n"),
+            "t.pgn: line 2: malformed tag pair (expected [Name \"value\"])"
+        );
+        assert_eq!(
+            message("[White \"a\"]\n[Black \"a\"]\n[Result \"1-0\"]\n"),
+            "t.pgn: line 1: White and Black are both \"a\""
+        );
+    }
+}
