@@ -300,6 +300,10 @@ mod tests {
         assert_eq!(games[2].white, "c\"q\\");
         assert_eq!(games[2].result, Some(GameResult::Draw));
         assert_eq!(parse("").unwrap(), vec![]);
+        // A Latin-1 name is read lossily, not refused.
+        let latin1 = b"[White \"M\xfcller\"]\n[Black \"b\"]\n[Result \"0-1\"]\n0-1\n";
+        let games = parse_pgn_results(latin1, Path::new("t.pgn")).unwrap();
+        assert_eq!(games[0].white, "M\u{fffd}ller");
     }
 
     #[test]
