@@ -29,8 +29,9 @@ enum Command {
     Match(MatchCommand),
     /// Elo, error bars, LOS and SPRT figures from result counts.
     Stats(cli::stats::StatsArgs),
-    /// Joint maximum-likelihood ratings of a run's engines from its games.csv, with bootstrap
-    /// error bars (what a run of three or more engines ends with).
+    /// Joint maximum-likelihood ratings of the engines of runs (their games.csv) or of any
+    /// runner's PGN files, with bootstrap error bars (what a run of three or more engines ends
+    /// with).
     Ratings(cli::ratings::RatingsArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci(cli::uci::UciArgs),
