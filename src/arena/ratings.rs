@@ -39,8 +39,9 @@ pub fn rated_games(names: &mut Vec<String>, games: &[FinishedGame]) -> Vec<Rated
 /// The finished games of a PGN (any runner's) as the fit takes them, engines indexed by `names`
 /// as [`rated_games`] does; games marked `*` are left out. A PGN does not say which games form
 /// a pair, so a pair is two games sharing their round, start FEN and players with the colours
-/// reversed (what sparring, fastchess and cutechess write for a colour-reversed pair); any other
-/// game is a pair of its own. Pair ids count from `first_pair`.
+/// reversed (sparring and fastchess give both games of a pair one round); any other game is a
+/// pair of its own, so a runner that numbers every game gets its games resampled one by one.
+/// Pair ids count from `first_pair`.
 pub fn rated_pgn_games(
     names: &mut Vec<String>,
     games: &[PgnGameResult],
