@@ -9,6 +9,7 @@ mod epd;
 mod error;
 pub mod generate;
 mod pgn;
+pub(crate) use pgn::parse_tag as parse_pgn_tag;
 mod polyglot;
 pub(crate) use polyglot::double_push_target;
 mod store;

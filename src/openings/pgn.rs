@@ -337,8 +337,8 @@ fn strip_move_number(token: &[u8]) -> &[u8] {
 }
 
 /// Parses `[Name "value"]` at the start of `text` (one line); returns the name, the unescaped
-/// value and the bytes used.
-fn parse_tag(text: &[u8]) -> Option<(&[u8], String, usize)> {
+/// value and the bytes used (also how `sparring ratings` reads a PGN's tags).
+pub(crate) fn parse_tag(text: &[u8]) -> Option<(&[u8], String, usize)> {
     let mut i = 1;
     let skip_ws = |i: &mut usize| {
         while *i < text.len() && text[*i].is_ascii_whitespace() {

@@ -6,6 +6,7 @@
 
 use crate::board::GameResult;
 use crate::error::{ErrorClass, Failure};
+use crate::openings::parse_pgn_tag;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -185,13 +186,8 @@ fn scan_movetext(text: &[u8], mut in_comment: bool) -> (bool, bool) {
 
 /// Reads the tag pairs of one line into `game` (a line may hold several); None if malformed.
 fn read_tags(mut text: &[u8], line: usize, game: &mut TagsRead) -> Option<()> {
-    while let Some(rest) = text.strip_prefix(b"[") {
-        let name_end = rest.iter().position(|b| b.is_ascii_whitespace())?;
-        let name = &rest[..name_end];
-        let after_name = rest[name_end..].trim_ascii_start().strip_prefix(b"\"")?;
-        let (value, used) = quoted_value(after_name)?;
-        let tail = after_name[used..].trim_ascii_start().strip_prefix(b"]")?;
-        let value = String::from_utf8_lossy(&value).into_owned();
+    while text.first() == Some(&b'[') {
+        let (name, value, used) = parse_pgn_tag(text)?;
         match name {
             b"White" => game.white = Some(value),
             b"Black" => game.black = Some(value),
@@ -200,30 +196,9 @@ fn read_tags(mut text: &[u8], line: usize, game: &mut TagsRead) -> Option<()> {
             b"FEN" => game.fen = Some(value),
             _ => {}
         }
-        text = tail.trim_ascii_start();
+        text = text[used..].trim_ascii_start();
     }
     text.is_empty().then_some(())
-}
-
-/// The value of a quoted string whose opening quote is already read (backslash escapes quote
-/// and backslash), and the bytes used including the closing quote.
-fn quoted_value(text: &[u8]) -> Option<(Vec<u8>, usize)> {
-    let mut value = Vec::new();
-    let mut i = 0;
-    while i < text.len() {
-        match text[i] {
-            b'"' => return Some((value, i + 1)),
-            b'\\' if i + 1 < text.len() => {
-                value.push(text[i + 1]);
-                i += 2;
-            }
-            b => {
-                value.push(b);
-                i += 1;
-            }
-        }
-    }
-    None
 }
 
 /// The game's result record, or why its tags cannot rate it.
