@@ -175,7 +175,7 @@ impl Searcher {
         self.aborted = false;
         self.limits_armed = false;
         self.node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let budget = limits.time_budget(pos.side_to_move());
+        let budget = limits.time_budget(pos.side_to_move(), &self.tuning);
         self.hard_budget = budget.map(|b| b.hard);
         self.pondering = self.ponder.load(Ordering::Relaxed);
         self.clock_start = start;

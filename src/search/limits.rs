@@ -1,5 +1,6 @@
 //! Search limits (depth, nodes, movetime, clock, infinite) and the time budget derived from them.
 
+use super::params::SearchParams;
 use crate::board::{Color, Move};
 use std::time::Duration;
 
@@ -76,8 +77,9 @@ impl SearchLimits {
     }
 
     /// The time budget for `side`, None when the search is not timed. A fixed move time is a
-    /// hard limit only; a clock also gives a soft limit for starting iterations.
-    pub fn time_budget(&self, side: Color) -> Option<TimeBudget> {
+    /// hard limit only; a clock also gives a soft limit for starting iterations, sized by the
+    /// `time.moves_to_go`, `time.increment_percent` and `time.hard_percent` parameters.
+    pub fn time_budget(&self, side: Color, params: &SearchParams) -> Option<TimeBudget> {
         if self.infinite {
             return None;
         }
@@ -98,17 +100,23 @@ impl SearchLimits {
                 Color::Black => (clock.black_time, clock.black_increment),
             };
             let left = time.saturating_sub(overhead);
-            let moves = clock.moves_to_go.unwrap_or(30).clamp(1, 50);
-            // Spend an even share of what is left plus most of the increment, never more than
-            // a fraction of the clock so a slow iteration cannot flag.
-            let share = (left / (moves + 2)).saturating_add(inc.saturating_mul(3) / 4);
+            let guess = params.time_moves_to_go as u32;
+            let moves = clock.moves_to_go.unwrap_or(guess).clamp(1, 50);
+            // Spend an even share of what is left plus a share of the increment, never more
+            // than a fixed fraction of the clock (not tuned: it is what keeps a slow iteration
+            // from flagging).
+            let inc_share = inc.mul_f64(params.time_increment_percent as f64 / 100.0);
+            let share = (left / (moves + 2)).saturating_add(inc_share);
             let cap = if clock.moves_to_go == Some(1) {
                 left * 3 / 4
             } else {
                 left / 3
             };
             let soft = share.min(cap).max(Duration::from_millis(1));
-            let hard = soft.saturating_mul(4).min(cap).max(soft);
+            let hard = soft
+                .mul_f64(params.time_hard_percent as f64 / 100.0)
+                .min(cap)
+                .max(soft);
             budget = Some(match budget {
                 Some(fixed) => TimeBudget {
                     soft: Some(soft.min(fixed.hard)),
@@ -134,7 +142,9 @@ mod tests {
             move_overhead: Duration::from_millis(10),
             ..SearchLimits::movetime(Duration::from_millis(300))
         };
-        let budget = limits.time_budget(Color::White).unwrap();
+        let budget = limits
+            .time_budget(Color::White, &SearchParams::default())
+            .unwrap();
         assert_eq!(budget.soft, None);
         assert_eq!(budget.hard, Duration::from_millis(290));
     }
@@ -149,8 +159,40 @@ mod tests {
             }),
             ..Default::default()
         };
-        let budget = limits.time_budget(Color::Black).unwrap();
+        let budget = limits
+            .time_budget(Color::Black, &SearchParams::default())
+            .unwrap();
         assert!(budget.soft.unwrap() < budget.hard, "{budget:?}");
         assert!(budget.hard <= Duration::from_secs(20));
+    }
+
+    #[test]
+    fn the_clock_is_shared_by_the_time_parameters() {
+        // 5 s + 50 ms, no moves-to-go: 5 s over 30 + 2 moves plus 75 % of the increment, and
+        // four times that as the hard limit.
+        let limits = SearchLimits {
+            clock: Some(Clock {
+                white_time: Duration::from_secs(5),
+                white_increment: Duration::from_millis(50),
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let mut params = SearchParams::default();
+        let budget = limits.time_budget(Color::White, &params).unwrap();
+        assert_eq!(budget.soft, Some(Duration::from_micros(156_250 + 37_500)));
+        assert_eq!(budget.hard, Duration::from_micros(4 * 193_750));
+        params.time_moves_to_go = 18;
+        params.time_increment_percent = 100;
+        params.time_hard_percent = 200;
+        let budget = limits.time_budget(Color::White, &params).unwrap();
+        assert_eq!(budget.soft, Some(Duration::from_millis(250 + 50)));
+        assert_eq!(budget.hard, Duration::from_millis(600));
+        // Never more than a third of the clock.
+        params.time_moves_to_go = 1;
+        params.time_hard_percent = 1000;
+        let budget = limits.time_budget(Color::White, &params).unwrap();
+        let third = Duration::from_secs(5) / 3;
+        assert_eq!((budget.soft, budget.hard), (Some(third), third));
     }
 }

@@ -284,8 +284,14 @@ search_params! {
     qsearch_see_margin: i32 = 0, "qsearch.see_margin", [-2000, 2000],
         "Quiescence: a capture is skipped unless its static exchange gains at least minus this\n(0: every capture that loses material is skipped).";
 
+    time_moves_to_go: i32 = 30, "time.moves_to_go", [1, 50],
+        "Time management under a clock: the soft budget is the time left over this many moves plus\ntwo (when the control does not say how many moves remain) ...";
+    time_increment_percent: i32 = 75, "time.increment_percent", [0, 100],
+        "... plus this percentage of the increment; the hard limit, where a search is aborted, is ...";
+    time_hard_percent: i32 = 400, "time.hard_percent", [100, 1000],
+        "... this percentage of the soft budget; both at most a third of the time left.";
     time_iteration_percent: i32 = 50, "time.iteration_percent", [10, 200],
-        "Time management under a clock: a new iteration starts only while the time spent is below\nthis percentage of the soft budget (an even share of the clock plus most of the increment).";
+        "A new iteration starts only while the time spent is below this percentage of the soft budget.";
     time_min_depth: i32 = 4, "time.min_depth", [1, 64],
         "From this iteration on, that percentage is scaled by the three factors below.";
     time_stability_base: i32 = 125, "time.stability_base", [10, 400],

@@ -98,8 +98,10 @@ impl IterationTrend {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::Square;
+    use crate::board::{Color, Square};
     use crate::search::SEARCH_PARAMS;
+    use crate::search::{Clock, SearchLimits};
+    use std::time::Duration;
 
     fn mv(from: usize, to: usize) -> Move {
         Move::new(Square::from_index(from), Square::from_index(to), 0)
@@ -154,10 +156,25 @@ mod tests {
 
     #[test]
     fn every_time_parameter_changes_the_budget() {
-        // Three iterations: a changed best move, a fall of 30 cp, then a settled move.
+        // The clock's soft and hard limits, then three iterations: a changed best move, a fall
+        // of 30 cp, then a settled move.
+        let limits = SearchLimits {
+            clock: Some(Clock {
+                white_time: Duration::from_secs(5),
+                black_time: Duration::from_secs(5),
+                white_increment: Duration::from_millis(50),
+                black_increment: Duration::from_millis(50),
+                moves_to_go: None,
+            }),
+            ..Default::default()
+        };
         let budget = |params: &SearchParams| {
+            let limits = limits.time_budget(Color::White, params).unwrap();
             let mut trend = IterationTrend::default();
-            let mut factors = Vec::new();
+            let mut factors = vec![
+                limits.soft.unwrap().as_secs_f64(),
+                limits.hard.as_secs_f64(),
+            ];
             for (depth, best, score) in [
                 (4, mv(11, 27), 40),
                 (5, mv(12, 28), 10),
