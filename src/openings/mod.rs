@@ -9,7 +9,10 @@ mod epd;
 mod error;
 pub mod generate;
 mod pgn;
-pub(crate) use pgn::parse_tag as parse_pgn_tag;
+mod pgn_split;
+pub(crate) use pgn_split::{
+    split_games as split_pgn_games, RawGame as RawPgnGame, TagValue as PgnTagValue,
+};
 mod polyglot;
 pub(crate) use polyglot::double_push_target;
 mod store;

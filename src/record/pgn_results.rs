@@ -1,12 +1,11 @@
 //! The results any runner's PGN holds (cutechess-cli's, fastchess's, sparring's, a GUI's): for
 //! each game its players, result, round and start FEN, read from the tag pairs alone, so a file
-//! whose moves another tool would reject still rates. A single pass over the lines: a tag line
-//! after movetext, or movetext after a termination marker, starts the next game; brace comments
-//! may span lines and hide tag-like lines and markers.
+//! whose moves another tool would reject still rates. The games are split by the opening suites'
+//! PGN splitter (`openings::split_pgn_games`), so both readers agree on where a game ends.
 
 use crate::board::GameResult;
 use crate::error::{ErrorClass, Failure};
-use crate::openings::parse_pgn_tag;
+use crate::openings::{split_pgn_games, PgnTagValue, RawPgnGame};
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -99,118 +98,35 @@ pub fn read_pgn_results(path: &Path) -> Result<Vec<PgnGameResult>, PgnResultsErr
     parse_pgn_results(&bytes, path)
 }
 
-/// The tags of a game being read, each with the line it is on.
-#[derive(Default)]
-struct TagsRead {
-    first_line: usize,
-    white: Option<String>,
-    black: Option<String>,
-    result: Option<(String, usize)>,
-    round: Option<String>,
-    fen: Option<String>,
-    has_movetext: bool,
-    /// A termination marker was read: the next movetext is another game's.
-    ended: bool,
-}
-
 /// The results of every game of a PGN text; `path` names the file in errors. Bytes that are not
-/// UTF-8 (Latin-1 names) are read lossily.
+/// UTF-8 (Latin-1 names) are read lossily; movetext is not checked, tag pairs are.
 pub fn parse_pgn_results(bytes: &[u8], path: &Path) -> Result<Vec<PgnGameResult>, PgnResultsError> {
-    let mut games = Vec::new();
-    let mut game: Option<TagsRead> = None;
-    let mut in_comment = false;
-    for (index, raw) in bytes.split(|&b| b == b'\n').enumerate() {
-        let line = index + 1;
-        let text = raw.trim_ascii();
-        if !in_comment && text.first() == Some(&b'[') {
-            if game.as_ref().is_some_and(|g| g.has_movetext) {
-                games.push(finish(game.take().unwrap_or_default(), path)?);
-            }
-            let current = game.get_or_insert_with(|| TagsRead {
-                first_line: line,
-                ..TagsRead::default()
-            });
-            read_tags(text, line, current).ok_or_else(|| PgnResultsError::MalformedTag {
-                path: path.to_path_buf(),
-                line,
-            })?;
-        } else if !in_comment && text.first() == Some(&b'%') {
-            // An escaped line (PGN standard 6): ignored.
-        } else if !text.is_empty() {
-            if game.as_ref().is_some_and(|g| g.ended) {
-                games.push(finish(game.take().unwrap_or_default(), path)?);
-            }
-            let current = game.get_or_insert_with(|| TagsRead {
-                first_line: line,
-                ..TagsRead::default()
-            });
-            current.has_movetext = true;
-            let (open, ended) = scan_movetext(text, in_comment);
-            in_comment = open;
-            current.ended |= ended;
-        }
-    }
-    if let Some(last) = game {
-        games.push(finish(last, path)?);
-    }
-    Ok(games)
-}
-
-/// Reads a movetext line: whether a brace comment is still open at its end, and whether a game
-/// termination marker (`1-0`, `0-1`, `1/2-1/2`, `*`) stands outside comments in it.
-fn scan_movetext(text: &[u8], mut in_comment: bool) -> (bool, bool) {
-    let mut ended = false;
-    let mut word_start = None;
-    for (i, &b) in text.iter().chain(b" ").enumerate() {
-        if in_comment {
-            in_comment = b != b'}';
-            continue;
-        }
-        let separator = b.is_ascii_whitespace() || matches!(b, b'{' | b';' | b'(' | b')');
-        if !separator {
-            word_start.get_or_insert(i);
-            continue;
-        }
-        if let Some(start) = word_start.take() {
-            ended |= matches!(&text[start..i], b"1-0" | b"0-1" | b"1/2-1/2" | b"*");
-        }
-        match b {
-            b'{' => in_comment = true,
-            // A rest-of-line comment hides the rest of the line.
-            b';' => return (false, ended),
-            _ => {}
-        }
-    }
-    (in_comment, ended)
-}
-
-/// Reads the tag pairs of one line into `game` (a line may hold several); None if malformed.
-fn read_tags(mut text: &[u8], line: usize, game: &mut TagsRead) -> Option<()> {
-    while text.first() == Some(&b'[') {
-        let (name, value, used) = parse_pgn_tag(text)?;
-        match name {
-            b"White" => game.white = Some(value),
-            b"Black" => game.black = Some(value),
-            b"Result" => game.result = Some((value, line)),
-            b"Round" => game.round = Some(value).filter(|r| !matches!(r.as_str(), "" | "?" | "-")),
-            b"FEN" => game.fen = Some(value),
-            _ => {}
-        }
-        text = text[used..].trim_ascii_start();
-    }
-    text.is_empty().then_some(())
+    split_pgn_games(bytes, 0)
+        .into_iter()
+        .map(|game| finish(game, path))
+        .collect()
 }
 
 /// The game's result record, or why its tags cannot rate it.
-fn finish(game: TagsRead, path: &Path) -> Result<PgnGameResult, PgnResultsError> {
+fn finish(game: RawPgnGame<'_>, path: &Path) -> Result<PgnGameResult, PgnResultsError> {
+    if let Some(line) = game.malformed_tag {
+        return Err(PgnResultsError::MalformedTag {
+            path: path.to_path_buf(),
+            line,
+        });
+    }
     let missing = |tag| PgnResultsError::MissingTag {
         path: path.to_path_buf(),
         line: game.first_line,
         tag,
     };
-    let white = game.white.clone().ok_or_else(|| missing("White"))?;
-    let black = game.black.clone().ok_or_else(|| missing("Black"))?;
-    let (found, result_line) = game.result.clone().ok_or_else(|| missing("Result"))?;
+    let value = |tag: Option<PgnTagValue>| tag.map(|t| t.value);
+    let white = value(game.white).ok_or_else(|| missing("White"))?;
+    let black = value(game.black).ok_or_else(|| missing("Black"))?;
+    let PgnTagValue {
+        value: found,
+        line: result_line,
+    } = game.result.ok_or_else(|| missing("Result"))?;
     let result = match found.as_str() {
         "1-0" => Some(GameResult::WhiteWins),
         "0-1" => Some(GameResult::BlackWins),
@@ -236,8 +152,8 @@ fn finish(game: TagsRead, path: &Path) -> Result<PgnGameResult, PgnResultsError>
         white,
         black,
         result,
-        round: game.round,
-        fen: game.fen,
+        round: value(game.round).filter(|r| !matches!(r.as_str(), "" | "?" | "-")),
+        fen: value(game.fen),
     })
 }
 
