@@ -284,7 +284,7 @@ fn line_end(bytes: &[u8], i: usize) -> usize {
 }
 
 /// `12.e4` -> `e4`, `12...` -> ``, `0-0` stays (a digit run not followed by a dot is not a number).
-pub(super) fn strip_move_number(token: &[u8]) -> &[u8] {
+fn strip_move_number(token: &[u8]) -> &[u8] {
     let digits = token.iter().take_while(|c| c.is_ascii_digit()).count();
     if digits == 0 {
         return token;
@@ -302,7 +302,7 @@ pub(super) fn strip_move_number(token: &[u8]) -> &[u8] {
 
 /// Parses `[Name "value"]` at the start of `text` (one line); returns the name, the unescaped
 /// value and the bytes used.
-pub(crate) fn parse_tag(text: &[u8]) -> Option<(&[u8], String, usize)> {
+fn parse_tag(text: &[u8]) -> Option<(&[u8], String, usize)> {
     let mut i = 1;
     let skip_ws = |i: &mut usize| {
         while *i < text.len() && text[*i].is_ascii_whitespace() {
