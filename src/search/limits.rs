@@ -169,7 +169,7 @@ mod tests {
     #[test]
     fn the_clock_is_shared_by_the_time_parameters() {
         // 5 s + 50 ms, no moves-to-go: 5 s over 30 + 2 moves plus 75 % of the increment, and
-        // four times that as the hard limit.
+        // four times that as the hard limit (set here, not the shipped values SPSA moves).
         let limits = SearchLimits {
             clock: Some(Clock {
                 white_time: Duration::from_secs(5),
@@ -178,7 +178,12 @@ mod tests {
             }),
             ..Default::default()
         };
-        let mut params = SearchParams::default();
+        let mut params = SearchParams {
+            time_moves_to_go: 30,
+            time_increment_percent: 75,
+            time_hard_percent: 400,
+            ..SearchParams::default()
+        };
         let budget = limits.time_budget(Color::White, &params).unwrap();
         assert_eq!(budget.soft, Some(Duration::from_micros(156_250 + 37_500)));
         assert_eq!(budget.hard, Duration::from_micros(4 * 193_750));

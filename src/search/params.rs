@@ -1,7 +1,7 @@
 //! `SearchParams`: every tuned constant of the search (pruning margins, reductions, extensions,
 //! aspiration window, history scales), read from and written to a TOML file such as
-//! `configs/search/default.toml`. The defaults are the constants the search was written with;
-//! `sparring bench` gives the same node signature with them.
+//! `configs/search/default.toml`. The defaults are the shipped values, that file's (the SPSA-tuned
+//! ones where docs/strength.md says so); `sparring bench` gives the same node signature with both.
 //!
 //! Each parameter is described once in [`SEARCH_PARAMS`] (its dotted key, integer or real, range,
 //! default and meaning); the struct, the file reader and writer and the tuner's naming layer all
@@ -284,29 +284,29 @@ search_params! {
     qsearch_see_margin: i32 = 0, "qsearch.see_margin", [-2000, 2000],
         "Quiescence: a capture is skipped unless its static exchange gains at least minus this\n(0: every capture that loses material is skipped).";
 
-    time_moves_to_go: i32 = 30, "time.moves_to_go", [1, 50],
+    time_moves_to_go: i32 = 23, "time.moves_to_go", [1, 50],
         "Time management under a clock: the soft budget is the time left over this many moves plus\ntwo (when the control does not say how many moves remain) ...";
-    time_increment_percent: i32 = 75, "time.increment_percent", [0, 100],
+    time_increment_percent: i32 = 73, "time.increment_percent", [0, 100],
         "... plus this percentage of the increment; the hard limit, where a search is aborted, is ...";
-    time_hard_percent: i32 = 400, "time.hard_percent", [100, 1000],
+    time_hard_percent: i32 = 435, "time.hard_percent", [100, 1000],
         "... this percentage of the soft budget; both at most a third of the time left.";
-    time_iteration_percent: i32 = 50, "time.iteration_percent", [10, 200],
+    time_iteration_percent: i32 = 54, "time.iteration_percent", [10, 200],
         "A new iteration starts only while the time spent is below this percentage of the soft budget.";
     time_min_depth: i32 = 4, "time.min_depth", [1, 64],
         "From this iteration on, that percentage is scaled by the three factors below.";
-    time_stability_base: i32 = 125, "time.stability_base", [10, 400],
+    time_stability_base: i32 = 130, "time.stability_base", [10, 400],
         "Best-move stability factor, in percent: base - step * (iterations in a row with the same\nbest move, at most max) ...";
-    time_stability_step: i32 = 5, "time.stability_step", [0, 50],
+    time_stability_step: i32 = 6, "time.stability_step", [0, 50],
         "... the step per stable iteration ...";
     time_stability_max: i32 = 8, "time.stability_max", [0, 32],
         "... and the most stable iterations counted.";
-    time_drop_divisor: i32 = 100, "time.drop_divisor", [1, 10000],
+    time_drop_divisor: i32 = 89, "time.drop_divisor", [1, 10000],
         "Score-drop factor: 1 + (centipawns the score fell since the last iteration, at most max) /\ndivisor ...";
     time_drop_max: i32 = 50, "time.drop_max", [0, 1000],
         "... the largest drop counted.";
-    time_node_base: i32 = 200, "time.node_base", [0, 400],
+    time_node_base: i32 = 212, "time.node_base", [0, 400],
         "Node factor, in percent: base - scale * (the best move's share of the root's nodes) ...";
-    time_node_scale: i32 = 150, "time.node_scale", [0, 400],
+    time_node_scale: i32 = 137, "time.node_scale", [0, 400],
         "... the scale ...";
     time_node_min: i32 = 50, "time.node_min", [1, 400],
         "... and the least it may be.";
