@@ -1,21 +1,22 @@
 //! sparring: a chess-engine developer's toolkit — an engine library (board, evaluation, search,
-//! UCI), a match runner and a Texel tuner, in one crate.
+//! UCI), a match runner and tuners — as a workspace whose crates are its layers, lowest first:
 //!
-//! Data flows one way: [`board`] ← [`eval`] ← [`search`] ← players ([`arena::Player`]) ←
-//! [`arena`] → [`record`] → [`tune`] → weights TOML → [`eval`]. [`stats`] turns results into Elo,
-//! LOS, SPRT verdicts and joint ratings; [`openings`] reads EPD, PGN and Polyglot books; [`tablebase`] probes
-//! Syzygy tables; [`uci`] is the engine's protocol loop. The `sparring` binary (feature `cli`, on
-//! by default) is a thin command line over these; `default-features = false` builds the library
-//! alone, without clap, indicatif or anyhow.
+//! | crate | layer | holds |
+//! | --- | --- | --- |
+//! | [`sparring_chess`] | chess | [`board`] (rules, moves, FEN/SAN/UCI, Chess960, perft), [`rng`], the error policy ([`ErrorClass`]) |
+//! | [`sparring_engine`] | engine | [`eval`], [`search`], [`score`], [`tablebase`], [`uci`], [`toml_config`] |
+//! | [`sparring_harness`] | runner | [`arena`] (engines, games, matchmaking, outputs), [`openings`], [`record`], [`stats`] |
+//! | [`sparring_tuning`] | tuners | [`tune`]: Texel, the trace protocol, SPSA, the self-play loop |
+//! | `sparring` | command line | this front door, and the binary (feature `cli`) |
 //!
-//! Paths: a type lives in its subsystem's module (`sparring::board::Position`,
-//! `sparring::search::Searcher`) and nowhere else; the crate root re-exports nothing, so a name
-//! says which subsystem it belongs to. The deliberate exception is inside a subsystem: `arena`
-//! and `tune` keep public submodules for their details (`arena::config`, `tune::spsa`) and
-//! re-export those submodules' main types at the subsystem root as its front door. The fixtures
-//! of `sparring bench` and `benches/` (`board::perft_suite`, `search::bench_positions`) are
-//! public only because the binary and the benchmarks are other crates: hidden from the docs,
-//! not API.
+//! Each crate uses only the crates above it in the table, so data flows one way; this crate
+//! re-exports their modules under one roof, so `sparring::board::Position` and
+//! `sparring_chess::board::Position` are the same type. A user who wants the board alone
+//! depends on `sparring-chess`, which needs nothing but `std` and `thiserror`.
+//! `default-features = false` builds this front door without the command line's crates (clap,
+//! indicatif, anyhow, serde_json).
+//!
+//! Each crate's own page has runnable examples of its layer; two that cross them:
 //!
 //! # A position, its legal moves and perft
 //!
@@ -170,33 +171,23 @@
 //! ```
 
 #![warn(missing_docs)]
-#![warn(clippy::undocumented_unsafe_blocks)]
-// Every function fits on a screen (issue 22); the threshold, 120 lines, is in clippy.toml.
-#![warn(clippy::too_many_lines)]
 
-pub mod arena;
-pub mod board;
-pub mod error;
-pub mod eval;
-pub mod files;
-pub mod openings;
-pub mod record;
-pub mod rng;
-pub mod score;
-pub mod search;
-pub mod stats;
-pub mod tablebase;
-pub mod toml_config;
-pub mod tune;
-pub mod uci;
+pub use sparring_chess::{board, error, rng, ErrorClass, Failure};
+pub use sparring_engine::{
+    available_cores, eval, score, search, tablebase, toml_config, uci, ENGINE_NAME,
+};
+pub use sparring_harness::{arena, files, openings, record, stats};
+pub use sparring_tuning::tune;
+pub use {sparring_chess, sparring_engine, sparring_harness, sparring_tuning};
 
-pub use error::{ErrorClass, Failure};
-
-/// The name the built-in engine gives itself (UCI `id name`, PGN player tags of its own games).
-pub const ENGINE_NAME: &str = concat!("sparring ", env!("CARGO_PKG_VERSION"));
-
-/// The number of threads the machine can run at once (1 if it cannot say): the bound on every
-/// configured or requested thread count, and what a thread count of 0 means.
-pub fn available_cores() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+/// The class of a type-erased error if its type (not its sources) is one of the workspace's
+/// error types, asking each crate's own `class_of` in turn; `None` for any other error.
+pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<Failure> {
+    sparring_tuning::class_of(err)
+        .or_else(|| sparring_harness::class_of(err))
+        .or_else(|| sparring_engine::class_of(err))
+        .or_else(|| sparring_chess::error::class_of(err))
 }
+
+#[cfg(test)]
+mod class_tests;

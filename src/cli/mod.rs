@@ -49,7 +49,7 @@ pub fn failure(err: &anyhow::Error) -> Failure {
             cause
                 .downcast_ref::<UsageError>()
                 .map(ErrorClass::class)
-                .or_else(|| sparring::error::class_of(cause))
+                .or_else(|| sparring::class_of(cause))
         })
         .unwrap_or(Failure::FailedRun)
 }

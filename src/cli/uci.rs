@@ -2,6 +2,7 @@
 
 use clap::Args;
 use sparring::search::SearchParams;
+use sparring::tune::tunetrace::TunetraceCommand;
 use sparring::uci::{openbench_lines, UciEngine};
 use std::path::PathBuf;
 
@@ -56,6 +57,8 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
         engine.set_search_params(search);
     }
     engine.set_tunable(args.tunable);
+    // The tuner's trace protocol, so any tuner that speaks it can tune this engine's evaluation.
+    engine.add_command("tunetrace", Box::new(TunetraceCommand));
     if !args.command.is_empty() {
         engine.handle(&args.command.join(" "));
         return Ok(());

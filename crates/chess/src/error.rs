@@ -45,56 +45,13 @@ impl<E: ErrorClass + ?Sized> ErrorClass for Box<E> {
     }
 }
 
-/// The class of a type-erased error if its type (not its sources) is one of the library's
-/// error types, `None` otherwise; a caller holding a chain asks each link in turn (the outer
-/// error first, since a wrapper may know better than what it wraps).
+/// The class of a type-erased error if its type (not its sources) is one of this crate's error
+/// types, `None` otherwise. Each crate of the workspace has its own `class_of` over its own
+/// types; the binary asks them in turn for each link of an error chain (the outer link first,
+/// since a wrapper may know better than what it wraps).
 pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<Failure> {
-    fn class<E: ErrorClass + std::error::Error + 'static>(
-        err: &(dyn std::error::Error + 'static),
-    ) -> Option<Failure> {
-        err.downcast_ref::<E>().map(ErrorClass::class)
-    }
-    use crate::{arena, board, eval, openings, record, search, stats, tablebase, tune, uci};
+    use crate::board;
     let classes = [
-        class::<tune::ladder::LoopError>,
-        class::<tune::spsa::SpsaError>,
-        class::<tune::TuneError>,
-        class::<tune::DataError>,
-        class::<tune::LineError>,
-        class::<tune::TraceError>,
-        class::<tune::Diverged>,
-        class::<arena::ArenaError>,
-        class::<arena::MergeError>,
-        class::<arena::FiguresError>,
-        class::<arena::ManifestError>,
-        class::<arena::manifest::SliceKeyError>,
-        class::<arena::LockError>,
-        class::<arena::PlayerError>,
-        class::<arena::schedule::BookSetupError>,
-        class::<arena::schedule::ShardError>,
-        class::<arena::schedule::WaveError>,
-        class::<crate::toml_config::ConfigError>,
-        class::<eval::WeightsError>,
-        class::<openings::OpeningsError>,
-        class::<openings::BadLine>,
-        class::<openings::BadLineReason>,
-        class::<openings::FormatNameError>,
-        class::<openings::generate::GenerateError>,
-        class::<openings::EpdOperationError>,
-        class::<record::GamesCsvError>,
-        class::<record::PgnResultsError>,
-        class::<record::PositionLineError>,
-        class::<record::bullet::BulletError>,
-        class::<record::bullet::BulletLineError>,
-        class::<record::bullet::BulletIndexError>,
-        class::<record::bullet::ConvertError>,
-        class::<search::TableAllocError>,
-        class::<search::params::SearchParamError>,
-        class::<stats::StatsError>,
-        class::<stats::RatingsError>,
-        class::<tablebase::TablebaseError>,
-        class::<uci::UciError>,
-        class::<uci::PositionError>,
         class::<board::FenError>,
         class::<board::MoveParseError>,
         class::<board::SanError>,
@@ -104,8 +61,14 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<Failure> {
     classes.iter().find_map(|class| class(err))
 }
 
-// The board's errors are all about a text or a move the caller gave: bad input. Their impls
-// live here so the board's files stay the board's.
+/// The class of `err` if it is an `E`: one entry of a crate's `class_of` list.
+pub fn class<E: ErrorClass + std::error::Error + 'static>(
+    err: &(dyn std::error::Error + 'static),
+) -> Option<Failure> {
+    err.downcast_ref::<E>().map(ErrorClass::class)
+}
+
+// The board's errors are all about a text or a move the caller gave: bad input.
 impl ErrorClass for crate::board::FenError {
     fn class(&self) -> Failure {
         use crate::board::FenError as E;
@@ -161,6 +124,3 @@ impl ErrorClass for crate::board::IllegalMoveError {
         Failure::BadInput
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -27,6 +27,7 @@ pub mod svg;
 pub mod synthetic;
 pub mod train;
 pub mod tunable;
+pub mod tunetrace;
 
 pub use config::{KSetting, OptimizerMethod, TuneConfig};
 pub use data::{DataError, Dataset, LineError, LineErrorKind, LoadReport};

@@ -22,12 +22,10 @@ mod options;
 mod output;
 mod parse;
 mod search_thread;
-mod trace;
 mod tunable;
 pub use output::info_line;
 pub use output::info_line_in;
 pub use parse::{parse_go, parse_position, GoCommand, GoWarning, PositionError};
-pub use trace::position_of_line;
 pub use tunable::openbench_lines;
 
 use output::Output;
@@ -66,8 +64,18 @@ impl ErrorClass for UciError {
     }
 }
 
+/// A command the engine answers beyond UCI's own, added by a layer above it (the tuner's
+/// `tunetrace`): the engine stays below the tuners and still speaks their protocol.
+pub trait ExtraCommand: Send {
+    /// The lines that answer `args` (the words after the command's name) for an engine that
+    /// evaluates with `params`.
+    fn answer(&mut self, args: &[&str], params: &EvalParams) -> Vec<String>;
+}
+
 /// The UCI engine's state between commands.
 pub struct UciEngine {
+    /// Commands beyond UCI's own, by name ([`UciEngine::add_command`]).
+    extra_commands: Vec<(String, Box<dyn ExtraCommand>)>,
     out: Output,
     /// The position to search, or why the last `position` command was refused.
     position: Result<Position, PositionError>,
@@ -108,6 +116,7 @@ impl UciEngine {
     pub fn with_params(out: Box<dyn Write + Send>, params: EvalParams) -> UciEngine {
         let params = Arc::new(params);
         UciEngine {
+            extra_commands: Vec::new(),
             out: Output(Arc::new(Mutex::new(out))),
             position: Ok(Position::startpos()),
             previous_keys: Vec::new(),
@@ -134,6 +143,16 @@ impl UciEngine {
         path: &std::path::Path,
     ) -> Result<UciEngine, UciError> {
         Ok(UciEngine::with_params(out, EvalParams::load(path)?))
+    }
+
+    /// Answers `name ...` with `command` from now on (e.g. the tuner's `tunetrace`).
+    pub fn add_command(&mut self, name: &str, command: Box<dyn ExtraCommand>) {
+        self.extra_commands.push((name.to_string(), command));
+    }
+
+    /// The evaluation weights the engine plays with.
+    pub fn params(&self) -> &EvalParams {
+        &self.params
     }
 
     /// Reads commands until `quit` or the end of the input; a search still running is stopped
@@ -199,7 +218,6 @@ impl UciEngine {
                 }
             }
             "quit" => return false,
-            "tunetrace" => self.tunetrace(args),
             "debug" | "register" => {}
             "d" => match &self.position {
                 Ok(pos) => self.out.line(&format!(
@@ -209,11 +227,24 @@ impl UciEngine {
                 )),
                 Err(e) => self.out.line(&format!("info string no position: {e}")),
             },
-            _ => self
-                .out
-                .line(&format!("info string unknown command: {}", line.trim())),
+            _ => self.extra_command(command, args, line),
         }
         true
+    }
+
+    /// A command added with [`UciEngine::add_command`], or the note that it is unknown.
+    fn extra_command(&mut self, command: &str, args: &[&str], line: &str) {
+        let found = self
+            .extra_commands
+            .iter_mut()
+            .find(|(name, _)| name == command);
+        let lines = match found {
+            Some((_, handler)) => handler.answer(args, &self.params),
+            None => vec![format!("info string unknown command: {}", line.trim())],
+        };
+        for line in lines {
+            self.out.line(&line);
+        }
     }
 
     fn identify(&self) {

@@ -139,9 +139,11 @@ pub(super) enum OrderFile {
     Sequential,
 }
 
+/// The `[adjudication]` table as written in a match or SPSA file, before its checks
+/// ([`read_adjudication`](super::read_adjudication)).
 #[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct AdjudicationFile {
+pub struct AdjudicationFile {
     pub(super) tablebase: Option<TablebaseFile>,
     pub(super) draw: Option<DrawFile>,
     pub(super) resign: Option<ResignFile>,

@@ -301,7 +301,7 @@ mod tests {
     /// The copy in tests/fixtures is always there, so every checkout checks all 781 keys.
     #[test]
     fn keys_match_the_reference_fixture() {
-        let text = include_str!("../../tests/fixtures/polyglot-random64.txt");
+        let text = include_str!("../../../../tests/fixtures/polyglot-random64.txt");
         assert_eq!(parse_keys(text).as_slice(), RANDOM64.as_slice());
     }
 

@@ -1,8 +1,10 @@
+//! The workspace's error classes, every variant of every error type, through the front door's
+//! [`class_of`](crate::class_of), which asks each crate's own list.
+//!
 //! One table per error type: every variant, constructed, and the class it must have (bad
 //! input is exit status 2, a failed run 1). A variant that wraps another error is listed with
 //! an inner error of each class when the class comes from the inner one.
 
-use super::{class_of, ErrorClass, Failure, Failure::BadInput, Failure::FailedRun};
 use crate::arena::manifest::SliceKeyError;
 use crate::arena::schedule::{BookSetupError, ShardError, Slice, WaveError};
 use crate::arena::{ArenaError, FiguresError, LockError, ManifestError, MergeError, PlayerError};
@@ -21,6 +23,7 @@ use crate::tune::ladder::{LoopError, Stage};
 use crate::tune::spsa::SpsaError;
 use crate::tune::{DataError, Diverged, TraceError, TuneError};
 use crate::uci::{PositionError, UciError};
+use crate::{class_of, ErrorClass, Failure, Failure::BadInput, Failure::FailedRun};
 use std::path::PathBuf;
 
 mod arena;

@@ -98,7 +98,7 @@ impl SearchParamSpec {
 
     /// As `set_unchecked` without recomputing the derived tables: for setting many values at
     /// once, followed by one `refresh_tables`.
-    pub(crate) fn set_deferred(&self, params: &mut SearchParams, value: f64) {
+    pub fn set_deferred(&self, params: &mut SearchParams, value: f64) {
         (self.set)(params, value);
     }
 

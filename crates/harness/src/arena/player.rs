@@ -410,7 +410,7 @@ const NEW_GAME_DEADLINE: Duration = Duration::from_secs(60);
 
 impl Player for BuiltinPlayer {
     fn id_name(&self) -> &str {
-        crate::ENGINE_NAME
+        sparring_engine::ENGINE_NAME
     }
 
     fn new_game(&mut self) -> Result<(), PlayerError> {

@@ -204,7 +204,7 @@ impl Game {
     }
 
     /// The keys of the positions before the current one, oldest first: the repetition history
-    /// [`Searcher::search`](crate::search::Searcher::search) takes.
+    /// `Searcher::search` (sparring-engine) takes.
     pub fn keys(&self) -> &[u64] {
         &self.keys
     }

@@ -491,7 +491,7 @@ fn move_data(doc: &Document<'_>, m: MoveDataFile) -> Result<MoveData, ConfigErro
 
 /// The `[adjudication]` table, checked: shared by match and SPSA configurations so both read
 /// the same keys with the same ranges.
-pub(crate) fn read_adjudication(
+pub fn read_adjudication(
     doc: &Document<'_>,
     adj: Option<AdjudicationFile>,
 ) -> Result<Adjudication, ConfigError> {

@@ -13,11 +13,11 @@ mod model;
 mod tests;
 mod validate;
 
-pub(crate) use file::AdjudicationFile;
+pub use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,
     EngineKind, FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
     PositionsFormat, PositionsResolve, Protocol, ResignAdjudication, ResultsFormat, Seeds,
     TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };
-pub(crate) use validate::read_adjudication;
+pub use validate::read_adjudication;
