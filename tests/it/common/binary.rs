@@ -1,0 +1,65 @@
+//! Running the binary as a user does, for integration tests: `Run` holds the exit status and
+//! both outputs; `scratch` gives a test its own empty directory.
+
+// Each test file that includes this module uses only some of its helpers.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// A finished run of the binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Checks that `run` was refused as bad input (status 2) with a message holding every one of
+/// `needles`, and did not panic.
+pub fn assert_bad_input(run: &Run, needles: &[&str]) {
+    assert_eq!(run.code, 2, "stderr: {}", run.stderr);
+    for needle in needles {
+        assert!(
+            run.stderr.contains(needle),
+            "stderr lacks {needle:?}: {}",
+            run.stderr
+        );
+    }
+    assert!(!run.stderr.contains("panicked"), "{}", run.stderr);
+}
+
+pub fn sparring(args: &[&str]) -> Run {
+    sparring_with_input(args, "")
+}
+
+pub fn sparring_with_input(args: &[&str], input: &str) -> Run {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The command may refuse its arguments and exit before reading: a closed pipe is no failure.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let out = child.wait_with_output().unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(out.stdout).unwrap(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
+/// A fresh, empty scratch directory `group/name` under Cargo's test scratch directory.
+pub fn scratch_in(group: &str, name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(group)
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+pub fn text(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
