@@ -309,7 +309,7 @@ mod tests {
     fn keys_match_the_shared_reference_file() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../shared/data/polyglot-random64.txt"
+            "/../../../shared/data/polyglot-random64.txt"
         );
         let Ok(text) = std::fs::read_to_string(path) else {
             println!("skipped: {path} is absent (a checkout without ../shared)");

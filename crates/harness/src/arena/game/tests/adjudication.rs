@@ -129,7 +129,7 @@ fn the_maximal_length_adjudicates_after_the_rules_of_chess() {
 }
 
 fn tablebase_rule(results: TablebaseResults) -> Adjudication {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/syzygy");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures/syzygy");
     Adjudication {
         tablebase: Some(TablebaseAdjudication {
             tables: crate::tablebase::Tablebases::open(&path).unwrap(),
