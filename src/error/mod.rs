@@ -65,6 +65,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<Failure> {
         class::<tune::Diverged>,
         class::<arena::ArenaError>,
         class::<arena::MergeError>,
+        class::<arena::GatherError>,
         class::<arena::FiguresError>,
         class::<arena::ManifestError>,
         class::<arena::manifest::SliceKeyError>,
