@@ -108,26 +108,31 @@ pub enum GatherError {
         source: io::Error,
     },
     /// Two records of one game of a run (one GameId in one directory) that disagree.
-    #[error(
-        "game {game_id} of {} is recorded twice and the records disagree: {first} says \
-         {first_says}, {second} says {second_says} (which is right cannot be told: give one \
-         of them)",
-        dir.display()
-    )]
-    Disagree {
-        /// The run's directory.
-        dir: PathBuf,
-        /// The game id.
-        game_id: u64,
-        /// The first record: `DIR/games.csv` or `FILE.pgn line N`.
-        first: String,
-        /// What it records: `white-black result`, and the round when the rounds differ.
-        first_says: String,
-        /// The second record.
-        second: String,
-        /// What it records.
-        second_says: String,
-    },
+    #[error("{0}")]
+    Disagree(Box<Disagreement>),
+}
+
+/// Two records of one game of a run that disagree: which is right cannot be told.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "game {game_id} of {} is recorded twice and the records disagree: {first} says \
+     {first_says}, {second} says {second_says} (which is right cannot be told: give one of \
+     them)",
+    dir.display()
+)]
+pub struct Disagreement {
+    /// The run's directory.
+    pub dir: PathBuf,
+    /// The game id.
+    pub game_id: u64,
+    /// The first record: `DIR/games.csv` or `FILE.pgn line N`.
+    pub first: String,
+    /// What it records: `white-black result`, and the round when the rounds differ.
+    pub first_says: String,
+    /// The second record.
+    pub second: String,
+    /// What it records.
+    pub second_says: String,
 }
 
 impl ErrorClass for GatherError {
@@ -136,7 +141,7 @@ impl ErrorClass for GatherError {
             GatherError::GamesCsv(e) => e.class(),
             GatherError::Pgn(e) => e.class(),
             GatherError::Io { .. } => Failure::FailedRun,
-            GatherError::Disagree { .. } => Failure::BadInput,
+            GatherError::Disagree(_) => Failure::BadInput,
         }
     }
 }
@@ -230,14 +235,14 @@ pub fn gather_rated_games(sources: &[RatingsSource]) -> Result<GatheredGames, Ga
                 match by_id.get(&key) {
                     Some(first) if first.source != index => {
                         if !first.agrees(&record) {
-                            return Err(GatherError::Disagree {
+                            return Err(GatherError::Disagree(Box::new(Disagreement {
                                 dir: key.0.clone(),
                                 game_id: key.1,
                                 first: first.place.clone(),
                                 first_says: first.says(&record),
                                 second: record.place.clone(),
                                 second_says: record.says(first),
-                            });
+                            })));
                         }
                         match repeats.iter_mut().find(|(s, _)| *s == first.source) {
                             Some((_, n)) => *n += 1,
