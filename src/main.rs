@@ -31,7 +31,8 @@ enum Command {
     Stats(cli::stats::StatsArgs),
     /// Joint maximum-likelihood ratings of the engines of runs (their games.csv) or of any
     /// runner's PGN files, with bootstrap error bars (what a run of three or more engines ends
-    /// with).
+    /// with); a game given twice (the same file again, or a run's games.csv and its games.pgn)
+    /// is counted once.
     Ratings(cli::ratings::RatingsArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci(cli::uci::UciArgs),

@@ -1,15 +1,16 @@
 //! `sparring ratings PATH...`: the joint maximum-likelihood ratings of any run's games (a
 //! gauntlet, a round robin, a merge, a run still going, another runner's PGN), the table a run of three or more
-//! engines ends with, and on request an anchor and the difference of two engines.
+//! engines ends with, and on request an anchor and the difference of two engines. Which inputs
+//! hold the same games is the library's rule (`arena::ratings_sources`); this renders its notes.
 
 use super::UsageError;
 use anyhow::Context;
-use sparring::arena::ratings::rated_pgn_games;
-use sparring::arena::{joint_ratings, rated_games};
-use sparring::record::{read_finished_games, read_pgn_results};
+use sparring::arena::joint_ratings;
+use sparring::arena::ratings_sources::{
+    gather_rated_games, GatheredGames, RatingsSource, SourceFormat,
+};
 use sparring::stats::{
-    fixed, Anchor, Difference, JointRatings, RatedGame, RatingOptions, DEFAULT_RESAMPLES,
-    DEFAULT_SEED,
+    fixed, Anchor, Difference, JointRatings, RatingOptions, DEFAULT_RESAMPLES, DEFAULT_SEED,
 };
 use std::path::{Path, PathBuf};
 
@@ -18,7 +19,12 @@ use std::path::{Path, PathBuf};
 pub struct RatingsArgs {
     /// Runs' output directories (their games.csv is read), games.csv files, or PGN files
     /// (`.pgn`, any runner's: the White, Black, Result, Round and FEN tags are read), rated
-    /// together.
+    /// together. A game given twice is counted once, with a note, when its source shows it is
+    /// the same game: a file given again (the same path, another spelling of it, or a
+    /// byte-for-byte copy), or a games.csv and a PGN in one run directory whose games share a
+    /// GameId (their players, round and result must agree, or the input is refused). Games are
+    /// never matched by their tags or moves alone: two runs' games can share both, so games
+    /// from different files of different directories always count.
     #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Hold this engine at --anchor-rating instead of putting the mean at 0.
@@ -45,38 +51,33 @@ pub struct RatingsArgs {
 
 /// `sparring ratings`.
 pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
-    let mut names = Vec::new();
-    let mut rated: Vec<RatedGame> = Vec::new();
-    let mut sources = Vec::new();
-    for path in &args.paths {
-        let input = Input::of(path)?;
-        // Pair ids are per file: the next file's count on from the last one's.
-        let first_pair = rated.iter().map(|g| g.pair + 1).max().unwrap_or(0);
-        match &input {
-            Input::GamesCsv(csv) => {
-                let games = read_finished_games(csv)?;
-                rated.extend(
-                    rated_games(&mut names, &games)
-                        .into_iter()
-                        .map(|g| RatedGame {
-                            pair: g.pair + first_pair,
-                            ..g
-                        }),
-                );
-            }
-            Input::Pgn(pgn) => {
-                let games = read_pgn_results(pgn)?;
-                let unfinished = games.iter().filter(|g| g.result.is_none()).count();
-                if unfinished > 0 {
-                    println!(
-                        "{}: {unfinished} unfinished game(s) (Result \"*\") left out",
-                        pgn.display()
-                    );
-                }
-                rated.extend(rated_pgn_games(&mut names, &games, first_pair));
-            }
+    if let Some([a, b]) = args.compare.as_deref() {
+        if a == b {
+            return Err(UsageError(format!(
+                "--compare: {a} against itself (name two different engines)"
+            ))
+            .into());
         }
-        sources.push(input.file().display().to_string());
+    }
+    let inputs = args
+        .paths
+        .iter()
+        .map(|path| source_of(path))
+        .collect::<Result<Vec<_>, _>>()?;
+    let GatheredGames {
+        names,
+        games: rated,
+        notes,
+    } = gather_rated_games(&inputs)?;
+    for note in &notes {
+        println!("{note}");
+    }
+    let mut sources: Vec<String> = Vec::new();
+    for input in &inputs {
+        let file = input.file.display().to_string();
+        if !sources.contains(&file) {
+            sources.push(file);
+        }
     }
     let sources = sources.join(", ");
     let index = |option: &str, name: &str| engine_index(&names, &sources, option, name);
@@ -106,42 +107,29 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A file `sparring ratings` reads.
-enum Input {
-    /// A run's games.csv.
-    GamesCsv(PathBuf),
-    /// A PGN file, any runner's.
-    Pgn(PathBuf),
-}
-
-impl Input {
-    /// What a path names: a run directory's games.csv, a `.pgn` file, or a games.csv file.
-    fn of(path: &Path) -> Result<Input, UsageError> {
-        let is_pgn = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
-        let input = if path.is_dir() {
-            Input::GamesCsv(path.join("games.csv"))
-        } else if is_pgn(path) {
-            Input::Pgn(path.to_path_buf())
+/// What a path names: a run directory's games.csv, a `.pgn` file, or a games.csv file.
+fn source_of(path: &Path) -> Result<RatingsSource, UsageError> {
+    let is_pgn = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
+    let (file, format) = if path.is_dir() {
+        (path.join("games.csv"), SourceFormat::GamesCsv)
+    } else if is_pgn(path) {
+        (path.to_path_buf(), SourceFormat::Pgn)
+    } else {
+        (path.to_path_buf(), SourceFormat::GamesCsv)
+    };
+    if !file.exists() {
+        let what = if path.is_dir() {
+            "holds no games.csv (is it a run's output directory?)"
         } else {
-            Input::GamesCsv(path.to_path_buf())
+            "no such file or directory"
         };
-        if !input.file().exists() {
-            let what = if path.is_dir() {
-                "holds no games.csv (is it a run's output directory?)"
-            } else {
-                "no such file or directory"
-            };
-            return Err(UsageError(format!("{}: {what}", path.display())));
-        }
-        Ok(input)
+        return Err(UsageError(format!("{}: {what}", path.display())));
     }
-
-    /// The file read.
-    fn file(&self) -> &Path {
-        match self {
-            Input::GamesCsv(p) | Input::Pgn(p) => p,
-        }
-    }
+    Ok(RatingsSource {
+        given: path.to_path_buf(),
+        file,
+        format,
+    })
 }
 
 /// The index of an engine named on the command line, or an error listing the engines there.

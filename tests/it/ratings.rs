@@ -115,7 +115,9 @@ fn any_runners_pgn_rates_as_its_games_csv_does() {
         lines.collect::<Vec<_>>(),
         from_csv.stdout.lines().collect::<Vec<_>>()
     );
-    // Two inputs rate together: every game twice, the same ratings.
+    // Two inputs rate together. Nothing ties this PGN (another runner's, no GameId, in another
+    // directory) to the fixture's run, so its games count as games of their own: the same
+    // ratings from twice the games.
     let both = sparring(&["ratings", text(&fixture()), text(&pgn)]);
     assert_eq!(both.code, 0, "{}", both.stderr);
     let table = rows(&both.stdout);
@@ -374,5 +376,189 @@ fn engines_and_fits_that_cannot_be_are_refused() {
     assert_bad_input(
         &sparring(&["ratings", text(&split)]),
         &["games.csv: the games do not connect the engines: no game links {alpha, beta} with {gamma, delta}"],
+    );
+}
+
+// Issue 45, defect 9: the same games given twice were counted twice (24 games instead of 12,
+// narrower error bars). The same game is recognised by its source: a file given again (the same
+// path, another spelling of it, or a byte-for-byte copy), or the run's GameId when a games.csv
+// and a PGN sit in one run directory. Games from different sources are never merged.
+
+/// The note `sparring ratings` prints for `games` games of `repeat` already read from `original`.
+fn given_twice(games: usize, repeat: &str, original: &str) -> String {
+    format!("note: {games} games given twice ({repeat} repeats {original}); counted once")
+}
+
+/// The total of the table's Games column: every game counted once per side.
+fn games_column_total(stdout: &str) -> u64 {
+    rows(stdout)
+        .iter()
+        .map(|r| r[3].parse::<u64>().unwrap())
+        .sum()
+}
+
+#[test]
+fn a_run_directory_and_its_own_pgn_count_each_game_once() {
+    let dir = scratch("own-pgn");
+    let out = dir.join("out");
+    let config = three_engines(&out).write(dir.join("rr.toml"));
+    let run = sparring(&["match", text(&config), "--progress", "lines"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let alone = sparring(&["ratings", text(&out), "--compare", "default", "material"]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    assert_eq!(games_column_total(&alone.stdout), 2 * 12);
+    let pgn = out.join("games.pgn");
+    for (first, second) in [(&out, &pgn), (&pgn, &out)] {
+        let both = sparring(&[
+            "ratings",
+            text(first),
+            text(second),
+            "--compare",
+            "default",
+            "material",
+        ]);
+        assert_eq!(both.code, 0, "{}", both.stderr);
+        let mut lines = both.stdout.lines();
+        assert_eq!(
+            lines.next(),
+            Some(given_twice(12, text(second), text(first)).as_str())
+        );
+        // The same 12 games, the same pairs: the single source's table and interval exactly.
+        assert_eq!(
+            lines.collect::<Vec<_>>(),
+            alone.stdout.lines().collect::<Vec<_>>()
+        );
+        assert_eq!(games_column_total(&both.stdout), 2 * 12);
+    }
+}
+
+#[test]
+fn the_same_directory_twice_counts_once() {
+    let alone = sparring(&["ratings", text(&fixture())]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    // The directory twice, and once as its games.csv.
+    let csv = fixture().join("games.csv");
+    for second in [fixture(), csv] {
+        let twice = sparring(&["ratings", text(&fixture()), text(&second)]);
+        assert_eq!(twice.code, 0, "{}", twice.stderr);
+        let mut lines = twice.stdout.lines();
+        assert_eq!(
+            lines.next(),
+            Some(given_twice(128, text(&second), text(&fixture())).as_str())
+        );
+        assert_eq!(
+            lines.collect::<Vec<_>>(),
+            alone.stdout.lines().collect::<Vec<_>>()
+        );
+        let table = rows(&twice.stdout);
+        assert_eq!(table[0][..2], ["alpha".to_string(), "190.8".to_string()]);
+        assert_eq!(games_column_total(&twice.stdout), 2 * 128);
+    }
+}
+
+#[test]
+fn the_same_pgn_twice_or_a_copy_of_it_counts_once() {
+    let dir = scratch("pgn-twice");
+    let pgn = dir.join("cutechess.pgn");
+    std::fs::write(&pgn, fixture_as_pgn()).unwrap();
+    let copy = dir.join("elsewhere").join("copy.pgn");
+    std::fs::create_dir_all(copy.parent().unwrap()).unwrap();
+    std::fs::copy(&pgn, &copy).unwrap();
+    let alone = sparring(&["ratings", text(&pgn)]);
+    assert_eq!(alone.code, 0, "{}", alone.stderr);
+    for second in [&pgn, &copy] {
+        let twice = sparring(&["ratings", text(&pgn), text(second)]);
+        assert_eq!(twice.code, 0, "{}", twice.stderr);
+        let lines: Vec<&str> = twice.stdout.lines().collect();
+        // The unfinished game is reported for the file read, then the repeat noted.
+        assert_eq!(lines[0], alone.stdout.lines().next().unwrap());
+        assert_eq!(lines[1], given_twice(128, text(second), text(&pgn)));
+        assert_eq!(lines[2..], alone.stdout.lines().skip(1).collect::<Vec<_>>());
+        assert_eq!(games_column_total(&twice.stdout), 2 * 128);
+    }
+}
+
+/// The fixture's games as sparring writes them in a run directory's games.pgn (minimal: the
+/// roster and the GameId, moves `1. e4 e5`), each game's result `result(game_id, csv result)`.
+fn fixture_as_sparring_pgn(result: impl Fn(u64, &str) -> String) -> String {
+    let csv = std::fs::read_to_string(fixture().join("games.csv")).unwrap();
+    let mut pgn = String::new();
+    for row in csv.lines().skip(1) {
+        let f: Vec<&str> = row.split(',').collect();
+        let id: u64 = f[0].parse().unwrap();
+        let result = result(id, f[7]);
+        for (tag, value) in [
+            ("Event", "sparring"),
+            ("Site", "?"),
+            ("Date", "2026.11.27"),
+            ("Round", f[2]),
+            ("White", f[3]),
+            ("Black", f[4]),
+            ("Result", &result),
+            ("GameId", f[0]),
+        ] {
+            pgn.push_str(&format!("[{tag} \"{value}\"]\n"));
+        }
+        pgn.push_str(&format!("\n1. e4 e5 {result}\n\n"));
+    }
+    pgn
+}
+
+#[test]
+fn a_game_recorded_twice_with_different_results_is_refused_naming_both() {
+    let dir = scratch("disagree");
+    std::fs::copy(fixture().join("games.csv"), dir.join("games.csv")).unwrap();
+    // Game 3 is a draw in games.csv; its PGN record says White won.
+    let pgn = dir.join("games.pgn");
+    std::fs::write(
+        &pgn,
+        fixture_as_sparring_pgn(|id, r| if id == 3 { "1-0".into() } else { r.into() }),
+    )
+    .unwrap();
+    // Each game takes 11 lines: game 3's record starts at line 23 of the PGN.
+    assert_bad_input(
+        &sparring(&["ratings", text(&dir), text(&pgn)]),
+        &[
+            "game 3 of",
+            "games.csv says alpha-beta 1/2-1/2",
+            "games.pgn line 23 says alpha-beta 1-0",
+        ],
+    );
+    // Agreeing records of one directory count once.
+    std::fs::write(&pgn, fixture_as_sparring_pgn(|_, r| r.into())).unwrap();
+    let both = sparring(&["ratings", text(&dir), text(&pgn)]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    assert_eq!(games_column_total(&both.stdout), 2 * 128);
+}
+
+#[test]
+fn distinct_games_with_equal_tags_but_different_moves_are_both_counted() {
+    // Two runs' PGNs from one schedule: the same players, rounds, GameIds and results, but
+    // other moves, in other directories. Nothing says they are the same games: all count.
+    let dir = scratch("equal-tags");
+    let (one, two) = (dir.join("one"), dir.join("two"));
+    std::fs::create_dir_all(&one).unwrap();
+    std::fs::create_dir_all(&two).unwrap();
+    let first = one.join("games.pgn");
+    let second = two.join("games.pgn");
+    let text_one = fixture_as_sparring_pgn(|_, r| r.into());
+    std::fs::write(&first, &text_one).unwrap();
+    std::fs::write(&second, text_one.replace("1. e4 e5", "1. d4 d5")).unwrap();
+    let both = sparring(&["ratings", text(&first), text(&second)]);
+    assert_eq!(both.code, 0, "{}", both.stderr);
+    assert!(!both.stdout.contains("note:"), "{}", both.stdout);
+    assert_eq!(games_column_total(&both.stdout), 2 * 2 * 128);
+    // Even beside a games.csv with those GameIds, a PGN of another directory is not merged.
+    std::fs::copy(fixture().join("games.csv"), one.join("games.csv")).unwrap();
+    let csv_and_other = sparring(&["ratings", text(&one), text(&second)]);
+    assert_eq!(csv_and_other.code, 0, "{}", csv_and_other.stderr);
+    assert_eq!(games_column_total(&csv_and_other.stdout), 2 * 2 * 128);
+}
+
+#[test]
+fn compare_an_engine_with_itself_is_refused() {
+    assert_bad_input(
+        &sparring(&["ratings", text(&fixture()), "--compare", "alpha", "alpha"]),
+        &["--compare: alpha against itself"],
     );
 }

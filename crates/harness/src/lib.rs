@@ -125,6 +125,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
     let classes = [
         class::<arena::ArenaError>,
         class::<arena::MergeError>,
+        class::<arena::GatherError>,
         class::<arena::FiguresError>,
         class::<arena::ManifestError>,
         class::<arena::manifest::SliceKeyError>,

@@ -19,6 +19,7 @@ pub mod merge;
 mod pairing;
 pub mod player;
 pub mod ratings;
+pub mod ratings_sources;
 mod report;
 pub mod schedule;
 #[cfg(test)]
@@ -40,6 +41,7 @@ pub use merge::{merge_shards, MergeError, MergeOptions, MergeReport, MissingGame
 pub use pairing::{ranking, EngineFigures, PairingStats, Standing};
 pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
 pub use ratings::{joint_ratings, rated_games, RATINGS_FILE};
+pub use ratings_sources::GatherError;
 pub use report::{
     fastchess_time_control, general_format, results_heading, write_ranking, write_ratings,
     write_summary, EngineFacts,

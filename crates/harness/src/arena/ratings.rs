@@ -184,6 +184,7 @@ mod tests {
             result,
             round: Some(round.to_string()).filter(|r| !r.is_empty()),
             fen: None,
+            game_id: None,
         }
     }
 

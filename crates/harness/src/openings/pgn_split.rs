@@ -41,6 +41,8 @@ pub(crate) struct RawGame<'a> {
     pub(crate) setup: Option<TagValue>,
     /// `Variant`.
     pub(crate) variant: Option<TagValue>,
+    /// `GameId` (sparring's id of the game in its run).
+    pub(crate) game_id: Option<TagValue>,
     /// The main line's move tokens (at most the splitter's `max_plies`).
     pub(crate) moves: Vec<SanToken<'a>>,
     /// The first syntax error met in the game, with its line.
@@ -250,6 +252,7 @@ fn read_tag(bytes: &[u8], i: usize, line: usize, game: &mut RawGame<'_>) -> usiz
                 b"FEN" => &mut game.fen,
                 b"SetUp" => &mut game.setup,
                 b"Variant" => &mut game.variant,
+                b"GameId" => &mut game.game_id,
                 _ => return i + used,
             };
             *slot = Some(TagValue { value, line });

@@ -24,6 +24,8 @@ pub struct PgnGameResult {
     pub round: Option<String>,
     /// The `FEN` tag, if any.
     pub fen: Option<String>,
+    /// The `GameId` tag sparring writes (the game's id in its run), if any and a number.
+    pub game_id: Option<u64>,
 }
 
 /// Why a PGN's results cannot be read.
@@ -154,6 +156,7 @@ fn finish(game: RawPgnGame<'_>, path: &Path) -> Result<PgnGameResult, PgnResults
         result,
         round: value(game.round).filter(|r| !matches!(r.as_str(), "" | "?" | "-")),
         fen: value(game.fen),
+        game_id: value(game.game_id).and_then(|id| id.trim().parse().ok()),
     })
 }
 
@@ -168,7 +171,7 @@ mod tests {
     #[test]
     fn games_are_split_at_the_tags_after_movetext_and_comments_hide_tag_lines() {
         let text = "[Event \"x\"]\r\n[Round \"3\"]\n[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\
-                    [FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]\n\n1. e4 {a comment\n[White \"not a tag\"]\n\
+                    [FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"] [GameId \"12\"]\n\n1. e4 {a comment\n[White \"not a tag\"]\n\
                     } e5 ; rest {\n2. Nf3 1-0\n\n[White \"b\"] [Black \"a\"]\n[Result \"*\"]\n[Round \"?\"]\n\n*\n\
                     [White \"c\\\"q\\\\\"][Black \"a\"][Result \"1/2-1/2\"]\n1/2-1/2\n";
         let games = parse(text).unwrap();
@@ -182,12 +185,14 @@ mod tests {
                 result: Some(GameResult::WhiteWins),
                 round: Some("3".into()),
                 fen: Some("8/8/8/8/8/8/8/K6k w - - 0 1".into()),
+                game_id: Some(12),
             }
         );
         assert_eq!(
             (games[1].line, games[1].result, games[1].round.clone()),
             (13, None, None)
         );
+        assert_eq!(games[1].game_id, None);
         assert_eq!(games[2].white, "c\"q\\");
         assert_eq!(games[2].result, Some(GameResult::Draw));
         assert_eq!(parse("").unwrap(), vec![]);
