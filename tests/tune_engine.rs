@@ -174,7 +174,10 @@ fn the_python_mock_is_tuned_end_to_end_from_the_engine_table() {
         "weights.unverified.txt",
         "setoption.unverified.txt",
     ] {
-        assert!(!out.join(unverified).exists(), "{unverified} left after the check");
+        assert!(
+            !out.join(unverified).exists(),
+            "{unverified} left after the check"
+        );
     }
     let named = std::fs::read_to_string(out.join("weights.txt")).unwrap();
     assert_eq!(named.lines().count(), 12);
@@ -304,7 +307,10 @@ fn check_faulty(f: &Faulty, code: i32, says: &[&str]) {
     }
     assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
     assert_eq!(
-        run.stderr.lines().filter(|l| l.starts_with("error:")).count(),
+        run.stderr
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .count(),
         1,
         "{name}: one error line: {}",
         run.stderr
@@ -616,14 +622,20 @@ fn assert_fit_kept_unverified(f: &Faulty) {
     let name = &f.name;
     assert!(!f.out.join("weights.toml").exists(), "{name}: weights.toml");
     assert!(!f.out.join("weights.txt").exists(), "{name}: weights.txt");
-    assert!(!f.out.join("setoption.txt").exists(), "{name}: setoption.txt");
+    assert!(
+        !f.out.join("setoption.txt").exists(),
+        "{name}: setoption.txt"
+    );
     let toml_text = std::fs::read_to_string(f.out.join("weights.unverified.toml")).unwrap();
     let weights: toml::Table = toml_text.parse().unwrap();
     let weights = weights["weights"].as_table().unwrap();
     let mut keys: Vec<&str> = weights.keys().map(String::as_str).collect();
     keys.sort_unstable();
     assert_eq!(keys, ["material.knight", "material.pawn"], "{toml_text}");
-    assert!(weights.values().all(|v| v.as_integer().is_some()), "{toml_text}");
+    assert!(
+        weights.values().all(|v| v.as_integer().is_some()),
+        "{toml_text}"
+    );
     let named = std::fs::read_to_string(f.out.join("weights.unverified.txt")).unwrap();
     assert_eq!(named.lines().count(), 2, "{named}");
     let uci = std::fs::read_to_string(f.out.join("setoption.unverified.txt")).unwrap();
@@ -681,7 +693,10 @@ fn duplicate_parameter_names_are_refused_naming_both_indexes() {
         "tunetrace_faults.py",
         "--duplicate-name 1",
         2,
-        &["tunetrace params", "parameters 0 and 1 are both named 'material.pawn'"],
+        &[
+            "tunetrace params",
+            "parameters 0 and 1 are both named 'material.pawn'",
+        ],
     ) else {
         return;
     };
@@ -709,7 +724,12 @@ fn the_engines_stderr_tail_is_shown_when_it_cannot_start() {
     ] {
         assert!(run.stderr.contains(&says), "no '{says}' in {}", run.stderr);
     }
-    assert_eq!(run.stderr.lines().count(), 1, "one error line: {}", run.stderr);
+    assert_eq!(
+        run.stderr.lines().count(),
+        1,
+        "one error line: {}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -738,7 +758,11 @@ fn a_phase_above_phase_max_is_refused_naming_the_line_and_field() {
         "tunetrace_engine.py",
         "--phase-over-at 9",
         2,
-        &[&at_line(9), "'trace phase 20 ", "phase 20 is above phase_max 16"],
+        &[
+            &at_line(9),
+            "'trace phase 20 ",
+            "phase 20 is above phase_max 16",
+        ],
     );
 }
 
@@ -765,10 +789,15 @@ fn a_long_engine_command_is_quoted_cut_short_in_errors() {
     let table = format!("[engine]\ncommand = \"{long}\"\n");
     let run = sparring(&["tune", text(&config(&dir, &dir.join("out"), &table))]);
     assert_eq!(run.code, 1, "{}", &run.stderr[..run.stderr.len().min(500)]);
-    assert!(run.stderr.len() < 1_000, "{} bytes of error", run.stderr.len());
+    assert!(
+        run.stderr.len() < 1_000,
+        "{} bytes of error",
+        run.stderr.len()
+    );
     let shown: String = long.chars().take(200).collect();
     assert!(
-        run.stderr.contains(&format!("engine '{shown}…' cannot start")),
+        run.stderr
+            .contains(&format!("engine '{shown}…' cannot start")),
         "{}",
         run.stderr
     );
