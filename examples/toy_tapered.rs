@@ -51,8 +51,13 @@ fn main() -> ExitCode {
                 Ok(n) => options.threads = n,
                 Err(_) => return bad(),
             },
-            "--learning-rate" => match value.parse() {
-                Ok(x) => learning_rate = x,
+            "--learning-rate" => match value.parse::<f64>() {
+                Ok(x) if x.is_finite() && x > 0.0 => learning_rate = x,
+                Ok(_) => {
+                    return usage(&format!(
+                        "{flag} {value}: the learning rate is a positive finite number"
+                    ))
+                }
                 Err(_) => return bad(),
             },
             "--target" => match value.parse() {

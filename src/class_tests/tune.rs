@@ -113,6 +113,21 @@ fn every_tune_error_variant_has_its_class() {
         ),
         (TuneError::Engine(trace(false)), BadInput),
         (TuneError::Engine(trace(true)), FailedRun),
+        (TuneError::LearningRate { value: -1.0 }, BadInput),
+        (
+            TuneError::Unverified {
+                file: p(),
+                source: trace(false),
+            },
+            BadInput,
+        ),
+        (
+            TuneError::Unverified {
+                file: p(),
+                source: trace(true),
+            },
+            FailedRun,
+        ),
         (
             TuneError::Diverged(Diverged {
                 epoch: 1,

@@ -637,7 +637,9 @@ fn epd_line(pos: &Position, label: f32) -> String {
 
 /// `sparring tune CONFIG --engine CMD` (or an `[engine]` table): traces the data through the
 /// engine's `tunetrace` answers (one process per thread), fits every declared parameter and
-/// writes weights.toml, weights.txt, setoption.txt, history.csv and loss.svg into `output.dir`.
+/// writes weights.toml, weights.txt, setoption.txt, history.csv and loss.svg into `output.dir`
+/// (the weight files first as weights.unverified.toml etc., renamed once the engine has
+/// declared the same parameters again: `any::write_checked_outputs`).
 fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
     use sparring::tune::any::{self, AnyOptions, Method};
     use sparring::tune::external::ExternalEval;
@@ -673,7 +675,6 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
             .map_or(String::new(), |v| format!(" validation {v:.9}"));
         println!("epoch {} mse {:.9}{val}", s.epoch, s.train_mse)
     })?;
-    eval.recheck_params().map_err(TuneError::from)?;
     print_load_report(&LoadReport {
         skipped: result.skipped,
         ..LoadReport::default()
@@ -697,7 +698,11 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
             result.best_epoch
         );
     }
-    for path in any::write_outputs(&config.output.dir, &result)? {
+    // The fit is written before the engine is asked for its parameters again, under names
+    // that say it is unverified until the engine has answered as it did at the start.
+    let written =
+        any::write_checked_outputs(&config.output.dir, &result, || eval.recheck_params())?;
+    for path in written {
         println!("wrote {}", path.display());
     }
     Ok(())

@@ -96,3 +96,57 @@ fn outputs_are_toml_name_value_and_setoption_lines() {
     assert!(dir.join("history.csv").is_file() && dir.join("loss.svg").is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The example's binary, built beside the test executables (a full `cargo test` builds the
+/// examples; with a test filter, `cargo build --profile test --example toy_tapered` first).
+fn toy_tapered_example() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let profile_dir = exe.parent().unwrap().parent().unwrap();
+    let example = profile_dir.join("examples").join("toy_tapered");
+    assert!(
+        example.exists(),
+        "{} is missing: build it with `cargo build --profile test --example toy_tapered`",
+        example.display()
+    );
+    example
+}
+
+/// A learning rate that is not a positive finite number is refused as bad input, by the
+/// library (`any::run`) and by toy_tapered's command line (exit status 2, naming the flag),
+/// before anything is written.
+#[test]
+fn toy_tapered_refuses_a_non_positive_learning_rate() {
+    use sparring::ErrorClass;
+    for rate in [-1.0, 0.0, f64::NAN, f64::INFINITY] {
+        let options = AnyOptions {
+            epochs: 2,
+            threads: 1,
+            method: Method::Adam {
+                learning_rate: rate,
+            },
+            ..AnyOptions::default()
+        };
+        let error = any::run(&toy::ToyTapered, &fixture(), &options, &mut |_| {})
+            .err()
+            .unwrap_or_else(|| panic!("learning rate {rate} accepted"));
+        assert!(error.is_bad_input(), "{rate}: {error}");
+        assert!(error.to_string().contains("learning rate"), "{error}");
+    }
+    let out = std::env::temp_dir().join(format!("sparring-toy-lr-{}", std::process::id()));
+    for rate in ["-1", "0", "nan", "inf", "-inf"] {
+        let run = std::process::Command::new(toy_tapered_example())
+            .args(["--data", fixture()[0].to_str().unwrap(), "--method", "adam"])
+            .args(["--epochs", "2", "--learning-rate", rate])
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(2), "{rate}: {stderr}");
+        assert!(
+            stderr.contains(&format!("--learning-rate {rate}")),
+            "{rate}: {stderr}"
+        );
+        assert!(!out.exists(), "{rate}: {} written", out.display());
+    }
+}

@@ -167,6 +167,16 @@ fn the_python_mock_is_tuned_end_to_end_from_the_engine_table() {
         .unwrap();
     let rook7 = weights["weights"]["rook_on_seventh"].as_array().unwrap();
     assert_eq!(rook7.len(), 2, "tapered: [mg, eg]");
+    for unverified in [
+        "weights.unverified.toml",
+        "weights.unverified.txt",
+        "setoption.unverified.txt",
+    ] {
+        assert!(
+            !out.join(unverified).exists(),
+            "{unverified} left after the check"
+        );
+    }
     let named = std::fs::read_to_string(out.join("weights.txt")).unwrap();
     assert_eq!(named.lines().count(), 12);
     assert!(named.lines().any(|l| l.starts_with("material.queen.eg ")));
@@ -247,34 +257,88 @@ fn processes_mentioning(marker: &str) -> Vec<String> {
     found
 }
 
+/// A run of `sparring tune` on a misbehaving mock engine.
+struct Faulty {
+    name: String,
+    run: Run,
+    /// The test's own directory (the engine's processes mention it).
+    dir: PathBuf,
+    /// The tuner's output directory.
+    out: PathBuf,
+    /// The `--engine` command line.
+    engine: String,
+}
+
 /// Runs `sparring tune` with the mock `script` (copied into the test's own directory, so its
-/// processes can be told apart) and `flags`; checks the status, that the message names the
-/// engine and contains each of `says`, and that no engine process is left.
-fn faulty(name: &str, script: &str, flags: &str, code: i32, says: &[&str]) {
+/// processes can be told apart), `flags` and an answer timeout of `timeout` seconds; None
+/// (the test is skipped) without python3.
+fn run_faulty(name: &str, script: &str, flags: &str, timeout: u64) -> Option<Faulty> {
     if !python3(name) {
-        return;
+        return None;
     }
     let dir = scratch_in("tune_engine", name);
     let copy = dir.join(script);
     std::fs::copy(mock(script), &copy).unwrap();
-    // A short answer timeout only where the engine hangs: a loaded machine may start Python
-    // slowly.
-    let timeout = if name == "hangs" { 3 } else { 60 };
     let table = format!("[engine]\ntimeout = {timeout}\ncommand = \"python3\"\n");
-    let cfg = config(&dir, &dir.join("out"), &table);
+    let out = dir.join("out");
+    let cfg = config(&dir, &out, &table);
     let engine = format!("python3 {} {flags}", text(&copy));
     let run = sparring(&["tune", text(&cfg), "--engine", &engine]);
+    Some(Faulty {
+        name: name.to_string(),
+        run,
+        dir,
+        out,
+        engine: engine.trim().to_string(),
+    })
+}
+
+/// Checks the status, that the message names the engine and contains each of `says`, and that
+/// no engine process is left.
+fn check_faulty(f: &Faulty, code: i32, says: &[&str]) {
+    let (name, run) = (&f.name, &f.run);
     assert_eq!(run.code, code, "{name}: {}{}", run.stdout, run.stderr);
-    let named = format!("engine '{}'", engine.trim());
+    let named = format!("engine '{}'", f.engine);
     assert!(run.stderr.contains(&named), "{name}: {}", run.stderr);
     for s in says {
         assert!(run.stderr.contains(s), "{name}: no '{s}' in {}", run.stderr);
     }
+    assert!(!run.stderr.contains("panicked"), "{name}: {}", run.stderr);
     assert_eq!(
-        processes_mentioning(text(&dir)),
+        run.stderr
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .count(),
+        1,
+        "{name}: one error line: {}",
+        run.stderr
+    );
+    assert_eq!(
+        processes_mentioning(text(&f.dir)),
         Vec::<String>::new(),
         "{name}"
     );
+}
+
+/// `run_faulty` then `check_faulty`; a short answer timeout only where the engine hangs (a
+/// loaded machine may start Python slowly).
+fn faulty(name: &str, script: &str, flags: &str, code: i32, says: &[&str]) -> Option<Faulty> {
+    let timeout = if name == "hangs" { 3 } else { 60 };
+    let f = run_faulty(name, script, flags, timeout)?;
+    check_faulty(&f, code, says);
+    Some(f)
+}
+
+/// No weights file of any name in `out`: nothing was fitted.
+fn assert_no_weights(f: &Faulty) {
+    for file in [
+        "weights.toml",
+        "weights.unverified.toml",
+        "weights.txt",
+        "setoption.txt",
+    ] {
+        assert!(!f.out.join(file).exists(), "{}: {file} written", f.name);
+    }
 }
 
 /// The position an error names: the fixture's file and line, then its FEN.
@@ -546,5 +610,193 @@ fn a_group_of_an_undeclared_finaliser_is_refused() {
             &at_line(1),
             "'final 7': a group of an undeclared finaliser, the engine declared 1 finalisers",
         ],
+    );
+}
+
+/// What a fit that the engine could not confirm leaves: its weights under the unverified
+/// names (the mock's two parameters, whole numbers), history.csv and loss.svg, and no
+/// weights.toml.
+fn assert_fit_kept_unverified(f: &Faulty) {
+    let name = &f.name;
+    assert!(!f.out.join("weights.toml").exists(), "{name}: weights.toml");
+    assert!(!f.out.join("weights.txt").exists(), "{name}: weights.txt");
+    assert!(
+        !f.out.join("setoption.txt").exists(),
+        "{name}: setoption.txt"
+    );
+    let toml_text = std::fs::read_to_string(f.out.join("weights.unverified.toml")).unwrap();
+    let weights: toml::Table = toml_text.parse().unwrap();
+    let weights = weights["weights"].as_table().unwrap();
+    let mut keys: Vec<&str> = weights.keys().map(String::as_str).collect();
+    keys.sort_unstable();
+    assert_eq!(keys, ["material.knight", "material.pawn"], "{toml_text}");
+    assert!(
+        weights.values().all(|v| v.as_integer().is_some()),
+        "{toml_text}"
+    );
+    let named = std::fs::read_to_string(f.out.join("weights.unverified.txt")).unwrap();
+    assert_eq!(named.lines().count(), 2, "{named}");
+    let uci = std::fs::read_to_string(f.out.join("setoption.unverified.txt")).unwrap();
+    assert!(
+        uci.lines().count() == 2 && uci.lines().all(|l| l.starts_with("setoption name ")),
+        "{uci}"
+    );
+    let history = std::fs::read_to_string(f.out.join("history.csv")).unwrap();
+    let rows: Vec<&str> = history.lines().collect();
+    assert_eq!(rows[0], "epoch,train_mse,validation_mse,seconds");
+    assert!(rows.len() >= 3, "{name}: {history}");
+    assert!(f.out.join("loss.svg").exists(), "{name}: loss.svg");
+}
+
+#[test]
+fn a_completed_fit_is_kept_when_the_engine_dies_at_the_recheck() {
+    let Some(f) = faulty(
+        "dies_at_recheck",
+        "tunetrace_faults.py",
+        "--die-at-params 2",
+        1,
+        &[
+            "weights.unverified.toml",
+            "exited (exit status: 4)",
+            "no parameters at request 2",
+        ],
+    ) else {
+        return;
+    };
+    assert_fit_kept_unverified(&f);
+}
+
+#[test]
+fn a_completed_fit_is_kept_when_the_engine_hangs_at_the_recheck() {
+    let Some(f) = run_faulty(
+        "hangs_at_recheck",
+        "tunetrace_faults.py",
+        "--hang-at-params 2",
+        3,
+    ) else {
+        return;
+    };
+    check_faulty(
+        &f,
+        1,
+        &["weights.unverified.toml", "did not answer within 3s"],
+    );
+    assert_fit_kept_unverified(&f);
+}
+
+#[test]
+fn duplicate_parameter_names_are_refused_naming_both_indexes() {
+    let Some(f) = faulty(
+        "duplicate_name",
+        "tunetrace_faults.py",
+        "--duplicate-name 1",
+        2,
+        &[
+            "tunetrace params",
+            "parameters 0 and 1 are both named 'material.pawn'",
+        ],
+    ) else {
+        return;
+    };
+    assert_no_weights(&f);
+}
+
+#[test]
+fn the_engines_stderr_tail_is_shown_when_it_cannot_start() {
+    if !python3("the_engines_stderr_tail_is_shown_when_it_cannot_start") {
+        return;
+    }
+    let dir = scratch_in("tune_engine", "no_such_script");
+    let engine = format!("python3 {}", text(&dir.join("no_such_script.py")));
+    let run = sparring(&[
+        "tune",
+        text(&config(&dir, &dir.join("out"), "")),
+        "--engine",
+        &engine,
+    ]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    for says in [
+        format!("engine '{engine}' exited (exit status: 2)"),
+        "can't open file".to_string(),
+        "no_such_script.py".to_string(),
+    ] {
+        assert!(run.stderr.contains(&says), "no '{says}' in {}", run.stderr);
+    }
+    assert_eq!(
+        run.stderr.lines().count(),
+        1,
+        "one error line: {}",
+        run.stderr
+    );
+}
+
+#[test]
+fn an_engine_that_dies_mid_line_is_a_failed_run_with_its_stderr_tail() {
+    let Some(f) = faulty(
+        "dies_mid_line",
+        "tunetrace_faults.py",
+        "--die-mid-line 5",
+        1,
+        &[
+            &at_line(5),
+            "exited (exit status: 3) in the middle of a line ('trace phase 1 scale 1 rem')",
+            "dying in the middle of trace 5",
+        ],
+    ) else {
+        return;
+    };
+    assert!(!f.run.stderr.contains("not a number"), "{}", f.run.stderr);
+    assert_no_weights(&f);
+}
+
+#[test]
+fn a_phase_above_phase_max_is_refused_naming_the_line_and_field() {
+    faulty(
+        "phase_over",
+        "tunetrace_engine.py",
+        "--phase-over-at 9",
+        2,
+        &[
+            &at_line(9),
+            "'trace phase 20 ",
+            "phase 20 is above phase_max 16",
+        ],
+    );
+}
+
+#[test]
+fn a_remainder_of_1e300_is_refused_naming_the_line_and_field() {
+    faulty(
+        "huge_remainder",
+        "tunetrace_faults.py",
+        "--huge-remainder-at 4",
+        2,
+        &[
+            &at_line(4),
+            "remainder '1e+300' is outside -32000 to 32000 centipawns",
+        ],
+    );
+}
+
+/// A 200 KB command (from the `[engine]` table: the command line could not carry it) is quoted
+/// cut short, not whole.
+#[test]
+fn a_long_engine_command_is_quoted_cut_short_in_errors() {
+    let dir = scratch_in("tune_engine", "long_name");
+    let long = format!("/no/such/{}", "x".repeat(200_000));
+    let table = format!("[engine]\ncommand = \"{long}\"\n");
+    let run = sparring(&["tune", text(&config(&dir, &dir.join("out"), &table))]);
+    assert_eq!(run.code, 1, "{}", &run.stderr[..run.stderr.len().min(500)]);
+    assert!(
+        run.stderr.len() < 1_000,
+        "{} bytes of error",
+        run.stderr.len()
+    );
+    let shown: String = long.chars().take(200).collect();
+    assert!(
+        run.stderr
+            .contains(&format!("engine '{shown}…' cannot start")),
+        "{}",
+        run.stderr
     );
 }

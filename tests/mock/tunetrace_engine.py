@@ -13,6 +13,7 @@ Misbehaviour for the tuner's error tests (never part of a real engine):
   --die-after N      exit after answering N traces
   --malformed-at N   answer trace number N (1-based) with a line that does not parse
   --lie-at N         report an eval 50 cp off at trace number N
+  --phase-over-at N  at trace number N, trace (and evaluate) with phase_max + 4 as the phase
   --params-change    declare one parameter fewer from the second `tunetrace params` on
   --bad-final KIND   declare the finaliser as KIND (`cubic:3`, `quadratic:0`: a colon for a space; with
                      --king-danger), or answer a group of finaliser 7 (`undeclared`)
@@ -66,7 +67,7 @@ def king_attacks(squares):
     return sides
 
 
-def trace(fen, king_danger=False):
+def trace(fen, king_danger=False, phase_over=False):
     squares = board_of(fen)
     counts = [0] * len(NAMES)
     for (rank, _), ch in squares.items():
@@ -81,6 +82,8 @@ def trace(fen, king_danger=False):
     pieces = "".join(squares.values()).lower()
     phase = min(PHASE_MAX, pieces.count("n") + pieces.count("b") + 2 * pieces.count("r")
                 + 4 * pieces.count("q"))
+    if phase_over:
+        phase = PHASE_MAX + 4
     scale = 0.5 if pieces.count("p") == 0 else 1.0
     remainder = 8 if fen.split()[1] == "w" else -8
     mg = sum(c * START[i][0] for i, c in enumerate(counts))
@@ -137,7 +140,8 @@ def main():
         if "--die-after" in flags and n > flags["--die-after"]:
             sys.exit(3)
         try:
-            phase, scale, remainder, value, counts, sides = trace(fen, king)
+            over = flags.get("--phase-over-at") == n
+            phase, scale, remainder, value, counts, sides = trace(fen, king, over)
         except Exception as e:  # a bad FEN
             return f"trace error {e}"
         if flags.get("--malformed-at") == n:

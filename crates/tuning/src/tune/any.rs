@@ -7,7 +7,7 @@ use super::data::{self, Dataset, LoadOptions, LoadReport};
 use super::model::{fit_k_with, loss_with};
 use super::newton::{gauss_newton_with, NewtonOptions, MAX_WEIGHTS};
 use super::train::{train_with, EpochStats, TrainOptions};
-use super::tunable::{EvalSelection, ParamSpec, TunableEval};
+use super::tunable::{EvalSelection, ParamSpec, TraceError, TunableEval};
 use super::{svg, with_threads, KSetting, TuneError};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -95,6 +95,18 @@ pub struct AnyResult {
     pub history: Vec<EpochStats>,
 }
 
+/// Refuses an Adam step size that is not a positive finite number (bad input).
+fn check_method(method: &Method) -> Result<(), TuneError> {
+    match *method {
+        Method::Adam { learning_rate } if !(learning_rate.is_finite() && learning_rate > 0.0) => {
+            Err(TuneError::LearningRate {
+                value: learning_rate,
+            })
+        }
+        Method::Adam { .. } | Method::GaussNewton => Ok(()),
+    }
+}
+
 /// Loads `files` through `eval`'s traces.
 pub fn load<E: TunableEval + ?Sized>(
     eval: &E,
@@ -120,6 +132,7 @@ pub fn fit<E: TunableEval + ?Sized>(
     options: &AnyOptions,
     on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
 ) -> Result<Fit, TuneError> {
+    check_method(&options.method)?;
     let selection = EvalSelection::new(eval);
     let start = selection.start_weights();
     let finals = selection.finalisers();
@@ -186,6 +199,7 @@ pub fn run<E: TunableEval + ?Sized>(
     on_epoch: &mut (dyn FnMut(&EpochStats) + Send),
 ) -> Result<AnyResult, TuneError> {
     super::check_threads(options.threads)?;
+    check_method(&options.method)?;
     if !(0.0..1.0).contains(&options.validation_fraction) {
         return Err(TuneError::ValidationFraction {
             value: options.validation_fraction,
@@ -326,9 +340,64 @@ pub fn named_values(result: &AnyResult) -> Vec<(String, i64)> {
     out
 }
 
+/// The weight files and the names they carry until the evaluation has been checked after the
+/// fit (`write_checked_outputs`): nobody loads an unchecked fit by mistake.
+pub const UNVERIFIED_NAMES: [(&str, &str); 3] = [
+    ("weights.toml", "weights.unverified.toml"),
+    ("weights.txt", "weights.unverified.txt"),
+    ("setoption.txt", "setoption.unverified.txt"),
+];
+
 /// Writes weights.toml, weights.txt (`name value`), setoption.txt (UCI `setoption` lines),
 /// history.csv and loss.svg into `dir`.
 pub fn write_outputs(dir: &Path, result: &AnyResult) -> Result<Vec<PathBuf>, TuneError> {
+    write_named(dir, result, false)
+}
+
+/// `write_outputs` with a check of the evaluation between writing and naming: the weight files
+/// are written under their unverified names (`UNVERIFIED_NAMES`), history.csv and loss.svg
+/// under their own; then `check` runs (an external engine asked for its parameters again), and
+/// only when it passes are the weight files renamed to weights.toml, weights.txt and
+/// setoption.txt. When it fails, everything stays as written and the error
+/// (`TuneError::Unverified`) names the unverified weights: a completed fit is never lost.
+pub fn write_checked_outputs(
+    dir: &Path,
+    result: &AnyResult,
+    check: impl FnOnce() -> Result<(), TraceError>,
+) -> Result<Vec<PathBuf>, TuneError> {
+    let written = write_named(dir, result, true)?;
+    if let Err(source) = check() {
+        return Err(TuneError::Unverified {
+            file: dir.join(UNVERIFIED_NAMES[0].1),
+            source,
+        });
+    }
+    let mut named = Vec::new();
+    for path in written {
+        let unverified = path.file_name().and_then(|n| n.to_str());
+        let Some(&(name, _)) = UNVERIFIED_NAMES
+            .iter()
+            .find(|(_, u)| Some(*u) == unverified)
+        else {
+            named.push(path);
+            continue;
+        };
+        let to = dir.join(name);
+        std::fs::rename(&path, &to).map_err(|error| TuneError::Output {
+            file: to.display().to_string(),
+            error,
+        })?;
+        named.push(to);
+    }
+    Ok(named)
+}
+
+/// The outputs into `dir`, the weight files under their unverified names if `unverified`.
+fn write_named(
+    dir: &Path,
+    result: &AnyResult,
+    unverified: bool,
+) -> Result<Vec<PathBuf>, TuneError> {
     super::check_output_dir(dir)?;
     let named = named_values(result);
     let lines = |f: &dyn Fn(&(String, i64)) -> String| -> String {
@@ -353,6 +422,10 @@ pub fn write_outputs(dir: &Path, result: &AnyResult) -> Result<Vec<PathBuf>, Tun
     ];
     let mut written = Vec::new();
     for (name, text) in files {
+        let name = match UNVERIFIED_NAMES.iter().find(|(n, _)| *n == name) {
+            Some(&(_, u)) if unverified => u,
+            _ => name,
+        };
         let path = dir.join(name);
         std::fs::write(&path, text).map_err(|error| TuneError::Output {
             file: path.display().to_string(),

@@ -8,15 +8,36 @@
 use super::protocol::{parse_params, parse_trace_with, Declared};
 use super::tunable::{Finaliser, LinearTrace, ParamSpec, TraceError, TunableEval};
 use crate::board::Position;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How long an engine may take to answer one line, unless its `EngineSpec` says otherwise.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The most characters of the engine's command line a message quotes (then `…`): a command
+/// with an absolute path and a few flags fits whole, a runaway one does not flood the terminal.
+pub const QUOTED_COMMAND_CHARS: usize = 200;
+
+/// The last lines of the engine's standard error a message shows when the engine dies.
+pub const STDERR_TAIL_LINES: usize = 4;
+
+/// The most characters of one standard-error line a message shows (then `…`).
+const STDERR_LINE_CHARS: usize = 200;
+
+/// The bytes of standard error kept (the newest): enough for `STDERR_TAIL_LINES` lines.
+const STDERR_KEPT_BYTES: usize = 8192;
+
+/// `text` cut to its first `max` characters, with `…` when something was cut.
+fn capped(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
 
 /// How to start the engine: the tune configuration's `[engine]` table or `--engine "CMD ARGS"`.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,12 +64,17 @@ impl EngineSpec {
         }
     }
 
-    /// The command and its arguments as one line, for messages.
+    /// The command and its arguments as one line.
     pub fn display(&self) -> String {
         std::iter::once(self.command.as_str())
             .chain(self.args.iter().map(String::as_str))
             .collect::<Vec<_>>()
             .join(" ")
+    }
+
+    /// The command line as messages quote it: its first `QUOTED_COMMAND_CHARS` characters.
+    pub fn name(&self) -> String {
+        capped(&self.display(), QUOTED_COMMAND_CHARS)
     }
 
     /// The program to run: a relative path (one with a separator) is taken from sparring's
@@ -64,17 +90,34 @@ impl EngineSpec {
     }
 }
 
+/// What the engine's standard output reader hands over.
+enum Output {
+    /// A whole line (without its end).
+    Line(String),
+    /// The text after the last line end when the output closed: the engine stopped in the
+    /// middle of a line.
+    Cut(String),
+}
+
+/// The newest bytes the engine wrote to its standard error, and whether it closed it.
+#[derive(Default)]
+struct StderrTail {
+    bytes: Vec<u8>,
+    closed: bool,
+}
+
 /// One running engine process.
 struct Process {
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Output>,
+    stderr: Arc<Mutex<StderrTail>>,
     timeout: Duration,
 }
 
 impl Process {
     fn start(spec: &EngineSpec) -> Result<Process, TraceError> {
-        let name = spec.display();
+        let name = spec.name();
         if spec.command.is_empty() {
             return Err(TraceError::bad("empty engine command"));
         }
@@ -83,7 +126,7 @@ impl Process {
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null());
+            .stderr(Stdio::piped());
         if let Some(dir) = &spec.working_dir {
             command.current_dir(dir);
         }
@@ -95,55 +138,141 @@ impl Process {
         let stdout = child.stdout.take().expect("piped");
         let (tx, rx) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
+            let mut reader = BufReader::new(stdout);
+            let mut line = Vec::new();
+            loop {
+                line.clear();
+                match reader.read_until(b'\n', &mut line) {
+                    Ok(0) | Err(_) => break,
+                    Ok(_) => {}
+                }
+                // Bytes that are not UTF-8 reach the parser (and are refused there as a
+                // malformed line) rather than ending the output.
+                let text = String::from_utf8_lossy(&line);
+                let out = match text.strip_suffix('\n') {
+                    Some(whole) => Output::Line(whole.trim_end_matches('\r').to_string()),
+                    None => Output::Cut(text.into_owned()),
+                };
+                if tx.send(out).is_err() {
                     break;
                 }
             }
         });
+        let tail = Arc::new(Mutex::new(StderrTail::default()));
+        if let Some(mut stderr) = child.stderr.take() {
+            let tail = Arc::clone(&tail);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                loop {
+                    let n = stderr.read(&mut buf).unwrap_or(0);
+                    let mut t = tail.lock().unwrap_or_else(|e| e.into_inner());
+                    if n == 0 {
+                        t.closed = true;
+                        break;
+                    }
+                    t.bytes.extend_from_slice(&buf[..n]);
+                    if t.bytes.len() > STDERR_KEPT_BYTES {
+                        let cut = t.bytes.len() - STDERR_KEPT_BYTES;
+                        t.bytes.drain(..cut);
+                    }
+                }
+            });
+        } else {
+            tail.lock().unwrap_or_else(|e| e.into_inner()).closed = true;
+        }
         Ok(Process {
             child,
             stdin,
             lines: rx,
+            stderr: tail,
             timeout: spec.answer_timeout,
         })
     }
 
     fn send(&mut self, command: &str, engine: &str) -> Result<(), TraceError> {
-        writeln!(self.stdin, "{command}")
-            .and_then(|()| self.stdin.flush())
-            .map_err(|e| died(engine, &format!("cannot be written to ({e})")))
+        let written = writeln!(self.stdin, "{command}").and_then(|()| self.stdin.flush());
+        match written {
+            Ok(()) => Ok(()),
+            Err(_) if self.exit_status().is_some() => {
+                let before = format!("before reading '{}'", capped(command, 80));
+                Err(self.gone(engine, &before))
+            }
+            Err(e) => Err(died(engine, &format!("cannot be written to ({e})"))),
+        }
     }
 
     fn line(&mut self, engine: &str) -> Result<String, TraceError> {
         loop {
             match self.lines.recv_timeout(self.timeout) {
                 // Engines may chat before answering.
-                Ok(line) if line.starts_with("info ") || line.trim().is_empty() => {}
-                Ok(line) => return Ok(line),
+                Ok(Output::Line(line)) if line.starts_with("info ") || line.trim().is_empty() => {}
+                Ok(Output::Line(line)) => return Ok(line),
+                Ok(Output::Cut(text)) => {
+                    let cut = format!(
+                        "in the middle of a line ('{}')",
+                        capped(&text, STDERR_LINE_CHARS)
+                    );
+                    return Err(self.gone(engine, &cut));
+                }
                 Err(RecvTimeoutError::Timeout) => {
-                    return Err(died(
-                        engine,
-                        &format!("did not answer within {:?}", self.timeout),
-                    ))
+                    let how = format!("did not answer within {:?}", self.timeout);
+                    return Err(died(engine, &(how + &self.stderr_tail(false))));
                 }
-                Err(RecvTimeoutError::Disconnected) => {
-                    // Output closes a moment before the process is reaped: wait up to a
-                    // second so the message can name the exit status.
-                    let status = (0..100).find_map(|_| {
-                        let status = self.child.try_wait().ok().flatten();
-                        if status.is_none() {
-                            std::thread::sleep(Duration::from_millis(10));
-                        }
-                        status
-                    });
-                    let how =
-                        status.map_or("closed its output".to_string(), |s| format!("exited ({s})"));
-                    return Err(died(engine, &how));
-                }
+                Err(RecvTimeoutError::Disconnected) => return Err(self.gone(engine, "")),
             }
         }
+    }
+
+    /// The engine stopped answering (its output closed, or a write to it failed): the error
+    /// names its exit status when it has one and ends with its standard error's last lines.
+    /// `what` (may be empty) says more.
+    fn gone(&mut self, engine: &str, what: &str) -> TraceError {
+        let status = self.exit_status();
+        let mut how = match status {
+            Some(s) => format!("exited ({s})"),
+            None => "closed its output".to_string(),
+        };
+        if !what.is_empty() {
+            how = format!("{how} {what}");
+        }
+        died(engine, &(how + &self.stderr_tail(status.is_some())))
+    }
+
+    /// The exit status, waiting up to a second: output closes a moment before the process is
+    /// reaped.
+    fn exit_status(&mut self) -> Option<ExitStatus> {
+        (0..100).find_map(|_| {
+            let status = self.child.try_wait().ok().flatten();
+            if status.is_none() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            status
+        })
+    }
+
+    /// `; its standard error ends: LINE | LINE` with the last `STDERR_TAIL_LINES` lines the
+    /// engine wrote there (empty if none). `exited`: wait up to half a second for the reader to
+    /// reach the end of what the process wrote.
+    fn stderr_tail(&self, exited: bool) -> String {
+        for _ in 0..if exited { 50 } else { 0 } {
+            if self.stderr.lock().unwrap_or_else(|e| e.into_inner()).closed {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let t = self.stderr.lock().unwrap_or_else(|e| e.into_inner());
+        let text = String::from_utf8_lossy(&t.bytes);
+        let lines: Vec<String> = text
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| capped(l, STDERR_LINE_CHARS))
+            .collect();
+        if lines.is_empty() {
+            return String::new();
+        }
+        let shown = &lines[lines.len().saturating_sub(STDERR_TAIL_LINES)..];
+        format!("; its standard error ends: {}", shown.join(" | "))
     }
 
     fn params(&mut self, engine: &str) -> Result<Declared, TraceError> {
@@ -195,7 +324,7 @@ impl ExternalEval {
     /// Starts `processes` copies of the engine and reads their parameters; every copy must
     /// declare the same.
     pub fn start(spec: &EngineSpec, processes: usize) -> Result<ExternalEval, TraceError> {
-        let command = spec.display();
+        let command = spec.name();
         let command = command.as_str();
         let mut started = Vec::new();
         let mut declared: Option<Declared> = None;
@@ -226,7 +355,7 @@ impl ExternalEval {
         })
     }
 
-    /// The engine command line, as messages name it.
+    /// The engine command line, as messages name it (cut short when long: `EngineSpec::name`).
     pub fn command(&self) -> &str {
         &self.command
     }
@@ -280,13 +409,28 @@ impl TunableEval for ExternalEval {
         drop(p);
         let n = self.declared.params.len();
         let finalisers = &self.declared.finalisers;
+        // The answer as messages quote it (a runaway line cut short).
+        let quoted = || capped(&line, QUOTED_COMMAND_CHARS);
         let eval = parse_trace_with(&line, n, finalisers.len(), out).map_err(|e| {
-            TraceError::bad(format!("engine '{}' answered '{line}': {e}", self.command))
+            TraceError::bad(format!(
+                "engine '{}' answered '{}': {e}",
+                self.command,
+                quoted()
+            ))
         })?;
         let w: Vec<(f64, f64)> = self.declared.params.iter().map(|s| s.start).collect();
         let phase_max = self.declared.phase_max;
         if !self.declared.tapered {
             out.phase = 1;
+        } else if out.phase > phase_max {
+            // The blend would weigh the endgame half negatively: the engine's phase is wrong
+            // (or its phase_max is).
+            return Err(TraceError::bad(format!(
+                "engine '{}' answered '{}': phase {} is above phase_max {phase_max}, which the engine declared as the phase with every piece on",
+                self.command,
+                quoted(),
+                out.phase
+            )));
         }
         let model = out.value_with(&w, phase_max, finalisers);
         let mut groups: Vec<_> = out.finals.iter().map(|t| (t.finaliser, t.side)).collect();

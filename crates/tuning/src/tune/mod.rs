@@ -148,6 +148,22 @@ pub enum TuneError {
         /// `newton::MAX_WEIGHTS / 2`.
         max: usize,
     },
+    /// Adam's step size is not a positive finite number.
+    #[error("learning rate {value} is not a positive finite number")]
+    LearningRate {
+        /// The step size given.
+        value: f64,
+    },
+    /// A fit is complete but the engine failed the check after it (asked for its parameters
+    /// again, it died, hung or declared others): the weight files are kept under their
+    /// unverified names (`any::UNVERIFIED_NAMES`) beside history.csv and loss.svg.
+    #[error("the fit is kept unverified in {} (with weights.unverified.txt, setoption.unverified.txt, history.csv and loss.svg): asking the engine for its parameters again after the fit failed: {source}", file.display())]
+    Unverified {
+        /// The unverified weights.toml.
+        file: PathBuf,
+        /// Why the check failed.
+        source: TraceError,
+    },
     /// The tuned weights could evaluate a position inside the mate-score range, so the engine
     /// would refuse them; they are kept beside the other outputs for inspection.
     #[error("the tuned weights cannot be used: {source}; they are kept in {} (lower optimizer.learning_rate, raise optimizer.l2 or give more data)", file.display())]
@@ -167,7 +183,7 @@ impl ErrorClass for TuneError {
             TuneError::Config(source) => source.class(),
             TuneError::Data(source) => source.class(),
             TuneError::Weights(source) => source.class(),
-            TuneError::Engine(source) => source.class(),
+            TuneError::Engine(source) | TuneError::Unverified { source, .. } => source.class(),
             TuneError::Diverged(source) => source.class(),
             TuneError::NoPositions { .. }
             | TuneError::NothingToTune { .. }
@@ -175,6 +191,7 @@ impl ErrorClass for TuneError {
             | TuneError::NoTrainingData { .. }
             | TuneError::TooManyThreads { .. }
             | TuneError::TooManyForNewton { .. }
+            | TuneError::LearningRate { .. }
             // The tuned weights are kept; the settings that made them must change.
             | TuneError::UnusableWeights { .. } => Failure::BadInput,
             TuneError::OutputDir { .. } | TuneError::Output { .. } | TuneError::Threads { .. } => {

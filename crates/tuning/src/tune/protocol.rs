@@ -22,7 +22,19 @@
 use super::packed::MAX_FINALISERS;
 use super::tunable::{FinalKind, FinalTerm, Finaliser, LinearTrace, ParamSpec, TunableEval};
 use crate::board::Color;
+use std::collections::HashMap;
 use std::fmt::Write as _;
+
+/// The largest `remainder` and `eval` a trace may carry, in centipawns: a static evaluation
+/// stays below the mate score (`score::MATE`).
+pub const MAX_TRACE_CENTIPAWNS: f64 = crate::score::MATE as f64;
+
+/// The largest endgame `scale` a trace may carry (1 is no scaling; a drawish ending is below).
+pub const MAX_TRACE_SCALE: f64 = 16.0;
+
+/// The largest `phase` a trace may carry; the phase must also be at most the engine's
+/// declared `phase_max` (checked by the tuner, which knows it).
+pub const MAX_TRACE_PHASE: i32 = 255;
 
 /// A line of the protocol that cannot be read. The tuner wraps it in a `TraceError` naming the
 /// engine (bad input: exit status 2).
@@ -54,6 +66,31 @@ pub enum ProtocolError {
         pair: String,
         /// The declared parameter count.
         params: usize,
+    },
+    /// Two parameters declared under one name (weights.toml would hold the key twice, which
+    /// TOML readers refuse, and setoption.txt would set one option twice).
+    #[error(
+        "'{line}': parameters {first} and {second} are both named '{name}': names must be unique"
+    )]
+    DuplicateName {
+        /// The second declaration's line.
+        line: String,
+        /// The name.
+        name: String,
+        /// The index that declared it first.
+        first: usize,
+        /// The index that declared it again.
+        second: usize,
+    },
+    /// A trace field outside the range the protocol allows.
+    #[error("{field} '{value}' is outside {range}")]
+    OutOfRange {
+        /// The field (`phase`, `scale`, `remainder`, `eval`).
+        field: String,
+        /// The value as written.
+        value: String,
+        /// What the protocol allows.
+        range: String,
     },
     /// A coefficient group of a finaliser the engine did not declare.
     #[error("'final {finaliser}': a group of an undeclared finaliser, the engine declared {declared} finalisers")]
@@ -186,6 +223,7 @@ pub fn parse_params(lines: &[String]) -> Result<Declared, ProtocolError> {
     let mut phase_max = None;
     let mut params = Vec::new();
     let mut finalisers = Vec::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
     for line in lines {
         let words: Vec<&str> = line.split_whitespace().collect();
         match words.as_slice() {
@@ -211,6 +249,15 @@ pub fn parse_params(lines: &[String]) -> Result<Declared, ProtocolError> {
                         format!("'{line}': expected parameter index {}", params.len()).into(),
                     );
                 }
+                if let Some(&first) = names.get(*name) {
+                    return Err(ProtocolError::DuplicateName {
+                        line: line.to_string(),
+                        name: name.to_string(),
+                        first,
+                        second: params.len(),
+                    });
+                }
+                names.insert(name.to_string(), params.len());
                 params.push(parse_param(line, name, rest)?);
             }
             ["finaliser", index, name, rest @ ..] => {
@@ -373,8 +420,28 @@ pub fn parse_trace_with(
             .ok()
             .filter(|v: &f64| v.is_finite())
             .ok_or_else(|| format!("{key} '{value}' is not a number"))?;
+        let out_of = |range: String| ProtocolError::OutOfRange {
+            field: key.to_string(),
+            value: value.to_string(),
+            range,
+        };
+        let cp = MAX_TRACE_CENTIPAWNS;
         match key {
-            "phase" => phase = Some(number as i32),
+            "phase" => {
+                if number.fract() != 0.0 {
+                    return Err(format!("phase '{value}' is not a whole number").into());
+                }
+                if !(0.0..=MAX_TRACE_PHASE as f64).contains(&number) {
+                    return Err(out_of(format!("0 to {MAX_TRACE_PHASE}")));
+                }
+                phase = Some(number as i32)
+            }
+            "scale" if !(0.0..=MAX_TRACE_SCALE).contains(&number) => {
+                return Err(out_of(format!("0 to {MAX_TRACE_SCALE}")))
+            }
+            "remainder" | "eval" if number.abs() > cp => {
+                return Err(out_of(format!("-{cp} to {cp} centipawns")))
+            }
             "scale" => out.eg_scale = number,
             "remainder" => out.remainder = number,
             "eval" => eval = Some(number),
