@@ -39,7 +39,7 @@
 
 // The lower layers' modules under the names this crate's code uses (`crate::board::Position`).
 use sparring_chess::{board, error, rng};
-use sparring_engine::{available_cores, eval, search, toml_config};
+use sparring_engine::{available_cores, eval, score, search, toml_config};
 use sparring_harness::{arena, files, record, stats};
 
 pub mod tune;
