@@ -12,7 +12,7 @@
 #[path = "toy_tapered/eval.rs"]
 mod eval;
 
-use sparring::tune::any::{self, AnyOptions, Method};
+use sparring::texel::any::{self, AnyOptions, Method};
 use sparring::ErrorClass;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -80,7 +80,7 @@ fn main() -> ExitCode {
     }
     let started = Instant::now();
     let mut reached: Option<f64> = None;
-    let mut on_epoch = |s: &sparring::tune::EpochStats| {
+    let mut on_epoch = |s: &sparring::texel::EpochStats| {
         if reached.is_none() && target.is_some_and(|t| s.train_mse <= t) {
             reached = Some(started.elapsed().as_secs_f64());
         }

@@ -145,14 +145,14 @@
 //!
 //! # Texel-tuning a handful of positions
 //!
-//! Any [`tune::TunableEval`] can be tuned; the built-in evaluation is one, traced by the same walk
+//! Any [`texel::TunableEval`] can be tuned; the built-in evaluation is one, traced by the same walk
 //! the search scores with. Labels are game results from White's view (1, 0.5, 0).
 //!
 //! ```
 //! use sparring::board::Position;
 //! use sparring::eval::EvalParams;
-//! use sparring::tune::any::{fit, AnyOptions};
-//! use sparring::tune::{Dataset, EvalSelection, KSetting};
+//! use sparring::texel::any::{fit, AnyOptions};
+//! use sparring::texel::{Dataset, EvalSelection, KSetting};
 //!
 //! let eval = EvalParams::default();
 //! let fens = [
@@ -177,7 +177,7 @@ pub use sparring_engine::{
     available_cores, eval, score, search, tablebase, toml_config, uci, ENGINE_NAME,
 };
 pub use sparring_harness::{arena, files, openings, record, stats};
-pub use sparring_tuning::tune;
+pub use sparring_tuning::{ladder, spsa, texel};
 pub use {sparring_chess, sparring_engine, sparring_harness, sparring_tuning};
 
 /// The class of a type-erased error if its type (not its sources) is one of the workspace's

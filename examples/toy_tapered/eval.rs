@@ -4,7 +4,7 @@
 //! and its test.
 
 use sparring::board::{Color, PieceKind, Position};
-use sparring::tune::{LinearTrace, ParamSpec, TraceError, TunableEval};
+use sparring::texel::{LinearTrace, ParamSpec, TraceError, TunableEval};
 
 /// The evaluation with texel-tuner's starting values.
 pub struct ToyTapered;

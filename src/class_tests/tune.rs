@@ -323,15 +323,15 @@ fn every_spsa_error_variant_has_its_class() {
 }
 
 /// A tune's summary, as an unusable tune carries it.
-fn summary() -> crate::tune::TuneSummary {
-    let epoch = crate::tune::EpochStats {
+fn summary() -> crate::texel::TuneSummary {
+    let epoch = crate::texel::EpochStats {
         epoch: 0,
         train_mse: 0.1,
         validation_mse: None,
         best_epoch: 0,
         seconds: 0.0,
     };
-    crate::tune::TuneSummary {
+    crate::texel::TuneSummary {
         k: 1.0,
         k_fitted: false,
         training_positions: 1,

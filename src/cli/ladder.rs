@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::Args;
-use sparring::tune::ladder::{
+use sparring::ladder::{
     run_loop, GenerationRow, LoopConfig, LoopEvent, LoopOptions, Stage, StagePlan,
 };
 use std::io::Write;

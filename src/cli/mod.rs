@@ -121,8 +121,8 @@ mod tests {
     #[test]
     fn io_errors_are_failed_runs_and_input_errors_are_bad_input() {
         use sparring::arena::{ArenaError, LockError};
-        use sparring::tune::spsa::SpsaError;
-        use sparring::tune::TuneError;
+        use sparring::spsa::SpsaError;
+        use sparring::texel::TuneError;
         let io = anyhow::Error::new(std::io::Error::other("disk full")).context("cannot write x");
         assert_eq!(failure(&io), Failure::FailedRun);
         let usage = anyhow::Error::new(UsageError("bad".into())).context("while parsing");

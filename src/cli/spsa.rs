@@ -5,8 +5,8 @@ use super::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::arena::Shard;
 use sparring::search::ParamKind;
-use sparring::tune::spsa::shards::{check_split, shard_pairs};
-use sparring::tune::spsa::{
+use sparring::spsa::shards::{check_split, shard_pairs};
+use sparring::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig,
     SpsaEngine, SpsaEvent, SpsaPlan, SpsaSummary, UciObjective,
 };
@@ -449,7 +449,7 @@ fn is_weights(config: &SpsaConfig) -> bool {
     match &config.engine {
         SpsaEngine::Builtin { targets, .. } => targets
             .iter()
-            .all(|t| matches!(t, sparring::tune::spsa::Target::Weight { .. })),
+            .all(|t| matches!(t, sparring::spsa::Target::Weight { .. })),
         SpsaEngine::Uci { .. } => false,
     }
 }

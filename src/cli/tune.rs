@@ -8,7 +8,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::board::Position;
 use sparring::eval::{EvalParams, ParamGroup};
 use sparring::record::bullet::{self, BulletReport};
-use sparring::tune::{
+use sparring::texel::{
     self, data::LoadReport, external::EngineSpec, synthetic, with_threads, Dataset, Event,
     ParamSelection, TunableEval, TuneConfig, TuneError,
 };
@@ -100,9 +100,9 @@ fn print_load_report(report: &LoadReport) {
 pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
     let ConvertFormat::Bullet = args.to;
     // Pattern errors are bad input (status 2), as they are for the tuner.
-    let inputs = tune::data::expand_data_files(&args.inputs).map_err(TuneError::from)?;
+    let inputs = texel::data::expand_data_files(&args.inputs).map_err(TuneError::from)?;
     // A missing input or a directory is reported before the output is touched.
-    tune::data::check_data_files(&inputs).map_err(TuneError::from)?;
+    texel::data::check_data_files(&inputs).map_err(TuneError::from)?;
     let out_name = args.output.display().to_string();
     if args.output.is_dir() {
         return Err(super::UsageError(format!(
@@ -156,12 +156,12 @@ fn convert_into(
     for input in inputs {
         let name = input.display().to_string();
         let before = (report.written, report.skipped);
-        let file = tune::data::open_data_file(input).map_err(TuneError::from)?;
+        let file = texel::data::open_data_file(input).map_err(TuneError::from)?;
         let mut limited = LineLimit::new(file);
         let converted =
             bullet::write_bullet_lines(&mut limited, &name, &mut output, out_name, &mut report);
         if let Some(line) = limited.too_long {
-            return Err(TuneError::from(tune::DataError::LineTooLong { file: name, line }).into());
+            return Err(TuneError::from(texel::DataError::LineTooLong { file: name, line }).into());
         }
         converted?;
         println!(
@@ -206,7 +206,7 @@ impl<R: std::io::Read> std::io::Read for LineLimit<R> {
                 self.run = 0;
             } else {
                 self.run += 1;
-                if self.run > tune::data::MAX_LINE_BYTES {
+                if self.run > texel::data::MAX_LINE_BYTES {
                     self.too_long = Some(self.line);
                     return Err(std::io::Error::new(
                         std::io::ErrorKind::InvalidData,
@@ -256,7 +256,7 @@ fn epoch_bar(epochs: usize) -> ProgressBar {
 }
 
 /// The bar's text after an epoch: the errors and the best epoch so far.
-fn epoch_message(s: &tune::EpochStats) -> String {
+fn epoch_message(s: &texel::EpochStats) -> String {
     let val = s
         .validation_mse
         .map_or(String::new(), |v| format!(" validation {v:.6}"));
@@ -278,7 +278,7 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         interactive: interactive(),
         bar: None,
     };
-    let result = tune::run(&config, &mut |event| progress.show(event));
+    let result = texel::run(&config, &mut |event| progress.show(event));
     if let Some(bar) = &progress.bar {
         bar.finish();
     }
@@ -369,7 +369,7 @@ impl Progress {
         }
     }
 
-    fn epoch(&mut self, s: &tune::EpochStats) {
+    fn epoch(&mut self, s: &texel::EpochStats) {
         if self.interactive {
             let epochs = self.epochs;
             let bar = self.bar.get_or_insert_with(|| epoch_bar(epochs));
@@ -425,7 +425,7 @@ fn print_k(k: f64, fitted: bool, train_mse: f64) {
         "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
         if fitted { "fitted" } else { "fixed" }
     );
-    let (lo, hi) = tune::model::K_RANGE;
+    let (lo, hi) = texel::model::K_RANGE;
     if fitted && (k < lo + 1e-3 || k > hi - 1e-3) {
         eprintln!(
             "warning: K is at the edge of its search range {lo}..{hi}: the starting \
@@ -435,7 +435,7 @@ fn print_k(k: f64, fitted: bool, train_mse: f64) {
 }
 
 /// How the run ended, its errors before and after, unused parameters and the files written.
-fn print_summary(summary: &tune::TuneSummary) {
+fn print_summary(summary: &texel::TuneSummary) {
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
     println!(
         "{} after epoch {}; kept epoch {}",
@@ -497,8 +497,8 @@ fn name_data_source(
 
 /// Whether a data error is about an entry of the data list (a path or pattern), not the
 /// contents of a file.
-fn is_list_error(error: &tune::DataError) -> bool {
-    use tune::DataError::{BadPattern, Missing, NoMatch, NotAFile};
+fn is_list_error(error: &texel::DataError) -> bool {
+    use texel::DataError::{BadPattern, Missing, NoMatch, NotAFile};
     matches!(
         error,
         Missing { .. } | NotAFile { .. } | NoMatch { .. } | BadPattern { .. }
@@ -519,7 +519,7 @@ const BENCH_GROUPS: [ParamGroup; 5] = [
 pub fn run_bench(positions: usize) -> anyhow::Result<()> {
     let positions = positions.max(1);
     let params = EvalParams::default();
-    let cores = tune::resolve_threads(0);
+    let cores = texel::resolve_threads(0);
 
     let t = Instant::now();
     let sample = synthetic::playout_positions(0x7E57_7E57, positions);
@@ -572,11 +572,11 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
     let mut grad = vec![[0.0; 2]; w.len()];
     for &threads in &thread_counts {
         let (rate, work, cpu) = with_threads(threads, || {
-            tune::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
+            texel::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
             let (t, cpu) = (Instant::now(), process_cpu_seconds());
             let mut passes = 0;
             while passes < 3 || t.elapsed().as_secs_f64() < 2.0 {
-                tune::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
+                texel::loss_and_gradient(&data, 0..data.len(), &w, 1.0, &mut grad);
                 passes += 1;
             }
             let work = (data.len() * passes) as f64;
@@ -641,11 +641,11 @@ fn epd_line(pos: &Position, label: f32) -> String {
 /// (the weight files first as weights.unverified.toml etc., renamed once the engine has
 /// declared the same parameters again: `any::write_checked_outputs`).
 fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
-    use sparring::tune::any::{self, AnyOptions, Method};
-    use sparring::tune::external::ExternalEval;
-    tune::check_threads(config.optimizer.threads)?;
-    tune::check_output_dir(&config.output.dir)?;
-    let threads = tune::resolve_threads(config.optimizer.threads);
+    use sparring::texel::any::{self, AnyOptions, Method};
+    use sparring::texel::external::ExternalEval;
+    texel::check_threads(config.optimizer.threads)?;
+    texel::check_output_dir(&config.output.dir)?;
+    let threads = texel::resolve_threads(config.optimizer.threads);
     let eval = ExternalEval::start(engine, threads).map_err(TuneError::from)?;
     println!(
         "engine '{}': {} parameters, {} process(es)",
@@ -654,10 +654,10 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
         threads
     );
     let method = match config.optimizer.method {
-        Some(tune::OptimizerMethod::Adam) => Method::Adam {
+        Some(texel::OptimizerMethod::Adam) => Method::Adam {
             learning_rate: config.optimizer.learning_rate,
         },
-        Some(tune::OptimizerMethod::GaussNewton) | None => Method::GaussNewton,
+        Some(texel::OptimizerMethod::GaussNewton) | None => Method::GaussNewton,
     };
     let options = AnyOptions {
         k: config.optimizer.k,

@@ -2,7 +2,7 @@
 
 use clap::Args;
 use sparring::search::SearchParams;
-use sparring::tune::tunetrace::TunetraceCommand;
+use sparring::texel::tunetrace::TunetraceCommand;
 use sparring::uci::{openbench_lines, UciEngine};
 use std::path::PathBuf;
 

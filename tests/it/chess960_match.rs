@@ -176,7 +176,7 @@ fn a_chess960_gauntlet_against_an_external_engine_replays_as_chess960() {
         "some positions keep Chess960 castling rights"
     );
     use sparring::eval::{EvalParams, ParamGroup};
-    use sparring::tune::{Dataset, ParamSelection};
+    use sparring::texel::{Dataset, ParamSelection};
     let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
     let (data, report) =
         Dataset::load_files(&[out.join("positions.epd")], &selection, true).unwrap();

@@ -384,11 +384,11 @@ model = "logistic"
 }
 
 /// generations.csv of a loop directory without its wall-clock column.
-fn ladder_without_time(dir: &Path) -> Vec<sparring::tune::ladder::GenerationRow> {
-    sparring::tune::ladder::read_rows(&dir.join("generations.csv"))
+fn ladder_without_time(dir: &Path) -> Vec<sparring::ladder::GenerationRow> {
+    sparring::ladder::read_rows(&dir.join("generations.csv"))
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .into_iter()
-        .map(|row| sparring::tune::ladder::GenerationRow {
+        .map(|row| sparring::ladder::GenerationRow {
             seconds: 0.0,
             ..row
         })

@@ -18,10 +18,10 @@ fn shipped_match_configurations_parse() {
         if name == "tune.toml" {
             TuneConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
         } else if text.lines().any(|l| l.trim() == "[champion]") {
-            sparring::tune::ladder::LoopConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            sparring::ladder::LoopConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             loops += 1;
         } else if text.lines().any(|l| l.trim() == "[spsa]") {
-            sparring::tune::spsa::SpsaConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+            sparring::spsa::SpsaConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             spsa += 1;
         } else {
             MatchConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
@@ -34,7 +34,7 @@ fn shipped_match_configurations_parse() {
 }
 
 use sparring::arena::EngineKind;
-use sparring::tune::TuneConfig;
+use sparring::texel::TuneConfig;
 
 /// A valid match configuration with `extra` spliced in after the `[tournament]` keys and
 /// `engines` as the engine tables.

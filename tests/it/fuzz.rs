@@ -22,7 +22,7 @@ use sparring::openings::{
     PolyglotBook, PolyglotEntry,
 };
 use sparring::rng::Rng;
-use sparring::tune::config::TuneConfig;
+use sparring::texel::config::TuneConfig;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -1463,7 +1463,7 @@ fn fuzz_spsa_config() {
         "spsa-config",
         1500,
         inputs(seeds, lines, 400, 6).prop_map(Bytes),
-        |bytes| match sparring::tune::spsa::config::SpsaConfig::parse(&text(bytes), "fuzz.toml") {
+        |bytes| match sparring::spsa::config::SpsaConfig::parse(&text(bytes), "fuzz.toml") {
             Ok(config) => {
                 let _ = config.description();
                 Ok(Verdict::Accepted)
@@ -1476,7 +1476,7 @@ fn fuzz_spsa_config() {
 
 #[test]
 fn fuzz_openbench_and_fishtest_param_lines() {
-    use sparring::tune::spsa::{format_param_line, parse_param_line};
+    use sparring::spsa::{format_param_line, parse_param_line};
     let seeds: Vec<Vec<u8>> = PARAM_LINES.iter().map(|l| l.as_bytes().to_vec()).collect();
     let lines = seeds.clone();
     run_target(
@@ -1507,9 +1507,9 @@ fn fuzz_openbench_and_fishtest_param_lines() {
 /// (iterations up to u64::MAX, A-ratio 0 to 1000, alpha and gamma 0 to 2): finite gains, and a
 /// perturbation and an update of theta inside [min, max] at the first and last iteration.
 /// Regression: a huge c_end made a_k / c_k = inf / inf, and theta became NaN.
-fn check_gains_finite(line: &sparring::tune::spsa::ParamLine) -> Result<(), String> {
-    use sparring::tune::spsa::plan::{SpsaParam, SpsaPlan};
-    use sparring::tune::spsa::GainSchedule;
+fn check_gains_finite(line: &sparring::spsa::ParamLine) -> Result<(), String> {
+    use sparring::spsa::plan::{SpsaParam, SpsaPlan};
+    use sparring::spsa::GainSchedule;
     for (iterations, a_ratio, alpha, gamma) in [
         (1u64, 0.1, 0.602, 0.101),
         (1000, 0.0, 0.0, 0.0),

@@ -5,7 +5,7 @@
 //! driver's path) gives the one-machine ladder and champion.
 
 use sparring::eval::{EvalParams, ParamGroup};
-use sparring::tune::ladder::{read_rows, GenerationRow};
+use sparring::ladder::{read_rows, GenerationRow};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

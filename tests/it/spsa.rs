@@ -5,7 +5,7 @@
 use sparring::arena::Shard;
 use sparring::rng::Rng;
 use sparring::search::{ParamKind, SearchParams};
-use sparring::tune::spsa::{
+use sparring::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, GainSchedule, GameJob, GameOutcome,
     GameWorker, Objective, RunOptions, SpsaConfig, SpsaError, SpsaEvent, SpsaParam, SpsaPlan,
 };
@@ -680,7 +680,7 @@ fn the_printed_openbench_lines_parse_and_tune_an_external_engine() {
     assert_eq!(code, 0);
     assert_eq!(lines.lines().count(), sparring::search::SEARCH_PARAMS.len());
     for line in lines.lines() {
-        let parsed = sparring::tune::spsa::parse_param_line(line).unwrap();
+        let parsed = sparring::spsa::parse_param_line(line).unwrap();
         let spec = SearchParams::spec(parsed.name.strip_prefix("search.").unwrap()).unwrap();
         assert_eq!(parsed.value, spec.default, "{line}");
     }

@@ -419,8 +419,8 @@ fn the_slurm_recipe_runs_every_shard_in_one_job() {
     assert_same_as_single(&shared);
 }
 
-fn sparring_config(path: &Path) -> sparring::tune::spsa::SpsaConfig {
-    sparring::tune::spsa::SpsaConfig::load(path).unwrap_or_else(|e| panic!("{e}"))
+fn sparring_config(path: &Path) -> sparring::spsa::SpsaConfig {
+    sparring::spsa::SpsaConfig::load(path).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The Indexed Job's fields, from python3 with PyYAML (None when either is missing).

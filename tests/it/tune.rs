@@ -4,11 +4,11 @@
 
 use sparring::board::Position;
 use sparring::eval::{evaluate_white, layout, taper, EvalParams, ParamGroup};
-use sparring::toml_config::ConfigError;
-use sparring::tune::{
+use sparring::texel::{
     self, data::LoadReport, loss, loss_and_gradient, synthetic, train, with_threads, Dataset,
     LineErrorKind, ParamSelection, TrainOptions, TuneConfig,
 };
+use sparring::toml_config::ConfigError;
 use sparring::ErrorClass;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
@@ -113,7 +113,7 @@ fn results_do_not_depend_on_the_thread_count() {
     let three = load(3);
     assert_eq!(data.entries(), three.entries());
     assert_eq!(data.coeffs(), three.coeffs());
-    assert!(data.len() > 2 * tune::model::CHUNK);
+    assert!(data.len() > 2 * texel::model::CHUNK);
     // Chunks are fixed, so losses and gradients are bit-for-bit equal.
     let w = fractional_weights(&selection);
     let gradient = |threads| {
@@ -448,8 +448,8 @@ fn a_run_writes_weights_history_and_pictures() {
     );
     let config = TuneConfig::from_toml_str(&config_text, "run.toml").unwrap();
     let mut epochs_seen = 0;
-    let summary = tune::run(&config, &mut |event| {
-        if let tune::Event::Epoch(_) = event {
+    let summary = texel::run(&config, &mut |event| {
+        if let texel::Event::Epoch(_) = event {
             epochs_seen += 1;
         }
     })
@@ -570,7 +570,7 @@ fn shipped_config_parses() {
     assert_eq!(config.data.score_weight, 0.5);
     assert!(!config.data.resolve);
     assert_eq!(config.optimizer.l2, 0.00003);
-    assert_eq!(config.optimizer.k, tune::KSetting::Auto);
+    assert_eq!(config.optimizer.k, texel::KSetting::Auto);
 }
 
 /// Material and piece terms over the shared playout positions, labelled by the true weights.
@@ -675,19 +675,19 @@ rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c9 \"1/2-1/2\";
         .unwrap();
     let mut blended = data.clone();
     assert_eq!(
-        blended.blend_scores(0.5, |cp| tune::model::sigmoid(1.0, cp)),
+        blended.blend_scores(0.5, |cp| texel::model::sigmoid(1.0, cp)),
         1,
         "one line has no ce"
     );
     let e = |d: &Dataset, i: usize| d.entries()[i].label() as f64;
-    let s100 = tune::model::sigmoid(1.0, 100.0);
+    let s100 = texel::model::sigmoid(1.0, 100.0);
     // Black to move and +100 for Black: White's expected score is 1 - s(100).
     assert!((e(&blended, 0) - (0.5 * 1.0 + 0.5 * (1.0 - s100))).abs() < 1.0 / 400.0);
     assert!((e(&blended, 1) - (0.5 * 0.0 + 0.5 * s100)).abs() < 1.0 / 400.0);
     assert_eq!(e(&blended, 2), 0.5);
     // Weight 0 leaves the results alone.
     assert_eq!(
-        data.blend_scores(0.0, |cp| tune::model::sigmoid(1.0, cp)),
+        data.blend_scores(0.0, |cp| texel::model::sigmoid(1.0, cp)),
         0
     );
     assert_eq!(
@@ -742,9 +742,9 @@ fn small_run_config(name: &str, positions: usize, out: &Path, extra: &str) -> Tu
 }
 
 /// Runs a configuration and returns its error and how many events it sent.
-fn run_error(config: &TuneConfig) -> (tune::TuneError, usize) {
+fn run_error(config: &TuneConfig) -> (texel::TuneError, usize) {
     let mut events = 0;
-    let err = tune::run(config, &mut |_| events += 1).unwrap_err();
+    let err = texel::run(config, &mut |_| events += 1).unwrap_err();
     (err, events)
 }
 
@@ -852,7 +852,7 @@ fn an_unwritable_output_directory_is_refused_before_any_work() {
     let config = small_run_config("unwritable-data", 200, &out, "");
     let (err, events) = run_error(&config);
     assert_eq!(events, 0, "nothing was loaded");
-    assert!(matches!(err, tune::TuneError::OutputDir { .. }), "{err:?}");
+    assert!(matches!(err, texel::TuneError::OutputDir { .. }), "{err:?}");
     assert!(!err.is_bad_input());
     let message = err.to_string();
     assert!(
@@ -876,7 +876,7 @@ fn an_unwritable_output_directory_is_refused_before_any_work() {
     assert!(!stdout.contains("loading"), "{stdout}");
     assert_eq!(stderr.matches("cannot be written").count(), 1, "{stderr}");
     let os_error = match &err {
-        tune::TuneError::OutputDir { error, .. } => error.to_string(),
+        texel::TuneError::OutputDir { error, .. } => error.to_string(),
         _ => unreachable!(),
     };
     assert_eq!(stderr.matches(&os_error).count(), 1, "{stderr}");
@@ -891,7 +891,7 @@ fn a_diverging_learning_rate_or_l2_stops_the_run_with_an_error() {
         let out = scratch(name).join("out");
         let config = small_run_config(&format!("{name}-data"), 300, &out, extra);
         let (err, events) = run_error(&config);
-        let tune::TuneError::Diverged(diverged) = &err else {
+        let texel::TuneError::Diverged(diverged) = &err else {
             panic!("{name}: {err:?}");
         };
         assert!(!diverged.value.is_finite(), "{name}: {diverged:?}");
@@ -938,7 +938,7 @@ fn thread_counts_beyond_the_machine_are_refused_before_any_work() {
     let (err, events) = run_error(&config);
     assert_eq!(events, 0);
     assert!(
-        matches!(err, tune::TuneError::TooManyThreads { requested, available: a }
+        matches!(err, texel::TuneError::TooManyThreads { requested, available: a }
             if requested == available + 1 && a == available),
         "{err:?}"
     );
@@ -946,8 +946,8 @@ fn thread_counts_beyond_the_machine_are_refused_before_any_work() {
         !out.exists(),
         "refused before the output directory was made"
     );
-    assert!(tune::check_threads(available).is_ok());
-    assert!(tune::check_threads(0).is_ok());
+    assert!(texel::check_threads(available).is_ok());
+    assert!(texel::check_threads(0).is_ok());
 
     // `--threads` on the command line bypasses the configuration's checks, not this one.
     let dir = scratch("threads-cli");
@@ -970,7 +970,7 @@ fn a_validation_fraction_that_leaves_no_training_data_is_an_error() {
     let (err, events) = run_error(&config);
     assert_eq!(events, 0);
     assert!(
-        matches!(err, tune::TuneError::ValidationFraction { value } if value == 1.0),
+        matches!(err, texel::TuneError::ValidationFraction { value } if value == 1.0),
         "{err:?}"
     );
     assert!(err.to_string().contains("leaves no training data"), "{err}");
@@ -979,7 +979,7 @@ fn a_validation_fraction_that_leaves_no_training_data_is_an_error() {
     config.data.validation_fraction = 0.99;
     let (err, _) = run_error(&config);
     assert!(
-        matches!(err, tune::TuneError::NoTrainingData { positions: 40, .. }),
+        matches!(err, texel::TuneError::NoTrainingData { positions: 40, .. }),
         "{err:?}"
     );
     assert_eq!(
@@ -988,13 +988,13 @@ fn a_validation_fraction_that_leaves_no_training_data_is_an_error() {
          of games stay on one side), leaving no training data; lower it"
     );
     config.data.validation_fraction = 0.5;
-    tune::run(&config, &mut |_| {}).unwrap();
+    texel::run(&config, &mut |_| {}).unwrap();
 }
 
 // ---- Data at scale: many files and globs, streaming, dedupe, bullet's text format ----
 
 use sparring::record::bullet::{write_bullet_lines, BulletPosition, BulletReport};
-use sparring::tune::data::{expand_data_files, DataError, LoadOptions};
+use sparring::texel::data::{expand_data_files, DataError, LoadOptions};
 
 /// One zurichess line per position: `ce` (side to move's view) and result follow the position's
 /// index in the whole set (`first` for `positions[0]`), results shifted by `shift`.
@@ -1084,7 +1084,7 @@ fn globs_expand_to_sorted_files_each_read_once() {
         "{bad}"
     );
     // Both are the user's input to fix: a run reports them as bad input.
-    assert!(tune::TuneError::from(err).is_bad_input());
+    assert!(texel::TuneError::from(err).is_bad_input());
 }
 
 #[test]
@@ -1120,7 +1120,7 @@ fn streaming_load_of_many_files_equals_the_whole_file_load() {
     let files = expand_data_files(&[dir.join("part-*.epd")]).unwrap();
     assert_eq!(files.len(), 3);
     // Blocks far smaller than a file (a few lines each) and the default 16 MiB.
-    for block in [300, 4096, tune::data::READ_BLOCK] {
+    for block in [300, 4096, texel::data::READ_BLOCK] {
         let (streamed, report) =
             Dataset::load_files_with(&files, &selection, &no_dedupe(block)).unwrap();
         assert_eq!(streamed.entries(), whole.entries(), "block {block}");
@@ -1148,7 +1148,7 @@ fn dedupe_merges_positions_repeated_across_shards() {
     }
     let files = expand_data_files(&[dir.join("shard-?.epd")]).unwrap();
     let selection = ParamSelection::groups(EvalParams::default(), &ParamGroup::ALL);
-    for block in [200, tune::data::READ_BLOCK] {
+    for block in [200, texel::data::READ_BLOCK] {
         let options = LoadOptions {
             read_block: block,
             ..LoadOptions::default()
@@ -1405,7 +1405,7 @@ fn the_in_place_split_holds_out_the_same_positions_and_keeps_load_order() {
     let mut ordered: Vec<_> = (0..training.len())
         .map(|i| position(&training, i))
         .collect();
-    let key = |p: &(tune::Entry, Vec<tune::Coef>)| {
+    let key = |p: &(texel::Entry, Vec<texel::Coef>)| {
         (
             p.0.label_units,
             p.0.frozen,
@@ -1442,8 +1442,8 @@ fn gauss_newton_reaches_adams_minimum_on_the_own_evaluation_in_a_few_iterations(
         let mut config = small_run_config(name, 400, &out, extra);
         config.optimizer.epochs = epochs;
         let mut history = Vec::new();
-        let summary = tune::run(&config, &mut |e| {
-            if let tune::Event::Epoch(stats) = e {
+        let summary = texel::run(&config, &mut |e| {
+            if let texel::Event::Epoch(stats) = e {
                 history.push(stats.train_mse);
             }
         })
@@ -1489,8 +1489,8 @@ fn gauss_newton_tunes_the_whole_evaluation() {
     let mut config = small_run_config("gn-all", 300, &out, "method = \"gauss-newton\"\nl2 = 1.0");
     config.model.tune = sparring::eval::ParamGroup::ALL.to_vec();
     config.optimizer.epochs = 8;
-    let summary = tune::run(&config, &mut |_| {}).unwrap();
-    assert!(2 * summary.params.len() <= sparring::tune::newton::MAX_WEIGHTS);
+    let summary = texel::run(&config, &mut |_| {}).unwrap();
+    assert!(2 * summary.params.len() <= sparring::texel::newton::MAX_WEIGHTS);
     assert!(
         summary.best.train_mse < summary.start.train_mse - 1e-4,
         "{summary:?}"

@@ -4,8 +4,8 @@
 #[path = "../../examples/toy_tapered/eval.rs"]
 mod toy;
 
-use sparring::tune::any::{self, AnyOptions, Method};
-use sparring::tune::KSetting;
+use sparring::texel::any::{self, AnyOptions, Method};
+use sparring::texel::KSetting;
 use std::path::PathBuf;
 
 /// 2,176 positions of sparring self-play (every 20th line of a 43,513-position run at 2,000

@@ -10,10 +10,10 @@ use crate::common::tools;
 
 use binary::{scratch_in, sparring, text, Run};
 use sparring::eval::EvalParams;
-use sparring::tune::any::{self, AnyOptions, Method};
-use sparring::tune::external::{EngineSpec, ExternalEval};
-use sparring::tune::{self, synthetic, Event, KSetting, TuneConfig};
-use sparring::tune::{sigmoid, Dataset, EvalSelection, LinearTrace, TunableEval};
+use sparring::texel::any::{self, AnyOptions, Method};
+use sparring::texel::external::{EngineSpec, ExternalEval};
+use sparring::texel::{self, synthetic, Event, KSetting, TuneConfig};
+use sparring::texel::{sigmoid, Dataset, EvalSelection, LinearTrace, TunableEval};
 use std::path::{Path, PathBuf};
 
 /// 2,176 self-play positions (FEN and result).
@@ -108,7 +108,7 @@ fn the_own_engine_through_the_protocol_tunes_as_the_in_process_tuner() {
     let out = dir.join("out");
     let cfg = TuneConfig::load(config(&dir, &out.join("in-process"), "")).unwrap();
     let mut k_event = None;
-    tune::run(&cfg, &mut |e| {
+    texel::run(&cfg, &mut |e| {
         if let Event::K { k, train_mse, .. } = e {
             k_event = Some((k, train_mse));
         }

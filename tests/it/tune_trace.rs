@@ -5,8 +5,8 @@
 use sparring::board::Position;
 use sparring::eval::{evaluate_white, layout, taper, EvalParams};
 use sparring::search::bench_positions::BENCH_FENS;
-use sparring::tune::protocol::{parse_params, parse_trace};
-use sparring::tune::LinearTrace;
+use sparring::texel::protocol::{parse_params, parse_trace};
+use sparring::texel::LinearTrace;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -119,7 +119,7 @@ fn check_shipped_positions(weights: Option<&Path>, params: &EvalParams) -> usize
         let mut t = LinearTrace::default();
         for (fen, line) in fens.iter().zip(&lines) {
             let eval = parse_trace(line, w.len(), &mut t).unwrap_or_else(|e| panic!("{fen}: {e}"));
-            let pos = sparring::tune::tunetrace::position_of_line(fen).unwrap();
+            let pos = sparring::texel::tunetrace::position_of_line(fen).unwrap();
             assert_eq!(engine_value(&t, &w), eval as i32, "{fen}");
             assert_eq!(eval as i32, evaluate_white(&pos, params), "{fen}");
             let in_danger = |&(i, c): &(u32, i32)| danger_range.contains(&(i as usize)) && c != 0;

@@ -1,20 +1,25 @@
-//! sparring-tuning: the tuners, the top library layer — Texel tuning of an evaluation from
-//! positions with game results (sparring's own evaluation, any Rust evaluation through
-//! [`tune::TunableEval`], or any engine's through the `tunetrace` protocol), SPSA through games
-//! ([`tune::spsa`]) and the self-play loop ([`tune::ladder`]: self-play, tune, SPRT gate,
-//! promote). They play their games through `sparring-harness` and evaluate through
-//! `sparring-engine`: the same code path the engine searches with.
+//! sparring-tuning: the tuners, the top library layer, three subsystems with a front door each:
+//!
+//! - [`texel`]: Texel tuning of an evaluation from positions with game results — sparring's own
+//!   evaluation, any Rust evaluation through [`texel::TunableEval`], or any engine's through the
+//!   `tunetrace` protocol ([`texel::protocol`], [`texel::external`]);
+//! - [`spsa`]: SPSA through games, of search constants, evaluation weights or an external
+//!   engine's UCI options;
+//! - [`ladder`]: the self-play loop (`sparring loop`): self-play, tune, SPRT gate, promote.
+//!
+//! They play their games through `sparring-harness` and evaluate through `sparring-engine`:
+//! the same code path the engine searches with.
 //!
 //! # Texel-tuning a handful of positions
 //!
-//! Any [`tune::TunableEval`] can be tuned; the built-in evaluation is one, traced by the same walk
+//! Any [`texel::TunableEval`] can be tuned; the built-in evaluation is one, traced by the same walk
 //! the search scores with. Labels are game results from White's view (1, 0.5, 0).
 //!
 //! ```
 //! use sparring_chess::board::Position;
 //! use sparring_engine::eval::EvalParams;
-//! use sparring_tuning::tune::any::{fit, AnyOptions};
-//! use sparring_tuning::tune::{Dataset, EvalSelection, KSetting};
+//! use sparring_tuning::texel::any::{fit, AnyOptions};
+//! use sparring_tuning::texel::{Dataset, EvalSelection, KSetting};
 //!
 //! let eval = EvalParams::default();
 //! let fens = [
@@ -42,20 +47,22 @@ use sparring_chess::{board, error, rng};
 use sparring_engine::{available_cores, eval, score, search, toml_config};
 use sparring_harness::{arena, files, record, stats};
 
-pub mod tune;
+pub mod ladder;
+pub mod spsa;
+pub mod texel;
 
 /// The class of a type-erased error if its type is one of this crate's error types (see
 /// [`sparring_chess::error::class_of`]).
 pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_chess::Failure> {
     use sparring_chess::error::class;
     let classes = [
-        class::<tune::ladder::LoopError>,
-        class::<tune::spsa::SpsaError>,
-        class::<tune::TuneError>,
-        class::<tune::DataError>,
-        class::<tune::LineError>,
-        class::<tune::TraceError>,
-        class::<tune::Diverged>,
+        class::<ladder::LoopError>,
+        class::<spsa::SpsaError>,
+        class::<texel::TuneError>,
+        class::<texel::DataError>,
+        class::<texel::LineError>,
+        class::<texel::TraceError>,
+        class::<texel::Diverged>,
     ];
     classes.iter().find_map(|class| class(err))
 }

@@ -1,5 +1,5 @@
 //! An engine in any language as a `TunableEval`: it is started (several processes, one per
-//! tuner thread) and asked through the trace protocol (`tune::protocol`). Every traced position
+//! tuner thread) and asked through the trace protocol (`texel::protocol`). Every traced position
 //! is checked: the engine's coefficients times its declared weights plus its remainder, with its
 //! declared finalisers applied, must give the `eval` it reports (within one centipawn, the
 //! engine's rounding of the blend, plus one per finaliser group, whose division an engine may

@@ -4,7 +4,7 @@
 use super::pack::{pack_lines, Packed};
 use super::Dataset;
 use crate::error::{ErrorClass, Failure};
-use crate::tune::selection::PackSource;
+use crate::texel::selection::PackSource;
 use rayon::prelude::*;
 use std::io::Read;
 use std::path::Path;
@@ -108,7 +108,7 @@ pub enum DataError {
         /// The position as traced.
         fen: String,
         /// The evaluation's reason.
-        error: crate::tune::tunable::TraceError,
+        error: crate::texel::tunable::TraceError,
     },
 }
 
@@ -426,7 +426,7 @@ fn split_lines(block: &[u8]) -> Vec<&[u8]> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tune::ParamSelection;
+    use crate::texel::ParamSelection;
 
     #[test]
     fn blocks_do_not_change_positions_or_line_numbers() {
@@ -435,7 +435,7 @@ mod tests {
             &crate::eval::ParamGroup::ALL,
         );
         let mut text = String::new();
-        for (i, pos) in crate::tune::synthetic::playout_positions(1, 300)
+        for (i, pos) in crate::texel::synthetic::playout_positions(1, 300)
             .iter()
             .enumerate()
         {

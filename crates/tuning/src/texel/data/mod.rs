@@ -4,7 +4,7 @@
 //!
 //! `files` expands a data list (paths and glob patterns), `read` reads files block by block,
 //! `pack` turns lines into packed positions, `split` divides a set into training and validation
-//! sets; the packed types themselves are in `tune::packed`.
+//! sets; the packed types themselves are in `texel::packed`.
 //!
 //! Memory: a packed position costs `size_of::<Entry>()` (16) bytes plus 4 per nonzero tuned
 //! coefficient (about 34 with every group tuned, so about 150 bytes), plus 6 bytes (pair and
@@ -23,8 +23,8 @@ pub use read::{
 };
 
 use crate::board::Position;
-use crate::tune::packed::{Coef, Entry, Extra};
-use crate::tune::selection::PackSource;
+use crate::texel::packed::{Coef, Entry, Extra};
+use crate::texel::selection::PackSource;
 use pack::{Packed, NO_PAIR, NO_SCORE};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -158,7 +158,7 @@ impl Dataset {
         positions: &[Position],
         labels: &[f32],
         selection: &impl PackSource,
-    ) -> Result<Dataset, crate::tune::tunable::TraceError> {
+    ) -> Result<Dataset, crate::texel::tunable::TraceError> {
         assert_eq!(positions.len(), labels.len(), "one label per position");
         let mut packed = Packed::default();
         let mut packer = selection.packer();

@@ -1,12 +1,12 @@
-//! `tunetrace`: the engine's side of the trace protocol (`tune::protocol`,
+//! `tunetrace`: the engine's side of the trace protocol (`texel::protocol`,
 //! docs/tune-any-engine.md), as a command of the UCI engine and from `sparring uci tunetrace ...`. sparring's
 //! evaluation has no remainder and no endgame scale; its `eval` is `evaluate_white`, which the
 //! traced coefficients times the weights, blended with the engine's integer taper, equal exactly.
 
 use crate::board::Position;
 use crate::eval::{evaluate_white, EvalParams};
-use crate::tune::protocol::{params_lines, trace_line};
-use crate::tune::{LinearTrace, TunableEval};
+use crate::texel::protocol::{params_lines, trace_line};
+use crate::texel::{LinearTrace, TunableEval};
 use sparring_engine::uci::ExtraCommand;
 use std::io::BufRead;
 

@@ -8,9 +8,9 @@
 use crate::arena::manifest::{file_hash, settings_hash};
 use crate::arena::MatchConfig;
 use crate::rng::Rng;
+use crate::spsa::SpsaConfig;
+use crate::texel::TuneConfig;
 use crate::toml_config::{read_text, ConfigError, Document};
-use crate::tune::spsa::SpsaConfig;
-use crate::tune::TuneConfig;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! against the anchor panel where it was measured. Plain SVG 1.1, like the tuner's pictures.
 
 use super::record::GenerationRow;
-use crate::tune::svg::{escape, tick_label, ticks, FONT};
+use crate::texel::svg::{escape, tick_label, ticks, FONT};
 use std::fmt::Write as _;
 
 const LADDER_COLOUR: &str = "#1f77b4";

@@ -58,7 +58,7 @@ impl Entry {
 }
 
 /// What an entry of an evaluation other than sparring's own adds to the model (see
-/// `tune::tunable`): kept beside the entries only for such evaluations, so sparring's own
+/// `texel::tunable`): kept beside the entries only for such evaluations, so sparring's own
 /// epochs stream the same 16 bytes per position as before.
 #[derive(Copy, Clone, PartialEq, Debug)]
 #[repr(C)]

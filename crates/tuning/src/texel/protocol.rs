@@ -541,7 +541,7 @@ mod tests {
     /// typed error.
     #[test]
     fn finalisers_read_back_and_their_errors_are_typed() {
-        use crate::tune::tunable::FinalToy;
+        use crate::texel::tunable::FinalToy;
         let lines = params_lines(&FinalToy);
         assert!(lines.contains(&"finaliser 0 danger mg quadratic -80 eg relu 3".to_string()));
         let declared = parse_params(&lines[..lines.len() - 1]).unwrap();

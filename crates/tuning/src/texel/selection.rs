@@ -278,7 +278,7 @@ impl<'a> Packer<'a> {
 mod tests {
     use super::*;
     use crate::eval::trace;
-    use crate::tune::synthetic::playout_positions;
+    use crate::texel::synthetic::playout_positions;
 
     #[test]
     fn packer_agrees_with_the_trace() {

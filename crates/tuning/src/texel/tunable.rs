@@ -501,9 +501,9 @@ fn count_error(index: u32, count: i32) -> TraceError {
 pub(crate) mod tests {
     use super::*;
     use crate::eval::{evaluate_white, ParamGroup};
-    use crate::tune::selection::ParamSelection;
-    use crate::tune::synthetic::playout_positions;
-    use crate::tune::{loss, Dataset};
+    use crate::texel::selection::ParamSelection;
+    use crate::texel::synthetic::playout_positions;
+    use crate::texel::{loss, Dataset};
 
     /// The trait's trace of sparring's own evaluation, times its weights, is its evaluation up
     /// to the engine's integer rounding of the blend.
@@ -622,9 +622,9 @@ impl TunableEval for FinalToy {
 #[cfg(test)]
 pub(crate) mod final_tests {
     use super::*;
-    use crate::tune::model::{loss_and_gradient_with, loss_with, predict_one_with};
-    use crate::tune::synthetic::playout_positions;
-    use crate::tune::Dataset;
+    use crate::texel::model::{loss_and_gradient_with, loss_with, predict_one_with};
+    use crate::texel::synthetic::playout_positions;
+    use crate::texel::Dataset;
 
     /// A data set of the finaliser toy, labelled by other weights than its start.
     pub(crate) fn toy_set(count: usize) -> (Vec<Position>, Dataset, Vec<[f64; 2]>) {
@@ -644,7 +644,7 @@ pub(crate) mod final_tests {
                 t.clear();
                 FinalToy.trace(pos, &mut t).unwrap();
                 let q = t.value_with(&truth, MAX_PHASE, &finals);
-                crate::tune::sigmoid(1.0, q) as f32
+                crate::texel::sigmoid(1.0, q) as f32
             })
             .collect();
         let selection = EvalSelection::new(&FinalToy);

@@ -1,7 +1,7 @@
 //! Texel tuning of any `TunableEval`: load and trace the data, fit K, optimise (Gauss-Newton by
 //! default, Adam on request), and write the weights as TOML, as `name value` lines and as UCI
 //! `setoption` lines, with history.csv and loss.svg. sparring's own evaluation keeps its richer
-//! pipeline (`tune::run`: groups, L2, validation-driven early stopping, a loadable weights file).
+//! pipeline (`texel::run`: groups, L2, validation-driven early stopping, a loadable weights file).
 
 use super::data::{self, Dataset, LoadOptions, LoadReport};
 use super::model::{fit_k_with, loss_with};

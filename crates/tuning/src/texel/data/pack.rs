@@ -6,9 +6,9 @@ use super::read::{LineError, LineErrorKind, MAX_KEPT_ERRORS};
 use crate::board::{Color, Position};
 use crate::eval::MAX_PHASE;
 use crate::record::TrainingPosition;
-use crate::tune::packed::{Coef, Entry, Extra};
-use crate::tune::selection::{PackSource, PositionPacker};
-use crate::tune::tunable::TraceError;
+use crate::texel::packed::{Coef, Entry, Extra};
+use crate::texel::selection::{PackSource, PositionPacker};
+use crate::texel::tunable::TraceError;
 
 /// The score of a position whose line carries no `ce`.
 pub(super) const NO_SCORE: i16 = i16::MIN;

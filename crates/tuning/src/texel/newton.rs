@@ -303,7 +303,7 @@ fn step(
 mod tests {
     use super::*;
     use crate::eval::{EvalParams, ParamGroup};
-    use crate::tune::{synthetic, ParamSelection};
+    use crate::texel::{synthetic, ParamSelection};
 
     /// The Gauss-Newton matrix as the plain (un-mirrored) outer product of every position.
     fn full_product(data: &Dataset, w: &[[f64; 2]], k: f64) -> Vec<f64> {
@@ -356,8 +356,8 @@ mod tests {
     /// iterations (the Jacobian re-taken at each) find the weights that labelled the data.
     #[test]
     fn gauss_newton_through_finalisers_finds_the_labelling_weights() {
-        use crate::tune::model::loss_and_gradient_with;
-        use crate::tune::tunable::{final_tests::toy_set, FinalToy, TunableEval};
+        use crate::texel::model::loss_and_gradient_with;
+        use crate::texel::tunable::{final_tests::toy_set, FinalToy, TunableEval};
         let (_, data, start) = toy_set(3000);
         let finals = FinalToy.finalisers();
         let (_, g, _) = build::<true>(&data, &start, 1.0, &finals);

@@ -10,11 +10,11 @@ use crate::arena::{
     openings_of, run_tournament, Event, MatchConfig, OpeningSource, PairingStats, RunOptions,
 };
 use crate::record::TrainingPosition;
+use crate::spsa::games::with_values;
+use crate::spsa::run::{run_spsa, RunOptions as SpsaRunOptions, SpsaEvent};
+use crate::spsa::{tuned_files, BuiltinObjective, SpsaEngine, Target};
 use crate::stats::{Pentanomial, SprtDecision};
-use crate::tune::spsa::games::with_values;
-use crate::tune::spsa::run::{run_spsa, RunOptions as SpsaRunOptions, SpsaEvent};
-use crate::tune::spsa::{tuned_files, BuiltinObjective, SpsaEngine, Target};
-use crate::tune::{TuneError, TuneSummary};
+use crate::texel::{TuneError, TuneSummary};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -185,8 +185,8 @@ impl Generation<'_, '_> {
         self.write_stage_config(Stage::Tune, &text)?;
         let generation = self.number;
         let on_event = &mut *self.on_event;
-        let mut forward = |event: crate::tune::Event<'_>| {
-            if let crate::tune::Event::Epoch(stats) = event {
+        let mut forward = |event: crate::texel::Event<'_>| {
+            if let crate::texel::Event::Epoch(stats) = event {
                 on_event(LoopEvent::Epoch {
                     generation,
                     epoch: stats.epoch,
@@ -194,7 +194,7 @@ impl Generation<'_, '_> {
                 });
             }
         };
-        let outcome = match crate::tune::run(&config, &mut forward) {
+        let outcome = match crate::texel::run(&config, &mut forward) {
             Ok(summary) => tune_outcome(&summary),
             // A challenger the engine would refuse is a rejected generation, not a failed loop.
             Err(error @ TuneError::UnusableWeights { .. }) => {
