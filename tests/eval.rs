@@ -641,20 +641,15 @@ fn weights_that_could_reach_mate_scores_are_refused() {
 #[test]
 fn the_clamped_evaluation_never_reaches_the_mate_or_tablebase_range() {
     let extreme_fens = [
-        "QQQQQQQQ/Q7/8/8/8/8/8/K6k w - - 0 1",
-        "QQQQQQQQ/Q7/8/8/8/8/8/K6k b - - 0 1",
-        "K6k/8/8/8/8/8/q7/qqqqqqqq w - - 0 1",
-        "RRBBNNQQ/QQQQQQ1K/8/8/8/8/8/7k w - - 0 1",
+        "kb6/pp6/8/8/8/8/QQQQQ3/QQQQK3 w - - 0 1",
+        "kb6/pp6/8/8/8/8/QQQQQ3/QQQQK3 b - - 0 1",
+        "qqqqk3/qqqqq3/8/8/8/8/PP6/KB6 w - - 0 1",
         "k7/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
     ];
     // The shipped weights with the queen's endgame value at the file's largest, and weights all
     // at the largest magnitude a file may hold, with either sign.
     let mut big_queen = EvalParams::default();
-    let queen = layout()
-        .iter()
-        .find(|g| g.path == "material")
-        .map(|g| g.offset + 4)
-        .unwrap();
+    let queen = layout::MATERIAL + 4;
     big_queen.set(queen, (MAX_WEIGHT, MAX_WEIGHT));
     let mut all_max = EvalParams::zeroed();
     let mut all_min = EvalParams::zeroed();
