@@ -610,7 +610,11 @@ fn weights_that_could_reach_mate_scores_are_refused() {
     else {
         panic!("{msg}");
     };
-    assert_eq!((key.as_str(), phase), ("material.mg", "middlegame"), "{msg}");
+    assert_eq!(
+        (key.as_str(), phase),
+        ("material.mg", "middlegame"),
+        "{msg}"
+    );
     assert!(bound >= limit as i64 && limit == MAX_EVAL, "{msg}");
     let material_line = EvalParams::handset()
         .to_toml_string()
@@ -702,10 +706,7 @@ fn weights_that_would_break_the_engine_are_refused_naming_the_term() {
             1,
         )
     });
-    let WeightsError::Saturated {
-        ref key, phase, ..
-    } = err
-    else {
+    let WeightsError::Saturated { ref key, phase, .. } = err else {
         panic!("{msg}");
     };
     assert_eq!((key.as_str(), phase), ("material.eg", "endgame"), "{msg}");
