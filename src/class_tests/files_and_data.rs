@@ -78,7 +78,7 @@ fn every_weights_error_variant_has_its_class() {
             FailedRun,
         ),
         (
-            WeightsError::MateRange {
+            WeightsError::Saturated {
                 file: s(),
                 line: 1,
                 column: 1,

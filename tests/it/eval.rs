@@ -3,8 +3,8 @@
 
 use sparring::board::Position;
 use sparring::eval::{
-    evaluate, evaluate_cached, evaluate_white, layout, trace, EndgameScale, EvalParams, ParamGroup,
-    PawnTable, WeightsError, SCALE_NORMAL,
+    evaluate, evaluate_cached, evaluate_white, layout, trace, EndgameScale, EvalParams,
+    MaterialLimit, ParamGroup, PawnTable, WeightsError, MAX_EVAL, MAX_WEIGHT, SCALE_NORMAL,
 };
 use sparring::toml_config::ConfigError;
 use std::path::PathBuf;
@@ -438,7 +438,7 @@ fn error_after(edit: impl Fn(String) -> String) -> (WeightsError, String) {
 fn key_of(err: &WeightsError) -> &str {
     match err {
         WeightsError::Document(e) => e.key().expect("the error names a key"),
-        WeightsError::MateRange { key, .. } => key,
+        WeightsError::Saturated { key, .. } => key,
         _ => panic!("not a reading error: {err}"),
     }
 }
@@ -586,8 +586,10 @@ fn weights_errors_name_file_position_key_and_expectation() {
     assert!(err.to_string().contains("no-such-file.toml"), "{err}");
 }
 
-/// Regression (issue 10): a queen worth 16,500 is within the per-weight limit but lets the
-/// evaluation reach mate scores, which made the search spin; such a file is refused.
+/// Regression (issue 10): a queen worth 16,500 is within the per-weight limit, and two of them
+/// (one promotion) already reach the clamp: the engine would see every such position alike, so
+/// the file is refused, naming the term and why. (Issue 45: the refusal no longer looks at nine
+/// queens, only at the starting material and one promotion a side.)
 #[test]
 fn weights_that_could_reach_mate_scores_are_refused() {
     let (err, msg) = error_after(|t| {
@@ -597,21 +599,23 @@ fn weights_that_could_reach_mate_scores_are_refused() {
             1,
         )
     });
-    let WeightsError::MateRange {
+    let WeightsError::Saturated {
         ref key,
         bound,
         limit,
         line,
+        phase,
         ..
     } = err
     else {
         panic!("{msg}");
     };
-    assert_eq!(key, "material.mg", "{msg}");
-    assert!(
-        bound >= limit as i64 && limit == sparring::score::MATE_BOUND,
+    assert_eq!(
+        (key.as_str(), phase),
+        ("material.mg", "middlegame"),
         "{msg}"
     );
+    assert!(bound >= limit as i64 && limit == MAX_EVAL, "{msg}");
     let material_line = EvalParams::handset()
         .to_toml_string()
         .lines()
@@ -620,18 +624,112 @@ fn weights_that_could_reach_mate_scores_are_refused() {
         + 1;
     assert_eq!(line, material_line, "{msg}");
     assert!(
-        msg.contains("mate-score range") && msg.contains("`material.mg`"),
+        msg.contains("evaluation's clamp (31741)")
+            && msg.contains("one promotion a side")
+            && msg.contains("`material.mg`"),
         "{msg}"
     );
 
-    // Every shipped weights file stays well inside the range.
+    // Every shipped weights file stays well inside the checked range.
     for name in ["default.toml", "handset.toml", "material-only.toml"] {
         let params = EvalParams::load(weights_dir().join(name)).unwrap();
-        for (bound, _) in params.evaluation_bounds() {
-            assert!(
-                bound < sparring::score::MATE_BOUND as i64,
-                "{name}: {bound}"
-            );
+        for (bound, _) in params.evaluation_bounds_with(MaterialLimit::CHECKED) {
+            assert!(bound < MAX_EVAL as i64 * 3 / 4, "{name}: {bound}");
+        }
+    }
+}
+
+/// Issue 45: the evaluation is clamped below the mate and tablebase scores on extreme legal
+/// positions (nine queens against a bare king, a side of promoted pieces), whatever the weights,
+/// and the search, the tuner's trace and the side-to-move score agree on the clamped value.
+#[test]
+fn the_clamped_evaluation_never_reaches_the_mate_or_tablebase_range() {
+    let extreme_fens = [
+        "kb6/pp6/8/8/8/8/QQQQQ3/QQQQK3 w - - 0 1",
+        "kb6/pp6/8/8/8/8/QQQQQ3/QQQQK3 b - - 0 1",
+        "qqqqk3/qqqqq3/8/8/8/8/PP6/KB6 w - - 0 1",
+        "k7/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1",
+    ];
+    // The shipped weights with the queen's endgame value at the file's largest, and weights all
+    // at the largest magnitude a file may hold, with either sign.
+    let mut big_queen = EvalParams::default();
+    let queen = layout::MATERIAL + 4;
+    big_queen.set(queen, (MAX_WEIGHT, MAX_WEIGHT));
+    let mut all_max = EvalParams::zeroed();
+    let mut all_min = EvalParams::zeroed();
+    for i in 0..all_max.len() {
+        all_max.set(i, (MAX_WEIGHT, MAX_WEIGHT));
+        all_min.set(i, (-MAX_WEIGHT, -MAX_WEIGHT));
+    }
+    let tb_win_bound = sparring::search::TB_WIN_BOUND;
+    assert!(MAX_EVAL < tb_win_bound && tb_win_bound < sparring::score::MATE_BOUND);
+    let mut reached = 0;
+    for params in [EvalParams::default(), big_queen, all_max, all_min] {
+        let mut table = PawnTable::new();
+        for fen in extreme_fens {
+            let pos = Position::from_fen(fen).unwrap();
+            let white = evaluate_white(&pos, &params);
+            let to_move = evaluate(&pos, &params);
+            assert!(white.abs() <= MAX_EVAL, "{fen}: {white}");
+            assert_eq!(to_move, white * pos.side_to_move().sign(), "{fen}");
+            assert_eq!(evaluate_cached(&pos, &params, &mut table), to_move, "{fen}");
+            assert_eq!(trace(&pos, &params).score(&params), white, "{fen}");
+            reached += usize::from(white.abs() == MAX_EVAL);
+        }
+    }
+    // The clamp really acts on these positions (nine queens at 30,000 each).
+    assert!(reached >= 6, "{reached}");
+}
+
+/// Issue 45: weights that really would break the engine are refused, naming the weight or term
+/// and why: a weight beyond the file's limit (the evaluation's 32-bit sums could overflow), and
+/// pawns worth so much that positions with the starting material reach the clamp.
+#[test]
+fn weights_that_would_break_the_engine_are_refused_naming_the_term() {
+    // A queen's endgame value of 300,000,000: nine of them overflow an i32 sum.
+    let (err, msg) = error_after(|t| {
+        t.replacen(
+            "eg = [    120,    300,    320,    540,    960]",
+            "eg = [    120,    300,    320,    540,  300000000]",
+            1,
+        )
+    });
+    assert_eq!(key_of(&err), "material.eg[4]", "{msg}");
+    assert!(msg.contains("from -30000 to 30000"), "{msg}");
+    assert!(msg.contains("overflow"), "{msg}");
+
+    // Pawns at 4,000 in the endgame: 16 pawns' worth is beyond the clamp with no promotion.
+    let (err, msg) = error_after(|t| {
+        t.replacen(
+            "eg = [    120,    300,    320,    540,    960]",
+            "eg = [   4000,    300,    320,    540,    960]",
+            1,
+        )
+    });
+    let WeightsError::Saturated { ref key, phase, .. } = err else {
+        panic!("{msg}");
+    };
+    assert_eq!((key.as_str(), phase), ("material.eg", "endgame"), "{msg}");
+    assert!(msg.contains("`material.eg` "), "{msg}");
+}
+
+/// Issue 45: with every weight at the largest magnitude a file may hold, no legal position's
+/// middlegame or endgame sum (nine queens a side and all) comes near `i32`'s limit, so the
+/// per-weight limit is all the arithmetic needs.
+#[test]
+fn the_weight_limit_keeps_every_legal_sum_inside_i32() {
+    let mut all_max = EvalParams::zeroed();
+    for i in 0..all_max.len() {
+        let sign = if i % 2 == 0 { 1 } else { -1 };
+        all_max.set(i, (sign * MAX_WEIGHT, -sign * MAX_WEIGHT));
+    }
+    let mut all_same = EvalParams::zeroed();
+    for i in 0..all_same.len() {
+        all_same.set(i, (MAX_WEIGHT, MAX_WEIGHT));
+    }
+    for params in [all_max, all_same] {
+        for (bound, _) in params.evaluation_bounds_with(MaterialLimit::LEGAL) {
+            assert!(bound < i32::MAX as i64 / 16, "{bound}");
         }
     }
 }

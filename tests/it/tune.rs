@@ -1497,3 +1497,68 @@ fn gauss_newton_tunes_the_whole_evaluation() {
     );
     assert!(out.join("weights.toml").exists());
 }
+
+/// Issue 45, defect 2: a Texel tune from the shipped weights on data the shipped weights did not
+/// make (here labels from the shipped weights with the queen's endgame value raised, 1001 to
+/// 1100, as the Stockfish games of the issue pulled it to 1036, and a centralised queen worth
+/// more in the endgame) moves the queen's weights, and the bound that looked at nine queens,
+/// each on its best square, put the result "inside the mate-score range": the run
+/// ended with exit status 2 and no weights.toml. The evaluation is clamped now, so the tune
+/// writes its weights.
+#[test]
+fn texel_tune_from_shipped_weights_on_outside_data_writes_its_weights() {
+    let dir = scratch("outside-data");
+    let shipped_file = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/weights/default.toml");
+    let shipped = EvalParams::load(shipped_file).unwrap();
+    let queen = layout::MATERIAL + 4;
+    let mut outside = shipped.clone();
+    outside.set(queen, (shipped.get(queen).0, 1100));
+    // A centralised queen in the endgame is worth 900 more to the outside evaluation: the old
+    // bound counted nine queens on such a square.
+    for square in ["d4", "e4", "d5", "e5"] {
+        let i = (0..outside.len())
+            .find(|&i| outside.name(i) == format!("pst.queen.{square}"))
+            .unwrap();
+        let (mg, eg) = outside.get(i);
+        outside.set(i, (mg, eg + 900));
+    }
+    let positions = &positions()[..3000];
+    let labels = synthetic::soft_labels(positions, &outside, 1.0);
+    let mut text = String::new();
+    for (pos, label) in positions.iter().zip(&labels) {
+        let fen = pos.to_fen();
+        let epd: Vec<&str> = fen.split(' ').take(4).collect();
+        text.push_str(&format!("{} [{label:.6}]\n", epd.join(" ")));
+    }
+    let epd = dir.join("outside.epd");
+    std::fs::write(&epd, text).unwrap();
+    let out = dir.join("out");
+    let config_text = format!(
+        "[data]\nfiles = [{epd:?}]\nvalidation_fraction = 0.0\n\
+         [model]\nweights = {shipped_file:?}\ntune = [\"material\", \"pst\"]\n\
+         [optimizer]\nlearning_rate = 3.0\nepochs = 600\npatience = 0\nk = 1.0\nthreads = 1\n\
+         [output]\ndir = {out:?}\n"
+    );
+    let config = TuneConfig::from_toml_str(&config_text, "outside.toml").unwrap();
+    let summary = match texel::run(&config, &mut |_| {}) {
+        Ok(summary) => summary,
+        Err(err) => panic!("refused ({:?}, bad input = exit 2): {err}", err.class()),
+    };
+    assert!(!out.join("weights.unusable.toml").exists());
+    let written = EvalParams::load(out.join("weights.toml")).unwrap();
+    assert_eq!(written, summary.params);
+    // The tune followed the data: the queen's endgame value rose from 1001 (1061 with these
+    // labels; the centralised squares took the rest).
+    let (queen_mg, queen_eg) = written.get(queen);
+    assert!(
+        (1030..=1110).contains(&queen_eg),
+        "queen {queen_mg} {queen_eg}"
+    );
+    // These are the weights the old nine-queen bound refused: the regression is real.
+    let [_, (eg_bound, _)] = written.evaluation_bounds();
+    assert!(eg_bound >= sparring::score::MATE_BOUND as i64, "{eg_bound}");
+    // Every evaluation with them stays below the mate and tablebase scores.
+    for pos in positions {
+        assert!(evaluate_white(pos, &written).abs() <= sparring::eval::MAX_EVAL);
+    }
+}

@@ -18,12 +18,20 @@ pub use params::{layout, EvalParams, ParamGroup};
 pub use pawn_table::{PawnTable, PawnTerms};
 pub use scale::{EndgameScale, SCALE_NORMAL};
 pub use terms::{evaluate_with, phase};
-pub use weights_file::{WeightsError, MAX_WEIGHT};
+pub use weights_file::{MaterialLimit, WeightsError, MAX_WEIGHT};
 
 use crate::board::Position;
+use crate::score::MATE_BOUND;
 
 /// The phase of a position with all pieces on the board; the phase is clamped to it.
 pub const MAX_PHASE: i32 = 24;
+
+/// The largest magnitude an evaluation takes, whatever the weights: the blend that ends every
+/// evaluation (`taper_scaled`) clamps to ±`MAX_EVAL`, as engines do, so no evaluation can pass
+/// for a mate (from `score::MATE_BOUND`) or for the search's tablebase scores just inside it
+/// (a tablebase win is `MATE_BOUND - 1` less the ply it is found at, up to 128 plies; the
+/// search asserts that `MAX_EVAL` is one below the least of them). 31,741 centipawns.
+pub const MAX_EVAL: i32 = MATE_BOUND - 1 - 128 - 1;
 
 /// Receives the evaluation walk's output: one call per applied weight.
 pub trait Accumulator {
@@ -48,21 +56,26 @@ impl Accumulator for ScoreAccumulator {
     }
 }
 
-/// Blends a middlegame and an endgame score by the phase. Both the scoring path and
-/// `Trace::score` round here, once, the same way, which keeps them exactly equal.
+/// Blends a middlegame and an endgame score by the phase, rounding once: the plain blend,
+/// without the endgame scale or the clamp of `taper_scaled` (an external engine's trace adds its
+/// remainder after it). The evaluation itself ends in `taper_scaled`.
 #[inline(always)]
 pub fn taper(mg: i32, eg: i32, phase: i32) -> i32 {
     (mg * phase + eg * (MAX_PHASE - phase)) / MAX_PHASE
 }
 
-/// `taper` with the endgame score scaled by `scale / 128`, rounded once; with `scale` 128 it
-/// equals `taper` exactly (the common factor 128 divides out).
+/// The last step of every evaluation: `taper` with the endgame score scaled by `scale / 128`,
+/// rounded once, then clamped to ±`MAX_EVAL`. The search's score (`evaluate_cached`), the
+/// tuner's (`evaluate_white`, `Trace::score`, the integer loss of the written weights) and so
+/// SPSA's games all end here, so the clamp has this one definition. With `scale` 128 and a
+/// result inside the clamp it equals `taper` exactly (the common factor 128 divides out).
 #[inline(always)]
 pub fn taper_scaled(mg: i32, eg: i32, phase: i32, scale: i32) -> i32 {
     let (mg, eg, phase, scale) = (mg as i64, eg as i64, phase as i64, scale as i64);
     let max = MAX_PHASE as i64;
     let normal = SCALE_NORMAL as i64;
-    ((mg * phase * normal + eg * scale * (max - phase)) / (max * normal)) as i32
+    let blended = (mg * phase * normal + eg * scale * (max - phase)) / (max * normal);
+    blended.clamp(-MAX_EVAL as i64, MAX_EVAL as i64) as i32
 }
 
 /// The linear form of one position's evaluation: which parameters applied and how often

@@ -1,14 +1,14 @@
 //! Reading and writing `EvalParams` as a TOML file a person can read and edit: one table per
 //! term with `mg` and `eg` entries, square tables laid out as a board. Reading goes through
 //! serde, driven by the term registry (so the file's shape follows `TERMS`), then checks lengths,
-//! ranges and the worst-case evaluation in plain code; every error names the file, line and
-//! column, the dotted key and what was expected. Writing is formatted by hand to keep the
+//! ranges and the worst-case evaluation of ordinary material (`check_saturation`) in plain code;
+//! every error names the file, line and column, the dotted key and what was expected. Writing is formatted by hand to keep the
 //! board-shaped tables and the comments.
 
 use super::params::{square_name, EvalParams, Labels, Term, TERMS};
 use super::scale::{EndgameScale, SCALE_NORMAL};
+use super::MAX_EVAL;
 use crate::error::{ErrorClass, Failure};
-use crate::score::MATE_BOUND;
 use crate::toml_config::{read_text, ConfigError, Document};
 use serde::de::{self, DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
@@ -16,8 +16,9 @@ use std::fmt::Write as _;
 use std::path::Path;
 use thiserror::Error;
 
-/// The largest weight magnitude a file may hold: larger values would collide with mate scores
-/// and could overflow the blended sums.
+/// The largest weight magnitude a file may hold (and the tuners write). With every weight within
+/// it no legal position's middlegame or endgame sum can overflow the evaluation's `i32`
+/// arithmetic (a unit test bounds them, nine queens a side and all, at every weight ±30,000).
 pub const MAX_WEIGHT: i32 = 30_000;
 
 /// What is wrong with a weights file.
@@ -37,13 +38,16 @@ pub enum WeightsError {
         #[source]
         source: std::io::Error,
     },
-    /// The weights could evaluate some legal position at `bound` centipawns or more, where
-    /// scores mean mate; `key` is the term contributing most.
+    /// The weights could evaluate a position of real games (the starting material and one
+    /// promotion a side) at the evaluation's clamp `limit` or beyond, where the engine could no
+    /// longer tell such positions apart; `key` is the term contributing most.
     #[error(
-        "{file}:{line}:{column}: `{key}`: the weights could evaluate a position at {bound} \
-         centipawns ({phase}), inside the mate-score range (from {limit}); largest shares: {shares}"
+        "{file}:{line}:{column}: `{key}`: the weights could evaluate a position with the starting \
+         material and one promotion a side at {bound} centipawns ({phase}), at or beyond the \
+         evaluation's clamp ({limit}), where the engine would see such positions as all alike; \
+         largest shares: {shares}"
     )]
-    MateRange {
+    Saturated {
         /// The weights file's name as given to the reader.
         file: String,
         /// 1-based line of the largest contributing term's `mg` or `eg` entry.
@@ -54,9 +58,10 @@ pub enum WeightsError {
         key: String,
         /// The phase whose bound is too large: "middlegame" or "endgame".
         phase: &'static str,
-        /// The worst-case evaluation magnitude the weights allow, in centipawns.
+        /// The worst-case evaluation magnitude the weights allow on such positions, in
+        /// centipawns (before the clamp).
         bound: i64,
-        /// The mate-score threshold `score::MATE_BOUND`, in centipawns.
+        /// The clamp `eval::MAX_EVAL`, in centipawns.
         limit: i32,
         /// Up to three largest term shares of `bound`, formatted for the message.
         shares: String,
@@ -67,7 +72,7 @@ impl ErrorClass for WeightsError {
     fn class(&self) -> Failure {
         match self {
             WeightsError::Document(source) => source.class(),
-            WeightsError::MateRange { .. } => Failure::BadInput,
+            WeightsError::Saturated { .. } => Failure::BadInput,
             WeightsError::Write { .. } => Failure::FailedRun,
         }
     }
@@ -286,7 +291,10 @@ fn read_term(
             if v.abs() > MAX_WEIGHT as i64 {
                 return Err(doc.invalid_value(
                     &entry_key,
-                    format!("an integer from -{MAX_WEIGHT} to {MAX_WEIGHT}"),
+                    format!(
+                        "an integer from -{MAX_WEIGHT} to {MAX_WEIGHT} (centipawns: the limit that keeps \
+                         the evaluation's 32-bit sums from overflowing)"
+                    ),
                 ));
             }
             // The file lists a board's rank 8 first; parameters are indexed a1 = 0.
@@ -307,20 +315,48 @@ fn read_term(
     Ok(())
 }
 
-/// How many occurrences of a term's entries one side can have on a legal board.
+/// The pieces one side may have, for the worst-case bounds: 8 pawns and the pieces of the
+/// starting position, plus `promotions` of those pawns promoted (to any piece; at most 8).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct MaterialLimit {
+    /// Promoted pawns per side, 0 to 8.
+    pub promotions: i64,
+}
+
+impl MaterialLimit {
+    /// Every legal position: all 8 pawns of a side may have promoted (9 queens, 10 knights).
+    pub const LEGAL: MaterialLimit = MaterialLimit { promotions: 8 };
+    /// The positions weights are checked on (see `check_saturation`): the starting material
+    /// plus one promotion a side, a second queen as real games have.
+    pub const CHECKED: MaterialLimit = MaterialLimit { promotions: 1 };
+
+    /// The most knights, bishops or rooks of one kind a side can have.
+    fn minors(self) -> i64 {
+        2 + self.promotions
+    }
+
+    /// The most queens a side can have.
+    fn queens(self) -> i64 {
+        1 + self.promotions
+    }
+}
+
+/// How many occurrences of a term's entries one side can have.
 enum SideCount {
     /// Each entry counts its own thing, with its own bound (e.g. material per piece kind).
-    PerEntry(&'static [i64]),
+    PerEntry(Vec<i64>),
     /// The entries share one set of things, each in one entry (a piece's square, a piece's
     /// mobility, a pawn's rank): at most this many in all.
     Shared(i64),
 }
 
-/// The count bound of each term (see `terms.rs` for what each counts). A side has at most 8
-/// pawns, 10 knights, bishops or rooks and 9 queens (promotions use up pawns). Of the 3x3 king
-/// zone a knight attacks at most 2 squares, a bishop 3, a rook 4 and a queen 6 (counted on an
-/// empty board, which blockers only reduce).
-fn side_count(path: &str) -> SideCount {
+/// The count bound of each term with `m`'s pieces (see `terms.rs` for what each counts). A side
+/// has at most 8 pawns; each promotion adds a knight, bishop, rook or queen (and uses up a pawn,
+/// which the bounds ignore: they only grow by it). Of the 3x3 king zone a knight attacks at most
+/// 2 squares, a bishop 3, a rook 4 and a queen 6 (counted on an empty board, which blockers only
+/// reduce).
+fn side_count(path: &str, m: MaterialLimit) -> SideCount {
+    let (minors, queens) = (m.minors(), m.queens());
     match path {
         "pst.pawn" | "pawns.passed" | "pawns.connected" | "pawns.doubled" | "pawns.isolated"
         | "pawns.backward" => SideCount::Shared(8),
@@ -331,23 +367,27 @@ fn side_count(path: &str) -> SideCount {
         | "mobility.bishop"
         | "mobility.rook"
         | "pieces.rook_open_file"
-        | "pieces.rook_half_open_file" => SideCount::Shared(10),
-        "pst.queen" | "mobility.queen" => SideCount::Shared(9),
+        | "pieces.rook_half_open_file" => SideCount::Shared(minors),
+        "pst.queen" | "mobility.queen" => SideCount::Shared(queens),
         "pst.king" | "pieces.bishop_pair" | "tempo" => SideCount::Shared(1),
-        "king_safety.shield" => SideCount::PerEntry(&[3, 3]),
+        "king_safety.shield" => SideCount::PerEntry(vec![3, 3]),
         "king_safety.open_file" => SideCount::Shared(3),
-        "king_safety.attacks" => SideCount::PerEntry(&[10 * 2, 10 * 3, 10 * 4, 9 * 6]),
+        "king_safety.attacks" => {
+            SideCount::PerEntry(vec![minors * 2, minors * 3, minors * 4, queens * 6])
+        }
         // Check squares around a king: 8 for a knight, 13 diagonal, 14 straight, 27 for both.
-        "king_safety.safe_checks" => SideCount::PerEntry(&[8, 13, 14, 27]),
-        // Each victim counts once per term: at most 10 knights, bishops or rooks, 9 queens.
-        "threats.by_pawn" | "threats.by_minor" => SideCount::PerEntry(&[10, 10, 10, 9]),
-        "threats.rook_on_queen" => SideCount::Shared(9),
+        "king_safety.safe_checks" => SideCount::PerEntry(vec![8, 13, 14, 27]),
+        // Each victim counts once per term: knights, bishops, rooks, queens.
+        "threats.by_pawn" | "threats.by_minor" => {
+            SideCount::PerEntry(vec![minors, minors, minors, queens])
+        }
+        "threats.rook_on_queen" => SideCount::Shared(queens),
         "threats.hanging" | "threats.pawn_push" => SideCount::Shared(15),
         "threats.weak_pawn" | "passers.free" | "pieces.minor_behind_pawn" => SideCount::Shared(8),
         // Up to 8 passers, each at most 7 king steps from the square in front of it.
         "passers.own_king" | "passers.enemy_king" => SideCount::Shared(8 * 7),
-        "pieces.outpost" => SideCount::PerEntry(&[10, 10]),
-        "pieces.rook_seventh" => SideCount::Shared(10),
+        "pieces.outpost" => SideCount::PerEntry(vec![minors, minors]),
+        "pieces.rook_seventh" => SideCount::Shared(minors),
         // One bucket of the one-hot table per side (its attack on the one enemy king).
         "king_safety.danger" => SideCount::Shared(1),
         // A term this table does not know yet: more occurrences than any board has (a unit
@@ -359,26 +399,36 @@ fn side_count(path: &str) -> SideCount {
 /// The count assumed for a term `side_count` does not list.
 const UNKNOWN_TERM_COUNT: i64 = 64 * 100;
 
-/// The most one side's occurrences of `term` can add up to with `weights` (one phase, each
-/// weight already made non-negative: the positive or the negated negative part).
-fn side_bound(term: &Term, weights: &[i64]) -> i64 {
+/// The most one side's occurrences of `term` can add up to with `weights` and `m`'s pieces (one
+/// phase, each weight already made non-negative: the positive or the negated negative part).
+fn side_bound(term: &Term, weights: &[i64], m: MaterialLimit) -> i64 {
     if term.path == "material" {
-        // Pawn, knight, bishop, rook, queen: the original pieces, plus 8 pawn slots each
-        // holding a pawn or a promoted piece.
+        // Pawn, knight, bishop, rook, queen: the original pieces, plus 8 pawn slots, each
+        // holding a pawn or (up to `promotions` of them) a promoted piece.
         let best = weights.iter().copied().max().unwrap_or(0);
-        return 2 * (weights[1] + weights[2] + weights[3]) + weights[4] + 8 * best;
+        let promoted = m.promotions.clamp(0, 8);
+        return 2 * (weights[1] + weights[2] + weights[3])
+            + weights[4]
+            + (8 - promoted) * weights[0]
+            + promoted * best;
     }
-    match side_count(term.path) {
+    match side_count(term.path, m) {
         SideCount::PerEntry(caps) => weights.iter().zip(caps).map(|(w, c)| w * c).sum(),
         SideCount::Shared(n) => weights.iter().copied().max().unwrap_or(0) * n,
     }
 }
 
 impl EvalParams {
-    /// A bound on the evaluation's magnitude over every legal position, per phase (mg, eg),
-    /// with the share of each term (in `TERMS` order): White's best sum plus Black's worst.
-    /// Conservative (each term at its worst independently), but never too small.
+    /// A bound on the evaluation's magnitude before the clamp (the middlegame and endgame sums)
+    /// over every legal position, per phase (mg, eg), with the share of each term (in `TERMS`
+    /// order): White's best sum plus Black's worst. Conservative (each term at its worst
+    /// independently), but never too small.
     pub fn evaluation_bounds(&self) -> [(i64, Vec<i64>); 2] {
+        self.evaluation_bounds_with(MaterialLimit::LEGAL)
+    }
+
+    /// `evaluation_bounds` over the positions where each side has at most `m`'s pieces.
+    pub fn evaluation_bounds_with(&self, m: MaterialLimit) -> [(i64, Vec<i64>); 2] {
         [0, 1].map(|phase| {
             let shares: Vec<i64> = TERMS
                 .iter()
@@ -389,17 +439,26 @@ impl EvalParams {
                         .collect();
                     let positive: Vec<i64> = weights.iter().map(|&w| w.max(0)).collect();
                     let negative: Vec<i64> = weights.iter().map(|&w| (-w).max(0)).collect();
-                    side_bound(term, &positive) + side_bound(term, &negative)
+                    side_bound(term, &positive, m) + side_bound(term, &negative, m)
                 })
                 .collect();
             (shares.iter().sum(), shares)
         })
     }
 
-    /// Refuses weights that could evaluate a position inside the mate-score range.
-    fn check_mate_range(&self, doc: &Document<'_>) -> Result<(), WeightsError> {
-        for (phase, (bound, shares)) in self.evaluation_bounds().into_iter().enumerate() {
-            if bound < MATE_BOUND as i64 {
+    /// Refuses weights that would break the engine on positions of real games. Every
+    /// evaluation is clamped to ±`MAX_EVAL` (below the mate and tablebase scores), and with
+    /// each weight within ±`MAX_WEIGHT` no legal position's sums can overflow (a unit test
+    /// bounds them over every legal position), so neither mate-like scores nor overflow need a
+    /// check here. What remains is saturation: weights under which a position with the starting
+    /// material plus one promotion a side (`MaterialLimit::CHECKED`) could reach the clamp, in either
+    /// phase, would make the engine see such positions as all alike (every term at its worst
+    /// independently, as `evaluation_bounds`). Positions with more promoted pieces may reach
+    /// the clamp; there it only caps an already decided score, as in other engines.
+    fn check_saturation(&self, doc: &Document<'_>) -> Result<(), WeightsError> {
+        let bounds = self.evaluation_bounds_with(MaterialLimit::CHECKED);
+        for (phase, (bound, shares)) in bounds.into_iter().enumerate() {
+            if bound < MAX_EVAL as i64 {
                 continue;
             }
             let mut order: Vec<usize> = (0..TERMS.len()).collect();
@@ -414,14 +473,14 @@ impl EvalParams {
                 .map(|&k| format!("`{}.{phase_name}` {}", TERMS[k].path, shares[k]))
                 .collect::<Vec<_>>()
                 .join(", ");
-            return Err(WeightsError::MateRange {
+            return Err(WeightsError::Saturated {
                 file: doc.file().to_string(),
                 line,
                 column,
                 key,
                 phase: ["middlegame", "endgame"][phase],
                 bound,
-                limit: MATE_BOUND,
+                limit: MAX_EVAL,
                 shares,
             });
         }
@@ -438,8 +497,9 @@ const HEADER: &str = "\
 #     score = (mg * phase + eg * (24 - phase)) / 24
 # White's occurrences of each term count positive and Black's negative; the sum is White's view
 # and the engine negates it when Black is to move. Every table below must be present, with both
-# `mg` and `eg`; integers only, at most 30000 in magnitude, and no set of weights that could
-# evaluate some legal position at 31871 centipawns or more (the mate scores) is accepted.
+# `mg` and `eg`; integers only, at most 30000 in magnitude. The evaluation is clamped to
+# +-31741 centipawns, below the mate and tablebase scores; weights that could reach the clamp on a
+# position with the starting material and one promotion a side are refused.
 ";
 
 /// Writes one array entry (`mg = [...]`) in the term's layout.
@@ -519,7 +579,7 @@ impl EvalParams {
             }
             params.set_scale(scale);
         }
-        params.check_mate_range(&doc)?;
+        params.check_saturation(&doc)?;
         Ok(params)
     }
 
@@ -578,7 +638,7 @@ mod tests {
     fn every_term_has_a_count_bound() {
         for term in &TERMS {
             let listed = term.path == "material"
-                || match side_count(term.path) {
+                || match side_count(term.path, MaterialLimit::LEGAL) {
                     SideCount::PerEntry(caps) => caps.len() == term.len,
                     SideCount::Shared(n) => n != UNKNOWN_TERM_COUNT,
                 };

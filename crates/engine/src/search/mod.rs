@@ -58,10 +58,11 @@ const _: () = assert!(MATE_BOUND == MATE - MAX_PLY as i32 - 1);
 pub const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and below `MATE_BOUND`) are tablebase wins or losses.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
-/// Static evaluations are clamped to this, strictly inside the non-mate, non-tablebase range,
-/// so that no weights can make an evaluation look like a mate or a tablebase win or escape the
-/// search window.
-pub const MAX_EVAL: i32 = TB_WIN_BOUND - 1;
+/// Static evaluations never exceed this (the evaluation clamps to it, `eval::MAX_EVAL`),
+/// strictly inside the non-mate, non-tablebase range, so that no weights can make an evaluation
+/// look like a mate or a tablebase win or escape the search window.
+pub use crate::eval::MAX_EVAL;
+const _: () = assert!(MAX_EVAL == TB_WIN_BOUND - 1);
 const INFINITY: i32 = 32_500;
 
 /// Progress after each completed iteration.
@@ -329,9 +330,9 @@ impl Searcher {
             .any(|&k| k == key)
     }
 
-    /// The static evaluation, clamped inside the non-mate range whatever the weights.
+    /// The static evaluation, inside ±`MAX_EVAL` whatever the weights (the evaluation clamps).
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        evaluate_cached(pos, &self.params, &mut self.pawn_table).clamp(-MAX_EVAL, MAX_EVAL)
+        evaluate_cached(pos, &self.params, &mut self.pawn_table)
     }
 
     /// The principal variation at `ply` becomes `mv` followed by the child's.

@@ -162,8 +162,9 @@ pub enum TuneError {
         /// Why the check failed.
         source: TraceError,
     },
-    /// The tuned weights could evaluate a position inside the mate-score range, so the engine
-    /// would refuse them; they are kept beside the other outputs for inspection.
+    /// The engine would refuse the tuned weights (`WeightsError`: they could drive positions of
+    /// real games to the evaluation's clamp); they are kept beside the other outputs for
+    /// inspection.
     #[error("the tuned weights cannot be used: {source}; they are kept in {} (lower optimizer.learning_rate, raise optimizer.l2 or give more data)", file.display())]
     UnusableWeights {
         /// Where the refused weights were written (not weights.toml).

@@ -12,7 +12,7 @@
 use super::data::Dataset;
 use super::packed::{Coef, Entry, Extra};
 use super::tunable::Finaliser;
-use crate::eval::taper;
+use crate::eval::{taper_scaled, SCALE_NORMAL};
 use rayon::prelude::*;
 use std::ops::Range;
 
@@ -475,7 +475,8 @@ pub fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
                     mg += co.count as i32 * wm;
                     eg += co.count as i32 * we;
                 }
-                let q = taper(mg, eg, e.phase as i32) as f64;
+                // The engine's blend and clamp (sparring's own entries are unscaled).
+                let q = taper_scaled(mg, eg, e.phase as i32, SCALE_NORMAL) as f64;
                 let r = e.label() as f64 - sigmoid(k, q);
                 sum += r * r;
             }
