@@ -12,7 +12,7 @@ use super::UsageError;
 use anyhow::Context;
 use console::Console;
 use sparring::arena::config::PositionsFormat;
-use sparring::arena::schedule::{Slice, Wave};
+use sparring::arena::matchmaking::schedule::{Slice, Wave};
 use sparring::arena::{
     openings_of, run_tournament, BookSetupError, MatchConfig, OpeningSource, RunOptions,
 };

@@ -6,48 +6,39 @@
 //! [`Player`]s: the in-process [`BuiltinPlayer`], or an external [`UciPlayer`] / [`XboardPlayer`].
 //! [`merge_shards`] joins the outputs of a match run in shards.
 
-mod adjudication;
+// The runner's rooms, as fastchess has them: the engine processes and their protocols, the
+// game under its arbiter, the matchmaking that schedules, runs, shards and merges games, and
+// what a run writes and reports. `config` is the match file they all read.
 pub mod config;
 pub mod engine;
-pub mod engine_log;
-pub mod events;
-mod figures;
-mod game;
-pub mod lock;
-pub mod manifest;
-pub mod merge;
-mod pairing;
-pub mod player;
-pub mod ratings;
-pub mod ratings_sources;
-mod report;
-pub mod schedule;
-#[cfg(test)]
-mod scripted;
-mod tournament;
+pub mod game;
+pub mod matchmaking;
+pub mod output;
 
-pub use adjudication::AdjudicationCounts;
 pub use config::{
     EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, Seeds, TimeControl, TournamentKind,
     Variant,
 };
+pub use engine::player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
 pub use engine::{UciCommand, UciPlayer, XboardPlayer};
-pub use events::Event;
-pub use figures::FiguresError;
+pub use game::adjudication::AdjudicationCounts;
 pub use game::{play_game, GameSetup};
-pub use lock::{LockError, OutputLock};
-pub use manifest::{Fingerprint, ManifestError};
-pub use merge::{merge_shards, MergeError, MergeOptions, MergeReport, MissingGames};
-pub use pairing::{ranking, EngineFigures, PairingStats, Standing};
-pub use player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
-pub use ratings::{joint_ratings, rated_games, RATINGS_FILE};
-pub use ratings_sources::GatherError;
-pub use report::{
-    fastchess_time_control, general_format, results_heading, write_ranking, write_ratings,
-    write_summary, EngineFacts,
-};
-pub use schedule::{
+pub use matchmaking::lock::{LockError, OutputLock};
+pub use matchmaking::manifest::{Fingerprint, ManifestError};
+pub use matchmaking::merge::{merge_shards, MergeError, MergeOptions, MergeReport, MissingGames};
+pub use matchmaking::schedule::{
     open_book, openings_of, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource,
     Schedule, Shard, ShardError, StartPosition,
 };
-pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};
+pub use matchmaking::tournament::{
+    run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary,
+};
+pub use output::events::Event;
+pub use output::figures::FiguresError;
+pub use output::pairing::{ranking, EngineFigures, PairingStats, Standing};
+pub use output::ratings::{joint_ratings, rated_games, RATINGS_FILE};
+pub use output::ratings_sources::GatherError;
+pub use output::report::{
+    fastchess_time_control, general_format, results_heading, write_ranking, write_ratings,
+    write_summary, EngineFacts,
+};

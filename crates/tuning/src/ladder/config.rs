@@ -5,7 +5,7 @@
 //! its table and parsed by that command's own reader; an error is reported at the loop file's
 //! line and key (`loop.toml:14:9: `selfplay.time_control.nodes` is ...`).
 
-use crate::arena::manifest::{file_hash, settings_hash};
+use crate::arena::matchmaking::manifest::{file_hash, settings_hash};
 use crate::arena::MatchConfig;
 use crate::rng::Rng;
 use crate::spsa::SpsaConfig;

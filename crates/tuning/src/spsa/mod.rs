@@ -50,7 +50,7 @@ pub enum SpsaError {
         /// The configuration file that names the book.
         config: String,
         /// Why the book cannot be used.
-        source: crate::arena::schedule::BookSetupError,
+        source: crate::arena::matchmaking::schedule::BookSetupError,
     },
     /// An engine cannot be started or created.
     #[error("engine: {0}")]
@@ -65,7 +65,7 @@ pub enum SpsaError {
     },
     /// Another process holds the run directory, or its lock file cannot be made.
     #[error(transparent)]
-    Lock(#[from] crate::arena::lock::LockError),
+    Lock(#[from] crate::arena::matchmaking::lock::LockError),
     /// The directory holds a run and `--resume` was not given.
     #[error("{}: holds an SPSA run; continue it with --resume, or choose another --out", dir.display())]
     RunExists {

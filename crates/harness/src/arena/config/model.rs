@@ -590,7 +590,7 @@ pub struct MatchConfig {
 impl MatchConfig {
     /// Who plays whom in each round, (first, second) by engine index: the schedule's pairings.
     pub fn pairings(&self) -> Vec<(usize, usize)> {
-        crate::arena::schedule::pairings(self.kind, self.engines.len(), self.seeds)
+        crate::arena::matchmaking::schedule::pairings(self.kind, self.engines.len(), self.seeds)
     }
 
     /// The `[tournament]` settings that shape the schedule beyond kind and rounds, as run.toml

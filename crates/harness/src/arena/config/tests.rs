@@ -136,7 +136,7 @@ fn final_positions_read_back_and_refuse_a_bad_format() {
 /// line and key.
 #[test]
 fn positions_resolve_is_dumped_and_fingerprinted_only_when_set() {
-    use crate::arena::manifest::Fingerprint;
+    use crate::arena::matchmaking::manifest::Fingerprint;
     use crate::error::{ErrorClass, Failure};
     let plain = with_output("positions = true\n").unwrap();
     assert_eq!(plain.output.positions_resolve, PositionsResolve::None);
@@ -178,7 +178,7 @@ fn positions_resolve_is_dumped_and_fingerprinted_only_when_set() {
 /// bad input naming the file, line and key.
 #[test]
 fn pgn_style_is_dumped_and_fingerprinted_only_when_set() {
-    use crate::arena::manifest::Fingerprint;
+    use crate::arena::matchmaking::manifest::Fingerprint;
     use crate::error::{ErrorClass, Failure};
     use crate::record::{PgnNotation, PgnStyle};
     let plain = with_output("").unwrap();

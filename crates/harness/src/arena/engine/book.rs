@@ -2,7 +2,7 @@
 //! book's depth and the book holds a move for the position, the runner plays one of its moves
 //! for the engine (weighted at random, as cutechess) instead of asking the engine.
 
-use crate::arena::player::{EngineReply, GoRequest, Player, PlayerError};
+use crate::arena::engine::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::CastlingNotation;
 use crate::openings::{polyglot_key, BookPick, PolyglotBook};
 use crate::record::MoveDetails;

@@ -5,7 +5,11 @@
 
 mod book;
 mod lines;
+pub mod log;
+pub mod player;
 mod process;
+#[cfg(test)]
+pub(crate) mod scripted;
 mod settings;
 mod uci;
 mod uci_player;

@@ -3,8 +3,8 @@
 //! copied to the engine log, and killing and reaping the whole group when it is done with.
 
 use super::lines::{for_each_line, Line, LineReader, ReadError, MAX_LINE_BYTES};
-use crate::arena::engine_log::LogSink;
-use crate::arena::player::PlayerError;
+use crate::arena::engine::log::LogSink;
+use crate::arena::engine::player::PlayerError;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};

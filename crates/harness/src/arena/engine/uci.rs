@@ -4,7 +4,7 @@
 //! ignored, so no engine output can overflow a counter downstream.
 
 use super::process::EngineProcess;
-use crate::arena::player::{EngineReply, GoRequest, PlayerError};
+use crate::arena::engine::player::{EngineReply, GoRequest, PlayerError};
 use crate::board::{CastlingNotation, Move, Position};
 use crate::score::{Score, MATE};
 use regex::Regex;

@@ -4,8 +4,8 @@
 use super::process::EngineProcess;
 use super::settings::ExternalSettings;
 use super::uci::{self, check_options, DeclaredOption};
-use crate::arena::engine_log::LogSink;
-use crate::arena::player::{EngineReply, GoRequest, Player, PlayerError};
+use crate::arena::engine::log::LogSink;
+use crate::arena::engine::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{CastlingNotation, Move, Position};
 use regex::Regex;
 use std::path::PathBuf;

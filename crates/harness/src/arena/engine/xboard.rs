@@ -5,7 +5,7 @@
 
 use super::process::EngineProcess;
 use super::uci::{DeclaredOption, MAX_REPORTED_MATE, MAX_REPORTED_NODES};
-use crate::arena::player::{EngineReply, PlayerError};
+use crate::arena::engine::player::{EngineReply, PlayerError};
 use crate::board::{CastlingNotation, Color, Move, Position};
 use crate::score::{Score, MATE};
 use crate::search::SearchLimits;

@@ -5,7 +5,7 @@ use super::*;
 use crate::arena::config::{
     DrawAdjudication, ResignAdjudication, TablebaseAdjudication, TablebaseResults,
 };
-use crate::arena::scripted::{Scripted, VirtualClock};
+use crate::arena::engine::scripted::{Scripted, VirtualClock};
 use crate::record::AdjudicationRule::{self, Draw, MaxMoves, Resign, Tablebase};
 use crate::score::Score;
 

@@ -1,9 +1,9 @@
 //! Why a run could not start or had to stop.
 
-use crate::arena::lock::LockError;
-use crate::arena::manifest::ManifestError;
-use crate::arena::player::PlayerError;
-use crate::arena::schedule::WaveError;
+use crate::arena::engine::player::PlayerError;
+use crate::arena::matchmaking::lock::LockError;
+use crate::arena::matchmaking::manifest::ManifestError;
+use crate::arena::matchmaking::schedule::WaveError;
 use crate::error::{ErrorClass, Failure};
 use crate::eval::WeightsError;
 use crate::record::bullet::BulletIndexError;

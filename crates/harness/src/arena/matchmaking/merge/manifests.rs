@@ -3,8 +3,8 @@
 
 use super::error::MergeError;
 use crate::arena::config::{OpeningOrder, Seeds, TournamentKind};
-use crate::arena::manifest::{Fingerprint, RECORDED_VERSION};
-use crate::arena::schedule::{Schedule, Slice};
+use crate::arena::matchmaking::manifest::{Fingerprint, RECORDED_VERSION};
+use crate::arena::matchmaking::schedule::{Schedule, Slice};
 use crate::stats::{SprtModel, SprtParams};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,8 +1,8 @@
 //! What a merge reports as wrong: the errors, and the games a shard or wave lacks.
 
-use crate::arena::figures::FiguresError;
-use crate::arena::manifest::{ManifestError, SliceKeyError, MANIFEST_FILE};
-use crate::arena::schedule::{describe_game_ids, describe_id_ranges, Slice};
+use crate::arena::matchmaking::manifest::{ManifestError, SliceKeyError, MANIFEST_FILE};
+use crate::arena::matchmaking::schedule::{describe_game_ids, describe_id_ranges, Slice};
+use crate::arena::output::figures::FiguresError;
 use crate::error::{ErrorClass, Failure};
 use crate::record::bullet::BulletIndexError;
 use crate::record::GamesCsvError;

@@ -2,12 +2,14 @@
 //! position and clocks, checks every move, ends the game by the rules (claiming threefold and
 //! fifty-move draws on the players' behalf) or by adjudication, and records why.
 
-use super::adjudication::{tablebase_verdict, AdjudicationState};
+pub mod adjudication;
+
 use super::config::{Adjudication, TimeControl};
-use super::player::{EngineReply, GoRequest, Player, PlayerError};
+use super::engine::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
 use crate::record::{AdjudicationRule, GameRecord, PlayedMove, Termination};
 use crate::search::{Clock, SearchLimits};
+use adjudication::{tablebase_verdict, AdjudicationState};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Everything about one game except the players.

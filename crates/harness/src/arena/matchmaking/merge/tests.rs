@@ -1,7 +1,7 @@
 //! Unit tests of the merge's report texts.
 
 use super::*;
-use crate::arena::schedule::{Shard, Slice, Wave};
+use crate::arena::matchmaking::schedule::{Shard, Slice, Wave};
 use crate::stats::SprtModel;
 
 #[test]

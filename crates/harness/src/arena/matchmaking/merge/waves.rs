@@ -2,8 +2,8 @@
 //! at the end of each complete wave, in order, as a driver submitting the waves would see it.
 
 use super::manifests::RunShape;
-use crate::arena::pairing::PairingStats;
-use crate::arena::schedule::Wave;
+use crate::arena::matchmaking::schedule::Wave;
+use crate::arena::output::pairing::PairingStats;
 use crate::board::GameResult;
 use crate::record::FinishedGame;
 use crate::stats::{SprtDecision, SprtParams};

@@ -2,7 +2,7 @@
 //! computed from its number alone, so the schedule needs no memory per round and a resumed run
 //! sees exactly the same games.
 
-use super::config::{OpeningOrder, Seeds, TournamentKind};
+use crate::arena::config::{OpeningOrder, Seeds, TournamentKind};
 use crate::board::Position;
 use crate::error::{ErrorClass, Failure};
 use crate::openings::{
@@ -126,7 +126,7 @@ impl ErrorClass for BookSetupError {
 /// standard start position (Chess960: start positions drawn from the seed). The book's skipped
 /// lines come back beside it, for the caller to report.
 pub fn openings_of(
-    config: &super::MatchConfig,
+    config: &crate::arena::MatchConfig,
 ) -> Result<(Arc<dyn OpeningSource>, Vec<crate::openings::BadLine>), BookSetupError> {
     let Some(o) = &config.openings else {
         let source: Arc<dyn OpeningSource> = if config.variant.is_chess960() {

@@ -13,7 +13,7 @@
 //! games. Writing is best-effort: a failing disk does not stop the games, whose results are
 //! written elsewhere.
 
-use super::engine::go_command;
+use super::go_command;
 use super::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::score::Score;
 use std::fs::{File, OpenOptions};

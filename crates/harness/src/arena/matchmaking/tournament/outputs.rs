@@ -4,12 +4,12 @@
 use super::error::{io_error, ArenaError};
 use super::resume::{keep_finished_games, Resumed};
 use crate::arena::config::{MatchConfig, PgnMode};
-use crate::arena::events::Event;
-use crate::arena::figures::{write_figures_header, write_figures_row, FIGURES_FILE};
-use crate::arena::lock::OutputLock;
-use crate::arena::manifest::{Fingerprint, MANIFEST_FILE};
-use crate::arena::pairing::EngineFigures;
-use crate::arena::ratings::RATINGS_FILE;
+use crate::arena::matchmaking::lock::OutputLock;
+use crate::arena::matchmaking::manifest::{Fingerprint, MANIFEST_FILE};
+use crate::arena::output::events::Event;
+use crate::arena::output::figures::{write_figures_header, write_figures_row, FIGURES_FILE};
+use crate::arena::output::pairing::EngineFigures;
+use crate::arena::output::ratings::RATINGS_FILE;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
 use crate::record::{
     sample_positions, split_pgn_games, write_games_csv_header, write_pgn, GameRecord, MoveData,

@@ -5,13 +5,13 @@ use super::error::ArenaError;
 use crate::arena::config::{
     BuiltinSyzygy, EngineConfig, EngineKind, MatchConfig, Protocol, TimeControl,
 };
+use crate::arena::engine::log::{LogSink, LoggedPlayer};
+use crate::arena::engine::player::{BuiltinPlayer, Player, PlayerError};
 use crate::arena::engine::{
     check_options, BookPlayer, EngineBook, ExternalSettings, UciCommand, UciPlayer, XboardPlayer,
 };
-use crate::arena::engine_log::{LogSink, LoggedPlayer};
 use crate::arena::game::{play_game, GameSetup};
-use crate::arena::player::{BuiltinPlayer, Player, PlayerError};
-use crate::arena::schedule::GameSpec;
+use crate::arena::matchmaking::schedule::GameSpec;
 use crate::eval::EvalParams;
 use crate::openings::PolyglotBook;
 use crate::record::{GameRecord, Termination};

@@ -4,8 +4,10 @@
 use super::error::{io_error, ArenaError};
 use super::outputs::{read_pgn_text, replace_file, PGN_START_FILE};
 use crate::arena::config::MatchConfig;
-use crate::arena::figures::{read_figures, write_figures_header, write_figures_row, FIGURES_FILE};
-use crate::arena::pairing::EngineFigures;
+use crate::arena::output::figures::{
+    read_figures, write_figures_header, write_figures_row, FIGURES_FILE,
+};
+use crate::arena::output::pairing::EngineFigures;
 use crate::record::bullet::{
     bullet_lines_by_game, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER,
 };

@@ -2,9 +2,9 @@
 //! joint ratings of three or more engines), and the figures of the fastchess results heading. (What is shown while a run goes on is the caller's
 //! business: the tournament reports `Event`s.)
 
-use super::config::TimeControl;
 use super::pairing::{PairingStats, Standing};
 use super::ratings::RATINGS_FILE;
+use crate::arena::config::TimeControl;
 use crate::stats::{JointRatings, RatingsError, SprtDecision, SprtParams};
 use std::path::Path;
 

@@ -4,9 +4,9 @@
 use super::error::{MergeError, MissingGames};
 use super::io;
 use super::manifests::{RunShape, Split};
-use crate::arena::figures::{read_figures, FIGURES_FILE};
-use crate::arena::pairing::EngineFigures;
-use crate::arena::schedule::{id_ranges, Shard, Slice, Wave};
+use crate::arena::matchmaking::schedule::{id_ranges, Shard, Slice, Wave};
+use crate::arena::output::figures::{read_figures, FIGURES_FILE};
+use crate::arena::output::pairing::EngineFigures;
 use crate::record::bullet::{
     bullet_lines_by_game, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER,
 };

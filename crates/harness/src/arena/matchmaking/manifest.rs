@@ -11,11 +11,11 @@
 //! (the configuration cannot be compared) and the fingerprint of the current configuration is
 //! written, so later resumes are checked; the caller is told with an event.
 
-use super::config::{
+use super::schedule::{describe_game_ids, Shard, ShardError, Slice, Wave, WaveError};
+use crate::arena::config::{
     Adjudication, EngineConfig, EngineKind, MatchConfig, OpeningOrder, OpeningsConfig,
     OutputConfig, Protocol, TournamentKind,
 };
-use super::schedule::{describe_game_ids, Shard, ShardError, Slice, Wave, WaveError};
 use crate::error::{ErrorClass, Failure};
 use crate::record::{PgnNotation, PositionsResolve};
 use std::collections::BTreeMap;
@@ -423,7 +423,7 @@ impl Fingerprint {
     fn put_recorded(&mut self, config: &MatchConfig) {
         self.put(RECORDED_VERSION, env!("CARGO_PKG_VERSION").to_string());
         let by_pairs = config.output.report_penta
-            && config.output.format == super::config::ResultsFormat::Fastchess;
+            && config.output.format == crate::arena::config::ResultsFormat::Fastchess;
         self.put("run.ranking_by_pairs", by_pairs.to_string());
         if let Some(sprt) = &config.sprt {
             self.put("run.sprt.elo0", sprt.elo0().to_string());

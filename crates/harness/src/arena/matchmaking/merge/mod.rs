@@ -22,12 +22,12 @@ mod tests;
 mod waves;
 mod write;
 
-pub use super::figures::FIGURES_FILE;
 use super::manifest::MANIFEST_FILE;
-use super::pairing::{EngineFigures, PairingStats};
 use super::schedule::Wave;
-use crate::arena::manifest::Fingerprint;
-use crate::arena::ratings::{rated_games, run_ratings};
+use crate::arena::matchmaking::manifest::Fingerprint;
+pub use crate::arena::output::figures::FIGURES_FILE;
+use crate::arena::output::pairing::{EngineFigures, PairingStats};
+use crate::arena::output::ratings::{rated_games, run_ratings};
 use crate::record::FinishedGame;
 use crate::stats::{JointRatings, RatingsError, SprtDecision, SprtParams};
 use collect::{collect, Collected, ShardFiles};

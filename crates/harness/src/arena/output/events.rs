@@ -2,9 +2,9 @@
 //! ignore. The library never prints: `run_tournament` hands these to a callback on the calling
 //! thread.
 
-use super::adjudication::AdjudicationCounts;
 use super::pairing::{EngineFigures, PairingStats};
 use super::report::EngineFacts;
+use crate::arena::game::adjudication::AdjudicationCounts;
 use crate::record::GameRecord;
 use crate::stats::{JointRatings, RatingsError, SprtDecision};
 use std::path::Path;

@@ -1,7 +1,7 @@
 //! Adjudication: the Syzygy tables' verdict, then the score-based draw and resign rules and the
 //! maximal game length, counted move by move from the scores the engines report.
 
-use super::config::{Adjudication, TablebaseAdjudication, TablebaseResults};
+use crate::arena::config::{Adjudication, TablebaseAdjudication, TablebaseResults};
 use crate::board::{Color, GameResult, Position};
 use crate::record::{AdjudicationRule, FinishedGame, GameRecord, Termination};
 use crate::score::Score;
@@ -33,10 +33,7 @@ pub(crate) fn tablebase_verdict(
     match (winner, rules.results) {
         (Some(w), TablebaseResults::Both | TablebaseResults::WinLoss) => Some((
             GameResult::win_for(w),
-            format!(
-                "{} wins by adjudication: SyzygyTB",
-                super::game::color_name(w)
-            ),
+            format!("{} wins by adjudication: SyzygyTB", super::color_name(w)),
         )),
         (None, TablebaseResults::Both | TablebaseResults::Draw) => Some((
             GameResult::Draw,
@@ -152,10 +149,7 @@ impl AdjudicationState {
                     return Some((
                         GameResult::win_for(winner_color),
                         AdjudicationRule::Resign,
-                        format!(
-                            "{} wins by adjudication",
-                            super::game::color_name(winner_color)
-                        ),
+                        format!("{} wins by adjudication", super::color_name(winner_color)),
                     ));
                 }
             }
