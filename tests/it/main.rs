@@ -3,6 +3,7 @@
 
 mod common;
 
+mod architecture;
 mod arena;
 mod chess960;
 mod chess960_match;
