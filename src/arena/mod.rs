@@ -48,4 +48,6 @@ pub use schedule::{
     open_book, openings_of, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource,
     Schedule, Shard, ShardError, StartPosition,
 };
-pub use tournament::{run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary};
+pub use tournament::{
+    check_engines, run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary,
+};
