@@ -128,6 +128,15 @@ impl Progress {
 
     fn show(&mut self, event: &LoopEvent<'_>) {
         let line = match event {
+            LoopEvent::Started { finished, last } if finished >= last => {
+                let asked = if finished > last {
+                    format!(" (asked for up to generation {last})")
+                } else {
+                    String::new()
+                };
+                let s = if *finished == 1 { "" } else { "s" };
+                format!("The run already has {finished} generation{s}{asked}: nothing to play")
+            }
             LoopEvent::Started { finished, last } if *finished > 0 => {
                 format!("Resuming after generation {finished}; playing up to generation {last}")
             }

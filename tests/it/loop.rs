@@ -721,3 +721,320 @@ fn a_loop_staged_as_shards_gives_the_one_machine_ladder_and_champion() {
         assert_eq!(champion_text(&slurm, file), champion_text(&single, file));
     }
 }
+
+/// An `[anchor]` table whose panel is `panel` (`[[anchor.engine]]` tables), every generation.
+fn with_anchor(config: &Path, panel: &str) {
+    let mut text = std::fs::read_to_string(config).unwrap();
+    text.push_str(&format!(
+        "[anchor]\nevery = 1\n[anchor.tournament]\nrounds = 2\nconcurrency = 2\n\
+         [anchor.time_control]\nnodes = 600\n[anchor.openings]\nfile = {:?}\n\
+         [anchor.adjudication]\nmax_moves = 120\n{panel}",
+        repo("openings/balanced-8ply.epd")
+    ));
+    std::fs::write(config, text).unwrap();
+}
+
+/// A small loop: few games a stage, `generations` generations.
+fn small_config(dir: &Path, generations: u32) -> PathBuf {
+    let config = write_config(
+        dir,
+        &Setup {
+            selfplay_rounds: 4,
+            gate_rounds: 10,
+            ..Setup::default()
+        },
+    );
+    let text = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("generations = 3", &format!("generations = {generations}"));
+    std::fs::write(&config, text).unwrap();
+    config
+}
+
+/// The names in `dir` with their contents, in name order.
+fn listing(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut entries: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&path).unwrap_or_default())
+        })
+        .collect();
+    entries.sort();
+    entries
+}
+
+#[test]
+fn a_loop_with_a_missing_anchor_engine_fails_before_the_first_game() {
+    let dir = scratch("anchor-missing");
+    let config = small_config(&dir, 1);
+    let good = std::fs::read_to_string(&config).unwrap();
+    for (name, command) in [
+        ("ghost", "/no/such/dir/ghost-engine"),
+        // It starts, but says nothing and exits: not a UCI engine.
+        ("mute", "true"),
+    ] {
+        std::fs::write(&config, &good).unwrap();
+        with_anchor(
+            &config,
+            &format!("[[anchor.engine]]\nname = {name:?}\nuci = {{ command = {command:?} }}\n"),
+        );
+        let out = dir.join(format!("out-{name}"));
+        let run = sparring(&["loop", text(&config), "--out", text(&out)]);
+        // An engine that cannot start is a failed run, as in `sparring match`.
+        assert_eq!(run.code, 1, "{}\n{}", run.stdout, run.stderr);
+        assert!(
+            run.stderr.contains(&format!("`{name}`")) && run.stderr.contains(command),
+            "the engine and its command are named: {}",
+            run.stderr
+        );
+        assert!(!run.stdout.contains("selfplay: started"), "{}", run.stdout);
+        assert!(!out.join("gen-001").exists(), "no game was played");
+        assert!(!out.exists(), "nothing was written");
+    }
+    // Fixed, the loop runs (no --resume needed: nothing was written).
+    std::fs::write(&config, &good).unwrap();
+    with_anchor(
+        &config,
+        &format!(
+            "[[anchor.engine]]\nname = \"ghost\"\nuci = {{ command = {:?}, args = [\"uci\"] }}\n",
+            env!("CARGO_BIN_EXE_sparring")
+        ),
+    );
+    let out = dir.join("out-ghost");
+    run_loop(&config, &out, &[]);
+    let rows = rows_without_time(&out);
+    assert_eq!(rows.len(), 1);
+    assert!(rows[0].anchor_games.is_some_and(|g| g > 0), "{rows:?}");
+}
+
+#[test]
+fn an_anchor_changed_on_resume_is_accepted() {
+    let dir = scratch("anchor-changed");
+    let config = small_config(&dir, 2);
+    let plain = std::fs::read_to_string(&config).unwrap();
+    let handset = repo("configs/weights/handset.toml");
+    let one = format!(
+        "[[anchor.engine]]\nname = \"a\"\nbuiltin = {{ weights = {handset:?}, hash_mb = 1 }}\n"
+    );
+    with_anchor(&config, &one);
+    let out = dir.join("out");
+    run_loop(&config, &out, &["--generations", "1"]);
+    let first = rows_without_time(&out);
+    let one_engine = first[0].anchor_games.unwrap();
+
+    // A second panel engine and a rating: the finished generation stays, the next uses them.
+    std::fs::write(&config, &plain).unwrap();
+    with_anchor(
+        &config,
+        &format!(
+            "{one}rating = 100\n[[anchor.engine]]\nname = \"b\"\nbuiltin = {{ hash_mb = 1 }}\n"
+        ),
+    );
+    let run = run_loop(&config, &out, &["--resume"]);
+    assert!(
+        run.stdout.contains("Resuming after generation 1"),
+        "{}",
+        run.stdout
+    );
+    let rows = rows_without_time(&out);
+    assert_eq!(rows.len(), 2);
+    assert_eq!(
+        rows[0], first[0],
+        "the finished generation is kept as it was"
+    );
+    assert_eq!(rows[1].anchor_games, Some(2 * one_engine), "{rows:?}");
+
+    // Changed again while generation 3's anchor is being played (slowly: its games cannot end
+    // before the kill): that stage starts over with the new panel, the old panel's games set
+    // aside, not lost.
+    let plain = plain.replace("generations = 2", "generations = 3");
+    let slow = std::fs::read_to_string(&config)
+        .unwrap()
+        .replace("generations = 2", "generations = 3")
+        .replace(
+            "[anchor.time_control]\nnodes = 600",
+            "[anchor.time_control]\nnodes = 50000",
+        );
+    std::fs::write(&config, slow).unwrap();
+    kill_after(&config, &out, "gen 3 anchor: started", true);
+    std::fs::write(&config, &plain).unwrap();
+    with_anchor(&config, &one);
+    run_loop(&config, &out, &["--resume"]);
+    let rows = rows_without_time(&out);
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[2].anchor_games, Some(one_engine), "{rows:?}");
+    let aside = out.join("gen-003/anchor-replaced-1");
+    assert!(aside.join("run.toml").exists(), "the cut-off stage is kept");
+    // Anything else that decides generations is still refused.
+    let changed = std::fs::read_to_string(&config).unwrap().replace(
+        "nodes = 600\n[selfplay.openings]",
+        "nodes = 700\n[selfplay.openings]",
+    );
+    std::fs::write(&config, changed).unwrap();
+    let run = sparring(&["loop", text(&config), "--out", text(&out), "--resume"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("selfplay.time_control.nodes was 600"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn loop_out_naming_a_file_is_status_2() {
+    let dir = scratch("out-file");
+    let config = small_config(&dir, 1);
+    let file = dir.join("notes.txt");
+    std::fs::write(&file, "mine\n").unwrap();
+    for extra in [&[][..], &["--resume"][..]] {
+        let mut args = vec!["loop", text(&config), "--out", text(&file)];
+        args.extend_from_slice(extra);
+        let run = sparring(&args);
+        binary::assert_bad_input(&run, &["notes.txt", "is a file, not a directory"]);
+        assert!(!run.stderr.contains("os error"), "{}", run.stderr);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+    }
+}
+
+#[test]
+fn resume_into_a_directory_without_a_loop_touches_nothing() {
+    let dir = scratch("resume-foreign");
+    let config = small_config(&dir, 1);
+    let foreign = dir.join("foreign");
+    std::fs::create_dir_all(foreign.join("sub")).unwrap();
+    std::fs::write(foreign.join("notes.txt"), "mine\n").unwrap();
+    let before = listing(&foreign);
+    let run = sparring(&["loop", text(&config), "--out", text(&foreign), "--resume"]);
+    binary::assert_bad_input(&run, &["foreign", "holds no loop to resume"]);
+    assert!(!run.stderr.contains("pass --resume"), "{}", run.stderr);
+    assert_eq!(listing(&foreign), before, "nothing in it was touched");
+    assert_eq!(listing(&foreign.join("sub")), Vec::new());
+}
+
+#[test]
+fn tune_engine_in_a_loop_file_is_refused() {
+    let dir = scratch("tune-engine");
+    let config = small_config(&dir, 1);
+    let mut text_ = std::fs::read_to_string(&config).unwrap();
+    let line = text_.lines().count() + 1;
+    text_.push_str("[tune.engine]\ncommand = \"./myengine\"\n");
+    std::fs::write(&config, text_).unwrap();
+    let out = dir.join("out");
+    let run = sparring(&["loop", text(&config), "--out", text(&out)]);
+    binary::assert_bad_input(&run, &[&format!("loop.toml:{line}:"), "tune.engine"]);
+    assert_eq!(
+        run.stderr
+            .lines()
+            .filter(|l| l.starts_with("error:"))
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists(), "nothing was written");
+}
+
+#[test]
+fn two_loops_started_together_the_loser_gets_the_lock_message() {
+    let dir = scratch("two-loops");
+    let config = small_config(&dir, 1);
+
+    // A run holding the directory, caught between taking its lock and writing its fingerprint.
+    let held = dir.join("held");
+    std::fs::create_dir_all(&held).unwrap();
+    let lock = sparring::arena::OutputLock::acquire(&held).unwrap();
+    for extra in [&[][..], &["--resume"][..]] {
+        let mut args = vec!["loop", text(&config), "--out", text(&held)];
+        args.extend_from_slice(extra);
+        let run = sparring(&args);
+        binary::assert_bad_input(&run, &[&format!("another run (pid {}", std::process::id())]);
+        assert_eq!(
+            listing(&held)
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect::<Vec<_>>(),
+            ["sparring.lock"]
+        );
+    }
+    drop(lock);
+
+    // Two started at the same instant into a new directory: one plays, the other is refused.
+    let out = dir.join("out");
+    let start = || {
+        Command::new(env!("CARGO_BIN_EXE_sparring"))
+            .args(["loop", text(&config), "--out", text(&out)])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let (a, b) = (start(), start());
+    let mut codes = Vec::new();
+    let mut loser = String::new();
+    for child in [a, b] {
+        let output = child.wait_with_output().unwrap();
+        let code = output.status.code().unwrap_or(-1);
+        if code != 0 {
+            loser = String::from_utf8_lossy(&output.stderr).into_owned();
+        }
+        codes.push(code);
+    }
+    codes.sort();
+    assert_eq!(codes, [0, 2], "{loser}");
+    assert!(loser.contains("another run (pid"), "{loser}");
+    assert_eq!(rows_without_time(&out).len(), 1);
+}
+
+#[test]
+fn staged_shards_from_mixed_splits_are_status_2() {
+    let dir = scratch("staged-mixed");
+    let config = small_config(&dir, 1);
+    let out = dir.join("out");
+    let (next, config_file, _, shards) = staged_step(&config, &out);
+    assert_eq!(next, "gen 1 selfplay");
+    // Shard 0 of a 2-way split and shard 1 of a 3-way split.
+    for (shard, name) in [("0/2", "shard-0-of-2"), ("1/3", "shard-1-of-3")] {
+        let dest = format!("{shards}/{name}");
+        let run = sparring(&["match", &config_file, "--shard", shard, "--out", &dest]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+    }
+    let run = sparring(&[
+        "loop",
+        text(&config),
+        "--out",
+        text(&out),
+        "--resume",
+        "--staged",
+    ]);
+    binary::assert_bad_input(&run, &["all shards must come from one split"]);
+    // `sparring merge` says the same of the same shards, with the same status.
+    let merged = dir.join("merged");
+    let merge = sparring(&[
+        "merge",
+        text(&merged),
+        &format!("{shards}/shard-0-of-2"),
+        &format!("{shards}/shard-1-of-3"),
+    ]);
+    binary::assert_bad_input(&merge, &["all shards must come from one split"]);
+}
+
+#[test]
+fn resuming_with_fewer_generations_than_played_says_there_is_nothing_to_do() {
+    let dir = scratch("fewer");
+    let config = small_config(&dir, 2);
+    let out = dir.join("out");
+    run_loop(&config, &out, &[]);
+    let rows = rows_without_time(&out);
+    assert_eq!(rows.len(), 2);
+    let run = run_loop(&config, &out, &["--resume", "--generations", "1"]);
+    assert!(
+        run.stdout.contains("already has 2 generations") && run.stdout.contains("nothing to play"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("playing up to"), "{}", run.stdout);
+    assert!(!run.stdout.contains("started"), "{}", run.stdout);
+    assert_eq!(rows_without_time(&out), rows, "the run is as it was");
+}

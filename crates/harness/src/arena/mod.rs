@@ -31,7 +31,7 @@ pub use matchmaking::schedule::{
     Schedule, Shard, ShardError, StartPosition,
 };
 pub use matchmaking::tournament::{
-    run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary,
+    check_engines, run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary,
 };
 pub use output::events::Event;
 pub use output::figures::FiguresError;

@@ -135,6 +135,19 @@ const SET_BY_LOOP: &[(&str, &[&str])] = &[
     ),
 ];
 
+/// Keys a stage's own command reads but the loop does not support: refused rather than
+/// ignored. `[tune.engine]` is `sparring tune`'s external engine, whose evaluation it tunes
+/// through the trace protocol; the loop tunes the built-in evaluation its games are played with
+/// (the stage table is checked by the tuner's own reader, which knows the key, so it needs
+/// naming here).
+const UNSUPPORTED: &[(&str, &str, &str)] = &[(
+    "tune",
+    "engine",
+    "is not supported by the loop: the loop tunes and plays sparring's built-in evaluation \
+     (from [champion]); an external engine's evaluation is tuned with `sparring tune` \
+     (docs/tune-any-engine.md); remove the table",
+)];
+
 /// The stages whose seeds are derived (the stream of each).
 #[derive(Clone, Copy)]
 enum SeedStream {
@@ -195,6 +208,15 @@ impl LoopConfig {
             .chain(spsa.as_ref().map(|s| ("spsa", s)))
         {
             refuse_loop_keys(&doc, stage, table)?;
+        }
+        for (stage, key, why) in UNSUPPORTED {
+            let table = match *stage {
+                "tune" => Some(&tune),
+                _ => None,
+            };
+            if table.is_some_and(|t| t.contains_key(*key)) {
+                return Err(doc.other(&format!("{stage}.{key}"), why));
+            }
         }
         let window = take_count(&doc, &mut tune, "tune", "window", 3, 1_000)?;
         let wave_pairs = take_count(&doc, &mut gate, "gate", "wave_pairs", 20, 1_000_000)?;
@@ -471,27 +493,16 @@ impl LoopConfig {
     }
 
     /// The settings a resumed run must share with the run in its directory, as dotted keys:
-    /// the whole file but `generations` (a run may be extended), the output directory and the
-    /// settings that cannot change a result (concurrency, threads, timeouts, how often progress
-    /// is printed), and the champion files' contents.
+    /// the whole file but `generations` (a run may be extended), the output directory, the
+    /// `[anchor]` table (see `decides_generations`) and the settings that cannot change a
+    /// result (concurrency, threads, timeouts, how often progress is printed), and the
+    /// champion files' contents.
     pub fn fingerprint(&self) -> BTreeMap<String, String> {
         let mut entries = BTreeMap::new();
         if let Ok(doc) = toml::from_str::<toml::Table>(&self.text) {
             flatten("", &toml::Value::Table(doc), &mut entries);
         }
-        // What cannot change a game or a tuned weight may change between sessions.
-        entries.retain(|key, _| {
-            !matches!(key.as_str(), "generations" | "output.dir")
-                && ![
-                    ".tournament.concurrency",
-                    ".tournament.timeout_ms",
-                    ".optimizer.threads",
-                    ".output.report_every",
-                    ".output.rating_interval",
-                ]
-                .iter()
-                .any(|tail| key.ends_with(tail))
-        });
+        entries.retain(|key, _| decides_generations(key));
         // What the champion's files set, not their bytes: a comment edit changes no game.
         for (key, path) in self.champion_files() {
             entries.insert(key.into(), settings_hash(path));
@@ -512,6 +523,25 @@ impl LoopConfig {
         let search = (self.champion.search.as_deref()).map(|s| ("champion.search_hash", s));
         std::iter::once(weights).chain(search)
     }
+}
+
+/// Whether a fingerprint key can change what the generations compute (their games, tunes,
+/// gates and champions), so that a resumed run must keep it. What cannot change a game or a
+/// tuned weight may change between sessions, and so may the anchor panel: it measures the
+/// champion on an outside scale but decides no promotion (a generation anchored before the
+/// change keeps its row; the ones after it are measured against the new panel).
+pub(super) fn decides_generations(key: &str) -> bool {
+    !matches!(key, "generations" | "output.dir" | "anchor")
+        && !key.starts_with("anchor.")
+        && ![
+            ".tournament.concurrency",
+            ".tournament.timeout_ms",
+            ".optimizer.threads",
+            ".output.report_every",
+            ".output.rating_interval",
+        ]
+        .iter()
+        .any(|tail| key.ends_with(tail))
 }
 
 /// `engine[i].rest` -> `engine[i-1].rest` (the anchor panel's own numbering), else None.
@@ -767,6 +797,46 @@ elo1 = 10.0
         let config = LoopConfig::parse(&fixed, "l.toml").unwrap();
         assert_eq!(config.anchor_every, 2);
         assert_eq!(config.anchor_ratings, [1500.0, 0.0]);
+    }
+
+    /// `[tune.engine]` is a key the tuner's reader knows (`sparring tune`'s external engine),
+    /// so the stage's own check passes it: the loop refuses it, at its line.
+    #[test]
+    fn tune_engine_in_a_loop_file_is_refused() {
+        let text = format!("{SMALL}[tune.engine]\ncommand = \"./myengine\"\n");
+        let err = LoopConfig::parse(&text, "l.toml").unwrap_err();
+        let message = err.to_string();
+        assert!(
+            message.starts_with("l.toml:20:") && message.contains("`tune.engine`"),
+            "{message}"
+        );
+        assert_eq!(
+            crate::error::ErrorClass::class(&err),
+            crate::error::Failure::BadInput
+        );
+    }
+
+    #[test]
+    fn the_fingerprint_leaves_out_the_anchor_panel() {
+        let anchor = |panel: &str| {
+            format!("{SMALL}[anchor]\nevery = 1\n[anchor.time_control]\nnodes = 500\n{panel}")
+        };
+        let a = LoopConfig::parse(
+            &anchor("[[anchor.engine]]\nname = \"a\"\nuci = { command = \"x\" }\n"),
+            "l.toml",
+        )
+        .unwrap()
+        .fingerprint();
+        let b = LoopConfig::parse(
+            &anchor("[[anchor.engine]]\nname = \"b\"\nrating = 9\nbuiltin = {}\n"),
+            "l.toml",
+        )
+        .unwrap()
+        .fingerprint();
+        assert_eq!(a, b);
+        assert_eq!(a, LoopConfig::parse(SMALL, "l.toml").unwrap().fingerprint());
+        assert!(!decides_generations("anchor.engine[0].uci.command"));
+        assert!(decides_generations("gate.time_control.nodes"));
     }
 
     #[test]

@@ -182,6 +182,41 @@ pub enum LoopError {
         /// The merge's error.
         source: MergeError,
     },
+    /// The shards of a match stage played elsewhere (`--staged`) cannot be merged: they are
+    /// the user's (or the cluster driver's), so the merge's own class decides, as in
+    /// `sparring merge`.
+    #[error("generation {generation}, {stage} shards: {source}")]
+    Shards {
+        /// 1-based generation.
+        generation: u32,
+        /// The stage.
+        stage: Stage,
+        /// The merge's error.
+        source: MergeError,
+    },
+    /// An engine a stage of this run will play could not be started (checked before the
+    /// first game, so a bad anchor command does not wait hours for its stage).
+    #[error("{stage}: {detail}; checked before the first game, nothing was played")]
+    Engines {
+        /// The stage whose engines were checked.
+        stage: Stage,
+        /// The runner's message, with the engine's command when it does not say it.
+        detail: String,
+        /// The runner's error, naming the engine (boxed: it is large, and rare).
+        source: Box<ArenaError>,
+    },
+    /// The run directory names a file.
+    #[error("{} is a file, not a directory: the loop's run directory (--out or output.dir) must be a directory or not exist yet", dir.display())]
+    OutputNotDirectory {
+        /// The path given.
+        dir: PathBuf,
+    },
+    /// `--resume` into a directory that holds something, but no loop.
+    #[error("{} holds no loop to resume (it is not empty and has no {LOOP_MANIFEST}): resume in the loop's own run directory, or start a new loop in an empty or new one; nothing in it was touched", dir.display())]
+    NothingToResume {
+        /// The output directory.
+        dir: PathBuf,
+    },
     /// Reading or writing a file of the run failed.
     #[error("{}: {source}", path.display())]
     Io {
@@ -227,7 +262,11 @@ impl ErrorClass for LoopError {
             LoopError::Tune { source, .. } => source.class(),
             LoopError::Spsa { source, .. } => source.class(),
             LoopError::Lock(source) => source.class(),
+            LoopError::Shards { source, .. } => source.class(),
+            LoopError::Engines { source, .. } => source.class(),
             LoopError::OutputExists { .. }
+            | LoopError::OutputNotDirectory { .. }
+            | LoopError::NothingToResume { .. }
             | LoopError::Mismatch { .. }
             | LoopError::Damaged { .. } => Failure::BadInput,
             // The gate merges the loop's own directories: a failure there is the run's.

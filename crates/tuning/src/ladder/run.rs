@@ -5,8 +5,9 @@ use super::config::{EngineFiles, LoopConfig};
 use super::record::{write_rows, GenerationRow};
 use super::staged::{Halt, StagePlan};
 use super::stages::{verdict, GateOutcome, Generation, OnEvent, DATA_FILE};
-use super::{io_error, LoopError, LoopEvent};
-use crate::arena::OutputLock;
+use super::{io_error, LoopError, LoopEvent, Stage};
+use crate::arena::matchmaking::lock::LOCK_FILE;
+use crate::arena::{EngineKind, MatchConfig, OutputLock};
 use crate::eval::EvalParams;
 use crate::search::SearchParams;
 use crate::stats::SprtDecision;
@@ -57,8 +58,13 @@ pub fn run_loop(
         .unwrap_or_else(|| config.output_dir.clone());
     let last = options.generations.unwrap_or(config.generations);
     check_champion(config)?;
-    prepare_directory(config, &dir, options.resume)?;
-    let _lock = OutputLock::acquire(&dir)?;
+    // Read-only first: a run refused here leaves the directory as it was.
+    check_directory(config, &dir, options.resume, false)?;
+    if !options.staged {
+        let finished = finished_rows(&dir).map_or(0, |rows| rows.len() as u32);
+        check_panel(config, finished, last)?;
+    }
+    let _lock = claim_directory(config, &dir, options.resume)?;
     let mut rows = finished_rows(&dir)?;
     let mut champion = champion_after(config, &dir, &rows);
     on_event(LoopEvent::Started {
@@ -285,35 +291,116 @@ fn check_champion(config: &LoopConfig) -> Result<(), LoopError> {
     Ok(())
 }
 
-/// Makes the run directory, or checks that the one there is this loop's (with `resume`).
-fn prepare_directory(config: &LoopConfig, dir: &Path, resume: bool) -> Result<(), LoopError> {
-    let manifest = dir.join(LOOP_MANIFEST);
-    let now = config.fingerprint();
-    let holds_something = std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some());
-    if manifest.exists() && resume {
-        let text = std::fs::read_to_string(&manifest).map_err(io_error(&manifest))?;
-        let was: BTreeMap<String, String> =
-            toml::from_str(&text).map_err(|e| LoopError::Damaged {
-                path: manifest.clone(),
-                message: format!("not a loop fingerprint: {}", e.message()),
-            })?;
-        let changes = describe_changes(&was, &now, &config.champion_byte_hashes());
-        if !changes.is_empty() {
-            return Err(LoopError::Mismatch {
-                dir: dir.to_path_buf(),
-                changes,
+/// Starts every engine the run's stages will play that is not the built-in one the loop
+/// makes (the anchor panel, when a generation from `finished + 1` to `last` is anchored), and
+/// stops it again: a command that is missing or does not speak its protocol is reported now,
+/// not after the hours of self-play, tune and gate before its stage.
+fn check_panel(config: &LoopConfig, finished: u32, last: u32) -> Result<(), LoopError> {
+    let every = config.anchor_every;
+    let Some(first) = (every > 0)
+        .then(|| (finished + 1..=last).find(|g| g % every == 0))
+        .flatten()
+    else {
+        return Ok(());
+    };
+    let placeholder = Path::new(&generation_dir(first)).join("anchor");
+    let (anchor, _) = config.anchor_config(first, &config.start_champion(), &placeholder)?;
+    // Engine 0 is the champion (checked with the champion's files); the rest is the panel,
+    // one at a time, so the message can name the command whatever the engine did.
+    for engine in anchor.engines.iter().skip(1) {
+        let mut alone: MatchConfig = anchor.clone();
+        alone.engines = vec![engine.clone()];
+        if let Err(source) = crate::arena::check_engines(&alone) {
+            let command = match &engine.kind {
+                EngineKind::Uci { command, args, .. } => std::iter::once(command)
+                    .chain(args)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                EngineKind::Builtin { .. } => "the built-in engine".to_string(),
+            };
+            let mut detail = source.to_string();
+            if !detail.contains(&command) {
+                detail = format!("{detail} (command `{command}`)");
+            }
+            return Err(LoopError::Engines {
+                stage: Stage::Anchor,
+                detail,
+                source: Box::new(source),
             });
         }
-        return Ok(());
     }
-    if holds_something {
-        return Err(LoopError::OutputExists {
+    Ok(())
+}
+
+/// Checks, reading only, that `dir` can be this run's: a directory (or nothing yet) that is
+/// empty, or holds this loop (with `resume`, its fingerprint unchanged). A directory holding
+/// another run's lock is left to `claim_directory` (the lock's own message) unless `locked`
+/// (the lock is this run's, taken since).
+fn check_directory(
+    config: &LoopConfig,
+    dir: &Path,
+    resume: bool,
+    locked: bool,
+) -> Result<(), LoopError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(LoopError::OutputNotDirectory {
             dir: dir.to_path_buf(),
         });
     }
+    let mut names = Vec::new();
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for entry in entries {
+            names.push(entry.map_err(io_error(dir))?.file_name());
+        }
+    }
+    let lock = std::ffi::OsStr::new(LOCK_FILE);
+    if !locked && names.iter().any(|n| n == lock) {
+        return Ok(());
+    }
+    let holds_something = names.iter().any(|n| n != lock);
+    let manifest = dir.join(LOOP_MANIFEST);
+    match (manifest.exists(), resume) {
+        (true, true) => {
+            let text = std::fs::read_to_string(&manifest).map_err(io_error(&manifest))?;
+            let was: BTreeMap<String, String> =
+                toml::from_str(&text).map_err(|e| LoopError::Damaged {
+                    path: manifest.clone(),
+                    message: format!("not a loop fingerprint: {}", e.message()),
+                })?;
+            let changes =
+                describe_changes(&was, &config.fingerprint(), &config.champion_byte_hashes());
+            if !changes.is_empty() {
+                return Err(LoopError::Mismatch {
+                    dir: dir.to_path_buf(),
+                    changes,
+                });
+            }
+            Ok(())
+        }
+        (false, true) if holds_something => Err(LoopError::NothingToResume {
+            dir: dir.to_path_buf(),
+        }),
+        (true, false) | (false, false) if holds_something => Err(LoopError::OutputExists {
+            dir: dir.to_path_buf(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Makes the run directory and takes its lock, then checks it again under the lock (another
+/// loop started at the same moment may have claimed it since) and writes a new run's
+/// fingerprint. Returns the lock, held while the run goes on.
+fn claim_directory(config: &LoopConfig, dir: &Path, resume: bool) -> Result<OutputLock, LoopError> {
     std::fs::create_dir_all(dir).map_err(io_error(dir))?;
-    let text = toml::to_string(&now).expect("a fingerprint serialises");
-    crate::files::write_atomic(&manifest, text.as_bytes()).map_err(io_error(&manifest))
+    let lock = OutputLock::acquire(dir)?;
+    check_directory(config, dir, resume, true)?;
+    let manifest = dir.join(LOOP_MANIFEST);
+    if !manifest.exists() {
+        let text = toml::to_string(&config.fingerprint()).expect("a fingerprint serialises");
+        crate::files::write_atomic(&manifest, text.as_bytes()).map_err(io_error(&manifest))?;
+    }
+    Ok(lock)
 }
 
 /// `key was A and is now B` for every key that differs; a key whose old value is the byte hash
@@ -326,6 +413,8 @@ fn describe_changes(
     let keys: std::collections::BTreeSet<&String> = was.keys().chain(now.keys()).collect();
     let show = |v: Option<&String>| v.map_or_else(|| "(unset)".to_string(), Clone::clone);
     keys.into_iter()
+        // A fingerprint written before the anchor could change keeps its keys: not compared.
+        .filter(|k| super::config::decides_generations(k))
         .filter(|k| was.get(*k) != now.get(*k))
         .filter(|k| was.get(*k).is_none() || was.get(*k) != byte_hashes.get(*k))
         .map(|k| {

@@ -89,12 +89,25 @@ impl Generation<'_, '_> {
         Ok(dirs)
     }
 
-    /// Merges `dirs` into `out` (what is there), as the stage's result.
-    pub(super) fn merge(&self, out: &Path, dirs: &[PathBuf]) -> Result<MergeReport, Halt> {
+    /// Merges `dirs` into `out` (what is there), as the stage's result. Staged, the
+    /// directories are shards played elsewhere: a merge refusing them is bad input, as in
+    /// `sparring merge`; else they are the loop's own waves, and a failure is the run's.
+    pub(super) fn merge(
+        &self,
+        stage: Stage,
+        out: &Path,
+        dirs: &[PathBuf],
+    ) -> Result<MergeReport, Halt> {
+        let generation = self.number;
         merge_shards(out, dirs, &MergeOptions { partial: true }).map_err(|source| {
-            Halt::from(LoopError::Merge {
-                generation: self.number,
-                source,
+            Halt::from(if self.staged {
+                LoopError::Shards {
+                    generation,
+                    stage,
+                    source,
+                }
+            } else {
+                LoopError::Merge { generation, source }
             })
         })
     }
@@ -113,7 +126,7 @@ impl Generation<'_, '_> {
         if dirs.is_empty() {
             return Err(self.pending(stage, None));
         }
-        let report = self.merge(&config.output.dir, &dirs)?;
+        let report = self.merge(stage, &config.output.dir, &dirs)?;
         if report.games < report.total_games {
             return Err(self.pending(stage, None));
         }

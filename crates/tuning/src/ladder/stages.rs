@@ -7,7 +7,8 @@ use super::staged::Halt;
 use super::{io_error, LoopError, LoopEvent, Stage};
 use crate::arena::matchmaking::schedule::Wave;
 use crate::arena::{
-    openings_of, run_tournament, Event, MatchConfig, OpeningSource, PairingStats, RunOptions,
+    openings_of, run_tournament, Event, Fingerprint, MatchConfig, OpeningSource, PairingStats,
+    RunOptions,
 };
 use crate::record::TrainingPosition;
 use crate::spsa::games::with_values;
@@ -364,7 +365,7 @@ impl Generation<'_, '_> {
                 self.play(Stage::Gate, &wave_config, wave)?;
                 dirs.push(dir);
             }
-            let report = self.merge(&out, &dirs)?;
+            let report = self.merge(Stage::Gate, &out, &dirs)?;
             let decided = report.stopped_after_wave.is_some();
             if !decided && report.next_wave == Some(index) {
                 // Staged: the wave's shards are not all there yet.
@@ -411,6 +412,9 @@ impl Generation<'_, '_> {
         let out = self.dir.join("anchor");
         let (config, text) = self.config.anchor_config(self.number, champion, &out)?;
         self.started(Stage::Anchor);
+        if !self.staged {
+            set_aside_changed_anchor(&config)?;
+        }
         self.write_stage_config(Stage::Anchor, &text)?;
         let pairings = self.play_stage(Stage::Anchor, &config)?;
         let total = pairings.iter().fold(Pentanomial::default(), |sum, p| {
@@ -437,6 +441,26 @@ impl Generation<'_, '_> {
         );
         Ok(outcome)
     }
+}
+
+/// The anchor panel may change on resume (it decides no champion): an anchor stage cut off
+/// with another panel, or other anchor settings, starts over. Its directory is kept beside
+/// as `anchor-replaced-N`, not deleted.
+fn set_aside_changed_anchor(config: &MatchConfig) -> Result<(), LoopError> {
+    let out = &config.output.dir;
+    let Ok(Some(before)) = Fingerprint::read(out) else {
+        // None played yet, or a fingerprint the runner itself will report on.
+        return Ok(());
+    };
+    if before.changes(&Fingerprint::of(config)).is_empty() {
+        return Ok(());
+    }
+    let parent = out.parent().unwrap_or(Path::new("."));
+    let aside = (1..)
+        .map(|n| parent.join(format!("{}-replaced-{n}", Stage::Anchor)))
+        .find(|p| !p.exists())
+        .expect("a free name");
+    std::fs::rename(out, &aside).map_err(io_error(out))
 }
 
 /// `H1`, `H0` or `undecided`, as generations.csv says it.

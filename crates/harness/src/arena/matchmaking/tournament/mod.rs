@@ -14,4 +14,4 @@ mod run;
 
 pub use engines::EngineFactory;
 pub use error::ArenaError;
-pub use run::{run_tournament, RunOptions, TournamentSummary};
+pub use run::{check_engines, run_tournament, RunOptions, TournamentSummary};

@@ -195,6 +195,18 @@ fn engine_log_sinks(config: &MatchConfig) -> Result<Vec<Option<LogSink>>, ArenaE
         .collect())
 }
 
+/// Starts every engine of `config` once and stops it again, as a run does before its first
+/// game: a command that cannot be spawned, an engine that does not answer its protocol's
+/// handshake (UCI or xboard) or refuses an option is reported, naming the engine, without a
+/// game played or a file written. For a caller that plays the configuration later (the loop's
+/// anchor gauntlet, after hours of other stages).
+pub fn check_engines(config: &MatchConfig) -> Result<(), ArenaError> {
+    let factories = EngineFactory::from_config(config)?;
+    let sinks: Vec<Option<LogSink>> = config.engines.iter().map(|_| None).collect();
+    start_engines(config, &factories, &sinks, &mut |_| {})?;
+    Ok(())
+}
+
 /// Starts every engine once before any game, so a bad command or option stops the run at
 /// once; returns what the results heading says of each.
 fn start_engines(
