@@ -431,6 +431,15 @@ fn every_tablebase_error_variant_has_its_class() {
             },
             FailedRun,
         ),
+        (
+            TablebaseError::Damaged {
+                files: vec![crate::tablebase::DamagedFile {
+                    path: s().into(),
+                    problem: crate::tablebase::FileProblem::Empty,
+                }],
+            },
+            BadInput,
+        ),
     ]);
 }
 

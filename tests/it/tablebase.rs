@@ -11,7 +11,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use crate::common::tables;
-use tables::{fixture_dir, one_set_at_a_time, shared_dir, skip};
+use tables::{damaged_copy, fixture_dir, one_set_at_a_time, shared_dir, skip, Damage};
 
 fn has_python_chess() -> bool {
     Command::new("python3")
@@ -281,4 +281,33 @@ fn the_prober_agrees_with_python_chess_on_random_positions_of_every_shared_table
     let probed = agrees_with_python_chess(&dir, 60, 2026);
     println!("{probed} positions agree");
     assert!(probed >= 60 * 40);
+}
+
+#[test]
+fn damaged_syzygy_file_is_refused_by_open_as_bad_input_naming_it() {
+    let _turn = one_set_at_a_time();
+    for (i, (damage, problem)) in [
+        (Damage::Truncated, "104 bytes"),
+        (Damage::Empty, "empty"),
+        (Damage::Directory, "not a regular file"),
+        (Damage::WrongMagic, "magic"),
+        (Damage::RandomAfterMagic, "header"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let dir = damaged_copy(&format!("open-{i}"), damage);
+        let err = Tablebases::open(&dir).expect_err(&format!("{damage:?} opened"));
+        let said = err.to_string();
+        let file = dir.join("KRvK.rtbw").display().to_string();
+        assert!(said.contains(&file), "{damage:?}: {said}");
+        assert!(said.contains(problem), "{damage:?}: {said}");
+        assert_eq!(
+            err.class(),
+            sparring::Failure::BadInput,
+            "{damage:?}: {said}"
+        );
+    }
+    // The good tables still open once the damaged set was refused.
+    assert!(Tablebases::open(fixture_dir()).is_ok());
 }

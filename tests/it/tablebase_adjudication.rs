@@ -9,6 +9,7 @@ use std::process::Command;
 use crate::common::config as config_file;
 use crate::common::tables;
 use config_file::{Engine, MatchToml, Tablebase};
+use tables::{damaged_copy, Damage};
 use tables::{fixture_dir, one_set_at_a_time, shared_dir, skip};
 
 /// One finished game: (start FEN, result, termination, plies, reason).
@@ -305,4 +306,107 @@ fn a_toml_path_without_tables_is_refused_with_its_line() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("adjudication.tablebase.path"), "{stderr}");
     assert!(stderr.contains("m.toml:5:"), "{stderr}");
+}
+
+/// The damages of issue 45 that crashed a match: the prober read past the end of the file
+/// (SIGSEGV, SIGBUS) or panicked on a directory.
+const CRASHING_DAMAGES: [(Damage, &str); 3] = [
+    (Damage::Truncated, "104 bytes"),
+    (Damage::Empty, "empty"),
+    (Damage::Directory, "not a regular file"),
+];
+
+/// A run refused before any game: status 2, the damaged file and its problem named, no panic,
+/// no games written.
+fn assert_refused_naming(out: &std::process::Output, file: &Path, problem: &str, out_dir: &Path) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "stdout: {stdout}\nstderr: {stderr}"
+    );
+    assert!(stderr.contains(&file.display().to_string()), "{stderr}");
+    assert!(stderr.contains(problem), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stdout.contains("info string"), "{stdout}");
+    assert!(!out_dir.join("games.csv").exists());
+}
+
+#[test]
+fn damaged_syzygy_file_given_with_tb_refuses_the_match_with_status_2() {
+    for (i, (damage, problem)) in CRASHING_DAMAGES.into_iter().enumerate() {
+        let tables = damaged_copy(&format!("match-tb-{i}"), damage);
+        let run_dir =
+            Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-damaged-dialect-{i}"));
+        let _ = std::fs::remove_dir_all(&run_dir);
+        std::fs::create_dir_all(&run_dir).unwrap();
+        let epd = run_dir.join("book.epd");
+        std::fs::write(
+            &epd,
+            "8/8/8/8/8/2k5/8/K6R w - -\n8/8/8/8/2k5/8/3R4/K7 w - -\n",
+        )
+        .unwrap();
+        let openings = format!("file={}", epd.display());
+        let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+            .current_dir(&run_dir)
+            .args([
+                "match",
+                "-engine",
+                "cmd=builtin",
+                "name=a",
+                "-engine",
+                "cmd=builtin",
+                "name=b",
+                "-each",
+                "nodes=300",
+                "-rounds",
+                "2",
+                "-openings",
+                &openings,
+                "format=epd",
+                "order=sequential",
+            ])
+            .args(["-tb", tables.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_refused_naming(&out, &tables.join("KRvK.rtbw"), problem, &run_dir);
+    }
+}
+
+#[test]
+fn damaged_syzygy_file_in_a_toml_match_is_refused_with_status_2() {
+    for (i, (damage, problem)) in CRASHING_DAMAGES.into_iter().enumerate() {
+        let tables = damaged_copy(&format!("match-toml-{i}"), damage);
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-damaged-toml-{i}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let epd = dir.join("book.epd");
+        std::fs::write(
+            &epd,
+            "8/8/8/8/8/2k5/8/K6R w - -\n8/8/8/8/2k5/8/3R4/K7 w - -\n",
+        )
+        .unwrap();
+        // As the adjudication's tables, then as the built-in engine's.
+        for (j, with) in ["adjudication", "engine"].into_iter().enumerate() {
+            let toml = MatchToml::new().rounds(2).nodes(300).max_moves(60);
+            let toml = if with == "adjudication" {
+                toml.tablebase(Tablebase::at(&tables))
+                    .engine(Engine::builtin("a").hash_mb(1))
+            } else {
+                toml.engine(Engine::builtin("a").hash_mb(1).syzygy(&tables))
+            };
+            let out_dir = dir.join(format!("out-{j}"));
+            let path = toml
+                .openings(&epd)
+                .out(&out_dir)
+                .engine(Engine::builtin("b").hash_mb(1))
+                .write(dir.join(format!("match-{j}.toml")));
+            let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+                .args(["match", path.to_str().unwrap(), "--progress", "lines"])
+                .output()
+                .unwrap();
+            assert_refused_naming(&out, &tables.join("KRvK.rtbw"), problem, &out_dir);
+        }
+    }
 }

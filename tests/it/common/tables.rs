@@ -34,3 +34,60 @@ pub fn one_set_at_a_time() -> MutexGuard<'static, ()> {
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
+
+/// Ways a Syzygy file can be damaged, for the tests of issue 45.
+#[derive(Clone, Copy, Debug)]
+pub enum Damage {
+    /// Cut to 104 bytes.
+    Truncated,
+    /// Zero bytes long.
+    Empty,
+    /// A directory in the file's place.
+    Directory,
+    /// The DTZ file's magic number at the head of the WDL file.
+    WrongMagic,
+    /// The right magic and size, random bytes after the magic.
+    RandomAfterMagic,
+}
+
+/// A copy of the fixture tables in a fresh directory `name` under Cargo's test scratch
+/// directory, with `KRvK.rtbw` damaged as `damage` says. The fixtures are never touched.
+pub fn damaged_copy(name: &str, damage: Damage) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("damaged-syzygy")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for entry in std::fs::read_dir(fixture_dir()).unwrap() {
+        let from = entry.unwrap().path();
+        std::fs::copy(&from, dir.join(from.file_name().unwrap())).unwrap();
+    }
+    let file = dir.join("KRvK.rtbw");
+    let good = std::fs::read(&file).unwrap();
+    match damage {
+        Damage::Truncated => std::fs::write(&file, &good[..104]).unwrap(),
+        Damage::Empty => std::fs::write(&file, b"").unwrap(),
+        Damage::Directory => {
+            std::fs::remove_file(&file).unwrap();
+            std::fs::create_dir(&file).unwrap();
+        }
+        Damage::WrongMagic => {
+            let dtz = std::fs::read(dir.join("KRvK.rtbz")).unwrap();
+            let mut bytes = good.clone();
+            bytes[..4].copy_from_slice(&dtz[..4]);
+            std::fs::write(&file, bytes).unwrap();
+        }
+        Damage::RandomAfterMagic => {
+            let mut bytes = good.clone();
+            let mut state = 0x2545_f491_4f6c_dd1d_u64;
+            for b in &mut bytes[4..] {
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                *b = (state >> 24) as u8;
+            }
+            std::fs::write(&file, bytes).unwrap();
+        }
+    }
+    dir
+}

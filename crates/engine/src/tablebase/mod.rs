@@ -11,7 +11,10 @@
 //! until every handle to the first set is dropped.
 
 mod adapter;
+mod check;
 mod material;
+
+pub use check::FileProblem;
 
 use crate::board::{Color, PieceKind, Position};
 use crate::error::{ErrorClass, Failure};
@@ -128,6 +131,13 @@ pub enum TablebaseError {
         /// The directories asked for.
         requested: String,
     },
+    /// Table files that fail the checks made before the prober may map them (truncated, empty,
+    /// not a file, wrong magic number, a header that contradicts the file): each is named.
+    #[error("{}", damaged_list(.files))]
+    Damaged {
+        /// Each damaged file and what is wrong with it.
+        files: Vec<DamagedFile>,
+    },
     /// The prober refused to load the tables.
     #[error("tablebase path {path}: the prober could not load the tables ({reason})")]
     Init {
@@ -182,10 +192,36 @@ impl ErrorClass for TablebaseError {
             | TablebaseError::OtherSetOpen { .. }
             | TablebaseError::TooManyPieces { .. }
             | TablebaseError::CastlingRights
-            | TablebaseError::MissingTable { .. } => Failure::BadInput,
+            | TablebaseError::MissingTable { .. }
+            | TablebaseError::Damaged { .. } => Failure::BadInput,
             TablebaseError::Init { .. } | TablebaseError::ProbeFailed { .. } => Failure::FailedRun,
         }
     }
+}
+
+/// A table file that failed its checks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DamagedFile {
+    /// The file.
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub problem: FileProblem,
+}
+
+impl fmt::Display for DamagedFile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "damaged Syzygy file {}: {}",
+            self.path.display(),
+            self.problem
+        )
+    }
+}
+
+fn damaged_list(files: &[DamagedFile]) -> String {
+    let each: Vec<String> = files.iter().map(DamagedFile::to_string).collect();
+    each.join("; ")
 }
 
 /// One open set of tables, shared by every `Tablebases` handle on the same directories.
@@ -235,23 +271,61 @@ impl PartialEq for Tablebases {
 
 /// The table names (file stems) in `dir` with the given extension.
 fn table_files(dir: &Path, ext: &str, into: &mut BTreeSet<String>) -> Result<(), TablebaseError> {
-    let unreadable = |source| TablebaseError::Unreadable {
-        path: dir.display().to_string(),
-        source,
-    };
-    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
-        let path = entry.map_err(unreadable)?.path();
-        if path.extension().and_then(|e| e.to_str()) != Some(ext) {
-            continue;
-        }
-        // Only names the prober looks for count: a stray `notes.rtbw` is not a table.
-        if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
-            if is_table_name(stem) {
+    for path in table_paths(dir)? {
+        if path.extension().and_then(|e| e.to_str()) == Some(ext) {
+            if let Some(stem) = path.file_stem().and_then(|s| s.to_str()) {
                 into.insert(stem.to_string());
             }
         }
     }
     Ok(())
+}
+
+/// Every file in `dir` named like a table (`KRPvKR.rtbw`, `.rtbz` or `.rtbm`), sorted.
+fn table_paths(dir: &Path) -> Result<Vec<PathBuf>, TablebaseError> {
+    let unreadable = |source| TablebaseError::Unreadable {
+        path: dir.display().to_string(),
+        source,
+    };
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(unreadable)? {
+        let path = entry.map_err(unreadable)?.path();
+        let ext = path.extension().and_then(|e| e.to_str());
+        if ext.and_then(check::Format::of_extension).is_none() {
+            continue;
+        }
+        // Only names the prober looks for count: a stray `notes.rtbw` is not a table.
+        if path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .is_some_and(is_table_name)
+        {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
+}
+
+/// Checks every table file of `dirs` (the prober would map any of them): the damaged ones.
+fn damaged_files(dirs: &[PathBuf]) -> Result<Vec<DamagedFile>, TablebaseError> {
+    let mut damaged = Vec::new();
+    for dir in dirs {
+        for path in table_paths(dir)? {
+            let (Some(stem), Some(format)) = (
+                path.file_stem().and_then(|s| s.to_str()),
+                path.extension()
+                    .and_then(|e| e.to_str())
+                    .and_then(check::Format::of_extension),
+            ) else {
+                continue;
+            };
+            if let Err(problem) = check::check_file(&path, stem, format) {
+                damaged.push(DamagedFile { path, problem });
+            }
+        }
+    }
+    Ok(damaged)
 }
 
 /// `KRPvKR`-shaped: two sides of a king and up to five more pieces each.
@@ -266,7 +340,9 @@ fn is_table_name(stem: &str) -> bool {
 
 impl Tablebases {
     /// Opens the tables in `path`: a directory, or several separated by ':' as engines'
-    /// `SyzygyPath` takes them. Fails when no directory holds a table.
+    /// `SyzygyPath` takes them. Fails when no directory holds a table, and when any table file
+    /// is damaged (checked before the prober may map it, since it reads files without bounds
+    /// checks): every such file is named.
     pub fn open(path: impl AsRef<Path>) -> Result<Tablebases, TablebaseError> {
         let given = path.as_ref();
         let shown = given.display().to_string();
@@ -292,6 +368,11 @@ impl Tablebases {
             table_files(&dir, "rtbw", &mut wdl)?;
             table_files(&dir, "rtbz", &mut dtz)?;
             dirs.push(dir);
+        }
+        // The prober maps files without bounds checks: a damaged one would crash the process.
+        let damaged = damaged_files(&dirs)?;
+        if !damaged.is_empty() {
+            return Err(TablebaseError::Damaged { files: damaged });
         }
         // The prober would load nothing and stay marked as loaded: refuse before calling it.
         if wdl.is_empty() {
