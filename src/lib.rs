@@ -6,7 +6,7 @@
 //! | [`sparring_chess`] | chess | [`board`] (rules, moves, FEN/SAN/UCI, Chess960, perft), [`rng`], the error policy ([`ErrorClass`]) |
 //! | [`sparring_engine`] | engine | [`eval`], [`search`], [`score`], [`tablebase`], [`uci`], [`toml_config`] |
 //! | [`sparring_harness`] | runner | [`arena`] (engines, games, matchmaking, outputs), [`openings`], [`record`], [`stats`] |
-//! | [`sparring_tuning`] | tuners | [`tune`]: Texel, the trace protocol, SPSA, the self-play loop |
+//! | [`sparring_tuning`] | tuners | [`texel`] (Texel tuning, the trace protocol), [`spsa`], [`ladder`] (the self-play loop) |
 //! | `sparring` | command line | this front door, and the binary (feature `cli`) |
 //!
 //! Each crate uses only the crates above it in the table, so data flows one way; this crate

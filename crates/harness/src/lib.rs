@@ -113,6 +113,7 @@ use sparring_chess::{board, error, rng};
 use sparring_engine::{available_cores, eval, score, search, tablebase, toml_config};
 
 pub mod arena;
+pub mod data;
 pub mod files;
 pub mod openings;
 pub mod record;

@@ -13,7 +13,7 @@
 //!   that play real games.
 
 pub mod config;
-pub mod gains;
+pub(crate) mod gains;
 pub mod games;
 pub mod names;
 mod params;

@@ -3,14 +3,13 @@
 //! Adam minimises the mean squared error between σ(K·eval/400) and the results while a held-out
 //! validation set decides when to stop and which epoch's weights to keep.
 //!
-//! `run` is the whole pipeline behind `sparring tune CONFIG.toml`; the pieces are public for tests,
-//! benchmarks and other front ends.
-//! benchmarks and other front ends.
+//! [`run`] is the whole pipeline behind `sparring tune CONFIG.toml`; the pieces are public for
+//! tests, benchmarks and other front ends.
 //!
 //! Main items: [`Dataset`] (positions packed for fitting, from files or
-//! [`Dataset::from_positions`]), [`train`] with [`TrainOptions`], [`TunableEval`] (any evaluation
-//! that can be tuned; [`any::fit`] tunes one), [`TuneConfig`] (the `sparring tune` TOML),
-//! [`spsa`] (SPSA tuning of search constants through games) and [`ladder`] (the tuning loop).
+//! [`Dataset::from_positions`]), [`train()`] with [`TrainOptions`], [`TunableEval`] (any evaluation
+//! that can be tuned; [`any::fit`] tunes one), [`TuneConfig`] (the `sparring tune` TOML). The
+//! other tuners are the crate's [`spsa`](crate::spsa) and [`ladder`](crate::ladder) (the loop).
 
 pub mod any;
 pub mod config;
@@ -18,13 +17,13 @@ pub mod data;
 pub mod external;
 pub mod model;
 pub mod newton;
-pub mod packed;
+pub(crate) mod packed;
 pub mod protocol;
-pub mod selection;
+pub(crate) mod selection;
 pub mod svg;
 pub mod synthetic;
 pub mod train;
-pub mod tunable;
+pub(crate) mod tunable;
 pub mod tunetrace;
 
 pub use config::{KSetting, OptimizerMethod, TuneConfig};

@@ -6,7 +6,7 @@
 mod book;
 mod lines;
 pub mod log;
-pub mod player;
+pub(crate) mod player;
 mod process;
 #[cfg(test)]
 pub(crate) mod scripted;

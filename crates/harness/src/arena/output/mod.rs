@@ -2,9 +2,9 @@
 //! and ranking, summary, ranking and ratings files, the per-game engine figures, and the joint
 //! ratings of any runner's games.
 
-pub mod events;
+pub(crate) mod events;
 pub mod figures;
-pub mod pairing;
+pub(crate) mod pairing;
 pub mod ratings;
 pub mod ratings_sources;
 pub mod report;
