@@ -15,7 +15,9 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ),
     (
         "harness",
-        &["files", "stats", "openings", "record", "arena"],
+        &[
+            "files", "stats", "openings", "record", "data", "arena", "datagen",
+        ],
     ),
     ("tuning", &["texel", "spsa", "ladder"]),
 ];
@@ -31,7 +33,11 @@ fn module_files(src: &Path, module: &str) -> Vec<PathBuf> {
         return vec![file];
     }
     let mut files = Vec::new();
-    let mut dirs = vec![src.join(module)];
+    // A layer may name a subsystem still to come: it has no files yet.
+    let mut dirs: Vec<PathBuf> = Some(src.join(module))
+        .filter(|d| d.is_dir())
+        .into_iter()
+        .collect();
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
             let path = entry.unwrap().path();
