@@ -688,7 +688,7 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
         result.positions,
         result.validation_positions
     );
-    // Twelve digits: enough to compare runs (tests/tune_engine.rs) to 1e-9.
+    // Twelve digits: enough to compare runs (tests/it/tune_engine.rs) to 1e-9.
     println!("k {:.12}", result.k);
     println!("start_mse {:.12}", result.start_mse);
     println!("mse {:.12}", result.final_mse);

@@ -7,7 +7,7 @@
 //! parallel / xargs script; and the Kubernetes Indexed Job's container
 //! command through `sh -c` once per completion index. Each is followed by its merge step and
 //! compared with the unsharded concurrency-1 run of the same configuration
-//! (tests/fixtures/cluster/run.toml), as tests/shards.rs compares: byte for byte outside the
+//! (tests/fixtures/cluster/run.toml), as tests/it/shards.rs compares: byte for byte outside the
 //! wall-clock fields. The Kubernetes manifests are parsed (python3 with PyYAML) and their fields
 //! checked against the command; every script passes `bash -n`.
 
@@ -275,7 +275,7 @@ const SPSA_FILES: [&str; 5] = [
 /// both shards at once, and they write the unsharded run's files.
 fn slurm_spsa_runs_every_shard_in_one_job(scheduler: &Scheduler) {
     let dir = out_dir("cluster_slurm_spsa");
-    // The SPSA run of tests/spsa_shards.rs: 3 iterations of 4 pairs, gains large enough that θ
+    // The SPSA run of tests/it/spsa_shards.rs: 3 iterations of 4 pairs, gains large enough that θ
     // moves visibly; 2 pairs per shard and iteration.
     let config = dir.join("spsa.toml");
     let spsa = format!(
@@ -596,7 +596,7 @@ fn slurm_submit_queues_the_array_and_a_dependent_merge(scheduler: &Scheduler) {
 fn slurm_waves_submits_waves_until_the_merged_sprt_decides(scheduler: &Scheduler) {
     let dir = out_dir("cluster_slurm_waves");
     let config = dir.join("sprt.toml");
-    // The lopsided SPRT of tests/waves.rs, with paths relative to the repository (the recipe's
+    // The lopsided SPRT of tests/it/waves.rs, with paths relative to the repository (the recipe's
     // working directory).
     run_files::lopsided_from(Path::new(""))
         .out("results/cluster-test")

@@ -721,8 +721,8 @@ fn noswap_reverse_and_epdout_follow_fastchess() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// What the command line refuses (from tests/reliability.rs, tests/robustness.rs and
-// tests/defects.rs before the tests were grouped by subject).
+// What the command line refuses (from tests/it/reliability.rs, tests/it/robustness.rs and
+// tests/it/defects.rs before the tests were grouped by subject).
 
 // ---------------------------------------------------------------------------------------------
 // Option by option

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A tunetrace engine for the tuner's error tests (tests/tune_engine.rs): two untapered
+"""A tunetrace engine for the tuner's error tests (tests/it/tune_engine.rs): two untapered
 parameters (material.pawn, material.knight) answered correctly except for one fault:
   --hang-at N             never answer trace number N (1-based): sleeps, reading nothing more
   --index-at N            at trace number N, name parameter index 7 (only 0 and 1 are declared)

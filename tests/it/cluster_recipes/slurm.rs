@@ -1,4 +1,4 @@
-//! The scheduler the Slurm recipes of tests/cluster_recipes.rs are submitted to: a real
+//! The scheduler the Slurm recipes of tests/it/cluster_recipes.rs are submitted to: a real
 //! single-node Slurm (munged, slurmctld and slurmd of Debian's `slurm-wlm` and `munge`, started
 //! here with their own key, ports and directories, a two-CPU node) when one can be started, else
 //! the stand-in tests/fixtures/cluster/sbatch, which says it is one. Everything started here is

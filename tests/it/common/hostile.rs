@@ -1,5 +1,5 @@
-//! Running the binary on hostile input (tests/cli.rs, tests/dialect.rs, tests/match_cli.rs,
-//! tests/resume_and_merge.rs, tests/tune_cli.rs): a watchdog that fails a hang, the exit status
+//! Running the binary on hostile input (tests/it/cli.rs, tests/it/dialect.rs, tests/it/match_cli.rs,
+//! tests/it/resume_and_merge.rs, tests/it/tune_cli.rs): a watchdog that fails a hang, the exit status
 //! and both outputs as an `Outcome`, and the checks that no engine process stays behind.
 
 // Each test file that includes this module uses only some of its helpers.

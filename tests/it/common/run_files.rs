@@ -1,5 +1,5 @@
-//! Comparing a merged shard directory with the unsharded run's (tests/shards.rs and
-//! tests/cluster_recipes.rs): wall-clock fields are masked, everything else must be equal bytes
+//! Comparing a merged shard directory with the unsharded run's (tests/it/shards.rs and
+//! tests/it/cluster_recipes.rs): wall-clock fields are masked, everything else must be equal bytes
 //! in the same order.
 
 // Each test file that includes this module uses only some of its helpers.

@@ -117,7 +117,7 @@ fn options_without_their_values_are_refused_by_name() {
     config(&format!("{TWO} -recover -repeat -use-affinity -strict"));
 }
 
-/// Regression (issue 21 sweep, found by tests/fuzz.rs): a value holding a line break made the
+/// Regression (issue 21 sweep, found by tests/it/fuzz.rs): a value holding a line break made the
 /// refusal two lines; `run` escapes control characters.
 #[test]
 fn refusals_quoting_control_characters_stay_one_line() {
@@ -127,7 +127,7 @@ fn refusals_quoting_control_characters_stay_one_line() {
     assert_eq!(one_line("é ok"), "é ok");
 }
 
-/// Regression (issue 21 sweep, found by tests/fuzz.rs): a PGN name the TOML form refuses (blank,
+/// Regression (issue 21 sweep, found by tests/it/fuzz.rs): a PGN name the TOML form refuses (blank,
 /// a control character) was accepted, and `--dump-config` wrote a file that did not read back;
 /// a `-config` file that cannot be read did not name `-config`.
 #[test]
