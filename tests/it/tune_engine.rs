@@ -314,7 +314,8 @@ fn check_faulty(f: &Faulty, code: i32, says: &[&str]) {
         run.stderr
     );
     assert_eq!(
-        processes_mentioning(text(&f.dir)),
+        // The directory with its separator: `dies/` is not `dies_mid_line/`, a test beside it.
+        processes_mentioning(&format!("{}/", text(&f.dir))),
         Vec::<String>::new(),
         "{name}"
     );

@@ -9,7 +9,7 @@
 //! Main items: [`Dataset`] (positions packed for fitting, from files or
 //! [`Dataset::from_positions`]), [`train()`] with [`TrainOptions`], [`TunableEval`] (any evaluation
 //! that can be tuned; [`any::fit`] tunes one), [`TuneConfig`] (the `sparring tune` TOML). The
-//! other tuners are the crate's [`spsa`](crate::spsa) and [`ladder`](crate::ladder) (the loop).
+//! other tuners are the crate's `spsa` and `ladder` (the loop), which build on this one.
 
 pub mod any;
 pub mod config;
