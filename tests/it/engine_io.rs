@@ -5,6 +5,7 @@
 //! All limits are node counts; no assertion depends on how fast the machine is.
 
 use crate::common::config as config_file;
+use crate::common::hostile::processes_with;
 use crate::common::mock;
 use config_file::{Engine, MatchToml};
 use mock::mock_engine;
@@ -87,31 +88,6 @@ fn log_with(path: &Path, needle: &str) -> String {
         std::thread::sleep(Duration::from_millis(25));
     }
     panic!("{} never held `{needle}`", path.display());
-}
-
-/// Pids of live (not zombie) processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
-    let Ok(entries) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut found = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
-            continue;
-        };
-        let cmdline = std::fs::read(entry.path().join("cmdline")).unwrap_or_default();
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        let zombie = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z');
-        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
 }
 
 fn assert_no_leftover(marker: &str) {

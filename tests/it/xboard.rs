@@ -5,6 +5,7 @@
 //! Debian's packages are installed, fairymax, phalanx and hoichess. Every game is replayed by
 //! python-chess. Tests skip with a printed reason when python3 with python-chess is missing.
 
+use crate::common::hostile::processes_with;
 use crate::common::tools;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -324,32 +325,6 @@ fn a_trusted_engines_false_claim_stands() {
         2,
         "{pgn}"
     );
-}
-
-/// Pids of live (not zombie) processes whose command line holds `marker`.
-fn processes_with(marker: &str) -> Vec<u32> {
-    let mut found = Vec::new();
-    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
-        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse().ok()) else {
-            continue;
-        };
-        let (Ok(cmdline), Ok(stat)) = (
-            std::fs::read(entry.path().join("cmdline")),
-            std::fs::read_to_string(entry.path().join("stat")),
-        ) else {
-            continue;
-        };
-        let zombie = stat
-            .rsplit(')')
-            .next()
-            .unwrap_or("")
-            .trim_start()
-            .starts_with('Z');
-        if !zombie && String::from_utf8_lossy(&cmdline).contains(marker) {
-            found.push(pid);
-        }
-    }
-    found
 }
 
 #[test]
