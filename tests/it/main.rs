@@ -16,6 +16,7 @@ mod eval;
 mod fuzz;
 mod match_cli;
 mod notation;
+mod openbench;
 mod openings;
 mod openings_suites;
 mod perft;

@@ -1,7 +1,5 @@
 //! Running the binary as a user does, for integration tests: `Run` holds the exit status and
-//! both outputs; `scratch` gives a test its own empty directory.
-
-// Each test file that includes this module uses only some of its helpers.
+//! both outputs; `scratch_in` gives a test its own empty directory.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
