@@ -25,7 +25,7 @@ const MOVE_TIMEOUT: Duration = Duration::from_secs(60);
 #[derive(Debug)]
 pub enum GameOutcome {
     /// Played to its end.
-    Played(DataGame),
+    Played(Box<DataGame>),
     /// The engine failed during it (crashed, hung, sent an illegal move): nothing is written,
     /// and the engine is restarted.
     Dropped(String),
@@ -132,7 +132,7 @@ fn opening(
         // An engine that reports no score cannot be checked: its openings are kept.
         let level = reply
             .score
-            .is_none_or(|s| s.as_cp().abs() <= config.verify_window_cp);
+            .map_or(true, |s| s.as_cp().abs() <= config.verify_window_cp);
         if level {
             return Ok(Some(pos));
         }
@@ -202,9 +202,9 @@ pub fn play(
             (played.mv, white)
         })
         .collect();
-    GameOutcome::Played(DataGame {
+    GameOutcome::Played(Box::new(DataGame {
         start,
         moves,
         result: record.result,
-    })
+    }))
 }
