@@ -61,8 +61,8 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     engine.add_command("tunetrace", Box::new(TunetraceCommand));
     if !args.command.is_empty() {
         // OpenBench passes each command as one argument (`"genfens 64 seed 7 book None" quit`);
-        // otherwise the words are one command (`tunetrace fen FEN`).
-        if args.command.iter().any(|a| a.trim().contains(' ')) {
+        // otherwise the words are one command (`tunetrace fen FEN`, the FEN maybe quoted).
+        if args.command[0].trim().contains(' ') {
             for command in args.command.iter().take_while(|c| c.trim() != "quit") {
                 engine.handle(command);
             }
