@@ -214,3 +214,43 @@ fn datagen_genfens_prints_distinct_legal_fens_by_seed() {
     assert_eq!(ask("12345"), fens);
     assert_ne!(ask("54321"), fens);
 }
+
+#[test]
+fn datagen_score_adjudication_ends_games_sooner() {
+    let plain = scratch_in("datagen", "unadjudicated");
+    assert_eq!(datagen(&plain, 3, &[]).code, 0);
+    let dir = scratch_in("datagen", "adjudicated");
+    let config = dir.join("adj.toml");
+    std::fs::write(
+        &config,
+        "[adjudication]\nwin_score_cp = 150\nwin_moves = 2\n\
+         draw_score_cp = 20\ndraw_moves = 3\ndraw_after_move = 10\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = datagen(&out, 3, &[text(&config)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (adjudicated, full) = (check_lines(&data(&out)), check_lines(&data(&plain)));
+    assert!(
+        adjudicated > 0 && adjudicated < full,
+        "{adjudicated} vs {full}"
+    );
+    assert!(std::fs::read_to_string(out.join("run.toml"))
+        .unwrap()
+        .contains("\"adjudication.win\" = \"150 cp for 2 moves\""));
+}
+
+#[test]
+fn datagen_chess960_with_an_external_engine_writes_chess960_positions() {
+    let dir = scratch_in("datagen", "chess960");
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_sparring"));
+    let run = datagen(&dir, 2, &["--engine", &engine, "--variant", "chess960"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = data(&dir);
+    assert!(check_lines(&bytes) > 2);
+    let first = std::str::from_utf8(&bytes).unwrap().lines().next().unwrap();
+    assert!(
+        !first.starts_with("rnbqkbnr") || !first.contains("RNBQKBNR"),
+        "{first}"
+    );
+}
