@@ -511,3 +511,49 @@ fn collect(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::Overrides;
+
+    #[test]
+    fn datagen_shard_blocks_tile_the_games_in_order() {
+        for games in [0, 1, 2, 5, 7, 100] {
+            for count in 1..=6 {
+                let mut next = 0;
+                for index in 0..count {
+                    let block = shard_games(games, Some(Shard::new(index, count).unwrap()));
+                    assert_eq!(block.start, next, "{games} games, shard {index}/{count}");
+                    assert!(block.end >= block.start);
+                    next = block.end;
+                }
+                assert_eq!(next, games);
+            }
+        }
+        assert_eq!(shard_games(9, None), 0..9);
+    }
+
+    #[test]
+    fn datagen_fingerprint_ignores_concurrency_and_directory() {
+        let overrides = Overrides {
+            games: Some(4),
+            out: Some(PathBuf::from("a")),
+            ..Overrides::default()
+        };
+        let one = DatagenConfig::parse("", "x.toml", &overrides).unwrap();
+        let other = Overrides {
+            concurrency: Some(3),
+            out: Some(PathBuf::from("b")),
+            ..overrides.clone()
+        };
+        let two = DatagenConfig::parse("", "x.toml", &other).unwrap();
+        assert_eq!(one.fingerprint(), two.fingerprint());
+        let seeded = Overrides {
+            seed: Some(2),
+            ..overrides
+        };
+        let three = DatagenConfig::parse("", "x.toml", &seeded).unwrap();
+        assert_ne!(one.fingerprint(), three.fingerprint());
+    }
+}
