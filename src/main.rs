@@ -34,6 +34,9 @@ enum Command {
     /// with); a game given twice (the same file again, or a run's games.csv and its games.pgn)
     /// is counted once.
     Ratings(cli::ratings::RatingsArgs),
+    /// Self-play training data: the engine plays itself from random openings at a node limit,
+    /// every position's score and the result into a data file (docs/datagen.md).
+    Datagen(cli::datagen::DatagenArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci(cli::uci::UciArgs),
     /// Fixed-depth search over the built-in positions (total nodes and nps); `bench perft` for
@@ -110,6 +113,7 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Match(MatchCommand { args, .. }) => cli::matches::run(&args),
         Command::Stats(args) => cli::stats::run(&args),
         Command::Ratings(args) => cli::ratings::run(&args),
+        Command::Datagen(args) => cli::datagen::run(&args),
         Command::Uci(args) => cli::uci::run(&args),
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),

@@ -495,3 +495,74 @@ fn every_bad_line_reason_variant_has_its_class() {
         (BadLineReason::NotUtf8, BadInput),
     ]);
 }
+
+#[test]
+fn every_datagen_error_variant_has_its_class() {
+    use crate::datagen::DatagenError;
+    let io = || std::io::Error::other("disk full");
+    let dir = PathBuf::from("run");
+    check(vec![
+        (
+            DatagenError::Config(ConfigError::Io {
+                file: "d.toml".into(),
+                source: io(),
+            }),
+            BadInput,
+        ),
+        (
+            DatagenError::BadFlag {
+                flag: "--format".into(),
+                value: "csv".into(),
+                expected: "text".into(),
+            },
+            BadInput,
+        ),
+        (DatagenError::Missing("games".into()), BadInput),
+        (
+            DatagenError::Unwritable {
+                path: dir.clone(),
+                source: io(),
+            },
+            BadInput,
+        ),
+        (DatagenError::Exists { dir: dir.clone() }, BadInput),
+        (
+            DatagenError::Changed {
+                dir: dir.clone(),
+                keys: vec!["nodes".into()],
+            },
+            BadInput,
+        ),
+        (DatagenError::NothingToResume { dir: dir.clone() }, BadInput),
+        (
+            DatagenError::Truncated {
+                path: dir.clone(),
+                expected: 10,
+                found: 5,
+            },
+            FailedRun,
+        ),
+        (
+            DatagenError::Write {
+                path: dir.clone(),
+                source: io(),
+            },
+            FailedRun,
+        ),
+        (
+            DatagenError::Engine(PlayerError::Spawn {
+                command: "x".into(),
+                reason: "missing".into(),
+            }),
+            FailedRun,
+        ),
+        (DatagenError::Shard(ShardError::ZeroCount), BadInput),
+        (
+            DatagenError::NoOpening {
+                game: 3,
+                attempts: 1000,
+            },
+            FailedRun,
+        ),
+    ]);
+}

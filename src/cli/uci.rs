@@ -60,7 +60,15 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     // The tuner's trace protocol, so any tuner that speaks it can tune this engine's evaluation.
     engine.add_command("tunetrace", Box::new(TunetraceCommand));
     if !args.command.is_empty() {
-        engine.handle(&args.command.join(" "));
+        // OpenBench passes each command as one argument (`"genfens 64 seed 7 book None" quit`);
+        // otherwise the words are one command (`tunetrace fen FEN`, the FEN maybe quoted).
+        if args.command[0].trim().contains(' ') {
+            for command in args.command.iter().take_while(|c| c.trim() != "quit") {
+                engine.handle(command);
+            }
+        } else {
+            engine.handle(&args.command.join(" "));
+        }
         return Ok(());
     }
     engine.run(std::io::stdin().lock())?;

@@ -58,9 +58,7 @@
 #![warn(clippy::too_many_lines)]
 
 // The chess layer's modules under the names this crate's code uses (`crate::board::Position`).
-#[cfg(test)]
-use sparring_chess::rng;
-use sparring_chess::{board, error};
+use sparring_chess::{board, error, rng};
 
 pub mod eval;
 pub mod score;

@@ -114,6 +114,7 @@ use sparring_engine::{available_cores, eval, score, search, tablebase, toml_conf
 
 pub mod arena;
 pub mod data;
+pub mod datagen;
 pub mod files;
 pub mod openings;
 pub mod record;
@@ -125,6 +126,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
     use sparring_chess::error::class;
     let classes = [
         class::<arena::ArenaError>,
+        class::<datagen::DatagenError>,
         class::<arena::MergeError>,
         class::<arena::GatherError>,
         class::<arena::FiguresError>,

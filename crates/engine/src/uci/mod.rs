@@ -18,6 +18,7 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+pub mod genfens;
 mod options;
 mod output;
 mod parse;
@@ -116,7 +117,11 @@ impl UciEngine {
     pub fn with_params(out: Box<dyn Write + Send>, params: EvalParams) -> UciEngine {
         let params = Arc::new(params);
         UciEngine {
-            extra_commands: Vec::new(),
+            // OpenBench's opening generator for datagen workloads (`genfens`).
+            extra_commands: vec![(
+                "genfens".to_string(),
+                Box::new(genfens::GenfensCommand) as Box<dyn ExtraCommand>,
+            )],
             out: Output(Arc::new(Mutex::new(out))),
             position: Ok(Position::startpos()),
             previous_keys: Vec::new(),

@@ -1,0 +1,36 @@
+//! Openings: game `n` draws its start from its own stream of the seed (`Rng::derive(seed, n)`),
+//! so a run, its resume and its shards play the same openings whatever the order of play. A
+//! candidate is the variant's start (drawn from the stream for Chess960 and DFRC) after
+//! `random_plies` uniformly random legal plies; the game loop keeps the first candidate the
+//! engine's verification search scores within the window.
+
+use super::config::DatagenVariant;
+use crate::board::{chess960, Position};
+use crate::rng::Rng;
+use sparring_engine::uci::genfens::random_plies;
+
+/// The stream of game `game` (0-based, counted over the whole run).
+pub fn stream(seed: u64, game: u64) -> Rng {
+    Rng::derive(seed, game)
+}
+
+/// The variant's start position, drawn from `rng` where the variant has many.
+pub fn variant_start(variant: DatagenVariant, rng: &mut Rng) -> Position {
+    match variant {
+        DatagenVariant::Standard => Position::startpos(),
+        DatagenVariant::Chess960 => {
+            chess960::start_position(rng.below(960) as u16).expect("a Scharnagl number below 960")
+        }
+        DatagenVariant::Dfrc => {
+            let (white, black) = (rng.below(960) as u16, rng.below(960) as u16);
+            chess960::dfrc_start_position(white, black).expect("Scharnagl numbers below 960")
+        }
+    }
+}
+
+/// The next candidate opening of a stream: None when the random plies ended the game (the
+/// caller draws again from the same stream).
+pub fn candidate(variant: DatagenVariant, plies: usize, rng: &mut Rng) -> Option<Position> {
+    let start = variant_start(variant, rng);
+    random_plies(&start, plies, rng)
+}

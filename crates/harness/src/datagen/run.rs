@@ -1,0 +1,559 @@
+//! The run: the directory (`run.toml` the fingerprint, `state.toml` what is complete, the data
+//! file, `sparring.lock`), one worker and one engine per concurrent game, and the collector that
+//! writes games in game order through a reorder buffer, so the bytes do not depend on the
+//! concurrency. After each game the data file is flushed, then the state records the games and
+//! bytes complete: a resume cuts anything past those bytes (a game half written when the run
+//! was killed) and plays on from the next game.
+//!
+//! A shard `I/N` plays the contiguous block of games `[I·G/N, (I+1)·G/N)` of the run's `G`, so
+//! the shards' data files concatenated in shard order are the single run's file.
+
+use super::config::{DatagenConfig, DatagenEngine, DatagenVariant};
+use super::game::{adjudication_of, play, GameOutcome, MAX_OPENING_ATTEMPTS};
+use super::text::TextWriter;
+use super::DatagenError;
+use crate::arena::engine::ExternalSettings;
+use crate::arena::{EngineFactory, OutputLock, Player, Shard, UciCommand};
+use crate::data::{DataFormat, GameWriter};
+use crate::eval::EvalParams;
+use crate::search::SearchParams;
+use std::collections::{BTreeMap, HashMap};
+use std::fs::{File, OpenOptions};
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+/// The fingerprint's file in the run's directory.
+pub const RUN_FILE: &str = "run.toml";
+/// What is complete: games and bytes.
+pub const STATE_FILE: &str = "state.toml";
+
+/// How an engine's start-up handshake may take.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// How to run beyond the configuration.
+#[derive(Clone, Debug, Default)]
+pub struct DatagenOptions {
+    /// Continue the run in the directory.
+    pub resume: bool,
+    /// Play only this shard's block of games.
+    pub shard: Option<Shard>,
+    /// Stop after writing this many games in this session (tests simulate a killed run).
+    pub stop_after: Option<u64>,
+    /// Set from outside (Ctrl-C) to stop after the games being written.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+/// What the run reports as it goes.
+#[derive(Clone, Debug)]
+pub enum DatagenEvent {
+    /// The engine started and the games begin.
+    Started {
+        /// The engine's `id name`.
+        engine: String,
+        /// Games of this run (this shard), all told.
+        games: u64,
+        /// Of them, complete before this session (a resume).
+        done: u64,
+        /// The data file.
+        data_file: PathBuf,
+    },
+    /// A game was written.
+    GameWritten {
+        /// Its 0-based number in the whole run.
+        game: u64,
+        /// Positions it added.
+        positions: u64,
+        /// Games complete (written or dropped) in this run, resumed sessions included.
+        done: u64,
+        /// Positions written this session.
+        session_positions: u64,
+    },
+    /// A game was dropped because the engine failed; the engine was restarted.
+    GameDropped {
+        /// Its 0-based number.
+        game: u64,
+        /// What happened.
+        reason: String,
+    },
+}
+
+/// How the run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatagenSummary {
+    /// Games written in the whole run so far.
+    pub games: u64,
+    /// Games dropped in the whole run so far.
+    pub dropped: u64,
+    /// Positions in the data file.
+    pub positions: u64,
+    /// Bytes in the data file.
+    pub bytes: u64,
+    /// Every game of the run (shard) is complete.
+    pub complete: bool,
+}
+
+#[derive(serde::Serialize, serde::Deserialize, Default, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+struct State {
+    /// Games complete (written or dropped), counted from the block's first game.
+    done: u64,
+    /// Bytes of the data file that hold whole games.
+    bytes: u64,
+    games: u64,
+    dropped: u64,
+    positions: u64,
+}
+
+/// A writer that counts what passes through it.
+struct Counting {
+    inner: BufWriter<File>,
+    bytes: Arc<AtomicU64>,
+}
+
+impl Write for Counting {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.bytes.fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// The writer of `format`. Only the local text writer is on this branch; the data subsystem's
+/// `data::game_writer` replaces this when it is merged.
+fn writer_for(format: DataFormat, out: Counting) -> Result<Box<dyn GameWriter>, DatagenError> {
+    match format {
+        DataFormat::Text => Ok(Box::new(TextWriter::new(out))),
+        other => Err(DatagenError::BadFlag {
+            flag: "format".to_string(),
+            value: other.name().to_string(),
+            expected: "text (the binary writers are not in this build yet)".to_string(),
+        }),
+    }
+}
+
+/// The block of games `shard` plays out of `games`.
+pub fn shard_games(games: u64, shard: Option<Shard>) -> std::ops::Range<u64> {
+    match shard {
+        None => 0..games,
+        Some(s) => {
+            let at = |i: u64| (u128::from(i) * u128::from(games) / u128::from(s.count)) as u64;
+            at(s.index)..at(s.index + 1)
+        }
+    }
+}
+
+fn engine_factory(config: &DatagenConfig) -> Result<EngineFactory, DatagenError> {
+    Ok(match &config.engine {
+        DatagenEngine::Builtin { weights, hash_mb } => EngineFactory::Builtin {
+            params: Arc::new(match weights {
+                Some(path) => EvalParams::load(path)?,
+                None => EvalParams::default(),
+            }),
+            search: Arc::new(SearchParams::default()),
+            hash_mb: *hash_mb,
+            syzygy: None,
+        },
+        DatagenEngine::Uci {
+            command,
+            args,
+            options,
+        } => EngineFactory::Uci {
+            command: UciCommand {
+                command: command.clone(),
+                args: args.clone(),
+                options: options.clone(),
+                working_dir: None,
+            },
+            settings: ExternalSettings::default(),
+            book: None,
+        },
+    })
+}
+
+fn start(
+    factory: &EngineFactory,
+    variant: DatagenVariant,
+) -> Result<Box<dyn Player>, DatagenError> {
+    let mut player = factory.start(START_TIMEOUT)?;
+    if variant != DatagenVariant::Standard {
+        player.enable_chess960()?;
+    }
+    Ok(player)
+}
+
+fn unwritable(path: &Path) -> impl FnOnce(std::io::Error) -> DatagenError + '_ {
+    move |source| DatagenError::Unwritable {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn write_error(path: &Path) -> impl FnOnce(std::io::Error) -> DatagenError + '_ {
+    move |source| DatagenError::Write {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+fn fingerprint_text(map: &BTreeMap<String, String>) -> String {
+    let mut text = String::from("# sparring datagen: what decides this run's games and bytes\n");
+    for (key, value) in map {
+        text.push_str(&format!("{key:?} = {value:?}\n"));
+    }
+    text
+}
+
+/// Opens the directory: a fresh run, or the resumed one after its checks. Returns the state.
+fn prepare(
+    config: &DatagenConfig,
+    options: &DatagenOptions,
+    fingerprint: &BTreeMap<String, String>,
+) -> Result<State, DatagenError> {
+    let dir = &config.out;
+    let run_file = dir.join(RUN_FILE);
+    let state_file = dir.join(STATE_FILE);
+    let data_file = dir.join(config.format.file_name());
+    let exists = run_file.exists() || state_file.exists();
+    if !options.resume {
+        if exists {
+            return Err(DatagenError::Exists { dir: dir.clone() });
+        }
+        crate::files::write_atomic(&run_file, fingerprint_text(fingerprint).as_bytes())
+            .map_err(unwritable(&run_file))?;
+        File::create(&data_file).map_err(unwritable(&data_file))?;
+        save_state(&state_file, &State::default())?;
+        return Ok(State::default());
+    }
+    if !exists {
+        return Err(DatagenError::NothingToResume { dir: dir.clone() });
+    }
+    let text = crate::toml_config::read_text(&run_file)?;
+    let name = run_file.display().to_string();
+    let before: BTreeMap<String, String> =
+        crate::toml_config::Document::parse(&text, &name)?.deserialize()?;
+    let keys: Vec<String> = fingerprint
+        .keys()
+        .chain(before.keys())
+        .filter(|k| fingerprint.get(*k) != before.get(*k))
+        .cloned()
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !keys.is_empty() {
+        return Err(DatagenError::Changed {
+            dir: dir.clone(),
+            keys,
+        });
+    }
+    let text = crate::toml_config::read_text(&state_file)?;
+    let name = state_file.display().to_string();
+    let state: State = crate::toml_config::Document::parse(&text, &name)?.deserialize()?;
+    let file = OpenOptions::new()
+        .write(true)
+        .open(&data_file)
+        .map_err(unwritable(&data_file))?;
+    let found = file.metadata().map_err(unwritable(&data_file))?.len();
+    if found < state.bytes {
+        return Err(DatagenError::Truncated {
+            path: data_file,
+            expected: state.bytes,
+            found,
+        });
+    }
+    // A game half written when the run stopped is cut.
+    file.set_len(state.bytes).map_err(write_error(&data_file))?;
+    Ok(state)
+}
+
+fn save_state(path: &Path, state: &State) -> Result<(), DatagenError> {
+    let text = toml::to_string(state).expect("the state serialises");
+    crate::files::write_atomic(path, text.as_bytes()).map_err(write_error(path))
+}
+
+type Finished = Result<(u64, GameOutcome), DatagenError>;
+
+/// Runs (or resumes) the datagen run `config` describes, reporting through `on_event`.
+pub fn run_datagen(
+    config: &DatagenConfig,
+    options: &DatagenOptions,
+    on_event: &mut dyn FnMut(&DatagenEvent),
+) -> Result<DatagenSummary, DatagenError> {
+    let dir = &config.out;
+    if dir.exists() && !dir.is_dir() {
+        return Err(DatagenError::Unwritable {
+            path: dir.clone(),
+            source: std::io::Error::other("not a directory"),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(unwritable(dir))?;
+    let _lock = OutputLock::acquire(dir)?;
+    let block = shard_games(config.games, options.shard);
+    let mut fingerprint = config.fingerprint();
+    fingerprint.insert(
+        "games.block".to_string(),
+        format!("{}..{}", block.start, block.end),
+    );
+    // Everything that can be refused is checked before any game: tables, format, engine.
+    let tables = config
+        .tb
+        .as_ref()
+        .map(crate::tablebase::Tablebases::open)
+        .transpose()?;
+    let adjudication = adjudication_of(config, tables);
+    let factory = engine_factory(config)?;
+    let first = start(&factory, config.variant)?;
+    let data_file = dir.join(config.format.file_name());
+    let probe = OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(&data_file);
+    let probe = probe.map_err(unwritable(&data_file))?;
+    let counter = Arc::new(AtomicU64::new(0));
+    let mut writer = writer_for(
+        config.format,
+        Counting {
+            inner: BufWriter::new(probe),
+            bytes: counter.clone(),
+        },
+    )?;
+    drop(writer);
+    let mut state = prepare(config, options, &fingerprint)?;
+    let file = OpenOptions::new()
+        .append(true)
+        .open(&data_file)
+        .map_err(unwritable(&data_file))?;
+    counter.store(state.bytes, Ordering::Relaxed);
+    writer = writer_for(
+        config.format,
+        Counting {
+            inner: BufWriter::new(file),
+            bytes: counter.clone(),
+        },
+    )?;
+    on_event(&DatagenEvent::Started {
+        engine: first.id_name().to_string(),
+        games: block.end - block.start,
+        done: state.done,
+        data_file: data_file.clone(),
+    });
+    let state_file = dir.join(STATE_FILE);
+    let next = AtomicU64::new(block.start + state.done);
+    let stop = AtomicBool::new(false);
+    let outside = options.stop.clone();
+    let stopped = || {
+        stop.load(Ordering::Relaxed) || outside.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    };
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let outcome = std::thread::scope(|scope| {
+        let workers = config
+            .concurrency
+            .min((block.end - block.start - state.done).max(1) as usize);
+        let mut first = Some(first);
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let player = first.take();
+            let (factory, adjudication, next, stopped) = (&factory, &adjudication, &next, &stopped);
+            scope.spawn(move || {
+                worker(
+                    config,
+                    factory,
+                    adjudication,
+                    player,
+                    block.end,
+                    next,
+                    stopped,
+                    tx,
+                )
+            });
+        }
+        drop(tx);
+        let result = collect(
+            config,
+            options,
+            &rx,
+            &mut *writer,
+            &counter,
+            &mut state,
+            &state_file,
+            block.start,
+            on_event,
+        );
+        stop.store(true, Ordering::Relaxed);
+        // Drain: the workers finish the games they hold (their results are not written).
+        for _ in rx.iter() {}
+        result
+    });
+    outcome?;
+    Ok(DatagenSummary {
+        games: state.games,
+        dropped: state.dropped,
+        positions: state.positions,
+        bytes: state.bytes,
+        complete: block.start + state.done == block.end,
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn worker(
+    config: &DatagenConfig,
+    factory: &EngineFactory,
+    adjudication: &crate::arena::config::Adjudication,
+    player: Option<Box<dyn Player>>,
+    end: u64,
+    next: &AtomicU64,
+    stopped: &(dyn Fn() -> bool + Sync),
+    tx: mpsc::Sender<Finished>,
+) {
+    let mut player = player;
+    loop {
+        if stopped() {
+            return;
+        }
+        let game = next.fetch_add(1, Ordering::Relaxed);
+        if game >= end {
+            return;
+        }
+        let engine = match player.take() {
+            Some(p) if !p.needs_restart() => Ok(p),
+            _ => start(factory, config.variant),
+        };
+        let mut engine = match engine {
+            Ok(engine) => engine,
+            Err(e) => {
+                let _ = tx.send(Err(e));
+                return;
+            }
+        };
+        let outcome = play(config, adjudication, &mut *engine, game);
+        // A failed engine is started afresh for the next game.
+        if !matches!(outcome, GameOutcome::Dropped(_)) {
+            player = Some(engine);
+        }
+        if tx.send(Ok((game, outcome))).is_err() {
+            return;
+        }
+    }
+}
+
+/// Writes finished games in game order; returns when the block is done, the session's quota
+/// is reached, or on the first error.
+#[allow(clippy::too_many_arguments)]
+fn collect(
+    config: &DatagenConfig,
+    options: &DatagenOptions,
+    rx: &mpsc::Receiver<Finished>,
+    writer: &mut dyn GameWriter,
+    counter: &AtomicU64,
+    state: &mut State,
+    state_file: &Path,
+    first: u64,
+    on_event: &mut dyn FnMut(&DatagenEvent),
+) -> Result<(), DatagenError> {
+    let data_file = config.out.join(config.format.file_name());
+    let mut pending: HashMap<u64, GameOutcome> = HashMap::new();
+    let mut session_games = 0;
+    let mut session_positions = 0;
+    for finished in rx.iter() {
+        let (game, outcome) = finished?;
+        pending.insert(game, outcome);
+        while let Some(outcome) = pending.remove(&(first + state.done)) {
+            let game = first + state.done;
+            match outcome {
+                GameOutcome::Played(data) => {
+                    writer.write_game(&data).map_err(write_error(&data_file))?;
+                    writer.flush().map_err(write_error(&data_file))?;
+                    let positions = data.moves.len() as u64;
+                    state.games += 1;
+                    state.positions += positions;
+                    session_positions += positions;
+                    state.bytes = counter.load(Ordering::Relaxed);
+                    state.done += 1;
+                    save_state(state_file, state)?;
+                    on_event(&DatagenEvent::GameWritten {
+                        game,
+                        positions,
+                        done: state.done,
+                        session_positions,
+                    });
+                }
+                GameOutcome::Dropped(reason) => {
+                    state.dropped += 1;
+                    state.done += 1;
+                    save_state(state_file, state)?;
+                    on_event(&DatagenEvent::GameDropped { game, reason });
+                }
+                GameOutcome::NoOpening => {
+                    return Err(DatagenError::NoOpening {
+                        game,
+                        attempts: MAX_OPENING_ATTEMPTS,
+                    })
+                }
+            }
+            session_games += 1;
+            if options.stop_after.is_some_and(|k| session_games >= k) {
+                return Ok(());
+            }
+        }
+        if options
+            .stop
+            .as_ref()
+            .is_some_and(|s| s.load(Ordering::Relaxed))
+        {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::datagen::Overrides;
+
+    #[test]
+    fn datagen_shard_blocks_tile_the_games_in_order() {
+        for games in [0, 1, 2, 5, 7, 100] {
+            for count in 1..=6 {
+                let mut next = 0;
+                for index in 0..count {
+                    let block = shard_games(games, Some(Shard::new(index, count).unwrap()));
+                    assert_eq!(block.start, next, "{games} games, shard {index}/{count}");
+                    assert!(block.end >= block.start);
+                    next = block.end;
+                }
+                assert_eq!(next, games);
+            }
+        }
+        assert_eq!(shard_games(9, None), 0..9);
+    }
+
+    #[test]
+    fn datagen_fingerprint_ignores_concurrency_and_directory() {
+        let overrides = Overrides {
+            games: Some(4),
+            out: Some(PathBuf::from("a")),
+            ..Overrides::default()
+        };
+        let one = DatagenConfig::parse("", "x.toml", &overrides).unwrap();
+        let other = Overrides {
+            concurrency: Some(3),
+            out: Some(PathBuf::from("b")),
+            ..overrides.clone()
+        };
+        let two = DatagenConfig::parse("", "x.toml", &other).unwrap();
+        assert_eq!(one.fingerprint(), two.fingerprint());
+        let seeded = Overrides {
+            seed: Some(2),
+            ..overrides
+        };
+        let three = DatagenConfig::parse("", "x.toml", &seeded).unwrap();
+        assert_ne!(one.fingerprint(), three.fingerprint());
+    }
+}

@@ -1,0 +1,256 @@
+//! `sparring datagen` and `genfens`: a tiny self-play run, the same bytes at any concurrency,
+//! shards that concatenate to the single run, an interrupted run resumed to the same bytes, bad
+//! input named before any game, an external engine, and OpenBench's genfens.
+
+use crate::common::binary::{assert_bad_input, scratch_in, sparring, text, Run};
+use crate::common::mock::mock_engine;
+use sparring::board::Position;
+use std::path::Path;
+
+/// A tiny run: `games` games of the built-in engine at 500 nodes into `dir`, plus `extra`.
+fn datagen(dir: &Path, games: u32, extra: &[&str]) -> Run {
+    let games = games.to_string();
+    let mut args = vec![
+        "datagen",
+        "--games",
+        &games,
+        "--nodes",
+        "500",
+        "--format",
+        "text",
+        "--seed",
+        "7",
+        "--out",
+        text(dir),
+    ];
+    args.extend_from_slice(extra);
+    sparring(&args)
+}
+
+fn data(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("data.txt")).unwrap()
+}
+
+/// Every line is `FEN | score | result` with a legal FEN and a result of White's.
+fn check_lines(bytes: &[u8]) -> usize {
+    let text = std::str::from_utf8(bytes).unwrap();
+    for line in text.lines() {
+        let fields: Vec<&str> = line.split(" | ").collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        Position::from_fen(fields[0]).unwrap_or_else(|e| panic!("{line}: {e}"));
+        fields[1].parse::<i32>().unwrap();
+        assert!(["1.0", "0.5", "0.0"].contains(&fields[2]), "{line}");
+    }
+    text.lines().count()
+}
+
+#[test]
+fn datagen_tiny_run_writes_whole_games_and_its_state() {
+    let dir = scratch_in("datagen", "tiny");
+    let run = datagen(&dir, 3, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("3 games written, 0 dropped"),
+        "{}",
+        run.stdout
+    );
+    let bytes = data(&dir);
+    assert!(check_lines(&bytes) > 3);
+    let state = std::fs::read_to_string(dir.join("state.toml")).unwrap();
+    assert!(state.contains("done = 3"), "{state}");
+    assert!(
+        state.contains(&format!("bytes = {}", bytes.len())),
+        "{state}"
+    );
+    assert!(std::fs::read_to_string(dir.join("run.toml"))
+        .unwrap()
+        .contains("\"nodes\" = \"500\""));
+}
+
+#[test]
+fn datagen_same_bytes_at_concurrency_1_and_2() {
+    let one = scratch_in("datagen", "conc1");
+    let two = scratch_in("datagen", "conc2");
+    assert_eq!(datagen(&one, 4, &["--concurrency", "1"]).code, 0);
+    assert_eq!(datagen(&two, 4, &["--concurrency", "2"]).code, 0);
+    assert!(!data(&one).is_empty());
+    assert_eq!(data(&one), data(&two));
+}
+
+#[test]
+fn datagen_shards_concatenate_to_the_single_run() {
+    let whole = scratch_in("datagen", "whole");
+    assert_eq!(datagen(&whole, 5, &[]).code, 0);
+    let mut joined = Vec::new();
+    for i in 0..3 {
+        let dir = scratch_in("datagen", &format!("shard{i}"));
+        let shard = format!("{i}/3");
+        let run = datagen(&dir, 5, &["--shard", &shard]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        joined.extend(data(&dir));
+    }
+    assert_eq!(joined, data(&whole));
+}
+
+#[test]
+fn datagen_resume_after_a_stop_and_a_torn_tail_gives_the_same_bytes() {
+    let whole = scratch_in("datagen", "uninterrupted");
+    assert_eq!(datagen(&whole, 4, &["--concurrency", "2"]).code, 0);
+    let dir = scratch_in("datagen", "interrupted");
+    let run = datagen(&dir, 4, &["--concurrency", "2", "--stop-after", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("datagen stopped: 2 games written"),
+        "{}",
+        run.stdout
+    );
+    // A kill inside a game's write leaves part of a line behind.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(dir.join("data.txt"))
+        .unwrap();
+    std::io::Write::write_all(&mut file, b"rnbqkbnr/pppp").unwrap();
+    drop(file);
+    // Without --resume the directory is refused; with a changed setting the resume is.
+    assert_bad_input(&datagen(&dir, 4, &[]), &["--resume"]);
+    assert_bad_input(
+        &datagen(&dir, 4, &["--resume", "--random-plies", "6"]),
+        &["random_plies"],
+    );
+    let run = datagen(&dir, 4, &["--resume", "--concurrency", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("(2 complete)"), "{}", run.stdout);
+    assert_eq!(data(&dir), data(&whole));
+}
+
+#[test]
+fn datagen_bad_config_key_is_bad_input_naming_line_and_key() {
+    let dir = scratch_in("datagen", "badkey");
+    let config = dir.join("datagen.toml");
+    std::fs::write(&config, "[datagen]\ngames = 2\nnodez = 500\n").unwrap();
+    let out = dir.join("out");
+    let run = sparring(&["datagen", text(&config), "--out", text(&out)]);
+    assert_bad_input(&run, &["datagen.toml:3", "datagen.nodez"]);
+    assert!(!out.join("data.txt").exists());
+    // A bad value of a known key, and a bad flag.
+    std::fs::write(&config, "[datagen]\ngames = 2\nvariant = \"crazyhouse\"\n").unwrap();
+    let run = sparring(&["datagen", text(&config), "--out", text(&out)]);
+    assert_bad_input(&run, &["datagen.toml:3", "datagen.variant"]);
+    let run = sparring(&[
+        "datagen",
+        text(&config),
+        "--out",
+        text(&out),
+        "--format",
+        "csv",
+    ]);
+    assert_bad_input(&run, &["--format csv"]);
+    // A directory that is a file.
+    let run = datagen(&config, 2, &[]);
+    assert_bad_input(&run, &["not a directory"]);
+}
+
+#[test]
+fn datagen_engine_that_cannot_start_fails_before_any_game() {
+    let dir = scratch_in("datagen", "nostart");
+    let run = datagen(&dir, 2, &["--engine", "/nonexistent/engine"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("/nonexistent/engine"), "{}", run.stderr);
+    assert!(!run.stdout.contains("game 1"), "{}", run.stdout);
+}
+
+#[test]
+fn datagen_external_uci_engine_sparring_uci() {
+    let dir = scratch_in("datagen", "external");
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_sparring"));
+    let run = datagen(&dir, 2, &["--engine", &engine, "--concurrency", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("2 games written, 0 dropped"),
+        "{}",
+        run.stdout
+    );
+    assert!(check_lines(&data(&dir)) > 2);
+}
+
+#[test]
+fn datagen_crashing_engine_drops_games_and_writes_nothing_half() {
+    let dir = scratch_in("datagen", "crash");
+    let engine = format!("{} --crash-after 4", mock_engine());
+    let run = datagen(&dir, 2, &["--engine", &engine]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("game 1 dropped"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("0 games written, 2 dropped"),
+        "{}",
+        run.stdout
+    );
+    assert!(data(&dir).is_empty());
+}
+
+#[test]
+fn datagen_genfens_prints_distinct_legal_fens_by_seed() {
+    let ask = |seed: &str| {
+        let command = format!("genfens 6 seed {seed} book None ");
+        let run = sparring(&["uci", &command, "quit"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let fens: Vec<String> = run
+            .stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("info string genfens "))
+            .map(|f| f.trim_end().to_string())
+            .collect();
+        fens
+    };
+    let fens = ask("12345");
+    assert_eq!(fens.len(), 6);
+    for fen in &fens {
+        assert_eq!(fen.split_whitespace().count(), 6, "{fen}");
+        let pos = Position::from_fen(fen).unwrap();
+        assert!(pos.has_legal_moves(), "{fen}");
+    }
+    let distinct: std::collections::BTreeSet<_> = fens.iter().collect();
+    assert_eq!(distinct.len(), 6);
+    assert_eq!(ask("12345"), fens);
+    assert_ne!(ask("54321"), fens);
+}
+
+#[test]
+fn datagen_score_adjudication_ends_games_sooner() {
+    let plain = scratch_in("datagen", "unadjudicated");
+    assert_eq!(datagen(&plain, 3, &[]).code, 0);
+    let dir = scratch_in("datagen", "adjudicated");
+    let config = dir.join("adj.toml");
+    std::fs::write(
+        &config,
+        "[adjudication]\nwin_score_cp = 150\nwin_moves = 2\n\
+         draw_score_cp = 20\ndraw_moves = 3\ndraw_after_move = 10\n",
+    )
+    .unwrap();
+    let out = dir.join("out");
+    let run = datagen(&out, 3, &[text(&config)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (adjudicated, full) = (check_lines(&data(&out)), check_lines(&data(&plain)));
+    assert!(
+        adjudicated > 0 && adjudicated < full,
+        "{adjudicated} vs {full}"
+    );
+    assert!(std::fs::read_to_string(out.join("run.toml"))
+        .unwrap()
+        .contains("\"adjudication.win\" = \"150 cp for 2 moves\""));
+}
+
+#[test]
+fn datagen_chess960_with_an_external_engine_writes_chess960_positions() {
+    let dir = scratch_in("datagen", "chess960");
+    let engine = format!("{} uci", env!("CARGO_BIN_EXE_sparring"));
+    let run = datagen(&dir, 2, &["--engine", &engine, "--variant", "chess960"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let bytes = data(&dir);
+    assert!(check_lines(&bytes) > 2);
+    let first = std::str::from_utf8(&bytes).unwrap().lines().next().unwrap();
+    assert!(
+        !first.starts_with("rnbqkbnr") || !first.contains("RNBQKBNR"),
+        "{first}"
+    );
+}
