@@ -83,3 +83,51 @@ pub trait GameWriter: Send {
     /// Flushes what is buffered to the file.
     fn flush(&mut self) -> std::io::Result<()>;
 }
+
+pub mod packed;
+mod read;
+mod tools;
+pub mod viri;
+mod write;
+
+pub use read::{guess_format, DataError, DataReader, Record, Sample, Samples, ViriGame};
+pub use tools::{
+    convert, info, interleave, shuffle, ConvertReport, DataInfo, Filter, ShuffleOptions,
+    FILTER_NAMES, MAX_BUCKETS, PIECE_BINS, SCORE_EDGES,
+};
+pub use write::{game_writer, PositionWriter, ViriWriter};
+
+/// A mate score's magnitude before the distance is taken off (`Score::Mate` in `n` moves is
+/// `MATE_CP` minus its distance in plies).
+pub const MATE_CP: i32 = 32_000;
+
+/// The least magnitude a mate score is written with: viriformat's default filter drops
+/// `|score| >= 31339`, so every mate score is dropped by it, however long the mate.
+pub const MATE_FLOOR: i32 = 31_339;
+
+/// The one conversion of a White-relative [`Score`] to the formats' i16 centipawns, used by
+/// every writer. Centipawns are clamped into i16. A mate is `±(32000 − plies)` with plies the
+/// distance to mate (`2n − 1` for mate in `n`, `2n` for being mated in `n`), its magnitude kept
+/// at least [`MATE_FLOOR`]; the sign is White's (mate for White is positive). `Mate(0)` (the
+/// side to move is mated already: no move is played from it) is −32000.
+pub fn centipawns(score: Score) -> i16 {
+    let value = match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => (MATE_CP - (2 * n - 1)).max(MATE_FLOOR),
+        Score::Mate(n) => -(MATE_CP - 2 * n.saturating_abs()).max(MATE_FLOOR),
+    };
+    value.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
+}
+
+/// One training position as every format can hold it: the board, the White-relative score in
+/// centipawns and the game's result. (A bulletformat record gives the board with its side to
+/// move as White, the only way it stores it.)
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataPosition {
+    /// The position (for bulletformat input: flipped so the side to move is White).
+    pub position: Position,
+    /// The score, centipawns, White-relative.
+    pub white_score: i16,
+    /// The game's result.
+    pub result: GameResult,
+}
