@@ -5,7 +5,7 @@
 //! | --- | --- | --- |
 //! | [`sparring_chess`] | chess | [`board`] (rules, moves, FEN/SAN/UCI, Chess960, perft), [`rng`], the error policy ([`ErrorClass`]) |
 //! | [`sparring_engine`] | engine | [`eval`], [`search`], [`score`], [`tablebase`], [`uci`], [`toml_config`] |
-//! | [`sparring_harness`] | runner | [`arena`] (engines, games, matchmaking, outputs), [`openings`], [`record`], [`stats`] |
+//! | [`sparring_harness`] | runner | [`arena`] (engines, games, matchmaking, outputs), [`openings`], [`record`], [`data`] (training-data formats and tools), [`stats`] |
 //! | [`sparring_tuning`] | tuners | [`texel`] (Texel tuning, the trace protocol), [`spsa`], [`ladder`] (the self-play loop) |
 //! | `sparring` | command line | this front door, and the binary (feature `cli`) |
 //!
@@ -176,7 +176,7 @@ pub use sparring_chess::{board, error, rng, ErrorClass, Failure};
 pub use sparring_engine::{
     available_cores, eval, score, search, tablebase, toml_config, uci, ENGINE_NAME,
 };
-pub use sparring_harness::{arena, files, openings, record, stats};
+pub use sparring_harness::{arena, data, files, openings, record, stats};
 pub use sparring_tuning::{ladder, spsa, texel};
 pub use {sparring_chess, sparring_engine, sparring_harness, sparring_tuning};
 

@@ -111,13 +111,14 @@ pub struct Filter {
     pub max_eval_incorrectness: Option<u32>,
 }
 
-/// The filters' names, in the order [`ConvertReport::dropped`] counts them.
+/// The filters' names, in the order they are tested (viriformat's) and
+/// [`ConvertReport::dropped`] counts them: a position is counted under the first that drops it.
 pub const FILTER_NAMES: [&str; 7] = [
     "min-ply",
-    "min-pieces",
     "max-eval",
-    "filter-check",
+    "min-pieces",
     "filter-tactical",
+    "filter-check",
     "filter-castling",
     "max-eval-incorrectness",
 ];
@@ -137,10 +138,10 @@ impl Filter {
         let played = |f: fn(crate::board::Move) -> bool| s.played.is_some_and(f);
         let checks = [
             ply < self.min_ply,
-            pos.occupied().len() < self.min_pieces,
             self.max_eval.is_some_and(|m| eval.abs() >= i64::from(m)),
+            pos.occupied().len() < self.min_pieces,
+            self.filter_tactical && played(|m| !m.is_quiet()),
             self.filter_check && pos.in_check(),
-            self.filter_tactical && played(|m| !m.is_quiet() || m.is_en_passant()),
             self.filter_castling && played(|m| m.is_castle()),
             self.max_eval_incorrectness.is_some_and(wrong),
         ];

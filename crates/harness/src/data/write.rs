@@ -5,7 +5,7 @@
 
 use super::packed::{pack_bullet, pack_marlin, RECORD};
 use super::viri::encode_move;
-use super::{centipawns, DataFormat, DataGame, DataPosition, GameWriter};
+use super::{centipawns, DataFormat, DataGame, DataPosition, GameWriter, MATE_CP};
 use crate::record::bullet::BulletPosition;
 use std::io::{self, BufWriter, Write};
 
@@ -78,7 +78,9 @@ impl<W: Write> PositionWriter<W> {
             DataFormat::Text | DataFormat::Viriformat => {
                 let line = BulletPosition {
                     fen: p.position.to_fen(),
-                    white_score: i32::from(p.white_score),
+                    // sparring's line parser stops at ±32000 (mate now): beyond it, every
+                    // score is a mate score to every filter anyway.
+                    white_score: i32::from(p.white_score).clamp(-MATE_CP, MATE_CP),
                     result: p.result,
                 };
                 return writeln!(self.out, "{line}");
