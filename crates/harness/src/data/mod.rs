@@ -106,15 +106,19 @@ pub const MATE_CP: i32 = 32_000;
 pub const MATE_FLOOR: i32 = 31_339;
 
 /// The one conversion of a White-relative [`Score`] to the formats' i16 centipawns, used by
-/// every writer. Centipawns are clamped into i16. A mate is `±(32000 − plies)` with plies the
-/// distance to mate (`2n − 1` for mate in `n`, `2n` for being mated in `n`), its magnitude kept
-/// at least [`MATE_FLOOR`]; the sign is White's (mate for White is positive). `Mate(0)` (the
-/// side to move is mated already: no move is played from it) is −32000.
+/// every writer. Centipawns are clamped into i16. A mate is `±(32000 − plies)`, the sign
+/// White's (the score is White-relative), plies `2n − 1` for `Mate(n)` with `n > 0` and `2|n|`
+/// for `n < 0` (exact with White to move), the magnitude kept at least [`MATE_FLOOR`].
+/// `Mate(0)` (mated already: no move is played from it) is −32000. docs/datagen.md.
 pub fn centipawns(score: Score) -> i16 {
     let value = match score {
         Score::Cp(cp) => cp,
-        Score::Mate(n) if n > 0 => (MATE_CP - (2 * n - 1)).max(MATE_FLOOR),
-        Score::Mate(n) => -(MATE_CP - 2 * n.saturating_abs()).max(MATE_FLOOR),
+        Score::Mate(n) if n > 0 => MATE_CP
+            .saturating_sub(n.saturating_mul(2) - 1)
+            .max(MATE_FLOOR),
+        Score::Mate(n) => -MATE_CP
+            .saturating_sub(n.saturating_abs().saturating_mul(2))
+            .max(MATE_FLOOR),
     };
     value.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
 }
@@ -130,4 +134,24 @@ pub struct DataPosition {
     pub white_score: i16,
     /// The game's result.
     pub result: GameResult,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_are_32000_less_the_plies_and_never_below_the_floor() {
+        assert_eq!(centipawns(Score::Cp(-57)), -57);
+        assert_eq!(centipawns(Score::Cp(99_999)), i16::MAX, "clamped into i16");
+        assert_eq!(centipawns(Score::Mate(1)), 31_999, "mate in 1: one ply");
+        assert_eq!(
+            centipawns(Score::Mate(-3)),
+            -31_994,
+            "mated in 3: six plies"
+        );
+        assert_eq!(centipawns(Score::Mate(0)), -32_000);
+        assert_eq!(centipawns(Score::Mate(1000)), 31_339, "the floor");
+        assert_eq!(centipawns(Score::Mate(i32::MIN)), -31_339);
+    }
 }

@@ -2,7 +2,7 @@
 //! viriformat's filters), [`shuffle`] (seeded, in bounded memory) and [`interleave`]. Outputs
 //! are written to `<OUT>.partial` and renamed into place when complete.
 
-use super::read::{DataError, DataReader, Record, Sample, Samples};
+use super::read::{DataError, DataReader, Sample, Samples};
 use super::write::{PositionWriter, ViriWriter};
 use super::{DataFormat, MATE_FLOOR};
 use crate::board::GameResult;
@@ -398,10 +398,7 @@ fn shuffle_in_buckets(
         }
         let mut count = 0;
         for name in &names {
-            let mut bucket = match DataReader::open(name, Some(format)) {
-                Ok(bucket) => bucket,
-                Err(e) => return Err(e),
-            };
+            let mut bucket = DataReader::open(name, Some(format))?;
             match shuffle_in_memory(&mut bucket, rng, writer, output) {
                 Ok(n) => count += n,
                 // An empty bucket (a small file over many buckets) holds nothing to shuffle.
@@ -449,7 +446,7 @@ pub fn interleave(
     let mut writer = std::io::BufWriter::with_capacity(1 << 16, file);
     let mut rng = Rng::new(seed);
     let mut total: u64 = left.iter().sum();
-    let written = total;
+    let mut written = 0;
     while total > 0 {
         let mut pick = rng.below(total);
         let i = left.iter().position(|&n| {
@@ -459,14 +456,16 @@ pub fn interleave(
             }
         });
         let i = i.expect("pick is below the total");
-        let record = readers[i].next_record()?;
-        debug_assert!(matches!(
-            record,
-            Some(Record::Position(_) | Record::Game(_))
-        ));
+        if readers[i].next_record()?.is_none() {
+            // The file shrank since it was counted: nothing more to take from it.
+            total -= left[i];
+            left[i] = 0;
+            continue;
+        }
         writer
             .write_all(readers[i].raw())
             .map_err(|e| output.error(e))?;
+        written += 1;
         left[i] -= 1;
         total -= 1;
     }
