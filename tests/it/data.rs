@@ -531,3 +531,24 @@ fn damaged_files_are_refused_with_their_offset_and_never_panic() {
         }
     }
 }
+
+#[test]
+fn mutated_files_read_to_an_answer_never_a_panic() {
+    let dir = scratch_in("data", "mutated");
+    let games = [busy_game(), chess960_game()];
+    let mut rng = Rng::new(47);
+    for format in DataFormat::ALL {
+        let good = std::fs::read(write(&dir, format.file_name(), format, &games)).unwrap();
+        for _ in 0..200 {
+            let mut bytes = good.clone();
+            for _ in 0..=rng.below(3) {
+                let at = rng.below(bytes.len() as u64) as usize;
+                bytes[at] = rng.next_u64() as u8;
+            }
+            bytes.truncate(bytes.len() - rng.below(40) as usize);
+            let reader = DataReader::new(Box::new(std::io::Cursor::new(bytes)), "m", format);
+            let mut samples = Samples::new(reader);
+            while let Ok(Some(_)) = samples.next_sample() {}
+        }
+    }
+}
