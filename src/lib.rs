@@ -5,7 +5,7 @@
 //! | --- | --- | --- |
 //! | [`sparring_chess`] | chess | [`board`] (rules, moves, FEN/SAN/UCI, Chess960, perft), [`rng`], the error policy ([`ErrorClass`]) |
 //! | [`sparring_engine`] | engine | [`eval`], [`search`], [`score`], [`tablebase`], [`uci`], [`toml_config`] |
-//! | [`sparring_harness`] | runner | [`arena`] (engines, games, matchmaking, outputs), [`openings`], [`record`], [`stats`] |
+//! | [`sparring_harness`] | runner | [`arena`] (engines, games, matchmaking, outputs), [`openings`], [`record`], [`data`] (training-data formats and tools), [`stats`] |
 //! | [`sparring_tuning`] | tuners | [`texel`] (Texel tuning, the trace protocol), [`spsa`], [`ladder`] (the self-play loop) |
 //! | `sparring` | command line | this front door, and the binary (feature `cli`) |
 //!

@@ -54,6 +54,9 @@ enum Command {
     /// ladder of the climb (see `sparring loop --help`).
     #[command(long_about = cli::ladder::LONG_ABOUT)]
     Loop(cli::ladder::LoopArgs),
+    /// Training data for NNUE trainers (viriformat, marlinformat, bulletformat, text): info,
+    /// convert with filters, shuffle, interleave.
+    Data(cli::data::DataArgs),
     /// Syzygy endgame tables: `tablebase probe --path DIR FEN` prints a position's WDL and DTZ.
     Tablebase(cli::tablebase::TablebaseArgs),
 }
@@ -122,5 +125,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Merge(args) => cli::merge::run(&args),
         Command::Loop(args) => cli::ladder::run(&args),
         Command::Tablebase(args) => cli::tablebase::run(&args),
+        Command::Data(args) => cli::data::run(&args),
     }
 }

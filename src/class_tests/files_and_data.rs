@@ -566,3 +566,85 @@ fn every_datagen_error_variant_has_its_class() {
         ),
     ]);
 }
+
+#[test]
+fn every_training_data_error_variant_has_its_class() {
+    let missing = || std::io::Error::from(std::io::ErrorKind::NotFound);
+    check(vec![
+        (
+            TrainingDataError::Read {
+                file: s(),
+                error: missing(),
+            },
+            BadInput,
+        ),
+        (
+            TrainingDataError::Read {
+                file: s(),
+                error: io(),
+            },
+            FailedRun,
+        ),
+        (
+            TrainingDataError::Write {
+                file: s(),
+                error: io(),
+            },
+            FailedRun,
+        ),
+        (
+            TrainingDataError::Empty {
+                file: s(),
+                format: "text",
+            },
+            BadInput,
+        ),
+        (
+            TrainingDataError::Truncated {
+                file: s(),
+                offset: 3,
+                what: "x",
+                expected: 32,
+                found: 31,
+            },
+            BadInput,
+        ),
+        (
+            TrainingDataError::Field {
+                file: s(),
+                offset: 3,
+                field: "x",
+                reason: s(),
+            },
+            BadInput,
+        ),
+        (
+            TrainingDataError::Line {
+                file: s(),
+                line: 1,
+                error: BulletError::NoScore,
+            },
+            BadInput,
+        ),
+        (TrainingDataError::LongLine { file: s(), line: 1 }, BadInput),
+        (TrainingDataError::UnknownFormat { file: s() }, BadInput),
+        (TrainingDataError::NotGames { from: "text" }, BadInput),
+        (
+            TrainingDataError::NeedsGames {
+                filter: "x",
+                file: s(),
+                format: "text",
+            },
+            BadInput,
+        ),
+        (
+            TrainingDataError::WrongFormat {
+                file: s(),
+                found: "text",
+                operation: "x",
+                wanted: s(),
+            },
+            BadInput,
+        ),
+    ]);
+}

@@ -9,6 +9,7 @@ use crate::arena::matchmaking::manifest::SliceKeyError;
 use crate::arena::matchmaking::schedule::{BookSetupError, ShardError, Slice, WaveError};
 use crate::arena::{ArenaError, FiguresError, LockError, ManifestError, MergeError, PlayerError};
 use crate::board::{Color, FenError, MoveParseError, SanError, Square};
+use crate::data::DataError as TrainingDataError;
 use crate::eval::WeightsError;
 use crate::ladder::{LoopError, Stage};
 use crate::openings::generate::GenerateError;

@@ -2,6 +2,7 @@
 //! subcommand, and the single place that turns an error into an exit status.
 
 pub mod bench;
+pub mod data;
 pub mod datagen;
 pub mod dialect;
 mod interrupt;

@@ -254,3 +254,36 @@ fn datagen_chess960_with_an_external_engine_writes_chess960_positions() {
         "{first}"
     );
 }
+
+#[test]
+fn datagen_writes_viriformat_that_the_data_tools_read_as_the_same_games() {
+    let text_dir = scratch_in("datagen", "as_text");
+    assert_eq!(datagen(&text_dir, 3, &[]).code, 0);
+    let viri_dir = scratch_in("datagen", "as_viriformat");
+    let run = datagen(&viri_dir, 3, &["--format", "viriformat"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let file = viri_dir.join("data.viriformat");
+    let info = sparring(&["data", "info", text(&file)]);
+    assert_eq!(info.code, 0, "{}", info.stderr);
+    assert!(info.stdout.contains("games 3"), "{}", info.stdout);
+    // The same seed plays the same games: one text line per position the viriformat file holds.
+    let lines = String::from_utf8(data(&text_dir)).unwrap().lines().count();
+    assert!(
+        info.stdout.contains(&format!("positions {lines}")),
+        "{lines} text lines; {}",
+        info.stdout
+    );
+    // And converted back to text, the positions are the text run's lines.
+    let converted = viri_dir.join("back.txt");
+    let run = sparring(&[
+        "data",
+        "convert",
+        text(&file),
+        "--to",
+        "text",
+        "-o",
+        text(&converted),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(std::fs::read(&converted).unwrap(), data(&text_dir));
+}

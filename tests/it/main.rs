@@ -10,6 +10,7 @@ mod chess960_match;
 mod cli;
 mod cluster_recipes;
 mod configs;
+mod data;
 mod datagen;
 mod dialect;
 mod engine_io;

@@ -137,6 +137,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
         class::<arena::matchmaking::schedule::BookSetupError>,
         class::<arena::matchmaking::schedule::ShardError>,
         class::<arena::matchmaking::schedule::WaveError>,
+        class::<data::DataError>,
         class::<openings::OpeningsError>,
         class::<openings::BadLine>,
         class::<openings::BadLineReason>,

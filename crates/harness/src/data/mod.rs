@@ -83,3 +83,75 @@ pub trait GameWriter: Send {
     /// Flushes what is buffered to the file.
     fn flush(&mut self) -> std::io::Result<()>;
 }
+
+pub mod packed;
+mod read;
+mod tools;
+pub mod viri;
+mod write;
+
+pub use read::{guess_format, DataError, DataReader, Record, Sample, Samples, ViriGame};
+pub use tools::{
+    convert, info, interleave, shuffle, ConvertReport, DataInfo, Filter, ShuffleOptions,
+    FILTER_NAMES, MAX_BUCKETS, PIECE_BINS, SCORE_EDGES,
+};
+pub use write::{game_writer, PositionWriter, ViriWriter};
+
+/// A mate score's magnitude before the distance is taken off (`Score::Mate` in `n` moves is
+/// `MATE_CP` minus its distance in plies).
+pub const MATE_CP: i32 = 32_000;
+
+/// The least magnitude a mate score is written with: viriformat's default filter drops
+/// `|score| >= 31339`, so every mate score is dropped by it, however long the mate.
+pub const MATE_FLOOR: i32 = 31_339;
+
+/// The one conversion of a White-relative [`Score`] to the formats' i16 centipawns, used by
+/// every writer. Centipawns are clamped into i16. A mate is `±(32000 − plies)`, the sign
+/// White's (the score is White-relative), plies `2n − 1` for `Mate(n)` with `n > 0` and `2|n|`
+/// for `n < 0` (exact with White to move), the magnitude kept at least [`MATE_FLOOR`].
+/// `Mate(0)` (mated already: no move is played from it) is −32000. docs/datagen.md.
+pub fn centipawns(score: Score) -> i16 {
+    let value = match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE_CP
+            .saturating_sub(n.saturating_mul(2) - 1)
+            .max(MATE_FLOOR),
+        Score::Mate(n) => -MATE_CP
+            .saturating_sub(n.saturating_abs().saturating_mul(2))
+            .max(MATE_FLOOR),
+    };
+    value.clamp(-i32::from(i16::MAX), i32::from(i16::MAX)) as i16
+}
+
+/// One training position as every format can hold it: the board, the White-relative score in
+/// centipawns and the game's result. (A bulletformat record gives the board with its side to
+/// move as White, the only way it stores it.)
+#[derive(Debug, Clone, PartialEq)]
+pub struct DataPosition {
+    /// The position (for bulletformat input: flipped so the side to move is White).
+    pub position: Position,
+    /// The score, centipawns, White-relative.
+    pub white_score: i16,
+    /// The game's result.
+    pub result: GameResult,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mate_scores_are_32000_less_the_plies_and_never_below_the_floor() {
+        assert_eq!(centipawns(Score::Cp(-57)), -57);
+        assert_eq!(centipawns(Score::Cp(99_999)), i16::MAX, "clamped into i16");
+        assert_eq!(centipawns(Score::Mate(1)), 31_999, "mate in 1: one ply");
+        assert_eq!(
+            centipawns(Score::Mate(-3)),
+            -31_994,
+            "mated in 3: six plies"
+        );
+        assert_eq!(centipawns(Score::Mate(0)), -32_000);
+        assert_eq!(centipawns(Score::Mate(1000)), 31_339, "the floor");
+        assert_eq!(centipawns(Score::Mate(i32::MIN)), -31_339);
+    }
+}

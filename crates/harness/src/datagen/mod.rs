@@ -13,7 +13,6 @@ pub mod config;
 pub mod game;
 pub mod opening;
 pub mod run;
-pub mod text;
 
 pub use config::{DatagenConfig, DatagenEngine, DatagenVariant, Overrides, ScoreAdjudication};
 pub use run::{run_datagen, DatagenEvent, DatagenOptions, DatagenSummary};

@@ -10,7 +10,6 @@
 
 use super::config::{DatagenConfig, DatagenEngine, DatagenVariant};
 use super::game::{adjudication_of, play, GameOutcome, MAX_OPENING_ATTEMPTS};
-use super::text::TextWriter;
 use super::DatagenError;
 use crate::arena::engine::ExternalSettings;
 use crate::arena::{EngineFactory, OutputLock, Player, Shard, UciCommand};
@@ -125,17 +124,10 @@ impl Write for Counting {
     }
 }
 
-/// The writer of `format`. Only the local text writer is on this branch; the data subsystem's
-/// `data::game_writer` replaces this when it is merged.
+/// The writer of `format` (the data subsystem's, so datagen and the data tools write the same
+/// bytes).
 fn writer_for(format: DataFormat, out: Counting) -> Result<Box<dyn GameWriter>, DatagenError> {
-    match format {
-        DataFormat::Text => Ok(Box::new(TextWriter::new(out))),
-        other => Err(DatagenError::BadFlag {
-            flag: "format".to_string(),
-            value: other.name().to_string(),
-            expected: "text (the binary writers are not in this build yet)".to_string(),
-        }),
-    }
+    Ok(crate::data::game_writer(format, out))
 }
 
 /// The block of games `shard` plays out of `games`.
