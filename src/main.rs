@@ -95,7 +95,7 @@ fn main() -> ExitCode {
     let result = if let Some((flavor, rest)) = dialect_arguments(&argv) {
         cli::dialect::run(rest, flavor)
     } else {
-        run_subcommand(Cli::parse().command)
+        run_subcommand(Cli::parse_from(uci_commands_as_arguments(argv)).command)
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -104,6 +104,20 @@ fn main() -> ExitCode {
             cli::exit_code(cli::failure(&err))
         }
     }
+}
+
+/// OpenBench runs an engine with UCI commands as its arguments (`./engine "genfens 8 seed 3
+/// book None " quit`): a first argument holding a space is no subcommand, so such a line is
+/// `sparring uci` with those commands.
+fn uci_commands_as_arguments(mut argv: Vec<OsString>) -> Vec<OsString> {
+    let first_is_a_command = argv
+        .get(1)
+        .and_then(|arg| arg.to_str())
+        .is_some_and(|arg| arg.trim().contains(' '));
+    if first_is_a_command {
+        argv.insert(1, OsString::from("uci"));
+    }
+    argv
 }
 
 fn run_subcommand(command: Command) -> anyhow::Result<()> {

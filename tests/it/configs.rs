@@ -20,6 +20,10 @@ fn shipped_match_configurations_parse() {
         } else if text.lines().any(|l| l.trim() == "[champion]") {
             sparring::ladder::LoopConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             loops += 1;
+        } else if text.lines().any(|l| l.trim() == "[datagen]") {
+            let overrides = sparring::datagen::Overrides::default();
+            sparring::datagen::DatagenConfig::load(Some(&path), &overrides)
+                .unwrap_or_else(|e| panic!("{e}"));
         } else if text.lines().any(|l| l.trim() == "[spsa]") {
             sparring::spsa::SpsaConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             spsa += 1;

@@ -260,7 +260,19 @@ fn datagen_writes_viriformat_that_the_data_tools_read_as_the_same_games() {
     let text_dir = scratch_in("datagen", "as_text");
     assert_eq!(datagen(&text_dir, 3, &[]).code, 0);
     let viri_dir = scratch_in("datagen", "as_viriformat");
-    let run = datagen(&viri_dir, 3, &["--format", "viriformat"]);
+    let run = sparring(&[
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "500",
+        "--format",
+        "viriformat",
+        "--seed",
+        "7",
+        "--out",
+        text(&viri_dir),
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     let file = viri_dir.join("data.viriformat");
     let info = sparring(&["data", "info", text(&file)]);

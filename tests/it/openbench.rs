@@ -85,3 +85,30 @@ fn make_exe_builds_the_engine_openbench_runs() {
     assert_eq!(bench, nodes_line[6..].trim().parse().ok(), "{text}");
     assert!(nps.is_some_and(|n| n > 0), "{text}");
 }
+
+#[test]
+fn openbench_genfens_arguments_give_its_fens_and_the_engine_exits() {
+    // OpenBench's Client/genfens.py: two arguments, the first ending in a space when the test
+    // has no extra genfens arguments, and no standard input.
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["genfens 5 seed 2026 book None ", "quit"])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let fens: Vec<&str> = stdout
+        .lines()
+        .filter_map(|line| line.strip_prefix("info string genfens "))
+        .collect();
+    assert_eq!(fens.len(), 5, "{stdout}");
+    for fen in &fens {
+        // OpenBench turns each into EPD by taking exactly six fields.
+        assert_eq!(fen.trim_end().split(' ').count(), 6, "{fen}");
+        sparring::board::Position::from_fen(fen.trim_end()).unwrap();
+    }
+}
