@@ -166,12 +166,12 @@ pub enum FenError {
 /// Parses a FEN strictly, as [`Position::from_fen`].
 ///
 /// ```
-/// use sparring::board::Position;
+/// use sparring_chess::board::Position;
 ///
 /// let pos: Position = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".parse()?;
 /// assert_eq!(pos.legal_moves().len(), 20);
 /// assert!("not a fen".parse::<Position>().is_err());
-/// # Ok::<(), sparring::board::FenError>(())
+/// # Ok::<(), sparring_chess::board::FenError>(())
 /// ```
 impl std::str::FromStr for Position {
     type Err = FenError;

@@ -119,7 +119,7 @@ impl Position {
     /// from this position's move generator.
     ///
     /// ```
-    /// use sparring::board::Position;
+    /// use sparring_chess::board::Position;
     ///
     /// let mut pos = Position::startpos();
     /// let e4 = pos.parse_uci_move("e2e4")?;

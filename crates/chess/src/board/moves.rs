@@ -12,7 +12,7 @@ use std::str::FromStr;
 /// names, or says why there is none.
 ///
 /// ```
-/// use sparring::board::{Position, UciMove};
+/// use sparring_chess::board::{Position, UciMove};
 ///
 /// let text: UciMove = "e7e8q".parse()?;
 /// assert_eq!(text.to_string(), "e7e8q");

@@ -91,7 +91,7 @@ impl Position {
     /// (python-chess does the same). `mv` must be a move of this position.
     ///
     /// ```
-    /// use sparring::board::{CastlingNotation, Position};
+    /// use sparring_chess::board::{CastlingNotation, Position};
     ///
     /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
     /// let castle = pos.parse_uci_move("e1g1")?;
@@ -133,7 +133,7 @@ impl Position {
     /// when no plain king move has that text.
     ///
     /// ```
-    /// use sparring::board::{Position, UciMove};
+    /// use sparring_chess::board::{Position, UciMove};
     ///
     /// let pos: Position = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1".parse()?;
     /// let short = pos.resolve("e1g1".parse()?)?;

@@ -320,12 +320,12 @@ pub struct SquareParseError {
 /// Parses a square name like `e4`, as [`Square::parse`] with a typed error.
 ///
 /// ```
-/// use sparring::board::{File, Rank, Square};
+/// use sparring_chess::board::{File, Rank, Square};
 ///
 /// let e4: Square = "e4".parse()?;
 /// assert_eq!(e4, Square::new(File::E, Rank::Fourth));
 /// assert!("i9".parse::<Square>().is_err());
-/// # Ok::<(), sparring::board::SquareParseError>(())
+/// # Ok::<(), sparring_chess::board::SquareParseError>(())
 /// ```
 impl std::str::FromStr for Square {
     type Err = SquareParseError;

@@ -26,9 +26,9 @@ impl Searcher {
     /// [`Searcher::search`] with the game's position and keys.
     ///
     /// ```
-    /// use sparring::board::{Game, Position};
-    /// use sparring::eval::EvalParams;
-    /// use sparring::search::{SearchLimits, Searcher};
+    /// use sparring_chess::board::{Game, Position};
+    /// use sparring_engine::eval::EvalParams;
+    /// use sparring_engine::search::{SearchLimits, Searcher};
     /// use std::sync::Arc;
     ///
     /// let mut game = Game::new(Position::startpos());
