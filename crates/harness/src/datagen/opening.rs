@@ -5,7 +5,8 @@
 //! engine's verification search scores within the window.
 
 use super::config::DatagenVariant;
-use crate::board::{chess960, Position};
+use crate::board::Position;
+use crate::openings::generate::StartVariant;
 use crate::rng::Rng;
 use sparring_engine::uci::genfens::random_plies;
 
@@ -14,18 +15,15 @@ pub fn stream(seed: u64, game: u64) -> Rng {
     Rng::derive(seed, game)
 }
 
-/// The variant's start position, drawn from `rng` where the variant has many.
+/// The variant's start position, drawn from `rng` where the variant has many (the suite
+/// generator's draw, so both make the same starts from the same stream).
 pub fn variant_start(variant: DatagenVariant, rng: &mut Rng) -> Position {
-    match variant {
-        DatagenVariant::Standard => Position::startpos(),
-        DatagenVariant::Chess960 => {
-            chess960::start_position(rng.below(960) as u16).expect("a Scharnagl number below 960")
-        }
-        DatagenVariant::Dfrc => {
-            let (white, black) = (rng.below(960) as u16, rng.below(960) as u16);
-            chess960::dfrc_start_position(white, black).expect("Scharnagl numbers below 960")
-        }
-    }
+    let variant = match variant {
+        DatagenVariant::Standard => StartVariant::Standard,
+        DatagenVariant::Chess960 => StartVariant::Chess960,
+        DatagenVariant::Dfrc => StartVariant::Dfrc,
+    };
+    variant.draw_start(rng)
 }
 
 /// The next candidate opening of a stream: None when the random plies ended the game (the

@@ -103,6 +103,23 @@ pub enum StartVariant {
     Dfrc,
 }
 
+impl StartVariant {
+    /// The variant's start position, drawn from `rng` where the variant has many (Chess960: one
+    /// Scharnagl number; DFRC: White's, then Black's): the suite generator's and `datagen`'s.
+    pub fn draw_start(self, rng: &mut Rng) -> Position {
+        let mut draw_number = || rng.below(u64::from(chess960::COUNT)) as u16;
+        match self {
+            StartVariant::Standard => Ok(Position::startpos()),
+            StartVariant::Chess960 => chess960::start_position(draw_number()),
+            StartVariant::Dfrc => {
+                let white = draw_number();
+                chess960::dfrc_start_position(white, draw_number())
+            }
+        }
+        .expect("numbers drawn below 960 are valid")
+    }
+}
+
 /// A generated opening: the final position, the line that led to it and its score.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GeneratedOpening {
@@ -265,16 +282,7 @@ fn candidate(
 ) -> Option<GeneratedOpening> {
     searcher.clear();
     let mut rng = Rng::derive(options.seed, index);
-    let mut draw_number = || rng.below(u64::from(chess960::COUNT)) as u16;
-    let start = match variant {
-        StartVariant::Standard => Ok(Position::startpos()),
-        StartVariant::Chess960 => chess960::start_position(draw_number()),
-        StartVariant::Dfrc => {
-            let white = draw_number();
-            chess960::dfrc_start_position(white, draw_number())
-        }
-    }
-    .expect("numbers drawn below 960 are valid");
+    let start = variant.draw_start(&mut rng);
     let mut pos = start.clone();
     let mut keys = vec![pos.key()];
     let mut moves = Vec::with_capacity(options.plies.min(1 << 10));
