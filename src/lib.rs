@@ -174,7 +174,7 @@
 
 pub use sparring_chess::{board, error, rng, ErrorClass, Failure};
 pub use sparring_engine::{
-    available_cores, eval, score, search, tablebase, toml_config, uci, ENGINE_NAME,
+    available_cores, eval, nnue, score, search, tablebase, toml_config, uci, ENGINE_NAME,
 };
 pub use sparring_harness::{arena, data, datagen, files, openings, record, stats};
 pub use sparring_tuning::{ladder, spsa, texel};

@@ -94,6 +94,34 @@ fn every_weights_error_variant_has_its_class() {
 }
 
 #[test]
+fn every_network_error_variant_has_its_class() {
+    use crate::nnue::NetworkError;
+    check(vec![
+        (
+            NetworkError::Read {
+                file: s(),
+                source: io(),
+            },
+            BadInput,
+        ),
+        (
+            NetworkError::Write {
+                file: s(),
+                source: io(),
+            },
+            FailedRun,
+        ),
+        (
+            NetworkError::Size {
+                file: s(),
+                bytes: 1,
+            },
+            BadInput,
+        ),
+    ]);
+}
+
+#[test]
 fn every_openings_error_variant_has_its_class() {
     check(vec![
         (

@@ -11,7 +11,15 @@ const LAYERS: [(&str, &[&str]); 4] = [
     ("chess", &["rng", "board", "error"]),
     (
         "engine",
-        &["score", "toml_config", "tablebase", "eval", "search", "uci"],
+        &[
+            "score",
+            "toml_config",
+            "tablebase",
+            "eval",
+            "nnue",
+            "search",
+            "uci",
+        ],
     ),
     (
         "harness",

@@ -61,6 +61,7 @@
 use sparring_chess::{board, error, rng};
 
 pub mod eval;
+pub mod nnue;
 pub mod score;
 pub mod search;
 pub mod tablebase;
@@ -82,6 +83,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
     use sparring_chess::error::class;
     let classes = [
         class::<eval::WeightsError>,
+        class::<nnue::NetworkError>,
         class::<search::TableAllocError>,
         class::<search::params::SearchParamError>,
         class::<tablebase::TablebaseError>,

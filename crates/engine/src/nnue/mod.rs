@@ -1,0 +1,34 @@
+//! A network evaluation in bullet's simple architecture, `(768 → N)x2 → 1`: `Chess768` inputs seen
+//! from the side to move and from the other side, one hidden layer of `N` SCReLU units shared by
+//! both perspectives, one output. The file is the quantised one bullet saves ([`Network`]), so a
+//! net trained by bullet on a GPU loads unchanged and sparring's own nets load into any engine that
+//! reads the format.
+//!
+//! # Load a net and evaluate a position
+//!
+//! ```
+//! use sparring_chess::board::Position;
+//! use sparring_engine::nnue::Network;
+//!
+//! // A net of 32 hidden units whose weights are all zero but the output bias (1.0 → 400 cp).
+//! let mut net = Network::zeroed(32);
+//! net.output_bias = 16320;
+//! let net = Network::from_bytes(&net.to_bytes(), "zero.bin")?;
+//! assert_eq!(net.hidden(), 32);
+//! let pos = Position::startpos();
+//! assert_eq!(net.evaluate(&pos), 400);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod features;
+mod file;
+
+pub use features::{active_features, feature_index, FEATURES};
+pub use file::{Network, NetworkError};
+
+/// The feature layer's quantisation: a float weight `w` is stored as `round(QA·w)`.
+pub const QA: i32 = 255;
+/// The output layer's quantisation: a float weight `w` is stored as `round(QB·w)`.
+pub const QB: i32 = 64;
+/// Centipawns per unit of the network's float output (bullet's `SCALE`).
+pub const SCALE: i32 = 400;
