@@ -12,6 +12,7 @@ pub mod merge;
 pub mod openings;
 pub mod perft;
 pub mod ratings;
+pub mod report;
 pub mod shard;
 pub mod spsa;
 pub mod stats;

@@ -5,6 +5,7 @@
 
 use super::engines::{play_one, start_player, EngineFactory};
 use super::error::{io_error, ArenaError};
+use super::live_report::{final_report, LiveState, ReportSchedule};
 use super::outputs::{claim_output_dir, prepare_outputs, Outputs};
 use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
 use crate::arena::engine::log::{EngineLog, LogSink};
@@ -380,6 +381,8 @@ struct Tally<'a> {
     played: u64,
     games_done: u64,
     run_error: Option<ArenaError>,
+    /// When report.html is next rewritten.
+    report: ReportSchedule,
 }
 
 impl<'a> Tally<'a> {
@@ -415,6 +418,7 @@ impl<'a> Tally<'a> {
             played: 0,
             games_done: 0,
             run_error: None,
+            report: ReportSchedule::default(),
         }
     }
 
@@ -489,6 +493,20 @@ impl<'a> Tally<'a> {
             return;
         }
         self.add_game(&record, stop, on_event);
+        let live = LiveState {
+            pairings: &self.pairings,
+            sprt: self.config.sprt.as_ref(),
+            decisions: &self.decisions,
+            names: self.names,
+            figures: &self.figures,
+            by_pairs: self.by_pairs,
+            done: self.games_done,
+            total: self.total,
+        };
+        if let Err(e) = self.report.after_game(&outputs.dir, &live) {
+            self.run_error = Some(e);
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Counts a recorded game, reports it and the results when due, and stops the run when
@@ -589,6 +607,7 @@ impl<'a> Tally<'a> {
             .map_err(io_error(&dir.join("ranking.csv")))?;
         let ratings = run_ratings(self.names, &self.games);
         write_ratings(&dir, ratings.as_ref()).map_err(io_error(&dir.join(RATINGS_FILE)))?;
+        final_report(&dir)?;
         on_event(Event::RunFinished {
             pairings: &self.pairings,
             decisions: &self.decisions,

@@ -1,0 +1,284 @@
+//! report.html in a real browser: headless Chromium (Debian's `chromium`) loads the page of
+//! each kind of run without console errors and takes a screenshot; the DOM's tables hold exactly
+//! the figures of summary.csv and ranking.csv; the page of a running match changes as games
+//! finish; `sparring report` rebuilds the page of a finished, a merged, an old and a 100,000-game
+//! run. Without Chromium the browser checks skip with a printed reason
+//! (`SPARRING_REQUIRE_TOOLS=1` fails them instead).
+
+use crate::common::binary::{scratch_in, sparring, text};
+use crate::common::config::{balanced_book, weights, Engine, MatchToml};
+use crate::common::tools::skip;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The headless browser, if installed.
+fn chromium() -> Option<PathBuf> {
+    ["chromium", "chromium-headless-shell", "chromium-browser"]
+        .iter()
+        .find_map(|name| {
+            std::env::var_os("PATH").and_then(|paths| {
+                std::env::split_paths(&paths)
+                    .map(|d| d.join(name))
+                    .find(|p| p.is_file())
+            })
+        })
+}
+
+/// What the browser printed: the DOM (`--dump-dom`) or nothing (`--screenshot`), and its log.
+struct BrowserRun {
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs headless Chromium on `page` with `extra` arguments; a browser that hangs is killed
+/// after a minute (a failure).
+fn browse(browser: &Path, page: &Path, extra: &[String], profile: &Path) -> BrowserRun {
+    let url = format!("file://{}", page.canonicalize().unwrap().display());
+    let mut child = Command::new(browser)
+        .args([
+            "--headless",
+            "--disable-gpu",
+            "--no-sandbox",
+            "--no-first-run",
+            "--disable-extensions",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .args(extra)
+        .arg(&url)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let out_pipe = child.stdout.take().unwrap();
+    let err_pipe = child.stderr.take().unwrap();
+    let read = |mut pipe: Box<dyn std::io::Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = pipe.read_to_string(&mut text);
+            text
+        })
+    };
+    let (out, err) = (read(Box::new(out_pipe)), read(Box::new(err_pipe)));
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("chromium did not finish loading {url} in a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    BrowserRun {
+        stdout: out.join().unwrap(),
+        stderr: err.join().unwrap(),
+    }
+}
+
+/// Loads `page`: its DOM after parsing, with no console message or script error in the log,
+/// and a screenshot `shot` (a PNG) of the page's first 1200x2400 pixels.
+fn load(browser: &Path, page: &Path, shot: &Path) -> String {
+    let profile = page.with_extension("chromium-profile");
+    let dom = browse(browser, page, &["--dump-dom".to_string()], &profile);
+    for needle in ["Uncaught", "CONSOLE", "console"] {
+        assert!(
+            !dom.stderr.contains(needle),
+            "{}: the browser logged {needle}: {}",
+            page.display(),
+            dom.stderr
+        );
+    }
+    assert!(dom.stdout.contains("</html>"), "no DOM: {}", dom.stderr);
+    let _ = std::fs::remove_file(shot);
+    let shot_args = [
+        format!("--screenshot={}", shot.display()),
+        "--window-size=1200,2400".to_string(),
+        "--hide-scrollbars".to_string(),
+    ];
+    let run = browse(browser, page, &shot_args, &profile);
+    let png = std::fs::read(shot).unwrap_or_else(|e| panic!("no screenshot ({e}): {}", run.stderr));
+    assert!(
+        png.starts_with(b"\x89PNG") && png.len() > 10_000,
+        "{} bytes",
+        png.len()
+    );
+    let _ = std::fs::remove_dir_all(&profile);
+    dom.stdout
+}
+
+/// The cell texts of `<table id="ID">` in a DOM, header row first (entities decoded).
+fn table_cells(dom: &str, id: &str) -> Vec<Vec<String>> {
+    let start = dom
+        .find(&format!("<table id=\"{id}\">"))
+        .unwrap_or_else(|| panic!("no table {id}"));
+    let end = start + dom[start..].find("</table>").unwrap();
+    let table = &dom[start..end];
+    let mut rows = Vec::new();
+    for row in table.split("<tr>").skip(1) {
+        let mut cells = Vec::new();
+        for cell in row.split("</t").take_while(|_| true) {
+            let Some(open) = cell.rfind("<t") else {
+                continue;
+            };
+            let Some(close) = cell[open..].find('>') else {
+                continue;
+            };
+            let tag = &cell[open..open + close];
+            if tag.starts_with("<td") || tag.starts_with("<th") {
+                cells.push(decode(&cell[open + close + 1..]));
+            }
+        }
+        rows.push(cells);
+    }
+    rows
+}
+
+fn decode(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
+/// A CSV file's header and rows as text.
+fn csv_cells(path: &Path) -> Vec<Vec<String>> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .from_path(path)
+        .unwrap();
+    reader
+        .records()
+        .map(|r| r.unwrap().iter().map(String::from).collect())
+        .collect()
+}
+
+fn sprt_config(out: &Path, rounds: u32, concurrency: usize) -> MatchToml {
+    MatchToml::gauntlet()
+        .rounds(rounds)
+        .concurrency(concurrency)
+        .seed(3)
+        .nodes(2000)
+        .openings(balanced_book())
+        .resign(3, 600)
+        .sprt(0.0, 10.0)
+        .out(out)
+        .engine(Engine::builtin("candidate").weights(weights("default.toml")))
+        .engine(Engine::builtin("base").weights(weights("material-only.toml")))
+}
+
+/// The page holds nothing that reaches out: no script, no external resource.
+fn assert_self_contained(html: &str) {
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    for needle in ["<script", "src=", "href=\"http", "url(http", "@import"] {
+        assert!(!html.contains(needle), "the page holds {needle}");
+    }
+    assert!(html.contains("role=\"img\"") && html.contains("<desc>"));
+}
+
+#[test]
+fn an_sprt_report_holds_the_csvs_figures_and_loads_in_chromium() {
+    let dir = scratch_in("report", "sprt");
+    let out = dir.join("run");
+    let config = sprt_config(&out, 12, 2).write(dir.join("sprt.toml"));
+    let run = sparring(&["match", text(&config), "--progress", "lines"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = out.join("report.html");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert_self_contained(&html);
+    assert!(html.contains("Finished: 24 games.") && html.contains("LLR of candidate vs base"));
+    // The report command rebuilds the very page the run wrote at its end.
+    std::fs::remove_file(&page).unwrap();
+    let rebuilt = sparring(&["report", text(&out)]);
+    assert_eq!(rebuilt.code, 0, "{}", rebuilt.stderr);
+    assert_eq!(std::fs::read_to_string(&page).unwrap(), html);
+    // A run from before reports and fingerprints: no run.toml, no figures.csv.
+    let old = dir.join("old");
+    std::fs::create_dir_all(&old).unwrap();
+    for file in ["games.csv", "summary.csv", "ranking.csv"] {
+        std::fs::copy(out.join(file), old.join(file)).unwrap();
+    }
+    let run = sparring(&["report", text(&old)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let old_html = std::fs::read_to_string(old.join("report.html")).unwrap();
+    assert!(old_html.contains("no run.toml") && old_html.contains("figures.csv is missing"));
+    // Not a run directory: bad input, named.
+    let empty = scratch_in("report", "empty");
+    let run = sparring(&["report", text(&empty)]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not a run directory"), "{}", run.stderr);
+
+    let Some(browser) = chromium() else {
+        return skip("chromium is not installed: the SPRT report is not loaded in a browser");
+    };
+    let dom = load(&browser, &page, &dir.join("sprt.png"));
+    assert_eq!(
+        table_cells(&dom, "ranking"),
+        csv_cells(&out.join("ranking.csv"))
+    );
+    assert_eq!(
+        table_cells(&dom, "summary"),
+        csv_cells(&out.join("summary.csv"))
+    );
+    assert!(dom.matches("<svg").count() >= 4, "charts missing");
+    load(&browser, &old.join("report.html"), &dir.join("old.png"));
+}
+
+#[test]
+fn a_running_matchs_report_changes_as_games_finish() {
+    let dir = scratch_in("report", "running");
+    let out = dir.join("run");
+    // 60 games one at a time: the page is rewritten every four games.
+    let config = sprt_config(&out, 30, 1).write(dir.join("match.toml"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(["match", text(&config), "--progress", "lines"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let page = out.join("report.html");
+    let mut seen: Vec<String> = Vec::new();
+    while child.try_wait().unwrap().is_none() {
+        if let Ok(html) = std::fs::read_to_string(&page) {
+            if html.contains("Running:") && seen.last() != Some(&html) {
+                seen.push(html);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    assert!(
+        seen.len() >= 2,
+        "{} versions of the page seen while running",
+        seen.len()
+    );
+    let done = |html: &str| -> u64 {
+        let at = html.find("Running: ").unwrap() + "Running: ".len();
+        html[at..].split(' ').next().unwrap().parse().unwrap()
+    };
+    let (first, last) = (&seen[0], seen.last().unwrap());
+    assert!(
+        done(first) < done(last),
+        "{} then {}",
+        done(first),
+        done(last)
+    );
+    assert!(first.contains("http-equiv=\"refresh\""));
+    let finished = std::fs::read_to_string(&page).unwrap();
+    assert!(finished.contains("Finished: ") && !finished.contains("http-equiv"));
+    let Some(browser) = chromium() else {
+        return skip("chromium is not installed: the running match's report is not loaded");
+    };
+    let mid = dir.join("mid.html");
+    std::fs::write(&mid, first).unwrap();
+    // The page under way has its tables from memory: the same columns as the files.
+    let dom = load(&browser, &mid, &dir.join("mid.png"));
+    let header = &csv_cells(&out.join("ranking.csv"))[0];
+    assert_eq!(&table_cells(&dom, "ranking")[0], header);
+}
