@@ -16,14 +16,27 @@ pub struct ReportArgs {
 /// The kinds of run directory, by the files that mark them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum RunKind {
+    Loop,
+    Spsa,
+    Tune,
     Match,
+    Datagen,
 }
 
 /// What kind of run `dir` holds.
 fn run_kind(dir: &Path) -> Option<RunKind> {
     let has = |name: &str| dir.join(name).is_file();
-    if has("games.csv") || has("summary.csv") {
+    // Most particular first: an SPSA directory also holds a state.toml, as datagen's does.
+    if has(sparring::ladder::GENERATIONS_FILE) {
+        Some(RunKind::Loop)
+    } else if has("trajectory.csv") {
+        Some(RunKind::Spsa)
+    } else if has(sparring::texel::page::HISTORY_FILE) {
+        Some(RunKind::Tune)
+    } else if has("games.csv") || has("summary.csv") {
         Some(RunKind::Match)
+    } else if has(sparring::datagen::run::STATE_FILE) {
+        Some(RunKind::Datagen)
     } else {
         None
     }
@@ -34,7 +47,11 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let dir = &args.dir;
     let kind = run_kind(dir).ok_or_else(|| ReportError::NotARun { dir: dir.clone() })?;
     match kind {
+        RunKind::Loop => sparring::ladder::page::write_loop_report(dir)?,
+        RunKind::Spsa => sparring::spsa::page::write_spsa_report(dir)?,
+        RunKind::Tune => sparring::texel::page::write_tune_report(dir)?,
         RunKind::Match => write_match_report(dir, RunState::Done, None)?,
+        RunKind::Datagen => sparring::datagen::page::write_datagen_report(dir)?,
     }
     println!("Wrote {}", dir.join(sparring::page::REPORT_FILE).display());
     Ok(())

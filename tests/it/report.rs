@@ -282,3 +282,87 @@ fn a_running_matchs_report_changes_as_games_finish() {
     let header = &csv_cells(&out.join("ranking.csv"))[0];
     assert_eq!(&table_cells(&dom, "ranking")[0], header);
 }
+
+/// Writes games.csv and figures.csv of `games` games between candidate and base (a seeded
+/// stream of results, openings and figures), the ranking and summary of a real run kept.
+fn synthesise_games(dir: &Path, games: u64) {
+    use std::fmt::Write as _;
+    let mut state = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut csv = String::from(
+        "game_id,pair_id,round,white,black,opening_id,start_fen,result,termination,plies,duration_ms,reason\n",
+    );
+    let mut figures = String::from(
+        "game_id,engine,games,moves,depth_sum,depth_moves,nodes,nodes_time_ns,think_time_ns,\
+         clock_games,time_left_ns,time_forfeits,disconnects,stalls,illegal_moves\n",
+    );
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    for id in 1..=games {
+        let pair = id.div_ceil(2);
+        let (white, black) = if id % 2 == 1 {
+            ("candidate", "base")
+        } else {
+            ("base", "candidate")
+        };
+        let roll = next() % 100;
+        let (result, reason) = if roll < 40 {
+            ("1-0", "White wins by adjudication")
+        } else if roll < 75 {
+            ("1/2-1/2", "Draw by adjudication")
+        } else {
+            ("0-1", "Black mates")
+        };
+        let termination = if roll < 75 { "adjudication" } else { "normal" };
+        let opening = pair % 5000;
+        let plies = 40 + next() % 120;
+        let _ = writeln!(
+            csv,
+            "{id},{pair},{pair},{white},{black},{opening},{fen},{result},{termination},{plies},{},{reason}",
+            plies * 10
+        );
+        for engine in 0..2 {
+            let moves = plies / 2;
+            let depth = moves * (5 + next() % 4);
+            let ns = moves * (2_000_000 + next() % 3_000_000);
+            let left = 1_000_000_000 + next() % 9_000_000_000;
+            let _ = writeln!(
+                figures,
+                "{id},{engine},1,{moves},{depth},{moves},{},{ns},{ns},1,{left},0,0,0,0",
+                moves * 2000
+            );
+        }
+    }
+    std::fs::write(dir.join("games.csv"), csv).unwrap();
+    std::fs::write(dir.join("figures.csv"), figures).unwrap();
+}
+
+#[test]
+fn a_report_of_100000_games_stays_small_and_loads() {
+    let dir = scratch_in("report", "large");
+    let out = dir.join("run");
+    let config = sprt_config(&out, 1, 1).write(dir.join("match.toml"));
+    let run = sparring(&["match", text(&config), "--progress", "lines"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    synthesise_games(&out, 100_000);
+    let run = sparring(&["report", text(&out)]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = out.join("report.html");
+    let size = std::fs::metadata(&page).unwrap().len();
+    assert!(size < 3_000_000, "{size} bytes");
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(
+        html.contains("after 100000 games"),
+        "the LLR's last point is the last pair"
+    );
+    assert_self_contained(&html);
+    let Some(browser) = chromium() else {
+        return skip("chromium is not installed: the 100,000-game report is not loaded");
+    };
+    let dom = load(&browser, &page, &dir.join("large.png"));
+    assert!(dom.contains("Time left at the end of games"));
+}

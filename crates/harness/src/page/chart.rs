@@ -234,7 +234,7 @@ impl LineChart {
     }
 
     fn legend(&self, s: &mut String) {
-        let mut x = LEFT + 240.0;
+        let mut x = (LEFT + 240.0).max(LEFT + 20.0 + 7.8 * self.title.chars().count() as f64);
         for (i, series) in self.series.iter().enumerate() {
             let colour = PALETTE[i % PALETTE.len()];
             let _ = writeln!(

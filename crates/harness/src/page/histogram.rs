@@ -26,13 +26,27 @@ pub struct Histogram {
     pub x_label: String,
     /// (group name, its values); non-finite values are left out.
     pub groups: Vec<(String, Vec<f64>)>,
+    /// What is counted (the y axis' name; empty: games).
+    pub y_label: String,
     /// How many bins.
     pub bins: usize,
+    /// Counts already binned: (the bins' labels, each group's count per bin); `groups`' names
+    /// name the groups and their values are not used.
+    pub binned: Option<(Vec<String>, Vec<Vec<u64>>)>,
 }
 
 impl Histogram {
     /// The bins' edges and each group's counts per bin; None without values.
     pub fn counts(&self) -> Option<(Vec<f64>, Vec<Vec<u64>>)> {
+        if let Some((labels, counts)) = &self.binned {
+            let any = counts.iter().flatten().any(|&c| c > 0);
+            return any.then(|| {
+                (
+                    (0..=labels.len()).map(|i| i as f64).collect(),
+                    counts.clone(),
+                )
+            });
+        }
         let values = self.groups.iter().flat_map(|(_, v)| v).copied();
         let (lo, hi) =
             values
@@ -102,14 +116,13 @@ impl Histogram {
                 let _ = write!(
                     s,
                     "<rect x=\"{x:.1}\" y=\"{y:.1}\" width=\"{:.1}\" height=\"{:.1}\" \
-                     fill=\"{}\" stroke=\"{}\" stroke-width=\"0.8\"><title>{}: {c} in [{}, {})</title></rect>",
+                     fill=\"{}\" stroke=\"{}\" stroke-width=\"0.8\"><title>{}: {c} in {}</title></rect>",
                     bar.max(0.5),
                     TOP + ph - y,
                     self.fill(g),
                     PALETTE[g % PALETTE.len()],
                     escape(&self.groups[g].0),
-                    label(edges[b]),
-                    label(edges[b + 1])
+                    self.bin_text(&edges, b)
                 );
             }
         }
@@ -117,6 +130,14 @@ impl Histogram {
         self.axes_and_legend(&mut s, &edges);
         s.push_str("</svg>\n");
         Some(s)
+    }
+
+    /// Bin `b` in words: its label, or its edges.
+    fn bin_text(&self, edges: &[f64], b: usize) -> String {
+        match &self.binned {
+            Some((labels, _)) => escape(&labels[b]),
+            None => format!("[{}, {})", label(edges[b]), label(edges[b + 1])),
+        }
     }
 
     /// Group `g`'s fill: solid for the first, a pattern for the others.
@@ -159,27 +180,41 @@ impl Histogram {
             LEFT + pw,
             TOP + ph
         );
-        let every = bins.div_ceil(8).max(1);
-        for (i, e) in edges.iter().enumerate().step_by(every) {
-            let x = LEFT + pw * i as f64 / bins as f64;
-            let _ = write!(
-                s,
-                "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-                TOP + ph + 16.0,
-                label(*e)
-            );
+        if let Some((labels, _)) = &self.binned {
+            let every = bins.div_ceil(17).max(1);
+            for (i, text) in labels.iter().enumerate().step_by(every) {
+                let x = LEFT + pw * (i as f64 + 0.5) / bins as f64;
+                let _ = write!(
+                    s,
+                    "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                    TOP + ph + 16.0,
+                    escape(text)
+                );
+            }
+        } else {
+            let every = bins.div_ceil(8).max(1);
+            for (i, e) in edges.iter().enumerate().step_by(every) {
+                let x = LEFT + pw * i as f64 / bins as f64;
+                let _ = write!(
+                    s,
+                    "<text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
+                    TOP + ph + 16.0,
+                    label(*e)
+                );
+            }
         }
         let _ = writeln!(
             s,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\
-             <text x=\"14\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">games</text>",
+             <text x=\"14\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 14 {:.1})\">{}</text>",
             LEFT + pw / 2.0,
             HEIGHT - 8.0,
             escape(&self.x_label),
             TOP + ph / 2.0,
-            TOP + ph / 2.0
+            TOP + ph / 2.0,
+            if self.y_label.is_empty() { "games" } else { &self.y_label }
         );
-        let mut x = LEFT + 280.0;
+        let mut x = (LEFT + 280.0).max(LEFT + 20.0 + 7.8 * self.title.chars().count() as f64);
         for (g, (name, _)) in self.groups.iter().enumerate() {
             let _ = write!(
                 s,

@@ -196,6 +196,22 @@ impl Page {
         );
     }
 
+    /// A chart drawn elsewhere (a tuner's .svg file): put inline, its root element given
+    /// `role="img"` and `alt` as its label, the XML prolog dropped.
+    pub fn svg_file(&mut self, svg: &str, alt: &str, caption: &str) {
+        let Some(start) = svg.find("<svg") else {
+            self.note(&format!("{caption}: not an SVG drawing."));
+            return;
+        };
+        let svg = &svg[start..];
+        let labelled = format!(
+            "<svg role=\"img\" aria-label=\"{}\"{}",
+            escape(alt),
+            &svg["<svg".len()..]
+        );
+        self.figure(&labelled, caption);
+    }
+
     /// The whole document.
     pub fn finish(self) -> String {
         let refresh = self.refresh_seconds.map_or(String::new(), |s| {

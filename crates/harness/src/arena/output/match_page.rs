@@ -354,6 +354,7 @@ fn engines(page: &mut Page, files: &MatchFiles) {
             x_label: unit.to_string(),
             groups,
             bins: 20,
+            ..Histogram::default()
         };
         match histogram.svg() {
             Some(svg) => page.figure(&svg, &format!("{title}: {}.", medians.join("; "))),
