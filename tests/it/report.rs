@@ -366,3 +366,113 @@ fn a_report_of_100000_games_stays_small_and_loads() {
     let dom = load(&browser, &page, &dir.join("large.png"));
     assert!(dom.contains("Time left at the end of games"));
 }
+
+/// A one-generation self-play loop at tiny sizes.
+fn loop_config(dir: &Path, out: &Path) -> PathBuf {
+    let openings = balanced_book();
+    let text = format!(
+        "seed = 7\ngenerations = 1\n[champion]\nweights = {:?}\nhash_mb = 1\n\
+         [output]\ndir = {:?}\n\
+         [selfplay.tournament]\nrounds = 6\nconcurrency = 2\n[selfplay.time_control]\nnodes = 600\n\
+         [selfplay.openings]\nfile = {openings:?}\norder = \"random\"\nper_game = true\nrandom_plies = 4\n\
+         [selfplay.adjudication]\nmax_moves = 120\n[selfplay.output]\npositions_per_game = 10\n\
+         [tune]\nwindow = 1\n[tune.data]\nvalidation_fraction = 0.1\n\
+         [tune.optimizer]\nlearning_rate = 1.0\nepochs = 5\nl2 = 0.0\nthreads = 2\n\
+         [gate]\nwave_pairs = 5\n[gate.tournament]\nrounds = 10\nconcurrency = 2\n\
+         [gate.time_control]\nnodes = 600\n[gate.openings]\nfile = {openings:?}\norder = \"random\"\n\
+         [gate.adjudication]\nresign = {{ move_count = 3, score_cp = 600 }}\nmax_moves = 120\n\
+         [gate.sprt]\nelo0 = 0.0\nelo1 = 30.0\nalpha = 0.1\nbeta = 0.1\nmodel = \"logistic\"\n",
+        weights("handset.toml"),
+        text(out)
+    );
+    let path = dir.join("loop.toml");
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+/// Runs the binary, asserting success.
+fn ok(args: &[&str]) {
+    let run = sparring(args);
+    assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+}
+
+#[test]
+fn every_tuning_run_kind_writes_a_report_that_loads() {
+    let dir = scratch_in("report", "kinds");
+    // A match with positions, the Texel tune of them, an SPSA run, datagen, a loop.
+    let games = dir.join("games");
+    let config = sprt_config(&games, 6, 2)
+        .positions(true)
+        .write(dir.join("match.toml"));
+    ok(&["match", text(&config), "--progress", "lines"]);
+    let tune = dir.join("tune");
+    let tune_toml = dir.join("tune.toml");
+    std::fs::write(
+        &tune_toml,
+        format!(
+            "[data]\nfiles = [{:?}]\nvalidation_fraction = 0.2\n[model]\nweights = {:?}\n\
+             tune = [\"material\", \"pst\"]\n[optimizer]\nepochs = 6\nthreads = 1\n[output]\ndir = {:?}\n",
+            text(&games.join("positions.epd")),
+            weights("default.toml"),
+            text(&tune)
+        ),
+    )
+    .unwrap();
+    ok(&["tune", text(&tune_toml)]);
+    let spsa = dir.join("spsa");
+    let spsa_toml = dir.join("spsa.toml");
+    std::fs::write(
+        &spsa_toml,
+        format!(
+            "[spsa]\niterations = 2\npairs_per_iteration = 2\nseed = 3\nconcurrency = 2\n\
+             lines = \"\"\"\nsearch.lmr.base, float, 0.75, 0.25, 1.5, 0.1, 0.002\n\
+             search.nmp.base, int, 3, 1, 6, 1, 0.002\n\"\"\"\n\
+             [engine]\nhash_mb = 1\n[time_control]\nnodes = 300\n\
+             [openings]\nfile = {:?}\nrandom_plies = 2\n[adjudication]\nmax_moves = 40\n\
+             [output]\ndir = {:?}\n",
+            balanced_book(),
+            text(&spsa)
+        ),
+    )
+    .unwrap();
+    ok(&["spsa", text(&spsa_toml)]);
+    let datagen = dir.join("datagen");
+    ok(&[
+        "datagen", "--games", "4", "--nodes", "500", "--format", "text", "--seed", "7", "--out",
+        text(&datagen),
+    ]);
+    let ladder = dir.join("loop");
+    ok(&["loop", text(&loop_config(&dir, &ladder))]);
+    let kinds = [
+        (&tune, "Texel tune", "Weights that moved most"),
+        (&spsa, "SPSA", "Start and current values"),
+        (&datagen, "datagen", "Positions by number of pieces"),
+        (&ladder, "self-play loop", "generations.csv"),
+    ];
+    for (run_dir, title, section) in kinds {
+        let page = run_dir.join("report.html");
+        let html = std::fs::read_to_string(&page)
+            .unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+        assert!(html.contains(title) && html.contains(section), "{title}");
+        assert!(!html.contains("<script") && html.contains("role=\"img\""), "{title}");
+        // `sparring report` tells the kind by the files and writes the same page (datagen's
+        // throughput reads the files' times, which do not move).
+        std::fs::remove_file(&page).unwrap();
+        ok(&["report", text(run_dir)]);
+        assert_eq!(std::fs::read_to_string(&page).unwrap(), html, "{title}");
+    }
+    let Some(browser) = chromium() else {
+        return skip("chromium is not installed: the tuning runs' reports are not loaded");
+    };
+    for (run_dir, title, section) in kinds {
+        let name = run_dir.file_name().unwrap().to_string_lossy().into_owned();
+        let dom = load(&browser, &run_dir.join("report.html"), &dir.join(format!("{name}.png")));
+        assert!(dom.contains(section), "{title}");
+    }
+    let moved = table_cells(
+        &load(&browser, &tune.join("report.html"), &dir.join("tune2.png")),
+        "moved",
+    );
+    assert_eq!(moved[0], ["weight", "start", "tuned", "change"]);
+    assert!(moved.len() > 1, "no weight moved");
+}
