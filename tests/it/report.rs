@@ -121,7 +121,7 @@ fn table_cells(dom: &str, id: &str) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
     for row in table.split("<tr>").skip(1) {
         let mut cells = Vec::new();
-        for cell in row.split("</t").take_while(|_| true) {
+        for cell in row.split("</t") {
             let Some(open) = cell.rfind("<t") else {
                 continue;
             };
