@@ -410,7 +410,7 @@ fn every_tuning_run_kind_writes_a_report_that_loads() {
     std::fs::write(
         &tune_toml,
         format!(
-            "[data]\nfiles = [{:?}]\nvalidation_fraction = 0.2\n[model]\nweights = {:?}\n\
+            "[data]\nfiles = [{:?}]\nvalidation_fraction = 0\n[model]\nweights = {:?}\n\
              tune = [\"material\", \"pst\"]\n[optimizer]\nepochs = 6\nthreads = 1\n[output]\ndir = {:?}\n",
             text(&games.join("positions.epd")),
             weights("default.toml"),
@@ -438,7 +438,16 @@ fn every_tuning_run_kind_writes_a_report_that_loads() {
     ok(&["spsa", text(&spsa_toml)]);
     let datagen = dir.join("datagen");
     ok(&[
-        "datagen", "--games", "4", "--nodes", "500", "--format", "text", "--seed", "7", "--out",
+        "datagen",
+        "--games",
+        "4",
+        "--nodes",
+        "500",
+        "--format",
+        "text",
+        "--seed",
+        "7",
+        "--out",
         text(&datagen),
     ]);
     let ladder = dir.join("loop");
@@ -451,10 +460,13 @@ fn every_tuning_run_kind_writes_a_report_that_loads() {
     ];
     for (run_dir, title, section) in kinds {
         let page = run_dir.join("report.html");
-        let html = std::fs::read_to_string(&page)
-            .unwrap_or_else(|e| panic!("{}: {e}", page.display()));
+        let html =
+            std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("{}: {e}", page.display()));
         assert!(html.contains(title) && html.contains(section), "{title}");
-        assert!(!html.contains("<script") && html.contains("role=\"img\""), "{title}");
+        assert!(
+            !html.contains("<script") && html.contains("role=\"img\""),
+            "{title}"
+        );
         // `sparring report` tells the kind by the files and writes the same page (datagen's
         // throughput reads the files' times, which do not move).
         std::fs::remove_file(&page).unwrap();
@@ -466,7 +478,11 @@ fn every_tuning_run_kind_writes_a_report_that_loads() {
     };
     for (run_dir, title, section) in kinds {
         let name = run_dir.file_name().unwrap().to_string_lossy().into_owned();
-        let dom = load(&browser, &run_dir.join("report.html"), &dir.join(format!("{name}.png")));
+        let dom = load(
+            &browser,
+            &run_dir.join("report.html"),
+            &dir.join(format!("{name}.png")),
+        );
         assert!(dom.contains(section), "{title}");
     }
     let moved = table_cells(

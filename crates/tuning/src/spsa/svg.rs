@@ -11,7 +11,6 @@ const COLUMNS: usize = 4;
 /// More points than this per line are thinned (evenly), to keep the file small.
 const MAX_POINTS: usize = 600;
 
-
 /// A short label for a value: integers plainly, reals with up to four significant decimals.
 fn label(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {

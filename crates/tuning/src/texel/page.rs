@@ -160,6 +160,10 @@ fn moved_most(page: &mut Page, weights: Option<&Path>, header: &[String]) {
         })
         .filter(|m| m.1 != 0 || m.2 != 0)
         .collect();
+    if moves.is_empty() {
+        page.note("No weight moved from where the tune started (it kept the starting weights).");
+        return;
+    }
     moves.sort_by_key(|m| (std::cmp::Reverse(m.1.abs() + m.2.abs()), m.0));
     moves.truncate(20);
     page.table(&Table {
