@@ -404,7 +404,7 @@ impl SharedFiles<'_> {
         }
         write_atomic(&self.shared.join(STATE), &state_text(done, theta, totals))?;
         if svg || svg_due(done, self.plan.schedule.iterations) {
-            super::page::refresh(&self.shared)?;
+            super::page::refresh(self.shared)?;
         }
         Ok(())
     }
