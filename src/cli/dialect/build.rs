@@ -9,8 +9,8 @@ use super::tokens::usage_error;
 use super::Flavor;
 use crate::cli::UsageError;
 use sparring::arena::config::{
-    Adjudication, EngineConfig, FinalPositions, MatchConfig, OutputConfig, PgnMode, ResultsFormat,
-    Seeds, TimeControl, TournamentKind,
+    Adjudication, ComplianceConfig, EngineConfig, FinalPositions, MatchConfig, OutputConfig,
+    PgnMode, ResultsFormat, Seeds, TimeControl, TournamentKind,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -320,5 +320,17 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         engines,
         max_restarts: 3,
         strict_options: s.strict,
+        compliance: compliance_config(s, flavor),
     })
+}
+
+/// The `[compliance]` table of the line: fastchess's warning lines on the fastchess dialect's
+/// console (cutechess-cli prints none: there they go to the engine log and the end-of-run
+/// count), and the CRC32 line only with a PGN file (`-pgnout`), as in fastchess.
+fn compliance_config(s: &Settings, flavor: Flavor) -> ComplianceConfig {
+    let mut c = s.compliance.clone();
+    c.warning_lines = flavor == Flavor::Fastchess;
+    c.crc32 &= s.pgn_file.is_some();
+    c.pgn_label = s.pgn_file.clone().filter(|_| c.crc32);
+    c
 }
