@@ -318,7 +318,7 @@ struct SearchJob {
 
 enum Answer {
     Cleared,
-    Moved(EngineReply),
+    Moved(Box<EngineReply>),
 }
 
 /// The project's engine, in process: its own searcher and table (weights shared read-only) on a
@@ -355,9 +355,11 @@ impl BuiltinPlayer {
                             backend.clear();
                             Answer::Cleared
                         }
-                        Job::Search(job) => {
-                            Answer::Moved(backend.search(&job.pos, &job.keys, &job.limits))
-                        }
+                        Job::Search(job) => Answer::Moved(Box::new(backend.search(
+                            &job.pos,
+                            &job.keys,
+                            &job.limits,
+                        ))),
                     };
                     if answer_tx.send(answer).is_err() {
                         break;
@@ -438,7 +440,7 @@ impl Player for BuiltinPlayer {
             limits: request.limits.clone(),
         }));
         match self.ask(job, request.deadline)? {
-            Answer::Moved(reply) => Ok(reply),
+            Answer::Moved(reply) => Ok(*reply),
             Answer::Cleared => Err(PlayerError::Disconnected {
                 detail: " (the built-in search answered out of turn)".to_string(),
             }),
