@@ -190,6 +190,12 @@ fn each_misbehaviour_prints_fastchess_s_line_and_fishtest_stops_on_it() {
             "-each option.Contempt=3",
             "Warning; Bad doesn't have option Contempt",
         ),
+        (
+            "not-responsive",
+            &["--hang-after", "2"],
+            "-startup-ms 2000 -ucinewgame-ms 2000 -ping-ms 400",
+            "Warning; Engine Bad is not responsive",
+        ),
     ];
     for (name, bad, extra, expected) in cases {
         let dir = scratch(name);
@@ -199,7 +205,12 @@ fn each_misbehaviour_prints_fastchess_s_line_and_fishtest_stops_on_it() {
             .iter()
             .find(|l| l.starts_with(expected))
             .unwrap_or_else(|| panic!("{name}: no line starting {expected:?} in\n{}", run.stdout));
-        assert_eq!(fishtest_verdict(line), Some("error"), "{name}: {line}");
+        let verdict = if *name == "not-responsive" {
+            "warning"
+        } else {
+            "error"
+        };
+        assert_eq!(fishtest_verdict(line), Some(verdict), "{name}: {line}");
         // The clean engine is never named (option lines name each engine once).
         assert!(
             warnings
