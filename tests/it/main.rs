@@ -17,6 +17,7 @@ mod engine_io;
 mod eval;
 mod fuzz;
 mod match_cli;
+mod nnue;
 mod notation;
 mod openbench;
 mod openings;
