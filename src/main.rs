@@ -39,6 +39,9 @@ enum Command {
     Datagen(cli::datagen::DatagenArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci(cli::uci::UciArgs),
+    /// The static evaluation of positions (`eval <cp>` each, side to move's view): the
+    /// hand-crafted evaluation, or a network with `--net FILE` (`--raw`: bullet's output).
+    Eval(cli::eval::EvalArgs),
     /// Fixed-depth search over the built-in positions (total nodes and nps); `bench perft` for
     /// move generation.
     Bench(cli::bench::BenchArgs),
@@ -132,6 +135,7 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Ratings(args) => cli::ratings::run(&args),
         Command::Datagen(args) => cli::datagen::run(&args),
         Command::Uci(args) => cli::uci::run(&args),
+        Command::Eval(args) => cli::eval::run(&args),
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Openings(args) => cli::openings::run(&args),

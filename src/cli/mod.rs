@@ -5,6 +5,7 @@ pub mod bench;
 pub mod data;
 pub mod datagen;
 pub mod dialect;
+pub mod eval;
 mod interrupt;
 pub mod ladder;
 pub mod matches;

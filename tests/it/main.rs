@@ -19,6 +19,7 @@ mod eval;
 mod fuzz;
 mod fuzz_files;
 mod match_cli;
+mod nnue;
 mod notation;
 mod openbench;
 mod openings;

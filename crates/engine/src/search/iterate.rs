@@ -66,6 +66,7 @@ impl Searcher {
         let start = Instant::now();
         let budget = self.start_search(pos, previous_keys, limits, start);
         let mut pos = pos.clone();
+        self.reset_accumulators(&pos);
 
         let legal = pos.legal_moves();
         let mut root_count = self.restrict_root(&legal, limits);
