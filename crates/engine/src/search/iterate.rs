@@ -234,7 +234,7 @@ impl Searcher {
                 nodes: self.nodes,
                 time: start.elapsed(),
                 hashfull: self.tt.hashfull(),
-                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                pv: self.reported_pv(pos),
                 multipv: line as u32 + 1,
                 tbhits: self.tbhits_so_far(),
             };

@@ -27,6 +27,7 @@ pub mod params;
 mod picker;
 mod pruning;
 mod qsearch;
+mod reported_pv;
 mod syzygy;
 mod time;
 mod tt;
