@@ -6,6 +6,7 @@
 //! through the engine's [`Network`](crate::nnue::Network) (one definition of the format), the
 //! float `raw.bin`, `history.csv`, `loss.svg` and `checkpoint.bin`. docs/train.md.
 
+pub mod bench;
 pub mod checkpoint;
 pub mod config;
 pub mod data;

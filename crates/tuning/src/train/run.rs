@@ -233,7 +233,8 @@ fn superbatches(
             positions,
             train_loss: loss / positions.max(1) as f64,
             validation_loss,
-            lr: f64::from(lr),
+            // The f32 rate as written (0.001, not 0.0010000000474974513).
+            lr: lr.to_string().parse().unwrap_or(f64::from(lr)),
             lambda: f64::from(lambda),
             positions_per_second: positions as f64 / clock.elapsed().as_secs_f64().max(1e-9),
             elapsed: elapsed_before + started.elapsed().as_secs_f64(),
