@@ -387,10 +387,10 @@ mod tests {
         net.add_gradient(&data, lambda, weight, &mut grad);
         let loss = loss_f64(&net, &data, lambda);
         let (mut checked, mut worst) = (0, 0.0f64);
-        for i in 0..net.params.len() {
+        for (i, &analytic) in grad.iter().enumerate() {
             let h = 1e-4;
             let numeric = (loss(&(i, h)) - loss(&(i, -h))) / (2.0 * h);
-            let analytic = f64::from(grad[i]);
+            let analytic = f64::from(analytic);
             if numeric.abs() < 1e-5 && analytic.abs() < 1e-5 {
                 continue;
             }
