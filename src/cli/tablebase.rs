@@ -1,4 +1,5 @@
-//! `sparring tablebase probe --path DIR FEN`: a position's Syzygy WDL and DTZ.
+//! `sparring tablebase probe --path DIR FEN`: a position's Syzygy WDL and DTZ;
+//! `sparring tablebase verify --path DIR`: every table file checked whole.
 
 use anyhow::Context;
 use clap::{Args, Subcommand};
@@ -18,6 +19,17 @@ pub enum TablebaseCommand {
     /// Print `wdl N` (-2 loss .. 2 win, for the side to move; ±1: the fifty-move rule draws it)
     /// and `dtz N` (plies to the next capture or pawn move, signed the same way) of a position.
     Probe(ProbeArgs),
+    /// Check every table file whole (size, magic, header and the checksum each file carries),
+    /// as `md5sum -c` would after a download: one line per damaged file, exit status 2 if any.
+    Verify(VerifyArgs),
+}
+
+/// Arguments of `sparring tablebase verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The directory of the table files (several separated by ':').
+    #[arg(long, value_name = "DIR")]
+    pub path: std::path::PathBuf,
 }
 
 /// Arguments of `sparring tablebase probe`.
@@ -34,6 +46,27 @@ pub struct ProbeArgs {
 pub fn run(args: &TablebaseArgs) -> anyhow::Result<()> {
     match &args.command {
         TablebaseCommand::Probe(probe) => run_probe(probe),
+        TablebaseCommand::Verify(verify) => run_verify(verify),
+    }
+}
+
+fn run_verify(args: &VerifyArgs) -> anyhow::Result<()> {
+    let found = Tablebases::verify(&args.path)?;
+    for file in &found.damaged {
+        println!("{file}");
+    }
+    println!(
+        "{} files checked, {} damaged",
+        found.files,
+        found.damaged.len()
+    );
+    if found.damaged.is_empty() {
+        Ok(())
+    } else {
+        Err(TablebaseError::Damaged {
+            files: found.damaged,
+        }
+        .into())
     }
 }
 

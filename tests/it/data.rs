@@ -29,7 +29,7 @@ fn game(fen: &str, moves: &[(&str, Score)], result: GameResult) -> DataGame {
 }
 
 /// The notes' README game: 1.e4 +10 e5 +20 2.Qh5 −30 Ke7 +32767 3.Qxe5# +32767, White wins.
-fn readme_game() -> DataGame {
+pub(crate) fn readme_game() -> DataGame {
     let moves = [
         ("e2e4", Score::Cp(10)),
         ("e7e5", Score::Cp(20)),
@@ -41,7 +41,7 @@ fn readme_game() -> DataGame {
 }
 
 /// A game with captures, en passant, both castlings, a promotion and a mate score.
-fn busy_game() -> DataGame {
+pub(crate) fn busy_game() -> DataGame {
     let ucis = [
         "e2e4", "d7d5", "e4e5", "f7f5", "e5f6", "g8f6", "g1f3", "c8g4", "f1e2", "b8c6", "e1g1",
         "d8d6", "d2d4", "e8c8", "b1c3", "g7g5", "c1g5", "h7h5", "g5f6", "e7f6", "a2a4", "h5h4",
@@ -57,7 +57,7 @@ fn busy_game() -> DataGame {
 }
 
 /// A Chess960 game (rooks on b and g): both sides castle, written as king takes rook.
-fn chess960_game() -> DataGame {
+pub(crate) fn chess960_game() -> DataGame {
     let moves = [
         ("e1g1", Score::Cp(5)),
         ("e8b8", Score::Cp(-7)),

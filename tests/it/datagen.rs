@@ -123,6 +123,68 @@ fn datagen_resume_after_a_stop_and_a_torn_tail_gives_the_same_bytes() {
     assert_eq!(data(&dir), data(&whole));
 }
 
+fn strs(v: &[String]) -> Vec<&str> {
+    v.iter().map(String::as_str).collect()
+}
+
+/// The games `state.toml` in `dir` records as complete (0 before it exists).
+fn games_done(dir: &Path) -> u64 {
+    let state = std::fs::read_to_string(dir.join("state.toml")).unwrap_or_default();
+    state
+        .lines()
+        .find_map(|line| line.strip_prefix("done = "))
+        .map_or(0, |n| n.trim().parse().unwrap())
+}
+
+/// A real SIGKILL (not `--stop-after`): the process dies wherever it is, mid-game or mid-write;
+/// `--resume` gives the uninterrupted run's bytes. Killed twice: once early, once later.
+#[test]
+fn datagen_resume_after_sigkill_gives_the_uninterrupted_runs_bytes() {
+    let args = |dir: &Path| {
+        vec![
+            "datagen".to_string(),
+            "--games".into(),
+            "40".into(),
+            "--nodes".into(),
+            "500".into(),
+            "--format".into(),
+            "viriformat".into(),
+            "--seed".into(),
+            "11".into(),
+            "--concurrency".into(),
+            "2".into(),
+            "--out".into(),
+            text(dir).to_string(),
+        ]
+    };
+    let whole = scratch_in("datagen", "sigkill-uninterrupted");
+    assert_eq!(sparring(&strs(&args(&whole))).code, 0);
+    let dir = scratch_in("datagen", "sigkill");
+    for (round, kill_after) in [2u64, 12].into_iter().enumerate() {
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"));
+        cmd.args(args(&dir)).stdout(std::process::Stdio::null());
+        if round > 0 {
+            cmd.arg("--resume");
+        }
+        let mut child = cmd.spawn().unwrap();
+        while games_done(&dir) < kill_after {
+            assert!(
+                child.try_wait().unwrap().is_none(),
+                "the run ended before the kill"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        child.kill().unwrap(); // SIGKILL on Unix
+        child.wait().unwrap();
+    }
+    let mut resume = args(&dir);
+    resume.push("--resume".into());
+    let run = sparring(&strs(&resume));
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let read = |d: &Path| std::fs::read(d.join("data.viriformat")).unwrap();
+    assert_eq!(read(&dir), read(&whole));
+}
+
 #[test]
 fn datagen_bad_config_key_is_bad_input_naming_line_and_key() {
     let dir = scratch_in("datagen", "badkey");

@@ -220,7 +220,7 @@ fn fens() -> Vec<String> {
 }
 
 /// Every line of the given documents, for splicing.
-fn lines_of(docs: &[&[u8]]) -> Vec<Vec<u8>> {
+pub(crate) fn lines_of(docs: &[&[u8]]) -> Vec<Vec<u8>> {
     let mut out: Vec<Vec<u8>> = docs
         .iter()
         .flat_map(|d| d.split_inclusive(|&b| b == b'\n'))
@@ -351,7 +351,7 @@ fn mutate(seed: &[u8], edits: &[Mutation], lines: &[Vec<u8>]) -> Vec<u8> {
 
 /// Inputs for a byte-level target: random bytes, a soup of format tokens, or a seed from the
 /// corpus with a few edits (the most likely, since it reaches past the first checks).
-fn inputs(
+pub(crate) fn inputs(
     seeds: Vec<Vec<u8>>,
     lines: Vec<Vec<u8>>,
     max_random: usize,
@@ -415,7 +415,7 @@ fn panic_text(payload: Box<dyn std::any::Any + Send>) -> String {
 
 /// Whether a reader took a case's input (`Ok`) or refused it with a typed error.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-enum Verdict {
+pub(crate) enum Verdict {
     Accepted,
     Refused,
 }
@@ -433,13 +433,13 @@ impl Verdict {
 /// Cases run on a target and how many of them a reader accepted: a harness whose mutated inputs
 /// never get past the first check would test little, so each target asserts a share of both.
 #[derive(Copy, Clone, Debug)]
-struct Counts {
+pub(crate) struct Counts {
     ran: usize,
     accepted: usize,
 }
 
 impl Counts {
-    fn assert_mixed(self, name: &str, cases: u32) {
+    pub(crate) fn assert_mixed(self, name: &str, cases: u32) {
         assert!(self.ran >= cases as usize, "{name}: {self:?}");
         assert!(
             self.accepted * 50 >= self.ran && self.accepted < self.ran,
@@ -453,7 +453,7 @@ impl Counts {
 /// Runs `check` on `cases` inputs drawn from `strategy` with a seed fixed by `name`. A panic in
 /// `check` fails the case (and proptest shrinks it); a case that runs past `CASE_HANG_LIMIT`
 /// fails the target, printing the input it was on.
-fn run_target<S, F>(name: &'static str, cases: u32, strategy: S, check: F) -> Counts
+pub(crate) fn run_target<S, F>(name: &'static str, cases: u32, strategy: S, check: F) -> Counts
 where
     S: Strategy + Send + 'static,
     S::Value: std::fmt::Debug + Clone + Send,
@@ -534,7 +534,7 @@ where
 
 /// A fuzz input whose `Debug` form is an escaped byte string, so a failure prints readable input.
 #[derive(Clone)]
-struct Bytes(Vec<u8>);
+pub(crate) struct Bytes(pub(crate) Vec<u8>);
 
 impl std::fmt::Debug for Bytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

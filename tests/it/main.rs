@@ -16,6 +16,7 @@ mod dialect;
 mod engine_io;
 mod eval;
 mod fuzz;
+mod fuzz_files;
 mod match_cli;
 mod notation;
 mod openbench;

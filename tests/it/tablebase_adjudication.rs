@@ -310,10 +310,11 @@ fn a_toml_path_without_tables_is_refused_with_its_line() {
 
 /// The damages of issue 45 that crashed a match: the prober read past the end of the file
 /// (SIGSEGV, SIGBUS) or panicked on a directory.
-const CRASHING_DAMAGES: [(Damage, &str); 3] = [
+const CRASHING_DAMAGES: [(Damage, &str); 4] = [
     (Damage::Truncated, "104 bytes"),
     (Damage::Empty, "empty"),
     (Damage::Directory, "not a regular file"),
+    (Damage::CorruptData, "checksum"),
 ];
 
 /// A run refused before any game: status 2, the damaged file and its problem named, no panic,

@@ -154,6 +154,40 @@ fn damaged_syzygy_file_with_random_bytes_after_the_magic_probe_exits_2_naming_it
     probe_refuses_damaged("probe-random", Damage::RandomAfterMagic, "header");
 }
 
+#[test]
+fn damaged_syzygy_file_with_an_intact_header_and_corrupt_data_probe_exits_2_naming_it() {
+    probe_refuses_damaged("probe-data", Damage::CorruptData, "checksum");
+}
+
+#[test]
+fn tablebase_verify_reads_every_file_and_names_the_damaged_one() {
+    let dir = damaged_copy("verify-good", Damage::CorruptData);
+    std::fs::copy(
+        Path::new(&fixture_dir()).join("KRvK.rtbw"),
+        dir.join("KRvK.rtbw"),
+    )
+    .unwrap();
+    let run = sparring(&["tablebase", "verify", "--path", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "10 files checked, 0 damaged\n");
+    let dir = damaged_copy("verify-data", Damage::CorruptData);
+    let run = sparring(&["tablebase", "verify", "--path", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let file = dir.join("KRvK.rtbw").display().to_string();
+    assert!(run.stdout.contains(&file), "{}", run.stdout);
+    assert!(run.stdout.contains("checksum"), "{}", run.stdout);
+    assert!(
+        run.stdout.ends_with("10 files checked, 1 damaged\n"),
+        "{}",
+        run.stdout
+    );
+    let empty = dir.join("no-tables");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = sparring(&["tablebase", "verify", "--path", empty.to_str().unwrap()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("no Syzygy tables"), "{}", run.stderr);
+}
+
 /// `sparring uci` given the damaged copy as SyzygyPath: it says which file is damaged, searches
 /// without tables, answers `go` with a move and quits with status 0; the prober's own line never
 /// reaches the UCI stream.
@@ -186,6 +220,11 @@ fn uci_plays_on_without_damaged(name: &str, damage: Damage, problem: &str) {
 #[test]
 fn damaged_syzygy_file_truncated_to_104_bytes_uci_engine_plays_on_without_tables() {
     uci_plays_on_without_damaged("uci-truncated", Damage::Truncated, "104 bytes");
+}
+
+#[test]
+fn damaged_syzygy_file_with_an_intact_header_and_corrupt_data_uci_engine_plays_on_without_tables() {
+    uci_plays_on_without_damaged("uci-data", Damage::CorruptData, "checksum");
 }
 
 #[test]

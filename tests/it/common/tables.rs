@@ -48,6 +48,9 @@ pub enum Damage {
     WrongMagic,
     /// The right magic and size, random bytes after the magic.
     RandomAfterMagic,
+    /// Size, magic and header intact; the compressed data's last 32 bytes (before the 16-byte
+    /// checksum) inverted.
+    CorruptData,
 }
 
 /// A copy of the fixture tables in a fresh directory `name` under Cargo's test scratch
@@ -85,6 +88,14 @@ pub fn damaged_copy(name: &str, damage: Damage) -> PathBuf {
                 state ^= state >> 7;
                 state ^= state << 17;
                 *b = (state >> 24) as u8;
+            }
+            std::fs::write(&file, bytes).unwrap();
+        }
+        Damage::CorruptData => {
+            let mut bytes = good.clone();
+            let end = bytes.len() - 16;
+            for b in &mut bytes[end - 32..end] {
+                *b = !*b;
             }
             std::fs::write(&file, bytes).unwrap();
         }
