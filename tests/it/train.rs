@@ -239,7 +239,10 @@ fn every_data_format_trains() {
     let sub = scratch_in("train", "formats-tactical");
     let cfg = config(&sub, "[filter]\nfilter_tactical = true\n");
     let run = sparring(&["train", text(&cfg), "--data", text(&dir.join("d.txt"))]);
-    assert_bad_input(&run, &["--filter-tactical", "d.txt"]);
+    assert_bad_input(
+        &run,
+        &["filter.filter_tactical needs the move played", "d.txt"],
+    );
 }
 
 #[test]

@@ -54,8 +54,13 @@ impl DataSpec {
             let reader = DataReader::open(path, self.format)?;
             if let Some(option) = self.filter.needs_games() {
                 if reader.format() != DataFormat::Viriformat {
+                    // The configuration's key, not `sparring data convert`'s option.
+                    let key = match option {
+                        "--filter-castling" => "filter.filter_castling",
+                        _ => "filter.filter_tactical",
+                    };
                     return Err(DataError::NeedsGames {
-                        filter: option,
+                        filter: key,
                         file: reader.file().to_string(),
                         format: reader.format().name(),
                     });
