@@ -43,6 +43,13 @@ fn every_data_error_variant_has_its_class() {
             },
             FailedRun,
         ),
+        (
+            DataError::Records(crate::data::DataError::Empty {
+                file: s(),
+                format: "viriformat",
+            }),
+            BadInput,
+        ),
     ]);
 }
 

@@ -458,7 +458,7 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
     let fastchess = runner(&dir, "fastchess");
     let out = run_program(
         &fastchess,
-        &words("-engine builtin name=p nodes=300 -engine builtin name=q nodes=300 -rounds 1 -show-latency -use-affinity 0,1 -pgnout file=notes.pgn"),
+        &words("-engine builtin name=p nodes=300 -engine builtin name=q nodes=300 -rounds 1 -scoreinterval 1 -autosaveinterval 0 -pgnout file=notes.pgn"),
         &dir,
     );
     assert_eq!(out.code, 0, "{}", out.stderr);
@@ -468,7 +468,7 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
         .filter(|l| l.starts_with("note: "))
         .collect();
     assert_eq!(notes.len(), 2, "{}", out.stderr);
-    assert!(notes[0].contains("-show-latency") && notes[1].contains("-use-affinity"));
+    assert!(notes[0].contains("-scoreinterval") && notes[1].contains("-autosaveinterval"));
     assert!(dir.join("notes.pgn").exists());
 }
 

@@ -9,6 +9,7 @@ mod chess960;
 mod chess960_match;
 mod cli;
 mod cluster_recipes;
+mod compliance;
 mod configs;
 mod data;
 mod datagen;

@@ -380,3 +380,68 @@ fn tune_convert_refuses_to_write_over_its_own_input() {
     out.assert_status(2, "output = input");
     assert_eq!(std::fs::read(dir.join("p.epd")).unwrap(), positions);
 }
+
+// ---------------------------------------------------------------------------------------------
+// tune on the binary training-data formats
+
+/// The tuner reads `sparring datagen`'s viriformat and its conversions to marlinformat and
+/// bulletformat as the same positions (bulletformat's boards flipped to White to move, which a
+/// symmetric evaluation scores alike), and refuses a damaged one naming the file and byte.
+#[test]
+fn tune_reads_viriformat_marlinformat_and_bulletformat_as_the_same_positions() {
+    let dir = scratch("tune-binary");
+    let gen = dir.join("gen");
+    let run = sparring(&[
+        "datagen",
+        "--games",
+        "3",
+        "--nodes",
+        "300",
+        "--seed",
+        "5",
+        "--out",
+        text(&gen),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let viri = gen.join("data.viriformat");
+    let mut files = vec![viri.clone()];
+    for format in ["marlinformat", "bulletformat"] {
+        let out = dir.join(format!("d.{format}"));
+        let run = sparring(&[
+            "data",
+            "convert",
+            text(&viri),
+            "--to",
+            format,
+            "-o",
+            text(&out),
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        files.push(out);
+    }
+    let summary = |data: &Path| {
+        let config = tune_config(&dir, &format!("{:?}", text(data)));
+        let run = sparring(&["tune", text(&config)]);
+        assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
+        let pick = |prefix: &str| {
+            let line = run.stdout.lines().find(|l| l.starts_with(prefix));
+            line.unwrap_or_else(|| panic!("no `{prefix}` in {}", run.stdout))
+                .to_string()
+        };
+        let loaded = pick("loaded ");
+        let loaded = loaded.split(" in ").next().unwrap().to_string();
+        (loaded, pick("K = "))
+    };
+    let expected = summary(&files[0]);
+    assert!(!expected.0.contains("loaded 0 "), "{expected:?}");
+    for file in &files[1..] {
+        assert_eq!(summary(file), expected, "{}", file.display());
+    }
+    let damaged = dir.join("cut.marlinformat");
+    std::fs::write(&damaged, &std::fs::read(&files[1]).unwrap()[..100]).unwrap();
+    let config = tune_config(&dir, &format!("{:?}", text(&damaged)));
+    assert_bad_input(
+        &sparring(&["tune", text(&config)]),
+        &[text(&damaged), "byte 96: truncated"],
+    );
+}

@@ -14,7 +14,14 @@
 //! - `--exit-on CMD`      exit with status 5 (saying nothing) on receiving command CMD (`uci`,
 //!   `isready`, `go`...)
 //! - `--bestmove TEXT`    answer every `go` with `bestmove TEXT` (e.g. `(none)` or `0000`)
-//! - `--info TEXT`        send `info TEXT` before every `bestmove` (repeatable: in order)
+//! - `--info TEXT`        send `info TEXT` before every `bestmove` (repeatable: in order); in
+//!   TEXT, `{best}` is the move it plays, `{other}` another legal move, `{line3}` three plies
+//!   from the position, its move first and then each side's first legal move (for PV tests)
+//! - `--bare`           leave out the `info depth 1 score cp 0 nodes 1` line sent before the
+//!   `--info` lines
+//! - `--play-mate`        play a mating move when there is one (else the first legal move)
+//! - `--report-affinity`  send `info string affinity <Cpus_allowed_list>` (its own, from
+//!   /proc/self/status) before every `bestmove`
 //! - `--huge-info BYTES`  send an `info string` line of BYTES bytes before every `bestmove`
 //! - `--stderr-flood BYTES` write BYTES bytes to standard error on every `go` (in lines of 1 KB,
 //!   then as many again with no line break), before answering
@@ -58,6 +65,9 @@ struct Script {
     log: Option<String>,
     name: Option<String>,
     ponder: bool,
+    play_mate: bool,
+    bare: bool,
+    report_affinity: bool,
     ponder_miss: bool,
     ignore_stop: bool,
 }
@@ -97,6 +107,9 @@ fn parse_args() -> Script {
             "--ponder" => script.ponder = true,
             "--ponder-miss" => (script.ponder, script.ponder_miss) = (true, true),
             "--ignore-stop" => script.ignore_stop = true,
+            "--play-mate" => script.play_mate = true,
+            "--bare" => script.bare = true,
+            "--report-affinity" => script.report_affinity = true,
             other => panic!("mock_engine: unknown argument {other}"),
         }
     }
@@ -142,6 +155,24 @@ fn prediction(script: &Script, pos: &Position, best: &str) -> String {
         replies.iter().next()
     };
     predicted.map_or(String::new(), |m| format!(" ponder {m}"))
+}
+
+/// `--info` text with `{best}`, `{other}` and `{line3}` filled in for `pos`, where the engine
+/// plays `best`.
+fn fill_in(text: &str, pos: &Position, best: Option<Move>) -> String {
+    let name = |m: Option<Move>| m.map_or("0000".to_string(), |m| m.to_string());
+    let other = pos.legal_moves().iter().copied().find(|&m| Some(m) != best);
+    let mut line = Vec::new();
+    let mut walk = pos.clone();
+    let mut next = best;
+    while let (Some(mv), true) = (next, line.len() < 3) {
+        line.push(mv.to_string());
+        walk.make_move(mv);
+        next = walk.legal_moves().iter().next().copied();
+    }
+    text.replace("{best}", &name(best))
+        .replace("{other}", &name(other))
+        .replace("{line3}", &line.join(" "))
 }
 
 fn hang() -> ! {
@@ -256,10 +287,30 @@ fn main() {
                 if let Some(bytes) = script.stderr_flood {
                     flood_stderr(bytes);
                 }
+                let legal = position.legal_moves();
+                let mating = legal.iter().copied().find(|&m| {
+                    let mut after = position.clone();
+                    after.make_move(m);
+                    after.is_checkmate()
+                });
+                let first: Option<Move> = match mating.filter(|_| script.play_mate) {
+                    Some(mate) => Some(mate),
+                    None => legal.iter().next().copied(),
+                };
                 // Sent last before `bestmove`, so what they report is the final word.
                 let mut extra = String::new();
                 for text in &script.info {
+                    let text = fill_in(text, &position, first);
                     extra.push_str(&format!("info {text}\n"));
+                }
+                if script.report_affinity {
+                    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+                    let cpus = status
+                        .lines()
+                        .find_map(|l| l.strip_prefix("Cpus_allowed_list:"))
+                        .map_or("unknown", str::trim)
+                        .to_string();
+                    extra.push_str(&format!("info string affinity {cpus}\n"));
                 }
                 if let Some(bytes) = script.huge_info {
                     extra.push_str("info string ");
@@ -272,8 +323,6 @@ fn main() {
                 if due(script.hang_after, searches) {
                     hang();
                 }
-                let legal = position.legal_moves();
-                let first: Option<Move> = legal.iter().next().copied();
                 let best = match &script.bestmove {
                     Some(text) => text.clone(),
                     None => first.map_or("0000".to_string(), |m| m.to_string()),
@@ -289,8 +338,13 @@ fn main() {
                         .unwrap_or("a1a1");
                     reply.push_str(&format!("bestmove {illegal}\n"));
                 } else {
+                    let default_info = if script.bare {
+                        ""
+                    } else {
+                        "info depth 1 score cp 0 nodes 1\n"
+                    };
                     reply.push_str(&format!(
-                        "info depth 1 score cp 0 nodes 1\n{extra}bestmove {best}{}\n",
+                        "{default_info}{extra}bestmove {best}{}\n",
                         prediction(&script, &position, &best)
                     ));
                     if script.double_bestmove {

@@ -9,8 +9,8 @@ use super::tokens::usage_error;
 use super::Flavor;
 use crate::cli::UsageError;
 use sparring::arena::config::{
-    Adjudication, EngineConfig, FinalPositions, MatchConfig, OutputConfig, PgnMode, ResultsFormat,
-    Seeds, TimeControl, TournamentKind,
+    Adjudication, ComplianceConfig, EngineConfig, EngineKind, FinalPositions, MatchConfig,
+    OutputConfig, PgnMode, ResultsFormat, Seeds, TimeControl, TournamentKind,
 };
 use std::path::PathBuf;
 use std::time::Duration;
@@ -288,6 +288,7 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         }
         o.per_game = per_game;
     }
+    let compliance = compliance_config(s, flavor, &engines);
     Ok(MatchConfig {
         source: "the command line".to_string(),
         event: s
@@ -320,5 +321,36 @@ pub(super) fn build(s: &mut Settings, flavor: Flavor) -> Result<MatchConfig, Usa
         engines,
         max_restarts: 3,
         strict_options: s.strict,
+        compliance,
     })
+}
+
+/// The `[compliance]` table of the line: fastchess's warning lines on the fastchess dialect's
+/// console (cutechess-cli prints none: there they go to the engine log and the end-of-run
+/// count), the CRC32 line only with a PGN file (`-pgnout`), and CPU pinning only for
+/// single-threaded engines, as in fastchess.
+fn compliance_config(
+    s: &mut Settings,
+    flavor: Flavor,
+    engines: &[EngineConfig],
+) -> ComplianceConfig {
+    let mut c = s.compliance.clone();
+    // fastchess pins only single-threaded engines: one CPU for a game of several threads each
+    // would starve them.
+    let threaded = engines.iter().any(|e| match &e.kind {
+        EngineKind::Uci { options, .. } => options
+            .iter()
+            .any(|(k, v)| k == "Threads" && v.trim().parse::<u64>().is_ok_and(|n| n > 1)),
+        EngineKind::Builtin { .. } => false,
+    });
+    if threaded && c.affinity.take().is_some() {
+        s.notes.push(
+            "-use-affinity: an engine has option.Threads above 1, so no game is pinned (as in fastchess)"
+                .to_string(),
+        );
+    }
+    c.warning_lines = flavor == Flavor::Fastchess;
+    c.crc32 &= s.pgn_file.is_some();
+    c.pgn_label = s.pgn_file.clone().filter(|_| c.crc32);
+    c
 }

@@ -6,6 +6,7 @@
 //! Tokenized by hand: clap cannot express groups like `-engine k=v k=v ... -engine k=v`.
 
 mod build;
+mod compliance;
 mod engine;
 mod engines_json;
 mod noted;
@@ -176,6 +177,7 @@ Match:
   -draw [movenumber=N] [movecount=N] [score=CP]   -resign movecount=N score=CP [twosided=true]
   -maxmoves N   -sprt elo0=E0 elo1=E1 [alpha=A] [beta=B] [model=normalized|logistic|bayesian]
   -recover   -strict   -event TEXT   -site TEXT   -config file=MATCH.toml | outname=F [discard=B]
+  -check-mate-pvs   -testEnv   -crc32 pgn=true   -use-affinity [CPUS]   -show-latency
   -engines [FILE]   alone: list engines.json's engines; with FILE: the file conf=NAME reads
   -pgnin FILE | -epdin FILE [-pgndepth N]   cutechess-cli's old -openings (file order)
 
@@ -187,8 +189,7 @@ Output:
 
 sparring's own: --dump-config FILE.toml (write the TOML form and stop), --resume,
   --progress lines|bar|auto (default lines).
-Accepted with a note: -testEnv -crc32 -check-mate-pvs -use-affinity -show-latency
-  -scoreinterval -autosaveinterval -resultformat -outcomeinterval -bookmode.
+Accepted with a note: -scoreinterval -autosaveinterval -resultformat -outcomeinterval -bookmode.
   Tablebases: -tb PATH [-tbpieces N] [-tbignore50] [-tbadjudicate WIN_LOSS|DRAW|BOTH].
   Details: docs/command-line-dialect.md
 "

@@ -1,8 +1,8 @@
 //! The options sparring accepts with a one-line note because they change nothing it does
-//! (`-scoreinterval`, `-testEnv`, `-resultformat`, ...), and the refusal of unknown options.
+//! (`-scoreinterval`, `-resultformat`, ...), and the refusal of unknown options.
 
 use super::options::Settings;
-use super::tokens::{bad, boolean, usage_error, Group};
+use super::tokens::{usage_error, Group};
 use crate::cli::UsageError;
 
 /// The options accepted with a note (sparring has no use for them), and the refusals.
@@ -23,37 +23,6 @@ pub(super) fn noted(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
                     .to_string(),
             );
         }
-        "-testEnv" => {
-            g.none()?;
-            s.notes.push(
-                "-testEnv: sparring's warnings are always one line each; accepted".to_string(),
-            );
-        }
-        "-crc32" => {
-            for (k, v) in g.pairs()? {
-                match k.as_str() {
-                    "pgn" => {
-                        boolean(option, &k, &v)?;
-                    }
-                    _ => return Err(bad(option, &k, &v, "the key pgn")),
-                }
-            }
-            s.notes.push(
-                "-crc32: sparring prints no CRC32 lines for the PGN file; accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-check-mate-pvs" => {
-            g.none()?;
-            s.notes.push(
-                "-check-mate-pvs: sparring does not check mating PVs; accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-use-affinity" => s.notes.push(
-            "-use-affinity: sparring does not pin engines to CPUs; accepted and not used"
-                .to_string(),
-        ),
         "-resultformat" => {
             g.one()?;
             s.notes.push(
@@ -77,13 +46,6 @@ pub(super) fn noted(g: &Group, s: &mut Settings) -> Result<(), UsageError> {
             }
             s.notes.push(
                 "-bookmode: sparring reads an engine's Polyglot book (book=) into memory whatever the mode; accepted and not used"
-                    .to_string(),
-            );
-        }
-        "-show-latency" => {
-            g.none()?;
-            s.notes.push(
-                "-show-latency: sparring does not log engine latency; accepted and not used"
                     .to_string(),
             );
         }

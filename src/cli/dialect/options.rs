@@ -3,6 +3,7 @@
 //! `MatchConfig`.
 
 use super::build::build;
+use super::compliance::compliance_option;
 use super::engine::EngineSpec;
 use super::noted::noted;
 use super::output::{config_option, log, pgnout};
@@ -96,6 +97,8 @@ pub(super) struct Settings {
     pub(super) timeouts: Vec<(String, u64)>,
     /// `-force-concurrency`: more games at once than the machine has threads.
     pub(super) force_concurrency: bool,
+    /// `-check-mate-pvs`, `-testEnv`, `-crc32`, `-use-affinity`, `-show-latency`.
+    pub(super) compliance: sparring::arena::config::ComplianceConfig,
 }
 
 /// Parses the dialect's arguments (without the program name).
@@ -195,7 +198,7 @@ fn apply(g: &Group, s: &mut Settings) -> Result<Option<Request>, UsageError> {
         }
         "-quick" => quick(g, s)?,
         _ => {
-            if !match_option(g, s)? {
+            if !match_option(g, s)? && !compliance_option(g, s)? {
                 noted(g, s)?;
             }
         }

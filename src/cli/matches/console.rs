@@ -1,7 +1,7 @@
 //! The console of a run: the progress lines or bar, and the results lines of the run's
 //! format (`results.rs`), printed as the tournament's events arrive.
 
-use super::engine_table::engine_table;
+use super::engine_table::{engine_table, warning_counts};
 use super::results::{fmt2, output_for, Block, ResultsOutput, RunFacts};
 use super::ProgressStyle;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle as ProgressStyle_};
@@ -27,6 +27,9 @@ pub(super) struct Console {
     /// A shard's or wave's first 0-based game number and its name (`shard 2/4`), for the
     /// progress lines; `None` for the whole run.
     slice: Option<(u64, String)>,
+    /// `compliance.warning_lines`: how a warning's parts are joined on the console (`" :: "`
+    /// under `-testEnv`, else line breaks); None: warnings are not printed.
+    warning_separator: Option<&'static str>,
 }
 
 impl Console {
@@ -60,6 +63,13 @@ impl Console {
             decided: Vec::new(),
             block_stale: true,
             slice: None,
+            warning_separator: config.compliance.warning_lines.then_some(
+                if config.compliance.one_line {
+                    " :: "
+                } else {
+                    "\n"
+                },
+            ),
         }
     }
 
@@ -94,6 +104,23 @@ impl Console {
             // fastchess's words (fishtest's worker stops a task on them, as with fastchess).
             Event::UndeclaredOption { engine, option } => {
                 self.print(&[format!("Warning; {engine} doesn't have option {option}")])
+            }
+            Event::EngineWarning {
+                engine,
+                opponent,
+                warning,
+                ..
+            } => {
+                // fastchess's words, one event at a time (fishtest's worker reads them); the
+                // latency note goes to the engine log only, as in fastchess.
+                if let (Some(separator), true) = (self.warning_separator, warning.is_warning()) {
+                    self.print(&[warning.fastchess_parts(engine, opponent).join(separator)]);
+                }
+            }
+            // fastchess's `-crc32 pgn=true` line: `{:#x}` is Python's hex() form, which
+            // fishtest's worker compares as a string.
+            Event::PgnChecksum { file, crc32 } => {
+                self.print(&[format!("File {file} has CRC32: {crc32:#x}")])
             }
             Event::RunStarted {
                 total,
@@ -231,6 +258,7 @@ impl Console {
         }
         lines.extend(self.output.end_notes(&self.run, figures));
         lines.extend(engine_table(&self.run.names, figures));
+        lines.extend(warning_counts(&self.run.names, figures));
         lines.extend(adjudication_line(adjudications));
         let secs = elapsed.as_secs();
         lines.push("Finished match".to_string());

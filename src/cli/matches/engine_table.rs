@@ -51,3 +51,20 @@ pub(super) fn engine_table(names: &[String], figures: &[EngineFigures]) -> Vec<S
     }
     lines
 }
+
+/// The compliance warnings per engine (fastchess's `Warning; ...` checks, written to the
+/// engine log and, in the fastchess dialect, to the console); nothing when there were none.
+pub(super) fn warning_counts(names: &[String], figures: &[EngineFigures]) -> Vec<String> {
+    if figures.iter().all(|f| f.compliance_warnings == 0) {
+        return Vec::new();
+    }
+    let counts: Vec<String> = names
+        .iter()
+        .zip(figures)
+        .map(|(name, f)| format!("{name} {}", f.compliance_warnings))
+        .collect();
+    vec![format!(
+        "Compliance warnings (the engine log has each): {}",
+        counts.join(", ")
+    )]
+}

@@ -52,3 +52,35 @@ fn pgnout_minimal_and_notation() {
     );
     assert!(error(&format!("{TWO} -pgnout file=x.pgn min=maybe")).contains("min=maybe"));
 }
+
+/// fishtest's compliance options reach `[compliance]`: warning lines on the fastchess dialect
+/// only, the CRC32 line only with a PGN, no pinning for multi-threaded engines.
+#[test]
+fn compliance_options_map_to_the_compliance_table() {
+    use sparring::arena::config::Affinity;
+    let c = config(&format!(
+        "{TWO} -check-mate-pvs -testEnv -crc32 pgn=true -show-latency -use-affinity 0-1 -pgnout file=r.pgn"
+    ));
+    let k = &c.compliance;
+    assert!(k.mate_pvs && k.one_line && k.crc32 && k.latency && k.warning_lines);
+    assert_eq!(k.pgn_label.as_deref(), Some("r.pgn"));
+    assert_eq!(k.affinity, Some(Affinity::Cpus(vec![0, 1])));
+    let c = config(&format!("{TWO} -crc32 pgn=true -use-affinity"));
+    assert!(!c.compliance.crc32, "no PGN, no CRC32 line");
+    assert_eq!(c.compliance.affinity, Some(Affinity::Auto));
+    let m = parsed(
+        &format!("{TWO} -games 2 -check-mate-pvs"),
+        Flavor::Cutechess,
+    );
+    assert!(m.config.compliance.mate_pvs && !m.config.compliance.warning_lines);
+    let threaded = "-engine cmd=./e name=a nodes=9 option.Threads=4 -engine cmd=./e name=b nodes=9";
+    let m = parsed(&format!("{threaded} -use-affinity 0"), Flavor::Fastchess);
+    assert_eq!(m.config.compliance.affinity, None);
+    assert!(
+        m.notes.iter().any(|n| n.contains("Threads above 1")),
+        "{:?}",
+        m.notes
+    );
+    assert!(error(&format!("{TWO} -use-affinity 3-3")).contains("bad CPU list"));
+    assert!(error(&format!("{TWO} -crc32 pgn=yes")).contains("-crc32"));
+}

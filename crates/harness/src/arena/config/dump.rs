@@ -33,6 +33,7 @@ impl MatchConfig {
             sprt: self.sprt.as_ref().map(sprt_file),
             output: Some(output_file(&self.output)),
             engine: Some(self.engines.iter().map(engine_file).collect()),
+            compliance: super::compliance::compliance_file(&self.compliance),
         };
         let mut doc = match toml::Value::try_from(&file) {
             Ok(toml::Value::Table(doc)) => doc,
@@ -46,6 +47,7 @@ impl MatchConfig {
             "adjudication",
             "sprt",
             "output",
+            "compliance",
             "engine",
         ];
         let mut text = String::new();

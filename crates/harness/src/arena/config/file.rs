@@ -17,6 +17,7 @@ pub(super) struct MatchFile {
     pub(super) sprt: Option<SprtFile>,
     pub(super) output: Option<OutputFile>,
     pub(super) engine: Option<Vec<EngineFile>>,
+    pub(super) compliance: Option<super::compliance::ComplianceFile>,
 }
 
 #[derive(Deserialize, Serialize)]

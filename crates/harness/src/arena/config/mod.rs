@@ -5,6 +5,7 @@
 //! `model` holds the checked configuration, `file` the file's serde shape, `validate` the checks
 //! that turn one into the other, and `dump` the way back to TOML (`--dump-config`).
 
+mod compliance;
 mod dump;
 mod engines;
 mod file;
@@ -13,6 +14,7 @@ mod model;
 mod tests;
 mod validate;
 
+pub use compliance::{parse_cpu_list, Affinity, ComplianceConfig};
 pub use file::AdjudicationFile;
 pub use model::{
     parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,

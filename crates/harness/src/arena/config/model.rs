@@ -585,6 +585,8 @@ pub struct MatchConfig {
     /// `tournament.strict_options`: an option an engine did not declare stops the run instead of
     /// giving a warning.
     pub strict_options: bool,
+    /// `[compliance]`: fastchess's engine checks and what goes with them (CRC32, affinity).
+    pub compliance: super::ComplianceConfig,
 }
 
 impl MatchConfig {

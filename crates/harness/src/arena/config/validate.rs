@@ -60,6 +60,7 @@ impl MatchConfig {
             .ok_or_else(|| doc.missing("output", "an [output] table with `dir`"))?;
         let output = output(&doc, out)?;
 
+        let compliance = super::compliance::compliance(&doc, f.compliance)?;
         let engines = engines(&doc, f.engine, f.each, each_limit)?;
         check_seeds(&doc, &tournament, engines.len())?;
         let time_control = match time_control {
@@ -94,6 +95,7 @@ impl MatchConfig {
             engines,
             max_restarts: tournament.max_restarts,
             strict_options: tournament.strict_options,
+            compliance,
         })
     }
 }

@@ -171,6 +171,12 @@ impl LogSink {
         );
     }
 
+    /// Logs a note of the runner's about this engine in game `game_id` (a compliance warning,
+    /// written after the game by the worker that played it).
+    pub fn note_in_game(&self, game_id: u64, text: &str) {
+        self.log.write(game_id, &self.name, self.process, '#', text);
+    }
+
     /// Logs a note of the runner's about this engine's lines (not text the engine wrote).
     pub fn note(&self, text: &str) {
         self.log.write(

@@ -3,6 +3,7 @@
 //! time and caps their length); `uci` speaks the UCI protocol over it; `uci_player` is the
 //! arena's `Player` on top. `xboard` and `xboard_player` do the same for xboard (CECP) engines.
 
+pub mod affinity;
 mod book;
 mod lines;
 pub mod log;

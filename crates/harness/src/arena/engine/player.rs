@@ -60,6 +60,13 @@ pub struct EngineReply {
     pub nodes: Option<u64>,
     /// The rest of what it reported (seldepth, nps, PV, the lines `match_line` keeps).
     pub details: MoveDetails,
+    /// Every line an external UCI engine wrote for this move, trimmed, in order, from the
+    /// first after `go` to the `bestmove` line included: what the compliance checks read
+    /// (`game::compliance`). Empty for players that write no lines (built-in, book, xboard).
+    pub output: Vec<String>,
+    /// From the moment the engine had the `go` (its `readyok` read) to its `bestmove` line:
+    /// the elapsed time of fastchess's latency report. None for players without lines.
+    pub answer_time: Option<Duration>,
 }
 
 /// Why a player could not start or could not answer a move request.
@@ -275,6 +282,7 @@ impl SearchBackend for Searcher {
             depth: Some(result.depth),
             nodes: Some(result.nodes),
             details,
+            ..EngineReply::default()
         }
     }
 
@@ -310,7 +318,7 @@ struct SearchJob {
 
 enum Answer {
     Cleared,
-    Moved(EngineReply),
+    Moved(Box<EngineReply>),
 }
 
 /// The project's engine, in process: its own searcher and table (weights shared read-only) on a
@@ -347,9 +355,11 @@ impl BuiltinPlayer {
                             backend.clear();
                             Answer::Cleared
                         }
-                        Job::Search(job) => {
-                            Answer::Moved(backend.search(&job.pos, &job.keys, &job.limits))
-                        }
+                        Job::Search(job) => Answer::Moved(Box::new(backend.search(
+                            &job.pos,
+                            &job.keys,
+                            &job.limits,
+                        ))),
                     };
                     if answer_tx.send(answer).is_err() {
                         break;
@@ -430,7 +440,7 @@ impl Player for BuiltinPlayer {
             limits: request.limits.clone(),
         }));
         match self.ask(job, request.deadline)? {
-            Answer::Moved(reply) => Ok(reply),
+            Answer::Moved(reply) => Ok(*reply),
             Answer::Cleared => Err(PlayerError::Disconnected {
                 detail: " (the built-in search answered out of turn)".to_string(),
             }),

@@ -157,7 +157,7 @@ impl Player for Scripted {
             score: self.scores.get(n).copied().flatten().or(self.score),
             depth: self.depths.get(n).copied().flatten().or(Some(1)),
             nodes: Some(1),
-            details: Default::default(),
+            ..EngineReply::default()
         })
     }
 }

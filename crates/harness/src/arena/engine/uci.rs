@@ -180,6 +180,10 @@ pub(crate) fn go(
     read_reply(process, keep, deadline)
 }
 
+/// The most lines of one move kept for the compliance checks: a flood of `info` lines costs
+/// no more memory than this (the older half is dropped when it fills).
+const MAX_KEPT_LINES: usize = 4096;
+
 /// Reads `info` lines up to `bestmove` by `deadline`: the reply, and the move the engine
 /// expects in answer (`bestmove e2e4 ponder e7e5`), if it names one.
 pub(crate) fn read_reply(
@@ -189,9 +193,15 @@ pub(crate) fn read_reply(
 ) -> Result<(EngineReply, Option<String>), PlayerError> {
     let mut reply = EngineReply::default();
     let mut kept: Vec<Option<String>> = vec![None; keep.len()];
+    let asked = Instant::now();
     loop {
         let line = process.recv_until(deadline)?;
         let trimmed = line.trim();
+        if reply.output.len() == MAX_KEPT_LINES {
+            // A flood: the oldest half goes (amortised), the newest lines matter most.
+            reply.output.drain(..MAX_KEPT_LINES / 2);
+        }
+        reply.output.push(trimmed.to_string());
         for (pattern, slot) in keep.iter().zip(&mut kept) {
             if pattern.is_match(trimmed) {
                 *slot = Some(trimmed.to_string());
@@ -202,6 +212,7 @@ pub(crate) fn read_reply(
         } else if let Some(best) = parse_bestmove(trimmed) {
             reply.bestmove = best.to_string();
             reply.details.lines = kept.into_iter().flatten().collect();
+            reply.answer_time = Some(asked.elapsed());
             return Ok((reply, parse_ponder(trimmed)));
         }
     }

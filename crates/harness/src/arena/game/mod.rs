@@ -3,6 +3,7 @@
 //! fifty-move draws on the players' behalf) or by adjudication, and records why.
 
 pub mod adjudication;
+pub mod compliance;
 
 use super::config::{Adjudication, TimeControl};
 use super::engine::player::{EngineReply, GoRequest, Player, PlayerError};
@@ -10,6 +11,7 @@ use crate::board::{Color, Game, GameEnd, GameResult, Move, PieceKind, Position};
 use crate::record::{AdjudicationRule, GameRecord, PlayedMove, Termination};
 use crate::search::{Clock, SearchLimits};
 use adjudication::{tablebase_verdict, AdjudicationState};
+use compliance::{ComplianceChecks, Warning};
 use std::time::{Duration, Instant, SystemTime};
 
 /// Everything about one game except the players.
@@ -92,19 +94,36 @@ type Outcome = (GameResult, Termination, String);
 /// Plays one game. `players` are indexed by colour (White first).
 pub fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRecord {
     let origin = Instant::now();
-    play_game_timed(setup, players, &|| origin.elapsed())
+    play_game_timed(setup, players, None, &|| origin.elapsed()).0
 }
 
-/// As `play_game`, with thinking times measured by `now` (time since any fixed origin): the
-/// wall clock in a match, a virtual one in tests.
+/// A compliance warning about the engine playing `.0` (White or Black) in a game.
+pub type GameWarning = (Color, Warning);
+
+/// As `play_game`, running fastchess's compliance checks (`checks`) on every engine move: the
+/// record, and the warnings in the order they arose.
+pub fn play_game_checked(
+    setup: &GameSetup<'_>,
+    players: [&mut dyn Player; 2],
+    checks: ComplianceChecks,
+) -> (GameRecord, Vec<GameWarning>) {
+    let origin = Instant::now();
+    play_game_timed(setup, players, Some(checks), &|| origin.elapsed())
+}
+
+/// As `play_game_checked` (no checks when `checks` is None), with thinking times measured by
+/// `now` (time since any fixed origin): the wall clock in a match, a virtual one in tests.
 fn play_game_timed(
     setup: &GameSetup<'_>,
     players: [&mut dyn Player; 2],
+    checks: Option<ComplianceChecks>,
     now: &dyn Fn() -> Duration,
-) -> GameRecord {
+) -> (GameRecord, Vec<GameWarning>) {
     let clock_start = Instant::now();
     let mut record = play_game_shell(setup);
-    let (result, termination, mut reason) = run(setup, players, &mut record, now);
+    let mut warnings = Vec::new();
+    let (result, termination, mut reason) =
+        run(setup, players, &mut record, (checks, &mut warnings), now);
     if let (Some(log), Some(_)) = (setup.engine_log, record.at_fault) {
         // Point at what the engine said (and wrote to stderr) before it failed.
         reason.push_str(&format!(
@@ -117,7 +136,7 @@ fn play_game_timed(
     record.termination = termination;
     record.reason = reason;
     record.duration = clock_start.elapsed();
-    record
+    (record, warnings)
 }
 
 /// A record with no moves yet.
@@ -214,12 +233,19 @@ struct Arbiter<'a, 's> {
     /// Every move since the start, book moves included: what the engines are sent.
     moves: Vec<Move>,
     now: &'a dyn Fn() -> Duration,
+    /// The compliance checks to run; None: none.
+    checks: Option<ComplianceChecks>,
+    /// What they found so far.
+    warnings: &'a mut Vec<GameWarning>,
+    /// The last engine move's mover, mate score and info line, for the sign check.
+    last_mate: Option<(Color, (i32, String))>,
 }
 
 fn run(
     setup: &GameSetup<'_>,
     mut players: [&mut dyn Player; 2],
     record: &mut GameRecord,
+    (checks, warnings): (Option<ComplianceChecks>, &mut Vec<GameWarning>),
     now: &dyn Fn() -> Duration,
 ) -> Outcome {
     for (i, player) in players.iter_mut().enumerate() {
@@ -227,7 +253,11 @@ fn run(
         if let Err(e) = player.new_game() {
             let color = if i == 0 { Color::White } else { Color::Black };
             record.at_fault = Some(color);
-            return failure(color, &e, false);
+            let outcome = failure(color, &e, false);
+            if checks.is_some() && outcome.1 == Termination::StalledConnection {
+                warnings.push((color, Warning::NotResponsive));
+            }
+            return outcome;
         }
     }
     let mut game = Game::new(setup.start.clone());
@@ -252,6 +282,9 @@ fn run(
         engine_plies: 0,
         moves: record.book_moves.clone(),
         now,
+        checks,
+        warnings,
+        last_mate: None,
     };
     let outcome = loop {
         if let Some(end) = arbiter.game.status_with_claims() {
@@ -285,6 +318,33 @@ fn run(
 }
 
 impl Arbiter<'_, '_> {
+    /// Runs the compliance checks on `mover`'s reply (before its move is played); gives the
+    /// reply's mate score and line for the sign check.
+    fn check_reply(&mut self, reply: &EngineReply, mover: Color) -> Option<(i32, String)> {
+        let checks = self.checks?;
+        let played = self.game.position().parse_uci_move(&reply.bestmove).ok();
+        let found = compliance::check_reply(&self.game, reply, played, checks);
+        self.warnings
+            .extend(found.warnings.into_iter().map(|w| (mover, w)));
+        found.mate
+    }
+
+    /// After `mover`'s move (scored `mate`, if a mate score): the sign check against the
+    /// opponent's previous move.
+    fn check_mate_signs(&mut self, mate: Option<(i32, String)>, mover: Color) {
+        if self.checks.is_none() {
+            return;
+        }
+        if let (Some((color, theirs)), Some(ours)) = (&self.last_mate, &mate) {
+            if *color == !mover {
+                if let Some(w) = compliance::mate_sign_mismatch(&self.game, theirs, ours, mover) {
+                    self.warnings.push((mover, w));
+                }
+            }
+        }
+        self.last_mate = mate.map(|m| (mover, m));
+    }
+
     /// The tablebase adjudication of the current position, if configured and decisive.
     fn tablebase_verdict(&self) -> Option<Outcome> {
         let rules = self.setup.adjudication.tablebase.as_ref()?;
@@ -308,6 +368,7 @@ impl Arbiter<'_, '_> {
                 record.at_fault = Some(mover);
             }
         })?;
+        let mate = self.check_reply(&reply, mover);
         let mv = match pos.parse_uci_move(&reply.bestmove) {
             Ok(mv) => mv,
             Err(_) => {
@@ -336,6 +397,7 @@ impl Arbiter<'_, '_> {
         }
         self.moves.push(mv);
         self.engine_plies += 1;
+        self.check_mate_signs(mate, mover);
         let mut details = reply.details;
         if let TimeControl::Clock { .. } = self.setup.time_controls[mover.index()] {
             details.time_left = Some(self.clocks.left[mover.index()]);
@@ -423,6 +485,9 @@ impl Arbiter<'_, '_> {
             Ok(reply) => reply,
             Err(e) => {
                 let (result, termination, reason) = failure(mover, &e, timed);
+                if self.checks.is_some() && termination == Termination::StalledConnection {
+                    self.warnings.push((mover, Warning::NotResponsive));
+                }
                 if termination != Termination::TimeForfeit {
                     return Err((result, termination, reason));
                 }

@@ -5,6 +5,7 @@
 use super::pairing::{EngineFigures, PairingStats};
 use super::report::EngineFacts;
 use crate::arena::game::adjudication::AdjudicationCounts;
+use crate::arena::game::compliance::Warning;
 use crate::record::GameRecord;
 use crate::stats::{JointRatings, RatingsError, SprtDecision};
 use std::path::Path;
@@ -41,6 +42,26 @@ pub enum Event<'a> {
         engine: &'a str,
         /// The option's name as configured.
         option: &'a str,
+    },
+    /// An engine's move broke one of fastchess's compliance rules (or, for
+    /// `Warning::Latency`, the latency note of `compliance.latency`), in a game being played.
+    EngineWarning {
+        /// The game's 1-based id.
+        game_id: u64,
+        /// The configured name of the engine the warning is about.
+        engine: &'a str,
+        /// The configured name of its opponent in the game.
+        opponent: &'a str,
+        /// What it did.
+        warning: &'a Warning,
+    },
+    /// With `compliance.crc32`, a game was just appended to the PGN file: the CRC32 of the
+    /// whole file as it now stands (fastchess's `-crc32 pgn=true`).
+    PgnChecksum {
+        /// The PGN file as the configuration names it (`-pgnout file=` as given).
+        file: &'a str,
+        /// The CRC32 (IEEE, as zlib's) of every byte of the file.
+        crc32: u32,
     },
     /// The run starts: `already_done` of `total` games were finished by an earlier run.
     RunStarted {

@@ -106,6 +106,7 @@ pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)
             disconnects: fields[12],
             stalls: fields[13],
             illegal_moves: fields[14],
+            compliance_warnings: 0,
         };
         rows.push((fields[0], fields[1] as usize, figures));
     }
@@ -132,6 +133,7 @@ mod tests {
             disconnects: 1,
             stalls: 0,
             illegal_moves: 0,
+            compliance_warnings: 0,
         };
         let mut text = Vec::new();
         write_figures_header(&mut text).unwrap();

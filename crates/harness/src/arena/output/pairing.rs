@@ -58,6 +58,9 @@ pub struct EngineFigures {
     pub stalls: u64,
     /// Games it lost by an illegal or unreadable move.
     pub illegal_moves: u64,
+    /// fastchess's compliance warnings about its moves (`game::compliance`), in the games of
+    /// this run (not kept in figures.csv: a resumed run counts its own games only).
+    pub compliance_warnings: u64,
 }
 
 impl EngineFigures {
@@ -113,6 +116,7 @@ impl EngineFigures {
         self.disconnects += other.disconnects;
         self.stalls += other.stalls;
         self.illegal_moves += other.illegal_moves;
+        self.compliance_warnings += other.compliance_warnings;
     }
 
     /// Mean reported depth per move.

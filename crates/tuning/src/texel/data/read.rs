@@ -110,12 +110,18 @@ pub enum DataError {
         /// The evaluation's reason.
         error: crate::texel::tunable::TraceError,
     },
+    /// A training-data file in one of the binary formats (viriformat, marlinformat,
+    /// bulletformat) that does not decode: the data subsystem's error, naming the file and the
+    /// byte offset of the record.
+    #[error(transparent)]
+    Records(#[from] crate::data::DataError),
 }
 
 impl ErrorClass for DataError {
     fn class(&self) -> Failure {
         match self {
             DataError::Trace { error, .. } => error.class(),
+            DataError::Records(error) => error.class(),
             DataError::Missing { .. }
             | DataError::NotAFile { .. }
             | DataError::BadPattern { .. }
@@ -258,6 +264,12 @@ impl Dataset {
         for path in files {
             let path = path.as_ref();
             let name = path.display().to_string();
+            if let Some(format) = binary_format(path) {
+                check_data_files(&[path])?;
+                let reader = crate::data::DataReader::open(path, Some(format))?;
+                data.load_samples(reader, &name, selection, &mut report)?;
+                continue;
+            }
             let file = open_data_file(path)?;
             data.load_blocks(
                 file,
@@ -281,6 +293,49 @@ impl Dataset {
         report: &mut LoadReport,
     ) -> Result<(), DataError> {
         self.load_blocks(reader, source, selection, report, READ_BLOCK)
+    }
+
+    /// Reads every position of a binary training-data file (see [`binary_format`]) and appends
+    /// them as the text loader would: each becomes the contract's line (FEN, the score from the
+    /// side to move's view as `ce` unless it is a mate score, the game's result as `c9`), so
+    /// the same packing, checks and deduplication apply. In `report` and errors a "line" of
+    /// such a file is its position's 1-based number.
+    pub fn load_samples(
+        &mut self,
+        reader: crate::data::DataReader,
+        source: &str,
+        selection: &impl PackSource,
+        report: &mut LoadReport,
+    ) -> Result<(), DataError> {
+        let before = self.entries.len();
+        let mut duplicates = 0;
+        let mut samples = crate::data::Samples::new(reader);
+        let mut first_line = 1;
+        loop {
+            let mut lines = Vec::with_capacity(LOAD_CHUNK_LINES * 32);
+            while lines.len() < LOAD_CHUNK_LINES * 32 {
+                let Some(sample) = samples.next_sample()? else {
+                    break;
+                };
+                lines.push(training_line(&sample.data).into_bytes());
+            }
+            if lines.is_empty() {
+                break;
+            }
+            let refs: Vec<&[u8]> = lines.iter().map(Vec::as_slice).collect();
+            duplicates += self.load_lines(&refs, first_line, source, selection, report)?;
+            first_line += lines.len();
+        }
+        self.shrink_to_fit();
+        let loaded = self.entries.len() - before;
+        report.files.push(FileReport {
+            file: source.to_string(),
+            positions: loaded,
+            duplicates,
+        });
+        report.positions += loaded;
+        report.duplicates += duplicates;
+        Ok(())
     }
 
     /// `load_reader` reading `block` bytes at a time.
@@ -382,6 +437,25 @@ impl Dataset {
         }
         Ok(duplicates)
     }
+}
+
+/// The binary training-data format a file's extension names (`.viriformat`, `.marlinformat`,
+/// `.bulletformat`), which the tuner reads through the data subsystem; any other file is read
+/// as lines of text.
+pub fn binary_format(path: &Path) -> Option<crate::data::DataFormat> {
+    crate::data::guess_format(path).filter(|&f| f != crate::data::DataFormat::Text)
+}
+
+/// The magnitude from which the formats' scores are mates (viriformat's default `max_eval`):
+/// not centipawns, so such a position keeps only its result label.
+const MATE_SCORE_FLOOR: i32 = 31_339;
+
+/// A data position as the training-data contract's line.
+fn training_line(data: &crate::data::DataPosition) -> String {
+    let white_score = i32::from(data.white_score);
+    let score = (white_score.abs() < MATE_SCORE_FLOOR)
+        .then(|| white_score * data.position.side_to_move().sign());
+    crate::record::TrainingPosition::new(&data.position, score, data.result, None).to_string()
 }
 
 /// Reads from `reader` until `buf` holds `block` more bytes than it did or the input ends;

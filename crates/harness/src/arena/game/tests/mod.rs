@@ -56,7 +56,7 @@ fn play_from(
     let setup = test_setup(start, book, controls, adjudication);
     let clock = clock.clone();
     let [white, black] = players;
-    play_game_timed(&setup, [white, black], &move || clock.now())
+    play_game_timed(&setup, [white, black], None, &move || clock.now()).0
 }
 
 /// A game at a node limit (no clock) from `fen`.

@@ -71,7 +71,7 @@ fn a_player_ponders_after_each_of_its_moves_on_its_own_clock_and_is_stopped_at_t
         let clock = clock.clone();
         move || clock.now()
     };
-    let record = play_game_timed(&setup, [&mut white, &mut black], &now);
+    let record = play_game_timed(&setup, [&mut white, &mut black], None, &now).0;
     assert_eq!(record.moves.len(), 4, "{}", record.reason);
     // Only its own thinking is charged: White's 300 ms a move, spent while Black pondered,
     // are White's.
@@ -104,7 +104,7 @@ fn a_player_that_fails_to_start_pondering_loses_as_disconnected() {
     white.fail_at = Some(0);
     let mut black = Scripted::new(&["g8f6", "f6g8"], &clock);
     let now = || clock.now();
-    let record = play_game_timed(&setup, [&mut white, &mut black], &now);
+    let record = play_game_timed(&setup, [&mut white, &mut black], None, &now).0;
     assert_eq!(record.result, GameResult::BlackWins);
     assert_eq!(record.termination, Termination::Abandoned);
     assert_eq!(record.at_fault, Some(Color::White));

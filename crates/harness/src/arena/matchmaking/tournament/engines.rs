@@ -10,7 +10,7 @@ use crate::arena::engine::player::{BuiltinPlayer, Player, PlayerError};
 use crate::arena::engine::{
     check_options, BookPlayer, EngineBook, ExternalSettings, UciCommand, UciPlayer, XboardPlayer,
 };
-use crate::arena::game::{play_game, GameSetup};
+use crate::arena::game::{play_game_checked, GameSetup, GameWarning};
 use crate::arena::matchmaking::schedule::GameSpec;
 use crate::eval::EvalParams;
 use crate::openings::PolyglotBook;
@@ -340,7 +340,8 @@ pub(super) fn ensure_started(
 
 /// Plays one scheduled game on a worker, starting players as needed and replacing one that
 /// failed. An engine that cannot be started any more stops the run (the game is not recorded,
-/// so a resumed run plays it).
+/// so a resumed run plays it). Gives the game and the compliance warnings about its moves
+/// (also written to the engine log, when one is kept).
 pub(super) fn play_one(
     config: &MatchConfig,
     spec: &GameSpec,
@@ -349,7 +350,7 @@ pub(super) fn play_one(
     factories: &[EngineFactory],
     sinks: &[Option<LogSink>],
     players: &mut [Option<Box<dyn Player>>],
-) -> Result<GameRecord, ArenaError> {
+) -> Result<(GameRecord, Vec<GameWarning>), ArenaError> {
     let [w, b] = spec.engines;
     let time_control = |e: usize| {
         config.engines[e]
@@ -382,7 +383,21 @@ pub(super) fn play_one(
     }
     let mut white = players[w].take().expect("started above");
     let mut black = players[b].take().expect("started above");
-    let mut record = play_game(&setup, [white.as_mut(), black.as_mut()]);
+    let (mut record, warnings) = play_game_checked(
+        &setup,
+        [white.as_mut(), black.as_mut()],
+        config.compliance.checks(),
+    );
+    for (color, warning) in &warnings {
+        let (e, opponent) = match color {
+            crate::board::Color::White => (w, b),
+            crate::board::Color::Black => (b, w),
+        };
+        if let Some(sink) = &sinks[e] {
+            let text = warning.fastchess_parts(&names[e], &names[opponent]);
+            sink.note_in_game(spec.game_id, &text.join(" :: "));
+        }
+    }
     record.chess960 |= config.variant.is_chess960();
     players[w] = Some(white);
     players[b] = Some(black);
@@ -413,5 +428,5 @@ pub(super) fn play_one(
             }
         }
     }
-    Ok(record)
+    Ok((record, warnings))
 }

@@ -51,6 +51,15 @@ pub enum ArenaError {
         /// Why the last one failed.
         source: PlayerError,
     },
+    /// `compliance.affinity` (`-use-affinity`) names CPUs the machine does not let the runner
+    /// use, or too few for the concurrent games; or pinning failed.
+    #[error("CPU affinity ({affinity}): {reason}")]
+    Affinity {
+        /// The configured CPUs (`auto` or the list).
+        affinity: String,
+        /// What is wrong.
+        reason: String,
+    },
     /// A built-in engine's weights file could not be loaded.
     #[error("engine `{name}`: weights: {source}")]
     Weights {
@@ -163,7 +172,8 @@ impl ErrorClass for ArenaError {
             | ArenaError::OutputNotDirectory { .. }
             | ArenaError::Resume { .. }
             | ArenaError::OutputExists { .. }
-            | ArenaError::UnpairedSlice => BadInput,
+            | ArenaError::UnpairedSlice
+            | ArenaError::Affinity { .. } => BadInput,
             // An engine that kept failing to start mid-run: the run failed, whatever the cause.
             ArenaError::EngineRestart { .. } | ArenaError::Io { .. } => FailedRun,
         }

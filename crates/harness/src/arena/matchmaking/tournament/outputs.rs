@@ -37,6 +37,9 @@ pub(super) struct Outputs {
     figures: BufWriter<File>,
     /// `output.final_positions` (`-epdout`): the file, and whether lines are whole FENs.
     final_positions: Option<(BufWriter<File>, PathBuf, bool)>,
+    /// With `compliance.crc32`: the running CRC32 of the PGN file's bytes (what was there
+    /// when the run opened it, then every game written).
+    pgn_crc: Option<crc32fast::Hasher>,
     pub(super) dir: PathBuf,
 }
 
@@ -55,6 +58,11 @@ pub(super) fn replace_file(path: &Path, content: &[u8]) -> Result<(), ArenaError
 }
 
 impl Outputs {
+    /// With `compliance.crc32`, the CRC32 of the whole PGN file as it stands.
+    pub(super) fn pgn_crc32(&self) -> Option<u32> {
+        self.pgn_crc.as_ref().map(|h| h.clone().finalize())
+    }
+
     pub(super) fn write(
         &mut self,
         record: &GameRecord,
@@ -69,6 +77,9 @@ impl Outputs {
             .map_err(io_error(&pgn_path))?;
         self.pgn.write_all(&game).map_err(io_error(&pgn_path))?;
         self.pgn.flush().map_err(io_error(&pgn_path))?;
+        if let Some(crc) = self.pgn_crc.as_mut() {
+            crc.update(&game);
+        }
         let sampled = if self.positions.is_some() || self.bullet.is_some() {
             sample_positions(record, per_game, resolve, seed)
         } else {
@@ -227,6 +238,20 @@ pub(super) fn prepare_outputs(
     };
     let dir = config.output.dir.clone();
     let recorded = config.output.positions;
+    let pgn_crc = if config.compliance.crc32 {
+        // Carried on from the file's content (an appended or resumed PGN), as fastchess does.
+        let path = dir.join(&config.output.pgn_name);
+        let existing = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+            Err(e) => return Err(io_error(&path)(e)),
+        };
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&existing);
+        Some(crc)
+    } else {
+        None
+    };
     let outputs = Outputs {
         pgn: append(&dir.join(&config.output.pgn_name))?,
         pgn_name: config.output.pgn_name.clone(),
@@ -257,6 +282,7 @@ pub(super) fn prepare_outputs(
             }
             None => None,
         },
+        pgn_crc,
         dir,
     };
     Ok((outputs, resumed))

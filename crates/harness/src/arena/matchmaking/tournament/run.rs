@@ -7,9 +7,11 @@ use super::engines::{play_one, start_player, EngineFactory};
 use super::error::{io_error, ArenaError};
 use super::outputs::{claim_output_dir, prepare_outputs, Outputs};
 use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
+use crate::arena::engine::affinity::{allowed_cpus, pin_current_thread, slot_cpus};
 use crate::arena::engine::log::{EngineLog, LogSink};
 use crate::arena::engine::player::{Player, PlayerError};
 use crate::arena::game::adjudication::AdjudicationCounts;
+use crate::arena::game::GameWarning;
 use crate::arena::matchmaking::manifest::Fingerprint;
 use crate::arena::matchmaking::schedule::{OpeningSource, Schedule, Shard, Slice, Wave};
 use crate::arena::output::events::Event;
@@ -99,6 +101,8 @@ pub fn run_tournament(
     }
     // Held until this function returns, whatever it returns.
     let (_lock, fingerprint) = claim_output_dir(config, options.resume, fingerprint, on_event)?;
+    let workers = config.concurrency.min(total.max(1) as usize);
+    let slot_cpus = affinity_cpus(config, workers)?;
     let sinks = engine_log_sinks(config)?;
     let facts = start_engines(config, &factories, &sinks, on_event)?;
     on_event(Event::EnginesReady { engines: &facts });
@@ -138,12 +142,12 @@ pub fn run_tournament(
         random_plies: config.openings.as_ref().map_or(0, |o| o.random_plies),
     };
     let (tx, rx) = mpsc::channel::<WorkerMessage>();
-    let workers = config.concurrency.min(total.max(1) as usize);
     std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for slot in 0..workers {
             let tx = tx.clone();
             let work = &work;
-            scope.spawn(move || work.play(&tx));
+            let cpu = slot_cpus.as_ref().map(|cpus| cpus[slot]);
+            scope.spawn(move || work.play(&tx, cpu));
         }
         drop(tx);
         for message in rx {
@@ -173,6 +177,19 @@ fn schedule_of(config: &MatchConfig, openings: &dyn OpeningSource) -> Schedule {
     .with_single_last_game(config.single_last_game)
     .with_seeds(config.seeds)
     .with_sides(config.swap_sides, config.reverse_sides)
+}
+
+/// With `compliance.affinity`, the CPU of each of the `workers` game slots.
+fn affinity_cpus(config: &MatchConfig, workers: usize) -> Result<Option<Vec<usize>>, ArenaError> {
+    let Some(affinity) = &config.compliance.affinity else {
+        return Ok(None);
+    };
+    slot_cpus(affinity, workers, &allowed_cpus())
+        .map(Some)
+        .map_err(|reason| ArenaError::Affinity {
+            affinity: affinity.text(),
+            reason,
+        })
 }
 
 /// Per engine: where its traffic goes in the engine log, when the run keeps one.
@@ -265,7 +282,7 @@ enum WorkerMessage {
         game_id: u64,
         engines: [usize; 2],
     },
-    Finished(Box<GameRecord>),
+    Finished(Box<GameRecord>, Vec<GameWarning>),
     /// The run cannot go on (an engine that does not start any more).
     Failed(ArenaError),
 }
@@ -289,8 +306,18 @@ struct Work<'a> {
 
 impl Work<'_> {
     /// One worker: takes the next game until none is left or the run stops, with its own
-    /// players.
-    fn play(&self, tx: &mpsc::Sender<WorkerMessage>) {
+    /// players; pinned to `cpu` (and so are the engines it starts), when given.
+    fn play(&self, tx: &mpsc::Sender<WorkerMessage>, cpu: Option<usize>) {
+        if let Some(cpu) = cpu {
+            if let Err(e) = pin_current_thread(cpu) {
+                self.stop.store(true, Ordering::Relaxed);
+                let _ = tx.send(WorkerMessage::Failed(ArenaError::Affinity {
+                    affinity: cpu.to_string(),
+                    reason: format!("cannot pin a game slot to CPU {cpu}: {e}"),
+                }));
+                return;
+            }
+        }
         let mut players: Vec<Option<Box<dyn Player>>> =
             (0..self.factories.len()).map(|_| None).collect();
         let mut played_one = false;
@@ -328,7 +355,7 @@ impl Work<'_> {
                 self.sinks,
                 &mut players,
             ) {
-                Ok(record) => WorkerMessage::Finished(Box::new(record)),
+                Ok((record, warnings)) => WorkerMessage::Finished(Box::new(record), warnings),
                 Err(e) => {
                     self.stop.store(true, Ordering::Relaxed);
                     WorkerMessage::Failed(e)
@@ -474,7 +501,10 @@ impl<'a> Tally<'a> {
                 self.run_error.get_or_insert(e);
                 return;
             }
-            WorkerMessage::Finished(record) => record,
+            WorkerMessage::Finished(record, warnings) => {
+                self.report_warnings(&record, &warnings, on_event);
+                record
+            }
         };
         if matches!(self.run_error, Some(ArenaError::Io { .. })) {
             // Nothing more can be saved.
@@ -488,7 +518,42 @@ impl<'a> Tally<'a> {
             stop.store(true, Ordering::Relaxed);
             return;
         }
+        if let Some(crc32) = outputs.pgn_crc32() {
+            on_event(Event::PgnChecksum {
+                file: self
+                    .config
+                    .compliance
+                    .pgn_label
+                    .as_deref()
+                    .unwrap_or(&output.pgn_name),
+                crc32,
+            });
+        }
         self.add_game(&record, stop, on_event);
+    }
+
+    /// Reports a game's compliance warnings, one event each, and counts them per engine.
+    fn report_warnings(
+        &mut self,
+        record: &GameRecord,
+        warnings: &[GameWarning],
+        on_event: &mut dyn FnMut(Event<'_>),
+    ) {
+        for (color, warning) in warnings {
+            let (e, opponent) = match color {
+                Color::White => (record.white_engine, record.black_engine),
+                Color::Black => (record.black_engine, record.white_engine),
+            };
+            if warning.is_warning() {
+                self.figures[e].compliance_warnings += 1;
+            }
+            on_event(Event::EngineWarning {
+                game_id: record.game_id,
+                engine: &self.names[e],
+                opponent: &self.names[opponent],
+                warning,
+            });
+        }
     }
 
     /// Counts a recorded game, reports it and the results when due, and stops the run when
