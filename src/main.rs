@@ -60,6 +60,9 @@ enum Command {
     /// Training data for NNUE trainers (viriformat, marlinformat, bulletformat, text): info,
     /// convert with filters, shuffle, interleave.
     Data(cli::data::DataArgs),
+    /// Train an NNUE (bullet's `(768 -> N)x2 -> 1`) on the CPU from training data, as a TOML
+    /// configuration says (docs/train.md); `train bench` measures its speed.
+    Train(cli::train::TrainArgs),
     /// Syzygy endgame tables: `tablebase probe --path DIR FEN` prints a position's WDL and DTZ.
     Tablebase(cli::tablebase::TablebaseArgs),
 }
@@ -144,5 +147,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Loop(args) => cli::ladder::run(&args),
         Command::Tablebase(args) => cli::tablebase::run(&args),
         Command::Data(args) => cli::data::run(&args),
+        Command::Train(args) => cli::train::run(&args),
     }
 }

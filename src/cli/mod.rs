@@ -17,6 +17,7 @@ pub mod shard;
 pub mod spsa;
 pub mod stats;
 pub mod tablebase;
+pub mod train;
 pub mod tune;
 pub mod uci;
 

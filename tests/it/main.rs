@@ -41,6 +41,7 @@ mod syzygy_search;
 mod tablebase;
 mod tablebase_adjudication;
 mod tablebase_cli;
+mod train;
 mod tune;
 mod tune_any;
 mod tune_cli;
