@@ -65,7 +65,14 @@ pub fn datagen_report(dir: &Path) -> Result<String, ReportError> {
         page.note("No data file in the directory.");
         return Ok(page.finish());
     };
-    let info = info(&file, None).map_err(ReportError::bad_file(&file))?;
+    // An empty file (every game dropped) or a damaged one is said, not a failed page.
+    let info = match info(&file, None) {
+        Ok(info) => info,
+        Err(e) => {
+            page.note(&format!("The data file is not shown: {e}"));
+            return Ok(page.finish());
+        }
+    };
     let name = file
         .file_name()
         .map_or(String::new(), |n| n.to_string_lossy().into_owned());
