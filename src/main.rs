@@ -53,6 +53,9 @@ enum Command {
     Spsa(cli::spsa::SpsaArgs),
     /// Merge the directories of a sharded match (`match --shard I/N`) into one result.
     Merge(cli::merge::MergeArgs),
+    /// Write a run directory's report.html (a match, SPRT, merge, tune, SPSA, loop or datagen
+    /// run) from the files it holds.
+    Report(cli::report::ReportArgs),
     /// The self-play tuning loop: generations of self-play, Texel tune and SPRT gate, with a
     /// ladder of the climb (see `sparring loop --help`).
     #[command(long_about = cli::ladder::LONG_ABOUT)]
@@ -144,6 +147,7 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Openings(args) => cli::openings::run(&args),
         Command::Spsa(args) => cli::spsa::run(&args),
         Command::Merge(args) => cli::merge::run(&args),
+        Command::Report(args) => cli::report::run(&args),
         Command::Loop(args) => cli::ladder::run(&args),
         Command::Tablebase(args) => cli::tablebase::run(&args),
         Command::Data(args) => cli::data::run(&args),

@@ -676,3 +676,25 @@ fn every_training_data_error_variant_has_its_class() {
         ),
     ]);
 }
+
+#[test]
+fn every_report_error_variant_has_its_class() {
+    use crate::page::ReportError;
+    check(vec![
+        (
+            ReportError::Io {
+                path: p(),
+                source: io(),
+            },
+            FailedRun,
+        ),
+        (
+            ReportError::BadFile {
+                path: p(),
+                message: s(),
+            },
+            BadInput,
+        ),
+        (ReportError::NotARun { dir: p() }, BadInput),
+    ]);
+}

@@ -13,6 +13,7 @@ pub mod merge;
 pub mod openings;
 pub mod perft;
 pub mod ratings;
+pub mod report;
 pub mod shard;
 pub mod spsa;
 pub mod stats;

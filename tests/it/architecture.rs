@@ -24,7 +24,7 @@ const LAYERS: [(&str, &[&str]); 4] = [
     (
         "harness",
         &[
-            "files", "stats", "openings", "record", "data", "arena", "datagen",
+            "files", "page", "stats", "openings", "record", "data", "arena", "datagen",
         ],
     ),
     ("tuning", &["texel", "spsa", "train", "ladder"]),

@@ -29,6 +29,7 @@ mod pgn_move_data;
 mod ponder;
 mod positions_resolve;
 mod ratings;
+mod report;
 mod resume_and_merge;
 mod rules;
 mod search;

@@ -117,6 +117,7 @@ pub mod data;
 pub mod datagen;
 pub mod files;
 pub mod openings;
+pub mod page;
 pub mod record;
 pub mod stats;
 
@@ -139,6 +140,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
         class::<arena::matchmaking::schedule::WaveError>,
         class::<data::DataError>,
         class::<openings::OpeningsError>,
+        class::<page::ReportError>,
         class::<openings::BadLine>,
         class::<openings::BadLineReason>,
         class::<openings::FormatNameError>,

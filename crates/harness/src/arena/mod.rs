@@ -35,6 +35,7 @@ pub use matchmaking::tournament::{
 };
 pub use output::events::Event;
 pub use output::figures::FiguresError;
+pub use output::match_page::{match_report, write_match_report, LiveTables, RunState};
 pub use output::pairing::{ranking, EngineFigures, PairingStats, Standing};
 pub use output::ratings::{joint_ratings, rated_games, RATINGS_FILE};
 pub use output::ratings_sources::GatherError;

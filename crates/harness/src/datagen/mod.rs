@@ -12,6 +12,7 @@
 pub mod config;
 pub mod game;
 pub mod opening;
+pub mod page;
 pub mod run;
 
 pub use config::{DatagenConfig, DatagenEngine, DatagenVariant, Overrides, ScoreAdjudication};

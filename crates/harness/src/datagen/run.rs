@@ -383,6 +383,11 @@ pub fn run_datagen(
         result
     });
     outcome?;
+    let report = dir.join(crate::page::REPORT_FILE);
+    super::page::write_datagen_report(dir).map_err(|e| DatagenError::Write {
+        path: report.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
     Ok(DatagenSummary {
         games: state.games,
         dropped: state.dropped,

@@ -16,6 +16,7 @@
 //! read at the ends of waves of pairs, never in the order concurrent games happen to finish.
 
 pub mod config;
+pub mod page;
 mod record;
 mod run;
 mod staged;

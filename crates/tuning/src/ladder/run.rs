@@ -485,7 +485,7 @@ fn write_outputs(
             crate::files::write_atomic(&search, text.as_bytes()).map_err(io_error(&search))?;
         }
     }
-    Ok(())
+    super::page::refresh(dir)
 }
 
 #[cfg(test)]

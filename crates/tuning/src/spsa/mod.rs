@@ -16,6 +16,7 @@ pub mod config;
 pub(crate) mod gains;
 pub mod games;
 pub mod names;
+pub mod page;
 mod params;
 pub mod plan;
 pub mod run;

@@ -360,6 +360,8 @@ impl RunDir {
         if svg_due(self.done, plan.schedule.iterations) {
             let svg = trajectory_svg(plan, &self.trajectory);
             write_atomic(&self.dir.join(SVG), &svg)?;
+            self.save_state(plan, tuned)?;
+            return super::page::refresh(&self.dir);
         }
         self.save_state(plan, tuned)
     }

@@ -402,7 +402,11 @@ impl SharedFiles<'_> {
                 &trajectory_svg(self.plan, trajectory),
             )?;
         }
-        write_atomic(&self.shared.join(STATE), &state_text(done, theta, totals))
+        write_atomic(&self.shared.join(STATE), &state_text(done, theta, totals))?;
+        if svg || svg_due(done, self.plan.schedule.iterations) {
+            super::page::refresh(self.shared)?;
+        }
+        Ok(())
     }
 
     fn append_pairs(&mut self, rows: &str) -> Result<(), SpsaError> {

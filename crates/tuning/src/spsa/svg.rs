@@ -2,6 +2,7 @@
 //! over the parameter's tuning range with the start value dashed.
 
 use super::plan::SpsaPlan;
+use crate::page::escape;
 use std::fmt::Write as _;
 
 const PANEL_W: f64 = 260.0;
@@ -9,13 +10,6 @@ const PANEL_H: f64 = 130.0;
 const COLUMNS: usize = 4;
 /// More points than this per line are thinned (evenly), to keep the file small.
 const MAX_POINTS: usize = 600;
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// A short label for a value: integers plainly, reals with up to four significant decimals.
 fn label(v: f64) -> String {

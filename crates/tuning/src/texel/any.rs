@@ -433,5 +433,6 @@ fn write_named(
         })?;
         written.push(path);
     }
+    written.push(super::page::write_report_for_tuner(dir)?);
     Ok(written)
 }

@@ -18,6 +18,7 @@ pub mod external;
 pub mod model;
 pub mod newton;
 pub(crate) mod packed;
+pub mod page;
 pub mod protocol;
 pub(crate) mod selection;
 pub mod svg;
@@ -792,6 +793,7 @@ fn write_outputs(
             &format!("Tuned piece-square tables (epoch {})", summary.best_epoch),
         ),
     )?;
+    let report = page::write_report_for_tuner(dir)?;
     if let Some(error) = unusable {
         return Err(TuneError::UnusableWeights {
             file: weights,
@@ -799,5 +801,5 @@ fn write_outputs(
             summary: Box::new(summary.clone()),
         });
     }
-    Ok(vec![weights, history, loss_plot, pst_plot])
+    Ok(vec![weights, history, loss_plot, pst_plot, report])
 }

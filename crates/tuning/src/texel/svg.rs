@@ -3,18 +3,12 @@
 
 use super::train::EpochStats;
 use crate::eval::{layout, EvalParams};
+pub(crate) use crate::page::escape;
 use std::fmt::Write as _;
 
 const TRAIN_COLOUR: &str = "#1f77b4";
 const VALIDATION_COLOUR: &str = "#e6550d";
 pub(crate) const FONT: &str = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\"";
-
-pub(crate) fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 /// About `target` round tick values (1, 2 or 5 × 10^n apart) covering [lo, hi].
 pub(crate) fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {

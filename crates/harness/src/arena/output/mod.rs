@@ -4,6 +4,8 @@
 
 pub(crate) mod events;
 pub mod figures;
+pub(crate) mod match_data;
+pub mod match_page;
 pub(crate) mod pairing;
 pub mod ratings;
 pub mod ratings_sources;

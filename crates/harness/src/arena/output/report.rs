@@ -110,6 +110,12 @@ pub fn results_heading(first: &EngineFacts, second: &EngineFacts, book: Option<&
 /// `ranking.csv`: one row per engine, best first: its Elo against the field (by pairs when
 /// `by_pairs`, else by games) and what it did (depth, speed, time, failures).
 pub fn write_ranking(dir: &Path, standings: &[Standing], by_pairs: bool) -> std::io::Result<()> {
+    let text = ranking_text(standings, by_pairs)?;
+    crate::files::write_atomic(&dir.join("ranking.csv"), &text)
+}
+
+/// What `ranking.csv` holds for these standings.
+pub fn ranking_text(standings: &[Standing], by_pairs: bool) -> std::io::Result<Vec<u8>> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record([
         "rank",
@@ -170,8 +176,7 @@ pub fn write_ranking(dir: &Path, standings: &[Standing], by_pairs: bool) -> std:
             f.illegal_moves.to_string(),
         ])?;
     }
-    let text = writer.into_inner().map_err(|e| e.into_error())?;
-    crate::files::write_atomic(&dir.join("ranking.csv"), &text)
+    writer.into_inner().map_err(|e| e.into_error())
 }
 
 /// `ratings.csv`: the joint maximum-likelihood ratings, best first: rating, half the 95 %
@@ -228,6 +233,16 @@ pub fn write_summary(
     sprt: Option<&SprtParams>,
     decisions: &[Option<SprtDecision>],
 ) -> std::io::Result<()> {
+    let text = summary_text(pairings, sprt, decisions)?;
+    crate::files::write_atomic(&dir.join("summary.csv"), &text)
+}
+
+/// What `summary.csv` holds for these pairings (see [`write_summary`]).
+pub fn summary_text(
+    pairings: &[PairingStats],
+    sprt: Option<&SprtParams>,
+    decisions: &[Option<SprtDecision>],
+) -> std::io::Result<Vec<u8>> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     let mut header = SUMMARY_COLUMNS.to_vec();
     if sprt.is_some() {
@@ -242,8 +257,7 @@ pub fn write_summary(
         }
         writer.write_record(&row)?;
     }
-    let text = writer.into_inner().map_err(|e| e.into_error())?;
-    crate::files::write_atomic(&dir.join("summary.csv"), &text)
+    writer.into_inner().map_err(|e| e.into_error())
 }
 
 /// summary.csv's columns before the SPRT's. Named for what they hold: the pentanomial buckets

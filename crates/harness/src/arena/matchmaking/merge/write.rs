@@ -154,6 +154,17 @@ pub(super) fn write_merge(
     // unsharded run's run.toml; the marker says a merge wrote it (so a rerun may replace it).
     results.fingerprint.write(dir)?;
     replace_file(&dir.join(MERGE_MARKER), MERGE_MARKER_TEXT.as_bytes())?;
+    // The page reads the files just written, as `sparring report` would.
+    let report = crate::arena::output::match_page::match_report(
+        dir,
+        crate::arena::output::match_page::RunState::Done,
+        None,
+    )
+    .map_err(|e| MergeError::Io {
+        path: dir.join(crate::page::REPORT_FILE),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
+    })?;
+    replace_file(&dir.join(crate::page::REPORT_FILE), report.as_bytes())?;
     swap_into_place(&staging, out)
 }
 

@@ -8,6 +8,7 @@
 
 mod engines;
 mod error;
+mod live_report;
 mod outputs;
 mod resume;
 mod run;

@@ -5,6 +5,7 @@
 
 use super::engines::{play_one, start_player, EngineFactory};
 use super::error::{io_error, ArenaError};
+use super::live_report::{final_report, LiveState, ReportSchedule};
 use super::outputs::{claim_output_dir, prepare_outputs, Outputs};
 use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
 use crate::arena::engine::affinity::{allowed_cpus, pin_current_thread, slot_cpus};
@@ -407,6 +408,8 @@ struct Tally<'a> {
     played: u64,
     games_done: u64,
     run_error: Option<ArenaError>,
+    /// When report.html is next rewritten.
+    report: ReportSchedule,
 }
 
 impl<'a> Tally<'a> {
@@ -442,6 +445,7 @@ impl<'a> Tally<'a> {
             played: 0,
             games_done: 0,
             run_error: None,
+            report: ReportSchedule::default(),
         }
     }
 
@@ -530,6 +534,20 @@ impl<'a> Tally<'a> {
             });
         }
         self.add_game(&record, stop, on_event);
+        let live = LiveState {
+            pairings: &self.pairings,
+            sprt: self.config.sprt.as_ref(),
+            decisions: &self.decisions,
+            names: self.names,
+            figures: &self.figures,
+            by_pairs: self.by_pairs,
+            done: self.games_done,
+            total: self.total,
+        };
+        if let Err(e) = self.report.after_game(&outputs.dir, &live) {
+            self.run_error = Some(e);
+            stop.store(true, Ordering::Relaxed);
+        }
     }
 
     /// Reports a game's compliance warnings, one event each, and counts them per engine.
@@ -654,6 +672,7 @@ impl<'a> Tally<'a> {
             .map_err(io_error(&dir.join("ranking.csv")))?;
         let ratings = run_ratings(self.names, &self.games);
         write_ratings(&dir, ratings.as_ref()).map_err(io_error(&dir.join(RATINGS_FILE)))?;
+        final_report(&dir)?;
         on_event(Event::RunFinished {
             pairings: &self.pairings,
             decisions: &self.decisions,

@@ -1,0 +1,126 @@
+//! A datagen run's `report.html`: how far it got (state.toml), its throughput (from the files'
+//! times: run.toml is written when the run starts, state.toml after each game), and the data's
+//! results and piece counts (the data file read through `data::info`).
+
+use super::run::{RUN_FILE, STATE_FILE};
+use crate::data::{guess_format, info};
+use crate::page::{self, read_optional, Histogram, Page, ReportError, Table};
+use std::path::{Path, PathBuf};
+
+/// Writes `dir/report.html` for the datagen run in `dir` (atomically).
+pub fn write_datagen_report(dir: &Path) -> Result<(), ReportError> {
+    let html = datagen_report(dir)?;
+    page::write_report(dir, &html).map_err(ReportError::io(dir.join(page::REPORT_FILE)))
+}
+
+/// The data file of a datagen directory: the file whose name tells a data format.
+fn data_file(dir: &Path) -> Result<Option<PathBuf>, ReportError> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map_err(ReportError::io(dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.is_file() && guess_format(p).is_some())
+        .collect();
+    files.sort();
+    Ok(files.into_iter().next())
+}
+
+/// The page of the datagen run in `dir`.
+pub fn datagen_report(dir: &Path) -> Result<String, ReportError> {
+    let state_path = dir.join(STATE_FILE);
+    let state_text = read_optional(&state_path)?.ok_or_else(|| ReportError::NotARun {
+        dir: dir.to_path_buf(),
+    })?;
+    let state: toml::Table = state_text
+        .parse()
+        .map_err(ReportError::bad_file(&state_path))?;
+    let count = |k: &str| state.get(k).and_then(toml::Value::as_integer).unwrap_or(0);
+    let mut page = Page::new("sparring: datagen");
+    let (games, positions) = (count("games"), count("positions"));
+    page.status(&format!(
+        "{games} games written ({} dropped), {positions} positions, {} bytes.",
+        count("dropped"),
+        count("bytes")
+    ));
+    let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
+    let elapsed = match (mtime(&dir.join(RUN_FILE)), mtime(&state_path)) {
+        (Some(a), Some(b)) => b.duration_since(a).ok().map(|d| d.as_secs_f64()),
+        _ => None,
+    };
+    page.heading(2, "Throughput");
+    match elapsed.filter(|s| *s > 0.0) {
+        Some(s) => page.table(&Table {
+            id: Some("throughput".into()),
+            caption: "From run.toml's time (the start) to state.toml's (the last game); a resumed run's pauses count too".into(),
+            headers: ["seconds", "games per second", "positions per second"].map(String::from).to_vec(),
+            rows: vec![vec![
+                format!("{s:.1}"),
+                format!("{:.2}", games as f64 / s),
+                format!("{:.1}", positions as f64 / s),
+            ]],
+        }),
+        None => page.note("The run's duration is not recorded (run.toml or state.toml has no usable time): throughput is not shown."),
+    }
+    page.heading(2, "The data");
+    let Some(file) = data_file(dir)? else {
+        page.note("No data file in the directory.");
+        return Ok(page.finish());
+    };
+    // An empty file (every game dropped) or a damaged one is said, not a failed page.
+    let info = match info(&file, None) {
+        Ok(info) => info,
+        Err(e) => {
+            page.note(&format!("The data file is not shown: {e}"));
+            return Ok(page.finish());
+        }
+    };
+    let name = file
+        .file_name()
+        .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+    page.paragraph(&format!(
+        "{name} ({}): {} positions.",
+        info.format.name(),
+        info.positions
+    ));
+    let results = Histogram {
+        id: "results".into(),
+        title: "Positions by game result".into(),
+        description: format!(
+            "White won {}, drawn {}, Black won {} positions.",
+            info.results[0], info.results[1], info.results[2]
+        ),
+        x_label: "result".into(),
+        y_label: "positions".into(),
+        groups: vec![(name.clone(), Vec::new())],
+        binned: Some((
+            ["1-0", "1/2-1/2", "0-1"].map(String::from).to_vec(),
+            vec![info.results.to_vec()],
+        )),
+        ..Histogram::default()
+    };
+    if let Some(svg) = results.svg() {
+        page.figure(
+            &svg,
+            &format!(
+                "Results: {} / {} / {} (White won / drawn / Black won).",
+                info.results[0], info.results[1], info.results[2]
+            ),
+        );
+    }
+    let pieces = Histogram {
+        id: "pieces".into(),
+        title: "Positions by number of pieces (kings included)".into(),
+        description: "How many positions have each number of pieces on the board, 2 to 32.".into(),
+        x_label: "pieces".into(),
+        y_label: "positions".into(),
+        groups: vec![(name, Vec::new())],
+        binned: Some((
+            (2..=32).map(|n: usize| n.to_string()).collect(),
+            vec![info.pieces[2..].to_vec()],
+        )),
+        ..Histogram::default()
+    };
+    if let Some(svg) = pieces.svg() {
+        page.figure(&svg, "Piece counts of the data's positions.");
+    }
+    Ok(page.finish())
+}
