@@ -177,7 +177,7 @@ pub use sparring_engine::{
     available_cores, eval, nnue, score, search, tablebase, toml_config, uci, ENGINE_NAME,
 };
 pub use sparring_harness::{arena, data, datagen, files, openings, page, record, stats};
-pub use sparring_tuning::{ladder, spsa, texel};
+pub use sparring_tuning::{ladder, spsa, texel, train};
 pub use {sparring_chess, sparring_engine, sparring_harness, sparring_tuning};
 
 /// The class of a type-erased error if its type (not its sources) is one of the workspace's

@@ -39,6 +39,9 @@ enum Command {
     Datagen(cli::datagen::DatagenArgs),
     /// Speak UCI on standard input and output (for GUIs and match runners).
     Uci(cli::uci::UciArgs),
+    /// The static evaluation of positions (`eval <cp>` each, side to move's view): the
+    /// hand-crafted evaluation, or a network with `--net FILE` (`--raw`: bullet's output).
+    Eval(cli::eval::EvalArgs),
     /// Fixed-depth search over the built-in positions (total nodes and nps); `bench perft` for
     /// move generation.
     Bench(cli::bench::BenchArgs),
@@ -60,6 +63,9 @@ enum Command {
     /// Training data for NNUE trainers (viriformat, marlinformat, bulletformat, text): info,
     /// convert with filters, shuffle, interleave.
     Data(cli::data::DataArgs),
+    /// Train an NNUE (bullet's `(768 -> N)x2 -> 1`) on the CPU from training data, as a TOML
+    /// configuration says (docs/train.md); `train bench` measures its speed.
+    Train(cli::train::TrainArgs),
     /// Syzygy endgame tables: `tablebase probe --path DIR FEN` prints a position's WDL and DTZ.
     Tablebase(cli::tablebase::TablebaseArgs),
 }
@@ -135,6 +141,7 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Ratings(args) => cli::ratings::run(&args),
         Command::Datagen(args) => cli::datagen::run(&args),
         Command::Uci(args) => cli::uci::run(&args),
+        Command::Eval(args) => cli::eval::run(&args),
         Command::Bench(args) => cli::bench::run(&args),
         Command::Tune(args) => cli::tune::run(&args),
         Command::Openings(args) => cli::openings::run(&args),
@@ -144,5 +151,6 @@ fn run_subcommand(command: Command) -> anyhow::Result<()> {
         Command::Loop(args) => cli::ladder::run(&args),
         Command::Tablebase(args) => cli::tablebase::run(&args),
         Command::Data(args) => cli::data::run(&args),
+        Command::Train(args) => cli::train::run(&args),
     }
 }

@@ -30,6 +30,7 @@ use std::path::PathBuf;
 mod arena;
 mod board_and_notation;
 mod files_and_data;
+mod train;
 mod tune;
 
 /// Asserts each error's class, and that `class_of` finds the same class through `dyn Error`.

@@ -3,8 +3,7 @@
 
 use clap::{Args, Subcommand};
 use sparring::board::perft_suite::perft_suite;
-use sparring::eval::EvalParams;
-use sparring::search::bench_positions::{search_bench_with, BENCH_FENS, DEFAULT_BENCH_DEPTH};
+use sparring::search::bench_positions::{search_bench_evaluator, BENCH_FENS, DEFAULT_BENCH_DEPTH};
 use sparring::search::SearchParams;
 use std::path::PathBuf;
 
@@ -19,6 +18,10 @@ pub struct BenchArgs {
     /// Evaluation weights (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// A network in bullet's quantised format to evaluate with instead of the hand-crafted
+    /// evaluation (its node count differs from the hand-crafted signature).
+    #[arg(long)]
+    pub net: Option<PathBuf>,
     /// Search parameters, e.g. configs/search/default.toml (default: the built-in values).
     #[arg(long)]
     pub search: Option<PathBuf>,
@@ -97,18 +100,12 @@ fn run_perft(repeats: u32) -> anyhow::Result<()> {
 }
 
 fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
-    let params = match &args.weights {
-        Some(path) => {
-            super::uci::require_file("--weights", path)?;
-            EvalParams::load(path)?
-        }
-        None => EvalParams::default(),
-    };
+    let evaluator = super::eval::evaluator(args.weights.as_deref(), args.net.as_deref())?;
     if let Some(path) = &args.search {
         super::uci::require_file("--search", path)?;
     }
     let search = SearchParams::load_or_default(args.search.as_deref())?;
-    let bench = search_bench_with(args.depth, params, &search, |fen, nodes| {
+    let bench = search_bench_evaluator(args.depth, &evaluator, &search, |fen, nodes| {
         println!("{nodes:>12}  {fen}");
     });
     println!("positions {}", BENCH_FENS.len());

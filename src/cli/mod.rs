@@ -5,6 +5,7 @@ pub mod bench;
 pub mod data;
 pub mod datagen;
 pub mod dialect;
+pub mod eval;
 mod interrupt;
 pub mod ladder;
 pub mod matches;
@@ -17,6 +18,7 @@ pub mod shard;
 pub mod spsa;
 pub mod stats;
 pub mod tablebase;
+pub mod train;
 pub mod tune;
 pub mod uci;
 

@@ -12,6 +12,10 @@ pub struct UciArgs {
     /// Evaluation weights to start with (default: the built-in weights).
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// A network in bullet's quantised `(768 -> N)x2 -> 1` format to evaluate with instead of
+    /// the hand-crafted evaluation (the UCI option `EvalFile` sets one later).
+    #[arg(long)]
+    pub net: Option<PathBuf>,
     /// Search parameters to start with, e.g. configs/search/default.toml (default: the built-in
     /// values).
     #[arg(long)]
@@ -44,15 +48,10 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    // A bad weights or net file is bad input: the chain carries its error for the exit status.
+    let evaluator = super::eval::evaluator(args.weights.as_deref(), args.net.as_deref())?;
     let out = Box::new(std::io::stdout());
-    let mut engine = match &args.weights {
-        // A bad weights file is bad input: the chain carries the WeightsError for the exit status.
-        Some(path) => {
-            require_file("--weights", path)?;
-            UciEngine::with_weights(out, path)?
-        }
-        None => UciEngine::new(out),
-    };
+    let mut engine = UciEngine::with_evaluator(out, evaluator);
     if let Some(search) = search {
         engine.set_search_params(search);
     }

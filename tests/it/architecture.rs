@@ -27,7 +27,7 @@ const LAYERS: [(&str, &[&str]); 4] = [
             "files", "page", "stats", "openings", "record", "data", "arena", "datagen",
         ],
     ),
-    ("tuning", &["texel", "spsa", "ladder"]),
+    ("tuning", &["texel", "spsa", "train", "ladder"]),
 ];
 
 fn workspace() -> PathBuf {

@@ -17,6 +17,8 @@ fn shipped_match_configurations_parse() {
         let text = std::fs::read_to_string(&path).unwrap();
         if name == "tune.toml" {
             TuneConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        } else if name == "train.toml" {
+            sparring::train::TrainConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
         } else if text.lines().any(|l| l.trim() == "[champion]") {
             sparring::ladder::LoopConfig::load(&path).unwrap_or_else(|e| panic!("{e}"));
             loops += 1;
@@ -436,6 +438,8 @@ fn mutated_files_give_positioned_errors_and_never_panic() {
         if path.extension().is_some_and(|e| e == "toml") {
             let kind = if path.ends_with("tune.toml") {
                 "tune"
+            } else if path.ends_with("train.toml") {
+                "train"
             } else {
                 "match"
             };
@@ -458,6 +462,9 @@ fn mutated_files_give_positioned_errors_and_never_panic() {
                     .map(|_| ())
                     .map_err(|e| e.to_string()),
                 "tune" => TuneConfig::from_toml_str(&mutated, "m.toml")
+                    .map(|_| ())
+                    .map_err(|e| e.to_string()),
+                "train" => sparring::train::TrainConfig::from_toml_str(&mutated, "m.toml")
                     .map(|_| ())
                     .map_err(|e| e.to_string()),
                 _ => sparring::eval::EvalParams::from_toml_str(&mutated, "m.toml")

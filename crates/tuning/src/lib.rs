@@ -1,10 +1,11 @@
-//! sparring-tuning: the tuners, the top library layer, three subsystems with a front door each:
+//! sparring-tuning: the tuners, the top library layer, four subsystems with a front door each:
 //!
 //! - [`texel`]: Texel tuning of an evaluation from positions with game results — sparring's own
 //!   evaluation, any Rust evaluation through [`texel::TunableEval`], or any engine's through the
 //!   `tunetrace` protocol ([`texel::protocol`], [`texel::external`]);
 //! - [`spsa`]: SPSA through games, of search constants, evaluation weights or an external
 //!   engine's UCI options;
+//! - [`train`]: the CPU trainer of bullet's simple NNUE (`sparring train`);
 //! - [`ladder`]: the self-play loop (`sparring loop`): self-play, tune, SPRT gate, promote.
 //!
 //! They play their games through `sparring-harness` and evaluate through `sparring-engine`:
@@ -44,12 +45,13 @@
 
 // The lower layers' modules under the names this crate's code uses (`crate::board::Position`).
 use sparring_chess::{board, error, rng};
-use sparring_engine::{available_cores, eval, score, search, toml_config};
+use sparring_engine::{available_cores, eval, nnue, score, search, toml_config};
 use sparring_harness::{arena, data, files, page, record, stats};
 
 pub mod ladder;
 pub mod spsa;
 pub mod texel;
+pub mod train;
 
 /// The class of a type-erased error if its type is one of this crate's error types (see
 /// [`sparring_chess::error::class_of`]).
@@ -63,6 +65,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
         class::<texel::LineError>,
         class::<texel::TraceError>,
         class::<texel::Diverged>,
+        class::<train::TrainError>,
     ];
     classes.iter().find_map(|class| class(err))
 }

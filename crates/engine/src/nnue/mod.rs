@@ -20,9 +20,12 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod accumulator;
 mod features;
 mod file;
+mod simd;
 
+pub use accumulator::AccumulatorStack;
 pub use features::{active_features, feature_index, FEATURES};
 pub use file::{Network, NetworkError};
 
@@ -32,3 +35,11 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of the network's float output (bullet's `SCALE`).
 pub const SCALE: i32 = 400;
+
+/// The evaluation the search uses from a network's output: the output clamped to
+/// ±[`MAX_EVAL`](crate::eval::MAX_EVAL), below the mate and tablebase scores, as the
+/// hand-crafted evaluation is. The one definition for the search and `sparring eval`.
+#[inline(always)]
+pub fn search_score(output: i32) -> i32 {
+    output.clamp(-crate::eval::MAX_EVAL, crate::eval::MAX_EVAL)
+}

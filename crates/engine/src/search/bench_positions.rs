@@ -1,7 +1,7 @@
 //! The built-in bench positions and the fixed-depth search over them whose node total is the
 //! engine's determinism signature (`sparring bench`, `benches/search.rs`).
 
-use super::{SearchLimits, SearchParams, Searcher};
+use super::{Evaluator, SearchLimits, SearchParams, Searcher};
 use crate::board::perft_suite::KIWIPETE;
 use crate::board::Position;
 use crate::eval::EvalParams;
@@ -85,14 +85,30 @@ pub fn search_bench_with(
     depth: u32,
     params: EvalParams,
     search: &SearchParams,
+    each: impl FnMut(&str, u64),
+) -> SearchBench {
+    let evaluator = Evaluator::Hce(Arc::new(params));
+    search_bench_evaluator(depth, &evaluator, search, each)
+}
+
+/// As [`search_bench_with`], evaluating with `evaluator` (the hand-crafted evaluation or a net).
+pub fn search_bench_evaluator(
+    depth: u32,
+    evaluator: &Evaluator,
+    search: &SearchParams,
     mut each: impl FnMut(&str, u64),
 ) -> SearchBench {
-    let params = Arc::new(params);
+    // A net's searcher keeps the default weights beside it, unused.
+    let params = match evaluator {
+        Evaluator::Hce(params) => params.clone(),
+        Evaluator::Net(_) => Arc::new(EvalParams::default()),
+    };
     let mut nodes = 0;
     let start = Instant::now();
     for fen in BENCH_FENS {
         let pos = Position::from_fen(fen).expect("the bench FENs are valid");
         let mut searcher = Searcher::new(params.clone(), 16);
+        searcher.set_evaluator(evaluator);
         searcher.set_search_params(search.clone());
         let result = searcher.search(&pos, &[], &SearchLimits::depth(depth), |_| {});
         each(fen, result.nodes);

@@ -66,6 +66,7 @@ impl Searcher {
         let start = Instant::now();
         let budget = self.start_search(pos, previous_keys, limits, start);
         let mut pos = pos.clone();
+        self.reset_accumulators(&pos);
 
         let legal = pos.legal_moves();
         let mut root_count = self.restrict_root(&legal, limits);
@@ -233,7 +234,7 @@ impl Searcher {
                 nodes: self.nodes,
                 time: start.elapsed(),
                 hashfull: self.tt.hashfull(),
-                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                pv: self.reported_pv(pos),
                 multipv: line as u32 + 1,
                 tbhits: self.tbhits_so_far(),
             };

@@ -18,6 +18,7 @@
 // so public), not library API.
 #[doc(hidden)]
 pub mod bench_positions;
+mod evaluator;
 mod history;
 mod iterate;
 mod limits;
@@ -26,12 +27,14 @@ pub mod params;
 mod picker;
 mod pruning;
 mod qsearch;
+mod reported_pv;
 mod syzygy;
 mod time;
 mod tt;
 
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
 use crate::score::{Score, MATE, MATE_BOUND};
+pub use evaluator::Evaluator;
 pub use limits::{Clock, SearchLimits, TimeBudget};
 pub use params::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
 pub use syzygy::{root_moves_by_dtz, root_score, wdl_score, SearchTablebases, MAX_PROBE_LIMIT};
@@ -40,7 +43,8 @@ pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
 use history::{Histories, PieceTo, NO_PIECE_TO};
 
 use crate::board::{Move, Position};
-use crate::eval::{evaluate_cached, EvalParams, PawnTable};
+use crate::eval::{EvalParams, PawnTable};
+use crate::nnue::AccumulatorStack;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -138,6 +142,8 @@ pub struct Searcher {
     tt: TranspositionTable,
     /// The pawn-structure terms of `params`, cached (cleared when the weights change).
     pawn_table: PawnTable,
+    /// The network and its accumulators when the search evaluates with a net (`Evaluator`).
+    net: Option<Box<AccumulatorStack>>,
     stop: Arc<AtomicBool>,
     /// Set from outside while the search ponders (time limits off); cleared on `ponderhit`.
     ponder: Arc<AtomicBool>,
@@ -208,6 +214,7 @@ impl Searcher {
             params,
             tt,
             pawn_table: PawnTable::new(),
+            net: None,
             stop: Arc::new(AtomicBool::new(false)),
             ponder: Arc::new(AtomicBool::new(false)),
             pondering: false,
@@ -307,6 +314,7 @@ impl Searcher {
         self.limits_armed = false;
         self.keys.clear();
         let mut pos = pos.clone();
+        self.reset_accumulators(&pos);
         let score = self.quiescence(&mut pos, -INFINITY, INFINITY, 0);
         (score, self.pv[0][..self.pv_len[0]].to_vec())
     }
@@ -328,11 +336,6 @@ impl Searcher {
             .skip(1)
             .step_by(2)
             .any(|&k| k == key)
-    }
-
-    /// The static evaluation, inside ±`MAX_EVAL` whatever the weights (the evaluation clamps).
-    fn evaluate(&mut self, pos: &Position) -> i32 {
-        evaluate_cached(pos, &self.params, &mut self.pawn_table)
     }
 
     /// The principal variation at `ply` becomes `mv` followed by the child's.

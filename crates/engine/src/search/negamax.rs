@@ -207,7 +207,7 @@ impl Searcher {
                 continue;
             }
 
-            let undo = pos.make_move(mv);
+            let undo = self.make(pos, mv);
             self.tt.prefetch(pos.key());
             self.keys.push(node.key);
             self.moved[ply] = candidate.moved;
@@ -221,7 +221,7 @@ impl Searcher {
                 self.trend.add_root_nodes(mv, self.nodes - nodes_before);
             }
             self.keys.pop();
-            pos.unmake_move(mv, undo);
+            self.unmake(pos, mv, undo);
             if self.aborted {
                 return 0;
             }

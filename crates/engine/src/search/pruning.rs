@@ -98,14 +98,14 @@ impl Searcher {
                 continue;
             }
             self.moved[ply] = piece_to(pos, mv);
-            let undo = pos.make_move(mv);
+            let undo = self.make(pos, mv);
             self.keys.push(node.key);
             let mut score = -self.quiescence(pos, -raised, -raised + 1, ply + 1);
             if score >= raised {
                 score = -self.negamax(pos, reduced, -raised, -raised + 1, ply + 1, false);
             }
             self.keys.pop();
-            pos.unmake_move(mv, undo);
+            self.unmake(pos, mv, undo);
             if self.aborted {
                 return Some(0);
             }

@@ -69,10 +69,10 @@ impl Searcher {
                 continue;
             }
             self.moved[ply] = piece_to(pos, mv);
-            let undo = pos.make_move(mv);
+            let undo = self.make(pos, mv);
             self.tt.prefetch(pos.key());
             let score = -self.quiescence(pos, -beta, -alpha, ply + 1);
-            pos.unmake_move(mv, undo);
+            self.unmake(pos, mv, undo);
             if self.aborted {
                 return 0;
             }

@@ -11,7 +11,8 @@
 use crate::board::{CastlingNotation, Position};
 use crate::error::{ErrorClass, Failure};
 use crate::eval::{EvalParams, WeightsError};
-use crate::search::{max_hash_mb, SearchParams, Searcher, MAX_PROBE_LIMIT};
+use crate::nnue::Network;
+use crate::search::{max_hash_mb, Evaluator, SearchParams, Searcher, MAX_PROBE_LIMIT};
 use crate::tablebase::Tablebases;
 use std::io::{BufRead, Write};
 use std::sync::atomic::Ordering;
@@ -86,6 +87,9 @@ pub struct UciEngine {
     searcher: Option<Searcher>,
     running: Option<RunningSearch>,
     params: Arc<EvalParams>,
+    /// The network of `EvalFile` (or `--net`), which the search evaluates with instead of the
+    /// hand-crafted evaluation of `params` when present.
+    net: Option<Arc<Network>>,
     /// The search constants configured (`--search FILE`, the tunable options): kept here as
     /// well as in the searcher, so a searcher rebuilt after a panic keeps them.
     search_params: SearchParams,
@@ -128,6 +132,7 @@ impl UciEngine {
             searcher: Some(Searcher::new(params.clone(), DEFAULT_HASH_MB)),
             running: None,
             params,
+            net: None,
             search_params: SearchParams::default(),
             hash_mb: DEFAULT_HASH_MB,
             max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
@@ -148,6 +153,37 @@ impl UciEngine {
         path: &std::path::Path,
     ) -> Result<UciEngine, UciError> {
         Ok(UciEngine::with_params(out, EvalParams::load(path)?))
+    }
+
+    /// An engine evaluating with `evaluator`: the hand-crafted evaluation with its weights, or
+    /// a network (the built-in weights then stay for `Weights`-free uses such as `tunetrace`).
+    pub fn with_evaluator(out: Box<dyn Write + Send>, evaluator: Evaluator) -> UciEngine {
+        match evaluator {
+            Evaluator::Hce(params) => UciEngine::with_params(out, Arc::unwrap_or_clone(params)),
+            Evaluator::Net(net) => {
+                let mut engine = UciEngine::new(out);
+                engine.set_network(Some(net));
+                engine
+            }
+        }
+    }
+
+    /// The evaluation the engine plays with: the network when one is set, else the
+    /// hand-crafted evaluation with the configured weights.
+    pub fn evaluator(&self) -> Evaluator {
+        match &self.net {
+            Some(net) => Evaluator::Net(net.clone()),
+            None => Evaluator::Hce(self.params.clone()),
+        }
+    }
+
+    /// Evaluates with `net` from the next search on (None: the hand-crafted evaluation).
+    fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        let evaluator = self.evaluator();
+        if let Some(s) = self.searcher.as_mut() {
+            s.set_evaluator(&evaluator);
+        }
     }
 
     /// Answers `name ...` with `command` from now on (e.g. the tuner's `tunetrace`).
@@ -269,6 +305,8 @@ impl UciEngine {
         ));
         self.out
             .line("option name Weights type string default <builtin>");
+        self.out
+            .line("option name EvalFile type string default <default>");
         self.out.line("option name Clear Hash type button");
         self.out
             .line("option name UCI_Chess960 type check default false");

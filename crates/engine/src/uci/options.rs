@@ -1,10 +1,11 @@
 //! The UCI options of the engine: `setoption` for Hash, Threads, MultiPV, Move Overhead,
-//! Weights, Clear Hash, UCI_Chess960, SyzygyPath and SyzygyProbeLimit (the search constants
+//! Weights, EvalFile, Clear Hash, UCI_Chess960, SyzygyPath and SyzygyProbeLimit (the search constants
 //! are in `tunable`).
 
 use super::{UciEngine, MAX_MOVE_OVERHEAD_MS, MAX_MULTIPV};
 use crate::board::CastlingNotation;
 use crate::eval::{EvalParams, WeightsError};
+use crate::nnue::Network;
 use crate::search::{SearchTablebases, MAX_PROBE_LIMIT};
 use crate::tablebase::Tablebases;
 use std::sync::Arc;
@@ -75,6 +76,7 @@ impl UciEngine {
                         .line(&format!("info string cannot load weights: {e}"));
                 }
             }
+            "evalfile" => self.set_eval_file(&value),
             "clear hash" => {
                 if let Some(s) = self.searcher.as_mut() {
                     s.clear();
@@ -102,6 +104,33 @@ impl UciEngine {
             _ => self
                 .out
                 .line(&format!("info string unknown option '{name}'")),
+        }
+    }
+
+    /// Loads the network `value` names (empty or `<default>`: back to the hand-crafted
+    /// evaluation); a file that cannot be used is reported and the evaluation in use kept.
+    fn set_eval_file(&mut self, value: &str) {
+        let value = value.trim();
+        if value.is_empty() || value == "<default>" {
+            return self.set_network(None);
+        }
+        // A device or directory would block the engine reading it (/dev/zero never ends).
+        if std::fs::metadata(value).is_ok_and(|m| !m.is_file()) {
+            return self.out.line(&format!(
+                "info string cannot load EvalFile: {value}: not a file; keeping the current evaluation"
+            ));
+        }
+        match Network::load(std::path::Path::new(value)) {
+            Ok(net) => {
+                self.out.line(&format!(
+                    "info string EvalFile {value}: a (768 -> {})x2 -> 1 network",
+                    net.hidden()
+                ));
+                self.set_network(Some(Arc::new(net)));
+            }
+            Err(e) => self.out.line(&format!(
+                "info string cannot load EvalFile: {e}; keeping the current evaluation"
+            )),
         }
     }
 

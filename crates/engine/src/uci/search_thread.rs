@@ -62,6 +62,7 @@ impl UciEngine {
         let mut searcher = Searcher::try_new(self.params.clone(), self.hash_mb)
             .unwrap_or_else(|_| Searcher::new(self.params.clone(), DEFAULT_HASH_MB));
         searcher.set_search_params(self.search_params.clone());
+        searcher.set_evaluator(&self.evaluator());
         searcher.set_tablebases(self.search_tablebases());
         searcher
     }

@@ -224,6 +224,12 @@ impl DataReader {
         &self.file
     }
 
+    /// How many records (games for viriformat, positions otherwise) have been returned: the
+    /// last one returned is record `records() − 1` of the file, counted from 0.
+    pub fn records(&self) -> u64 {
+        self.records
+    }
+
     /// The bytes of the record [`DataReader::next_record`] returned last (a whole game for
     /// viriformat, a line with its newline for text).
     pub fn raw(&self) -> &[u8] {

@@ -148,7 +148,9 @@ impl Filter {
         checks.iter().position(|&hit| hit)
     }
 
-    fn needs_games(&self) -> Option<&'static str> {
+    /// The option of the first filter that needs the move played (known only from viriformat
+    /// games), if any filter does.
+    pub fn needs_games(&self) -> Option<&'static str> {
         if self.filter_tactical {
             Some("--filter-tactical")
         } else if self.filter_castling {

@@ -1,0 +1,127 @@
+//! The CPU trainer of `sparring train`: bullet's simple network `(768 → N)x2 → 1` (Chess768
+//! inputs, SCReLU, one output) fitted with bullet's AdamW to `λ·result + (1 − λ)·σ(score / 400)`
+//! on minibatches of sparse inputs, streamed from any data format sparring writes
+//! ([`data`]), in parallel with rayon and deterministically (the same weights on any number of
+//! threads), with checkpoints a resume continues bit for bit. It writes bullet's `quantised.bin`
+//! through the engine's [`Network`](crate::nnue::Network) (one definition of the format), the
+//! float `raw.bin`, `history.csv`, `loss.svg` and `checkpoint.bin`. docs/train.md.
+
+pub mod bench;
+pub mod checkpoint;
+pub mod config;
+pub mod data;
+pub mod model;
+pub mod optim;
+mod output;
+mod run;
+
+pub use config::TrainConfig;
+pub use model::{FloatNet, QuantiseError, TrainPosition};
+pub use run::{train, Event, TrainOptions, TrainOutcome};
+
+use crate::error::{ErrorClass, Failure};
+use crate::toml_config::ConfigError;
+use thiserror::Error;
+
+/// One superbatch's line of `history.csv`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryRow {
+    /// The superbatch (1-based).
+    pub superbatch: usize,
+    /// Training positions seen in it.
+    pub positions: u64,
+    /// Mean training loss over its batches (weights as they were at each batch).
+    pub train_loss: f64,
+    /// Mean loss on the held-out positions after it; `None` without any.
+    pub validation_loss: Option<f64>,
+    /// The learning rate it ran with.
+    pub lr: f64,
+    /// λ, the result's share of the target.
+    pub lambda: f64,
+    /// Training positions per second in it (reading included).
+    pub positions_per_second: f64,
+    /// Seconds since the run started (the time before a resume included).
+    pub elapsed: f64,
+}
+
+/// Why training failed.
+#[derive(Error, Debug)]
+#[non_exhaustive]
+pub enum TrainError {
+    /// The configuration is wrong.
+    #[error(transparent)]
+    Config(#[from] ConfigError),
+    /// A data file cannot be read, or a record is damaged.
+    #[error(transparent)]
+    Data(#[from] sparring_harness::data::DataError),
+    /// The filters and the validation split left nothing to train on.
+    #[error("{config}: no training positions: the filters and data.validation_fraction leave none of {files} file(s)")]
+    NoTrainingData {
+        /// The configuration.
+        config: String,
+        /// How many data files were read.
+        files: usize,
+    },
+    /// `model.init` is not a raw.bin of the configured size.
+    #[error("{file}: model.init: {reason}")]
+    Init {
+        /// The file.
+        file: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The output directory already holds a run, and `--resume` was not given.
+    #[error("{dir}: holds a training run (checkpoint.bin): continue it with --resume, or choose another --out")]
+    ExistingRun {
+        /// The directory.
+        dir: String,
+    },
+    /// `--resume` with no checkpoint, a damaged one, or one of another configuration.
+    #[error("{file}: cannot resume: {reason}")]
+    Checkpoint {
+        /// The checkpoint file.
+        file: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// An output cannot be written.
+    #[error("{file}: cannot write: {error}")]
+    Output {
+        /// The file.
+        file: String,
+        /// The operating system's reason.
+        error: std::io::Error,
+    },
+    /// The trained weights do not fit the quantised file (raw.bin and the checkpoint are written).
+    #[error("{dir}/quantised.bin not written: {error}")]
+    Quantise {
+        /// The output directory.
+        dir: String,
+        /// The weight that overflows.
+        error: QuantiseError,
+    },
+    /// The thread pool cannot be built.
+    #[error("cannot start {threads} training threads: {message}")]
+    Threads {
+        /// Threads asked for.
+        threads: usize,
+        /// The pool's reason.
+        message: String,
+    },
+}
+
+impl ErrorClass for TrainError {
+    fn class(&self) -> Failure {
+        match self {
+            TrainError::Config(e) => e.class(),
+            TrainError::Data(e) => e.class(),
+            TrainError::NoTrainingData { .. }
+            | TrainError::Init { .. }
+            | TrainError::ExistingRun { .. }
+            | TrainError::Checkpoint { .. } => Failure::BadInput,
+            TrainError::Output { .. }
+            | TrainError::Quantise { .. }
+            | TrainError::Threads { .. } => Failure::FailedRun,
+        }
+    }
+}
