@@ -326,6 +326,18 @@ impl Dataset {
             duplicates += self.load_lines(&refs, first_line, source, selection, report)?;
             first_line += lines.len();
         }
+        self.finish_file(before, duplicates, source, report);
+        Ok(())
+    }
+
+    /// Ends a file's load: memory trimmed, its counts (entries since `before`) in `report`.
+    fn finish_file(
+        &mut self,
+        before: usize,
+        duplicates: usize,
+        source: &str,
+        report: &mut LoadReport,
+    ) {
         self.shrink_to_fit();
         let loaded = self.entries.len() - before;
         report.files.push(FileReport {
@@ -335,7 +347,6 @@ impl Dataset {
         });
         report.positions += loaded;
         report.duplicates += duplicates;
-        Ok(())
     }
 
     /// `load_reader` reading `block` bytes at a time.
@@ -388,15 +399,7 @@ impl Dataset {
             first_line += lines.len();
             buf.drain(..end);
         }
-        self.shrink_to_fit();
-        let loaded = self.entries.len() - before;
-        report.files.push(FileReport {
-            file: source.to_string(),
-            positions: loaded,
-            duplicates,
-        });
-        report.positions += loaded;
-        report.duplicates += duplicates;
+        self.finish_file(before, duplicates, source, report);
         Ok(())
     }
 
