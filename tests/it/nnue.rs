@@ -326,3 +326,24 @@ fn incremental_accumulators_equal_the_reference_along_random_games() {
         assert!(seen.captures > 100 && seen.positions > 2000, "{seen:?}");
     }
 }
+
+/// `genfens` verifies its starts with the evaluation the engine plays: from a book whose one
+/// position is White's whole army against a king and queen, the hand-crafted evaluation rejects
+/// every start (far outside ±1000 cp) while a net that scores everything 0 accepts the first.
+#[test]
+fn genfens_verifies_starts_with_the_loaded_network() {
+    let net = write_net("nnue-genfens", "zero", &Network::zeroed(8));
+    let book = net.with_file_name("book.epd");
+    std::fs::write(&book, "3qk3/8/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1\n").unwrap();
+    let fens = |args: &[&str]| -> usize {
+        let input = format!("genfens 1 seed 7 book {}\nquit\n", book.display());
+        let run = sparring_with_input(args, &input);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+            .lines()
+            .filter(|l| l.starts_with("info string genfens "))
+            .count()
+    };
+    assert_eq!(fens(&["uci"]), 0);
+    assert_eq!(fens(&["uci", "--net", text(&net)]), 1);
+}

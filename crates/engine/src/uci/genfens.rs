@@ -2,7 +2,8 @@
 //! position, then a short search that rejects a start too far from level. `sparring datagen`
 //! draws its openings with [`random_plies`], and the UCI loop answers OpenBench's
 //! `genfens N seed S book <None|FILE>` ([`GenfensCommand`]) with the same generator and the
-//! built-in search as the verifier.
+//! built-in search as the verifier, evaluating as the engine plays (its network when
+//! `EvalFile` names one).
 //!
 //! Everything is drawn from the project's seeded [`Rng`](crate::rng::Rng), so a seed gives the
 //! same positions on every machine and every version of Rust.
@@ -11,8 +12,7 @@ use super::ExtraCommand;
 use crate::board::Position;
 use crate::eval::EvalParams;
 use crate::rng::Rng;
-use crate::search::{SearchLimits, Searcher};
-use std::sync::Arc;
+use crate::search::{Evaluator, SearchLimits, Searcher};
 
 /// Random plies `genfens` plays from each start.
 pub const GENFENS_PLIES: usize = 8;
@@ -40,15 +40,11 @@ pub fn random_plies(start: &Position, plies: usize, rng: &mut Rng) -> Option<Pos
 
 /// `count` verified random starts for `seed`: start `i` is drawn from its own stream
 /// (`Rng::derive(seed, i)`), from a book line chosen by that stream when `book` has lines, else
-/// from the standard start. A start is kept when the built-in search of `VERIFY_NODES` nodes
-/// scores it within `VERIFY_WINDOW_CP`.
-pub fn generate(
-    count: usize,
-    seed: u64,
-    book: &[Position],
-    params: Arc<EvalParams>,
-) -> Vec<String> {
-    let mut searcher = Searcher::new(params, 1);
+/// from the standard start. A start is kept when the built-in search of `VERIFY_NODES` nodes,
+/// evaluating with `evaluator`, scores it within `VERIFY_WINDOW_CP`.
+pub fn generate(count: usize, seed: u64, book: &[Position], evaluator: &Evaluator) -> Vec<String> {
+    let mut searcher = Searcher::new(std::sync::Arc::new(EvalParams::default()), 1);
+    searcher.set_evaluator(evaluator);
     let limits = SearchLimits {
         nodes: Some(VERIFY_NODES),
         ..SearchLimits::default()
@@ -98,7 +94,7 @@ pub fn read_book(path: &str) -> Result<Vec<Position>, std::io::Error> {
 pub struct GenfensCommand;
 
 impl ExtraCommand for GenfensCommand {
-    fn answer(&mut self, args: &[&str], params: &EvalParams) -> Vec<String> {
+    fn answer(&mut self, args: &[&str], _: &EvalParams, evaluator: &Evaluator) -> Vec<String> {
         let usage = || vec!["info string usage: genfens N seed S book <None|FILE>".to_string()];
         let (count, seed, book) = match args {
             [n, "seed", s, "book", book, ..] => match (n.parse::<usize>(), s.parse::<u64>()) {
@@ -115,7 +111,7 @@ impl ExtraCommand for GenfensCommand {
                 Err(e) => return vec![format!("info string genfens: cannot read {book}: {e}")],
             }
         };
-        generate(count, seed, &book, Arc::new(params.clone()))
+        generate(count, seed, &book, evaluator)
             .into_iter()
             .map(|fen| format!("info string genfens {fen}"))
             .collect()

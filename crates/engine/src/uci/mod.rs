@@ -69,9 +69,10 @@ impl ErrorClass for UciError {
 /// A command the engine answers beyond UCI's own, added by a layer above it (the tuner's
 /// `tunetrace`): the engine stays below the tuners and still speaks their protocol.
 pub trait ExtraCommand: Send {
-    /// The lines that answer `args` (the words after the command's name) for an engine that
-    /// evaluates with `params`.
-    fn answer(&mut self, args: &[&str], params: &EvalParams) -> Vec<String>;
+    /// The lines that answer `args` (the words after the command's name) for an engine whose
+    /// hand-crafted weights are `params` and which plays with `evaluator` (the network when
+    /// `EvalFile` names one, else those weights).
+    fn answer(&mut self, args: &[&str], params: &EvalParams, evaluator: &Evaluator) -> Vec<String>;
 }
 
 /// The UCI engine's state between commands.
@@ -275,12 +276,13 @@ impl UciEngine {
 
     /// A command added with [`UciEngine::add_command`], or the note that it is unknown.
     fn extra_command(&mut self, command: &str, args: &[&str], line: &str) {
+        let evaluator = self.evaluator();
         let found = self
             .extra_commands
             .iter_mut()
             .find(|(name, _)| name == command);
         let lines = match found {
-            Some((_, handler)) => handler.answer(args, &self.params),
+            Some((_, handler)) => handler.answer(args, &self.params, &evaluator),
             None => vec![format!("info string unknown command: {}", line.trim())],
         };
         for line in lines {

@@ -7,6 +7,7 @@ use crate::board::Position;
 use crate::eval::{evaluate_white, EvalParams};
 use crate::texel::protocol::{params_lines, trace_line};
 use crate::texel::{LinearTrace, TunableEval};
+use sparring_engine::search::Evaluator;
 use sparring_engine::uci::ExtraCommand;
 use std::io::BufRead;
 
@@ -29,7 +30,7 @@ pub struct TunetraceCommand;
 
 impl ExtraCommand for TunetraceCommand {
     /// Answers `tunetrace params | fen FEN | file PATH`.
-    fn answer(&mut self, args: &[&str], params: &EvalParams) -> Vec<String> {
+    fn answer(&mut self, args: &[&str], params: &EvalParams, _: &Evaluator) -> Vec<String> {
         match args {
             ["params"] => params_lines(params),
             ["fen", fen @ ..] => vec![trace_fen(params, &fen.join(" "))],
