@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The headless browser, if installed.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-headless-shell", "chromium-browser"]
         .iter()
         .find_map(|name| {
@@ -82,7 +82,7 @@ fn browse(browser: &Path, page: &Path, extra: &[String], profile: &Path) -> Brow
 
 /// Loads `page`: its DOM after parsing, with no console message or script error in the log,
 /// and a screenshot `shot` (a PNG) of the page's first 1200x2400 pixels.
-fn load(browser: &Path, page: &Path, shot: &Path) -> String {
+pub(crate) fn load(browser: &Path, page: &Path, shot: &Path) -> String {
     let profile = page.with_extension("chromium-profile");
     let dom = browse(browser, page, &["--dump-dom".to_string()], &profile);
     for needle in ["Uncaught", "CONSOLE", "console"] {
@@ -112,7 +112,7 @@ fn load(browser: &Path, page: &Path, shot: &Path) -> String {
 }
 
 /// The cell texts of `<table id="ID">` in a DOM, header row first (entities decoded).
-fn table_cells(dom: &str, id: &str) -> Vec<Vec<String>> {
+pub(crate) fn table_cells(dom: &str, id: &str) -> Vec<Vec<String>> {
     let start = dom
         .find(&format!("<table id=\"{id}\">"))
         .unwrap_or_else(|| panic!("no table {id}"));
