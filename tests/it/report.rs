@@ -158,6 +158,29 @@ fn csv_cells(path: &Path) -> Vec<Vec<String>> {
         .collect()
 }
 
+/// The compliance table figures.csv makes: its `compliance_warnings` column summed per engine
+/// (`names` in configuration order), under the page's header.
+fn compliance_from_figures(dir: &Path, names: &[&str]) -> Vec<Vec<String>> {
+    let cells = csv_cells(&dir.join("figures.csv"));
+    let column = |name: &str| cells[0].iter().position(|c| c == name).unwrap();
+    let (engine, warnings) = (column("engine"), column("compliance_warnings"));
+    let mut sums = vec![0u64; names.len()];
+    for row in &cells[1..] {
+        sums[row[engine].parse::<usize>().unwrap()] += row[warnings].parse::<u64>().unwrap();
+    }
+    let mut table = vec![vec![
+        "engine".to_string(),
+        "compliance warnings".to_string(),
+    ]];
+    table.extend(
+        names
+            .iter()
+            .zip(sums)
+            .map(|(n, s)| vec![n.to_string(), s.to_string()]),
+    );
+    table
+}
+
 fn sprt_config(out: &Path, rounds: u32, concurrency: usize) -> MatchToml {
     MatchToml::gauntlet()
         .rounds(rounds)
@@ -207,6 +230,11 @@ fn an_sprt_report_holds_the_csvs_figures_and_loads_in_chromium() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let old_html = std::fs::read_to_string(old.join("report.html")).unwrap();
     assert!(old_html.contains("no run.toml") && old_html.contains("figures.csv is missing"));
+    assert!(
+        old_html.contains("Compliance warnings are not recorded in this directory")
+            && !old_html.contains("<table id=\"compliance\">"),
+        "a run from before the column: a note, no table, no error"
+    );
     // Not a run directory: bad input, named.
     let empty = scratch_in("report", "empty");
     let run = sparring(&["report", text(&empty)]);
@@ -224,6 +252,10 @@ fn an_sprt_report_holds_the_csvs_figures_and_loads_in_chromium() {
     assert_eq!(
         table_cells(&dom, "summary"),
         csv_cells(&out.join("summary.csv"))
+    );
+    assert_eq!(
+        table_cells(&dom, "compliance"),
+        compliance_from_figures(&out, &["candidate", "base"])
     );
     assert!(dom.matches("<svg").count() >= 4, "charts missing");
     load(&browser, &old.join("report.html"), &dir.join("old.png"));
