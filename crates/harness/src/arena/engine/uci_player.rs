@@ -135,7 +135,12 @@ impl UciPlayer {
             }
             options.push((name.clone(), value.clone()));
         }
-        let configured = |name: &str| options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+        // A configured Ponder, even one not sent, is not replaced.
+        let configured = |name: &str| {
+            spec.options
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
         if settings.ponder && !configured("Ponder") {
             if let Some(declared) = player.declared_mut("Ponder") {
                 declared.value = Some("true".to_string());
