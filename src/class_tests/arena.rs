@@ -69,6 +69,16 @@ fn every_arena_error_variant_has_its_class() {
             FailedRun,
         ),
         (
+            ArenaError::Network {
+                name: s(),
+                source: Box::new(crate::nnue::NetworkError::Size {
+                    file: s(),
+                    bytes: 3,
+                }),
+            },
+            BadInput,
+        ),
+        (
             ArenaError::SearchParams {
                 name: s(),
                 source: Box::new(config()),

@@ -547,6 +547,13 @@ fn every_datagen_error_variant_has_its_class() {
         ),
         (DatagenError::Missing("games".into()), BadInput),
         (
+            DatagenError::Network(crate::nnue::NetworkError::Size {
+                file: "n.bin".into(),
+                bytes: 3,
+            }),
+            BadInput,
+        ),
+        (
             DatagenError::Unwritable {
                 path: dir.clone(),
                 source: io(),

@@ -163,6 +163,38 @@ fn every_loop_error_variant_has_its_class() {
         (LoopError::Weights(weights()), BadInput),
         (LoopError::Weights(weights_write()), FailedRun),
         (
+            LoopError::Network(crate::nnue::NetworkError::Size {
+                file: s(),
+                bytes: 3,
+            }),
+            BadInput,
+        ),
+        (
+            LoopError::ChampionData {
+                path: PathBuf::from("d.viriformat"),
+                source: std::io::Error::other("missing"),
+            },
+            BadInput,
+        ),
+        (LoopError::StagedNetwork, BadInput),
+        (
+            LoopError::Datagen {
+                generation: 1,
+                source: Box::new(crate::datagen::DatagenError::Missing("games".into())),
+            },
+            BadInput,
+        ),
+        (
+            LoopError::Train {
+                generation: 1,
+                source: crate::train::TrainError::Output {
+                    file: s(),
+                    error: std::io::Error::other("disk full"),
+                },
+            },
+            FailedRun,
+        ),
+        (
             LoopError::Openings {
                 stage: Stage::Gate,
                 source: BookSetupError::Format(FormatNameError(s())),

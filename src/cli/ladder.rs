@@ -52,6 +52,15 @@ Each generation:
   5. anchor    every `anchor.every` generations (with an [anchor] table) the champion plays
                a fixed panel, for Elo on an absolute scale.
 
+With `model = \"network\"` the first two stages train a network instead:
+  1. datagen   the champion (hand-crafted or a network) writes training data as
+               `sparring datagen` does (the [datagen] table; generation 1 reads
+               `champion.data` instead when given);
+  2. train     a challenger network is trained as `sparring train` does (the [train]
+               table) over the data of the last `train.window` generations, from
+               bullet's random start or the champion's weights (`train.init`);
+the gate and the anchor are as above (configs/loop-network.toml, docs/loop.md).
+
 Writes DIR/generations.csv (one row per generation), DIR/ladder.svg, the champion as
 DIR/champion.weights.toml and DIR/champion.search.toml, and gen-NNN/ with each stage's
 configuration and output. A killed loop continues with --resume; a finished generation is
@@ -82,7 +91,12 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<()> {
         .with_context(|| format!("loop {}", args.config.display()))?;
     let dir = summary.dir.display();
     println!("Ladder: {dir}/generations.csv, {dir}/ladder.svg");
-    println!("Champion: {dir}/champion.weights.toml, {dir}/champion.search.toml");
+    match summary.champion.net {
+        Some(_) => {
+            println!("Champion: {dir}/champion.net.bin (network), {dir}/champion.search.toml")
+        }
+        None => println!("Champion: {dir}/champion.weights.toml, {dir}/champion.search.toml"),
+    }
     if args.staged {
         print_plan(summary.pending.as_ref());
     }

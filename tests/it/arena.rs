@@ -1116,6 +1116,7 @@ fn an_output_dir_that_is_a_file_or_a_table_too_large_is_a_configuration_error() 
     let mut cfg = config(&quick_pair(), &dir);
     cfg.engines[0].kind = EngineKind::Builtin {
         weights: None,
+        net: None,
         hash_mb: usize::MAX >> 21,
         search: None,
         syzygy: None,

@@ -518,6 +518,7 @@ fn each_table_and_per_engine_limits_fill_the_engines() {
         c.engines[0].kind,
         EngineKind::Builtin {
             weights: None,
+            net: None,
             hash_mb: 4,
             search: None,
             syzygy: None,

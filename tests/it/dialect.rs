@@ -449,6 +449,7 @@ fn each_merges_into_every_engine_and_notes_are_one_line_each() {
         config.engines[1].kind,
         sparring::arena::EngineKind::Builtin {
             weights: None,
+            net: None,
             hash_mb: 2,
             search: None,
             syzygy: None,

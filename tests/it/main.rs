@@ -36,6 +36,8 @@ mod rules;
 mod search;
 #[path = "loop.rs"]
 mod self_play_loop;
+#[path = "loop_network.rs"]
+mod self_play_loop_network;
 mod shards;
 mod spsa;
 mod spsa_shards;

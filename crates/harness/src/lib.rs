@@ -110,7 +110,7 @@
 
 // The lower layers' modules under the names this crate's code uses (`crate::board::Position`).
 use sparring_chess::{board, error, rng};
-use sparring_engine::{available_cores, eval, score, search, tablebase, toml_config};
+use sparring_engine::{available_cores, eval, nnue, score, search, tablebase, toml_config};
 
 pub mod arena;
 pub mod data;

@@ -46,7 +46,7 @@
 // The lower layers' modules under the names this crate's code uses (`crate::board::Position`).
 use sparring_chess::{board, error, rng};
 use sparring_engine::{available_cores, eval, nnue, score, search, toml_config};
-use sparring_harness::{arena, data, files, page, record, stats};
+use sparring_harness::{arena, data, datagen, files, page, record, stats};
 
 pub mod ladder;
 pub mod spsa;

@@ -523,7 +523,7 @@ fn checked_options(spec: &EngineSpec, label: &str) -> Result<BTreeMap<String, St
 }
 
 /// The built-in engine: `hash=`/`option.Hash`, `option.Threads=1`, `weights=`/`option.Weights`
-/// (relative to `dir=` when given).
+/// and `option.EvalFile` (a network; both relative to `dir=` when given).
 fn builtin_kind(
     spec: &EngineSpec,
     options: &BTreeMap<String, String>,
@@ -537,6 +537,7 @@ fn builtin_kind(
     }
     let mut hash_mb = 16usize;
     let mut weights = None;
+    let mut net = None;
     let (mut syzygy_path, mut probe_limit) = (None, 7);
     for (name, value) in options {
         match name.as_str() {
@@ -553,9 +554,11 @@ fn builtin_kind(
                 )))
             }
             "Weights" => weights = Some(value.clone()),
+            "EvalFile" if value.is_empty() || value == "<empty>" => net = None,
+            "EvalFile" => net = Some(value.clone()),
             _ => {
                 return Err(usage_error(format!(
-                    "{label}: option.{name}={value}: the built-in engine takes Hash, Threads=1, Weights, SyzygyPath and SyzygyProbeLimit here (run `sparring uci` as cmd= for other options)"
+                    "{label}: option.{name}={value}: the built-in engine takes Hash, Threads=1, Weights, EvalFile, SyzygyPath and SyzygyProbeLimit here (run `sparring uci` as cmd= for other options)"
                 )))
             }
         }
@@ -566,10 +569,12 @@ fn builtin_kind(
     if let Some(w) = get("weights") {
         weights = Some(w.to_string());
     }
-    let weights = weights.map(|w| match get("dir") {
-        Some(dir) => Path::new(dir).join(w),
-        None => PathBuf::from(w),
-    });
+    let in_dir = |file: String| match get("dir") {
+        Some(dir) => Path::new(dir).join(file),
+        None => PathBuf::from(file),
+    };
+    let weights = weights.map(in_dir);
+    let net = net.map(in_dir);
     let syzygy = match syzygy_path {
         None => None,
         Some(path) => {
@@ -580,6 +585,7 @@ fn builtin_kind(
     };
     Ok(EngineKind::Builtin {
         weights,
+        net,
         hash_mb,
         search: None,
         syzygy,

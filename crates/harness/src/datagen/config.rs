@@ -15,6 +15,9 @@ pub enum DatagenEngine {
     Builtin {
         /// `engine.builtin.weights`; None: the compiled-in weights.
         weights: Option<PathBuf>,
+        /// `engine.builtin.net`: a network (bullet's quantised file) to evaluate with instead
+        /// of the hand-crafted evaluation.
+        net: Option<PathBuf>,
         /// `engine.builtin.hash_mb` (default 16).
         hash_mb: usize,
     },
@@ -37,6 +40,7 @@ impl DatagenEngine {
         if command == "builtin" && words.clone().next().is_none() {
             return Some(DatagenEngine::Builtin {
                 weights: None,
+                net: None,
                 hash_mb: DEFAULT_HASH_MB,
             });
         }
@@ -50,10 +54,22 @@ impl DatagenEngine {
     /// The engine in one line, for the fingerprint and the console.
     pub fn describe(&self) -> String {
         match self {
-            DatagenEngine::Builtin { weights, hash_mb } => match weights {
-                Some(w) => format!("builtin weights={} hash_mb={hash_mb}", w.display()),
-                None => format!("builtin hash_mb={hash_mb}"),
-            },
+            DatagenEngine::Builtin {
+                weights,
+                net,
+                hash_mb,
+            } => {
+                let mut text = "builtin".to_string();
+                if let Some(w) = weights {
+                    text.push_str(&format!(" weights={}", w.display()));
+                }
+                // Only when set, so runs from before the key resume unchanged.
+                if let Some(n) = net {
+                    text.push_str(&format!(" net={}", n.display()));
+                }
+                text.push_str(&format!(" hash_mb={hash_mb}"));
+                text
+            }
             DatagenEngine::Uci {
                 command,
                 args,
@@ -236,6 +252,7 @@ struct EngineShape {
 #[serde(deny_unknown_fields)]
 struct BuiltinShape {
     weights: Option<PathBuf>,
+    net: Option<PathBuf>,
     hash_mb: Option<usize>,
 }
 
@@ -402,12 +419,14 @@ fn engine_of(doc: &Document<'_>, shape: Option<EngineShape>) -> Result<DatagenEn
     let Some(shape) = shape else {
         return Ok(DatagenEngine::Builtin {
             weights: None,
+            net: None,
             hash_mb: DEFAULT_HASH_MB,
         });
     };
     match (shape.builtin, shape.uci) {
         (Some(b), None) => Ok(DatagenEngine::Builtin {
             weights: b.weights,
+            net: b.net,
             hash_mb: doc.in_range(
                 "engine.builtin.hash_mb",
                 b.hash_mb.unwrap_or(DEFAULT_HASH_MB),

@@ -99,6 +99,9 @@ pub enum DatagenError {
     /// The weights file of the built-in engine cannot be used.
     #[error("engine weights: {0}")]
     Weights(#[from] crate::eval::WeightsError),
+    /// The built-in engine's network cannot be loaded.
+    #[error("engine.builtin.net: {0}")]
+    Network(#[from] crate::nnue::NetworkError),
     /// Another process holds the directory.
     #[error(transparent)]
     Lock(#[from] crate::arena::LockError),
@@ -124,6 +127,7 @@ impl ErrorClass for DatagenError {
             DatagenError::Engine(e) => e.class(),
             DatagenError::Tablebase(e) => e.class(),
             DatagenError::Weights(e) => e.class(),
+            DatagenError::Network(e) => e.class(),
             DatagenError::Lock(e) => e.class(),
             DatagenError::Shard(e) => e.class(),
             DatagenError::BadFlag { .. }

@@ -143,11 +143,19 @@ pub fn shard_games(games: u64, shard: Option<Shard>) -> std::ops::Range<u64> {
 
 fn engine_factory(config: &DatagenConfig) -> Result<EngineFactory, DatagenError> {
     Ok(match &config.engine {
-        DatagenEngine::Builtin { weights, hash_mb } => EngineFactory::Builtin {
+        DatagenEngine::Builtin {
+            weights,
+            net,
+            hash_mb,
+        } => EngineFactory::Builtin {
             params: Arc::new(match weights {
                 Some(path) => EvalParams::load(path)?,
                 None => EvalParams::default(),
             }),
+            net: match net {
+                Some(path) => Some(Arc::new(crate::nnue::Network::load(path)?)),
+                None => None,
+            },
             search: Arc::new(SearchParams::default()),
             hash_mb: *hash_mb,
             syzygy: None,

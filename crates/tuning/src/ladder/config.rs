@@ -5,6 +5,7 @@
 //! its table and parsed by that command's own reader; an error is reported at the loop file's
 //! line and key (`loop.toml:14:9: `selfplay.time_control.nodes` is ...`).
 
+use super::network::NetworkStages;
 use crate::arena::matchmaking::manifest::{file_hash, settings_hash};
 use crate::arena::MatchConfig;
 use crate::rng::Rng;
@@ -24,6 +25,12 @@ pub struct Champion {
     pub search: Option<PathBuf>,
     /// `champion.hash_mb` (default 16): the table of every built-in engine the loop plays.
     pub hash_mb: usize,
+    /// `champion.net` (network loops): the starting champion's network; None: it plays the
+    /// hand-crafted evaluation of `weights`.
+    pub net: Option<PathBuf>,
+    /// `champion.data` (network loops): training data the starting champion already wrote (a
+    /// `sparring datagen` run, say); generation 1 trains on it instead of generating its own.
+    pub data: Vec<PathBuf>,
 }
 
 /// An engine of the loop's games: weights and search constants files.
@@ -33,6 +40,8 @@ pub struct EngineFiles {
     pub weights: PathBuf,
     /// The search constants; None: the compiled-in ones.
     pub search: Option<PathBuf>,
+    /// The network it evaluates with instead of the weights; None: the weights.
+    pub net: Option<PathBuf>,
 }
 
 /// A whole loop configuration.
@@ -63,7 +72,9 @@ pub struct LoopConfig {
     /// `spsa.every` (0 without an `[spsa]` table): the challenger's search constants are
     /// SPSA-tuned in every generation divisible by this.
     pub spsa_every: u32,
-    text: String,
+    /// `model = "network"`: the stages that replace self-play and tune; None: the Texel loop.
+    pub network: Option<NetworkStages>,
+    pub(super) text: String,
     selfplay: toml::Table,
     tune: toml::Table,
     spsa: Option<toml::Table>,
@@ -74,6 +85,9 @@ pub struct LoopConfig {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct LoopFile {
+    model: Option<String>,
+    datagen: Option<toml::Table>,
+    train: Option<toml::Table>,
     seed: Option<i64>,
     generations: Option<i64>,
     champion: Option<ChampionFile>,
@@ -91,6 +105,8 @@ struct ChampionFile {
     weights: Option<String>,
     search: Option<String>,
     hash_mb: Option<usize>,
+    net: Option<String>,
+    data: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -129,6 +145,8 @@ const SET_BY_LOOP: &[(&str, &[&str])] = &[
         &["data.files", "data.seed", "model.weights", "output.dir"],
     ),
     ("spsa", &["seed", "engine", "output.dir"]),
+    ("datagen", &["seed", "out", "engine"]),
+    ("train", &["data.files", "output.dir", "model.init"]),
     (
         "anchor",
         &["tournament.seed", "tournament.kind", "output.dir", "sprt"],
@@ -150,7 +168,7 @@ const UNSUPPORTED: &[(&str, &str, &str)] = &[(
 
 /// The stages whose seeds are derived (the stream of each).
 #[derive(Clone, Copy)]
-enum SeedStream {
+pub(super) enum SeedStream {
     Selfplay = 1,
     Tune = 2,
     Gate = 3,
@@ -170,13 +188,15 @@ impl LoopConfig {
     /// before anything runs.
     pub fn parse(text: &str, file: &str) -> Result<LoopConfig, ConfigError> {
         let doc = Document::parse(text, file)?;
-        let f: LoopFile = doc.deserialize()?;
+        let mut f: LoopFile = doc.deserialize()?;
         let seed = doc.in_range("seed", f.seed.unwrap_or(1), 0, None)? as u64;
         let generations =
             doc.in_range("generations", f.generations.unwrap_or(1), 1, Some(100_000))?;
         let c = f
             .champion
+            .take()
             .ok_or_else(|| doc.missing("champion", "a [champion] table with its weights file"))?;
+        let network = network_stages(&doc, &f, &c)?;
         let weights = c
             .weights
             .ok_or_else(|| doc.missing("champion.weights", "the starting weights file"))?;
@@ -185,18 +205,32 @@ impl LoopConfig {
             weights: PathBuf::from(weights),
             search: c.search.map(PathBuf::from),
             hash_mb,
+            net: c.net.map(PathBuf::from),
+            data: c
+                .data
+                .unwrap_or_default()
+                .into_iter()
+                .map(PathBuf::from)
+                .collect(),
         };
         let output_dir = PathBuf::from(
             f.output
                 .and_then(|o| o.dir)
                 .unwrap_or_else(|| "results/loop".to_string()),
         );
-        let selfplay = f
-            .selfplay
-            .ok_or_else(|| doc.missing("selfplay", "a [selfplay] match table"))?;
-        let mut tune = f
-            .tune
-            .ok_or_else(|| doc.missing("tune", "a [tune] tuner table"))?;
+        let (selfplay, mut tune) = if network.is_some() {
+            refuse_texel_stages(&doc, &f.selfplay, &f.tune, &f.spsa)?;
+            (toml::Table::new(), toml::Table::new())
+        } else {
+            refuse_network_stages(&doc, &f.datagen, &f.train)?;
+            let selfplay = f
+                .selfplay
+                .ok_or_else(|| doc.missing("selfplay", "a [selfplay] match table"))?;
+            let tune = f
+                .tune
+                .ok_or_else(|| doc.missing("tune", "a [tune] tuner table"))?;
+            (selfplay, tune)
+        };
         let mut gate = f
             .gate
             .ok_or_else(|| doc.missing("gate", "a [gate] match table with an [gate.sprt]"))?;
@@ -218,7 +252,10 @@ impl LoopConfig {
                 return Err(doc.other(&format!("{stage}.{key}"), why));
             }
         }
-        let window = take_count(&doc, &mut tune, "tune", "window", 3, 1_000)?;
+        let window = match &network {
+            Some(stages) => u64::from(stages.window),
+            None => take_count(&doc, &mut tune, "tune", "window", 3, 1_000)?,
+        };
         let wave_pairs = take_count(&doc, &mut gate, "gate", "wave_pairs", 20, 1_000_000)?;
         let (anchor_every, anchor_ratings) = match anchor.as_mut() {
             Some(table) => (
@@ -248,6 +285,7 @@ impl LoopConfig {
             anchor_every: anchor_every as u32,
             anchor_ratings,
             spsa_every: spsa_every as u32,
+            network,
             text: text.to_string(),
             selfplay,
             tune,
@@ -263,12 +301,17 @@ impl LoopConfig {
     fn check_stages(&self) -> Result<(), ConfigError> {
         let dir = Path::new("gen-001");
         let champion = self.start_champion();
-        self.selfplay_config(1, &champion, &dir.join("selfplay"))?;
-        self.tune_config(
-            &[dir.join("data.epd")],
-            &champion.weights,
-            &dir.join("tune"),
-        )?;
+        if self.network.is_some() {
+            self.datagen_config(1, &champion, &dir.join("datagen"))?;
+            self.train_config(&[dir.join("data.viriformat")], None, &dir.join("train"))?;
+        } else {
+            self.selfplay_config(1, &champion, &dir.join("selfplay"))?;
+            self.tune_config(
+                &[dir.join("data.epd")],
+                &champion.weights,
+                &dir.join("tune"),
+            )?;
+        }
         self.gate_config(1, &champion, &champion, &dir.join("gate"))?;
         if self.anchor.is_some() {
             self.anchor_config(1, &champion, &dir.join("anchor"))?;
@@ -284,6 +327,7 @@ impl LoopConfig {
         EngineFiles {
             weights: self.champion.weights.clone(),
             search: self.champion.search.clone(),
+            net: self.champion.net.clone(),
         }
     }
 
@@ -429,7 +473,7 @@ impl LoopConfig {
     }
 
     /// A configuration error of a generated stage, placed at the loop file's line and key.
-    fn relocate(&self, error: ConfigError, stage: &str) -> ConfigError {
+    pub(super) fn relocate(&self, error: ConfigError, stage: &str) -> ConfigError {
         match Document::parse(&self.text, &self.source) {
             Ok(doc) => error.relocated(&doc, stage),
             Err(_) => error,
@@ -471,6 +515,9 @@ impl LoopConfig {
         if let Some(search) = &files.search {
             builtin.insert("search".into(), path_value(search));
         }
+        if let Some(net) = &files.net {
+            builtin.insert("net".into(), path_value(net));
+        }
         builtin.insert(
             "hash_mb".into(),
             toml::Value::Integer(self.champion.hash_mb as i64),
@@ -487,7 +534,7 @@ impl LoopConfig {
 
     /// The seed of one stage of one generation: derived, so generations and stages differ and
     /// a resumed run draws the same ones (63 bits: TOML integers are signed).
-    fn stage_seed(&self, generation: u32, stream: SeedStream) -> i64 {
+    pub(super) fn stage_seed(&self, generation: u32, stream: SeedStream) -> i64 {
         let stream = u64::from(generation) * 8 + stream as u64;
         (Rng::derive(self.seed, stream).next_u64() >> 1) as i64
     }
@@ -507,6 +554,9 @@ impl LoopConfig {
         for (key, path) in self.champion_files() {
             entries.insert(key.into(), settings_hash(path));
         }
+        if let Some((key, path)) = self.champion_net() {
+            entries.insert(key.into(), file_hash(path));
+        }
         entries
     }
 
@@ -523,6 +573,11 @@ impl LoopConfig {
         let search = (self.champion.search.as_deref()).map(|s| ("champion.search_hash", s));
         std::iter::once(weights).chain(search)
     }
+
+    /// The champion's network, whose bytes (not TOML settings) the fingerprint hashes.
+    pub(super) fn champion_net(&self) -> Option<(&'static str, &Path)> {
+        (self.champion.net.as_deref()).map(|n| ("champion.net_hash", n))
+    }
 }
 
 /// Whether a fingerprint key can change what the generations compute (their games, tunes,
@@ -536,12 +591,89 @@ pub(super) fn decides_generations(key: &str) -> bool {
         && ![
             ".tournament.concurrency",
             ".tournament.timeout_ms",
+            "datagen.concurrency",
+            ".training.threads",
             ".optimizer.threads",
             ".output.report_every",
             ".output.rating_interval",
         ]
         .iter()
         .any(|tail| key.ends_with(tail))
+}
+
+/// `model` and, for a network loop, its stages; the champion's keys checked against the model.
+fn network_stages(
+    doc: &Document<'_>,
+    f: &LoopFile,
+    c: &ChampionFile,
+) -> Result<Option<NetworkStages>, ConfigError> {
+    let network =
+        match f.model.as_deref() {
+            None | Some("hce") => None,
+            Some("network") => Some(NetworkStages::parse(
+                doc,
+                f.datagen.clone(),
+                f.train.clone(),
+            )?),
+            Some(_) => return Err(doc.invalid_value(
+                "model",
+                "\"hce\" (Texel-tune the hand-crafted evaluation) or \"network\" (train a network)",
+            )),
+        };
+    if network.is_some() && c.search.is_some() {
+        return Err(doc.other(
+            "champion.search",
+            "is not supported by a network loop yet: its data runs play the compiled-in search \
+             constants; remove it",
+        ));
+    }
+    let network_only = [
+        ("champion.net", c.net.is_some()),
+        ("champion.data", c.data.is_some()),
+    ];
+    if let (None, Some((key, _))) = (&network, network_only.iter().find(|(_, set)| *set)) {
+        return Err(doc.other(key, "belongs to a network loop: add `model = \"network\"`"));
+    }
+    Ok(network)
+}
+
+/// Refuses the Texel loop's stage tables in a network loop.
+fn refuse_texel_stages(
+    doc: &Document<'_>,
+    selfplay: &Option<toml::Table>,
+    tune: &Option<toml::Table>,
+    spsa: &Option<toml::Table>,
+) -> Result<(), ConfigError> {
+    let found = [("selfplay", selfplay), ("tune", tune), ("spsa", spsa)]
+        .into_iter()
+        .find(|(_, table)| table.is_some());
+    match found {
+        Some((stage, _)) => Err(doc.other(
+            stage,
+            "is a stage of the Texel loop: a network loop (`model = \"network\"`) generates \
+             data with [datagen] and trains with [train]; remove the table",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// Refuses the network loop's stage tables in a Texel loop.
+fn refuse_network_stages(
+    doc: &Document<'_>,
+    datagen: &Option<toml::Table>,
+    train: &Option<toml::Table>,
+) -> Result<(), ConfigError> {
+    let found = [("datagen", datagen), ("train", train)]
+        .into_iter()
+        .find(|(_, table)| table.is_some());
+    match found {
+        Some((stage, _)) => Err(doc.other(
+            stage,
+            "is a stage of the network loop: add `model = \"network\"` (the Texel loop \
+             plays [selfplay] and tunes with [tune])",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `engine[i].rest` -> `engine[i-1].rest` (the anchor panel's own numbering), else None.
@@ -554,7 +686,7 @@ fn shift_engine_index(key: &str) -> Option<String> {
 }
 
 /// Refuses keys of a stage table that the loop sets.
-fn refuse_loop_keys(
+pub(super) fn refuse_loop_keys(
     doc: &Document<'_>,
     stage: &str,
     table: &toml::Table,
@@ -584,7 +716,7 @@ fn refuse_loop_keys(
 }
 
 /// Removes a loop-only count key (`tune.window`, say) from a stage table, checked.
-fn take_count(
+pub(super) fn take_count(
     doc: &Document<'_>,
     table: &mut toml::Table,
     stage: &str,
@@ -627,7 +759,7 @@ fn take_ratings(doc: &Document<'_>, table: &mut toml::Table) -> Result<Vec<f64>,
 }
 
 /// Sets `table.a.b = value`, making the tables on the way.
-fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {
+pub(super) fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {
     let (last, tables) = path.split_last().expect("a non-empty path");
     let mut here = table;
     for part in tables {
@@ -642,7 +774,7 @@ fn set(table: &mut toml::Table, path: &[&str], value: toml::Value) {
     here.insert(last.to_string(), value);
 }
 
-fn path_value(path: &Path) -> toml::Value {
+pub(super) fn path_value(path: &Path) -> toml::Value {
     toml::Value::String(path.display().to_string())
 }
 

@@ -16,6 +16,7 @@
 //! read at the ends of waves of pairs, never in the order concurrent games happen to finish.
 
 pub mod config;
+pub mod network;
 pub mod page;
 mod record;
 mod run;
@@ -24,16 +25,20 @@ mod stages;
 pub mod svg;
 
 pub use config::{Champion, EngineFiles, LoopConfig};
+pub use network::{NetworkStages, TrainInit};
 pub use record::{read_rows, GenerationRow, GENERATIONS_FILE};
 pub use run::{run_loop, LoopOptions, LoopSummary, LOOP_MANIFEST};
 pub use staged::StagePlan;
 
 use crate::arena::{ArenaError, BookSetupError, LockError, MergeError};
+use crate::datagen::DatagenError;
 use crate::error::{ErrorClass, Failure};
 use crate::eval::WeightsError;
+use crate::nnue::NetworkError;
 use crate::spsa::SpsaError;
 use crate::texel::TuneError;
 use crate::toml_config::ConfigError;
+use crate::train::TrainError;
 use std::path::PathBuf;
 use std::time::Duration;
 use thiserror::Error;
@@ -47,6 +52,10 @@ pub enum Stage {
     Tune,
     /// The challenger's search constants are SPSA-tuned.
     Spsa,
+    /// A network loop's champion writes training data.
+    Datagen,
+    /// A network loop's challenger network is trained.
+    Train,
     /// Challenger against champion under the SPRT.
     Gate,
     /// The champion against the outside panel.
@@ -60,6 +69,8 @@ impl Stage {
             Stage::Selfplay => "selfplay",
             Stage::Tune => "tune",
             Stage::Spsa => "spsa",
+            Stage::Datagen => "datagen",
+            Stage::Train => "train",
             Stage::Gate => "gate",
             Stage::Anchor => "anchor",
         }
@@ -175,6 +186,36 @@ pub enum LoopError {
         /// The SPSA run's error.
         source: SpsaError,
     },
+    /// A network loop's data run failed.
+    #[error("generation {generation}, datagen: {source}")]
+    Datagen {
+        /// 1-based generation.
+        generation: u32,
+        /// The data run's error (boxed: it is large, and rare).
+        source: Box<DatagenError>,
+    },
+    /// A network loop's training run failed.
+    #[error("generation {generation}, train: {source}")]
+    Train {
+        /// 1-based generation.
+        generation: u32,
+        /// The trainer's error.
+        source: TrainError,
+    },
+    /// The starting champion's network cannot be loaded.
+    #[error("champion.net: {0}")]
+    Network(#[from] NetworkError),
+    /// A file of `champion.data` cannot be read.
+    #[error("champion.data: {}: {source}", path.display())]
+    ChampionData {
+        /// The file.
+        path: PathBuf,
+        /// What the system said.
+        source: std::io::Error,
+    },
+    /// `--staged` with a network loop, whose data and training stages are not match stages.
+    #[error("--staged plays a loop's match stages as shards elsewhere; a network loop's datagen and train stages are not matches: run it without --staged (or shard its datagen by hand with `sparring datagen --shard`)")]
+    StagedNetwork,
     /// Merging the gate's waves failed.
     #[error("generation {generation}, gate: {source}")]
     Merge {
@@ -262,6 +303,9 @@ impl ErrorClass for LoopError {
             LoopError::Match { source, .. } => source.class(),
             LoopError::Tune { source, .. } => source.class(),
             LoopError::Spsa { source, .. } => source.class(),
+            LoopError::Datagen { source, .. } => source.class(),
+            LoopError::Train { source, .. } => source.class(),
+            LoopError::Network(source) => source.class(),
             LoopError::Lock(source) => source.class(),
             LoopError::Shards { source, .. } => source.class(),
             LoopError::Engines { source, .. } => source.class(),
@@ -269,6 +313,8 @@ impl ErrorClass for LoopError {
             | LoopError::OutputNotDirectory { .. }
             | LoopError::NothingToResume { .. }
             | LoopError::Mismatch { .. }
+            | LoopError::ChampionData { .. }
+            | LoopError::StagedNetwork
             | LoopError::Damaged { .. } => Failure::BadInput,
             // The gate merges the loop's own directories: a failure there is the run's.
             LoopError::Merge { .. } | LoopError::Io { .. } => Failure::FailedRun,

@@ -4,11 +4,14 @@
 use super::config::{EngineFiles, LoopConfig};
 use super::record::{write_rows, GenerationRow};
 use super::staged::{Halt, StagePlan};
-use super::stages::{verdict, GateOutcome, Generation, OnEvent, DATA_FILE};
+use super::stages::{
+    verdict, GateOutcome, Generation, OnEvent, SelfplayOutcome, TuneOutcome, DATA_FILE,
+};
 use super::{io_error, LoopError, LoopEvent, Stage};
 use crate::arena::matchmaking::lock::LOCK_FILE;
 use crate::arena::{EngineKind, MatchConfig, OutputLock};
 use crate::eval::EvalParams;
+use crate::nnue::Network;
 use crate::search::SearchParams;
 use crate::stats::SprtDecision;
 use std::collections::BTreeMap;
@@ -57,6 +60,9 @@ pub fn run_loop(
         .clone()
         .unwrap_or_else(|| config.output_dir.clone());
     let last = options.generations.unwrap_or(config.generations);
+    if options.staged && config.network.is_some() {
+        return Err(LoopError::StagedNetwork);
+    }
     check_champion(config)?;
     // Read-only first: a run refused here leaves the directory as it was.
     check_directory(config, &dir, options.resume, false)?;
@@ -130,24 +136,18 @@ fn play_generation(
 ) -> Result<GenerationRow, Halt> {
     let config = generation.config;
     let number = generation.number;
-    let selfplay = generation.selfplay(champion)?;
-    let first = number.saturating_sub(config.window - 1).max(1);
-    let files: Vec<PathBuf> = (first..=number)
-        .map(|g| run_dir.join(generation_dir(g)).join(DATA_FILE))
-        .collect();
-    let tune = generation.tune(&files, champion)?;
-    let (challenger, gate) = if tune.unusable.is_some() {
-        (champion.clone(), Gate::Unusable)
-    } else {
-        let mut challenger = generation.challenger(champion)?;
-        if config.spsa_every > 0 && number % config.spsa_every == 0 {
-            challenger = generation.spsa(&challenger)?;
-        }
-        if same_engine(&challenger, champion)? {
+    let (selfplay, tune, challenger) = match config.network {
+        Some(_) => network_challenger(generation, run_dir, champion)?,
+        None => texel_challenger(generation, run_dir, champion)?,
+    };
+    let (challenger, gate) = match challenger {
+        None => (champion.clone(), Gate::Unusable),
+        Some(challenger) if same_engine(&challenger, champion)? => {
             // A tune that kept the champion's values (best epoch 0) would gate identical engines.
             generation.skip_gate();
             (challenger, Gate::Identical)
-        } else {
+        }
+        Some(challenger) => {
             let outcome = generation.gate(&challenger, champion)?;
             (challenger, Gate::Played(outcome))
         }
@@ -190,6 +190,49 @@ fn play_generation(
     })
 }
 
+/// What a generation's first stages gave: its data, its fit, and the challenger (None when
+/// the fit gave nothing the engine can play).
+type Challenger = (SelfplayOutcome, TuneOutcome, Option<EngineFiles>);
+
+/// The Texel loop's self-play, tune and (every `spsa.every` generations) SPSA.
+fn texel_challenger(
+    generation: &mut Generation<'_, '_>,
+    run_dir: &Path,
+    champion: &EngineFiles,
+) -> Result<Challenger, Halt> {
+    let (config, number) = (generation.config, generation.number);
+    let selfplay = generation.selfplay(champion)?;
+    let first = number.saturating_sub(config.window - 1).max(1);
+    let files: Vec<PathBuf> = (first..=number)
+        .map(|g| run_dir.join(generation_dir(g)).join(DATA_FILE))
+        .collect();
+    let tune = generation.tune(&files, champion)?;
+    if tune.unusable.is_some() {
+        return Ok((selfplay, tune, None));
+    }
+    let mut challenger = generation.challenger(champion)?;
+    if config.spsa_every > 0 && number % config.spsa_every == 0 {
+        challenger = generation.spsa(&challenger)?;
+    }
+    Ok((selfplay, tune, Some(challenger)))
+}
+
+/// The network loop's data run and training.
+fn network_challenger(
+    generation: &mut Generation<'_, '_>,
+    run_dir: &Path,
+    champion: &EngineFiles,
+) -> Result<Challenger, Halt> {
+    let selfplay = generation.datagen(champion)?;
+    let files = generation.config.window_files(run_dir, generation.number);
+    let tune = generation.train(&files, champion)?;
+    if tune.unusable.is_some() {
+        return Ok((selfplay, tune, None));
+    }
+    let challenger = generation.net_challenger(champion)?;
+    Ok((selfplay, tune, Some(challenger)))
+}
+
 /// What became of a generation's gate.
 enum Gate {
     /// The challenger played the champion: the SPRT's outcome.
@@ -219,8 +262,16 @@ impl Gate {
     }
 }
 
-/// Whether the challenger's weights and search constants are the champion's, value for value.
+/// Whether the challenger's weights (or network) and search constants are the champion's,
+/// value for value.
 fn same_engine(challenger: &EngineFiles, champion: &EngineFiles) -> Result<bool, LoopError> {
+    let net = |files: &EngineFiles| match &files.net {
+        Some(path) => std::fs::read(path).map(Some).map_err(io_error(path)),
+        None => Ok(None),
+    };
+    if net(challenger)? != net(champion)? {
+        return Ok(false);
+    }
     if EvalParams::load(&challenger.weights)? != EvalParams::load(&champion.weights)? {
         return Ok(false);
     }
@@ -287,6 +338,15 @@ fn check_champion(config: &LoopConfig) -> Result<(), LoopError> {
     EvalParams::load(&config.champion.weights)?;
     if let Some(search) = &config.champion.search {
         SearchParams::load(search)?;
+    }
+    if let Some(net) = &config.champion.net {
+        Network::load(net)?;
+    }
+    for path in &config.champion.data {
+        std::fs::File::open(path).map_err(|source| LoopError::ChampionData {
+            path: path.clone(),
+            source,
+        })?;
     }
     Ok(())
 }
@@ -452,14 +512,21 @@ fn champion_after(config: &LoopConfig, dir: &Path, rows: &[GenerationRow]) -> En
 /// A generation's challenger files (as `Generation::challenger` and `Generation::spsa` wrote
 /// them): its search file when it has one, else the champion's (the compiled-in constants).
 fn challenger_files(gen_dir: &Path, champion: &EngineFiles) -> EngineFiles {
-    let search = gen_dir.join("challenger.search.toml");
-    EngineFiles {
-        weights: gen_dir.join("challenger.weights.toml"),
-        search: if search.exists() {
-            Some(search)
+    let or_champion = |name: &str, champion: &Option<PathBuf>| {
+        let path = gen_dir.join(name);
+        if path.exists() {
+            Some(path)
         } else {
-            champion.search.clone()
-        },
+            champion.clone()
+        }
+    };
+    // A network generation trains a net and keeps the champion's weights; a Texel one tunes
+    // the weights and keeps the champion's net (none).
+    let weights = or_champion("challenger.weights.toml", &Some(champion.weights.clone()));
+    EngineFiles {
+        weights: weights.expect("the champion's weights"),
+        search: or_champion("challenger.search.toml", &champion.search),
+        net: or_champion(super::network::NET_FILE, &champion.net),
     }
 }
 
@@ -475,6 +542,10 @@ fn write_outputs(
         .map_err(io_error(&svg_path))?;
     let weights = dir.join("champion.weights.toml");
     crate::files::copy_atomic(&champion.weights, &weights).map_err(io_error(&champion.weights))?;
+    if let Some(net) = &champion.net {
+        let copy = dir.join("champion.net.bin");
+        crate::files::copy_atomic(net, &copy).map_err(io_error(net))?;
+    }
     let search = dir.join("champion.search.toml");
     match &champion.search {
         Some(path) => crate::files::copy_atomic(path, &search).map_err(io_error(path))?,

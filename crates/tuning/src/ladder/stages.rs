@@ -68,17 +68,17 @@ pub(super) struct AnchorOutcome {
 
 /// The tuner's data of a generation: its positions in game order.
 pub(super) const DATA_FILE: &str = "data.epd";
-const TUNE_SUMMARY: &str = "summary.toml";
+pub(super) const TUNE_SUMMARY: &str = "summary.toml";
 
 impl Generation<'_, '_> {
-    fn started(&mut self, stage: Stage) {
+    pub(super) fn started(&mut self, stage: Stage) {
         (self.on_event)(LoopEvent::StageStarted {
             generation: self.number,
             stage,
         });
     }
 
-    fn finished(&mut self, stage: Stage, outcome: String) {
+    pub(super) fn finished(&mut self, stage: Stage, outcome: String) {
         (self.on_event)(LoopEvent::StageFinished {
             generation: self.number,
             stage,
@@ -87,7 +87,7 @@ impl Generation<'_, '_> {
     }
 
     /// Writes a stage's configuration beside its output, with a header saying what it is.
-    fn write_stage_config(&self, stage: Stage, text: &str) -> Result<(), LoopError> {
+    pub(super) fn write_stage_config(&self, stage: Stage, text: &str) -> Result<(), LoopError> {
         let path = self.dir.join(format!("{stage}.toml"));
         let header = format!(
             "# Generation {} of `sparring loop {}`: the {stage} stage's configuration, as the loop made it.\n\n",
@@ -238,7 +238,11 @@ impl Generation<'_, '_> {
             }
             None => None,
         };
-        Ok(EngineFiles { weights, search })
+        Ok(EngineFiles {
+            weights,
+            search,
+            net: champion.net.clone(),
+        })
     }
 
     /// SPSA over the challenger's search constants (and any weights `[[spsa.param]]` names),
@@ -321,6 +325,7 @@ impl Generation<'_, '_> {
         Ok(EngineFiles {
             weights,
             search: Some(search),
+            net: challenger.net.clone(),
         })
     }
 
@@ -482,7 +487,7 @@ fn tune_outcome(summary: &TuneSummary) -> TuneOutcome {
     }
 }
 
-fn read_tune_outcome(path: &Path) -> Result<Option<TuneOutcome>, LoopError> {
+pub(super) fn read_tune_outcome(path: &Path) -> Result<Option<TuneOutcome>, LoopError> {
     match std::fs::read_to_string(path) {
         Ok(text) => toml::from_str(&text)
             .map(Some)

@@ -41,6 +41,7 @@ fn builtin_engines_take_hash_weights_and_one_thread() {
         c.engines[0].kind,
         EngineKind::Builtin {
             weights: None,
+            net: None,
             hash_mb: 8,
             search: None,
             syzygy: None,
@@ -50,6 +51,7 @@ fn builtin_engines_take_hash_weights_and_one_thread() {
         c.engines[1].kind,
         EngineKind::Builtin {
             weights: None,
+            net: None,
             hash_mb: 4,
             search: None,
             syzygy: None,

@@ -248,12 +248,14 @@ fn engine_file(e: &EngineConfig) -> EngineFile {
     let (builtin, uci) = match &e.kind {
         EngineKind::Builtin {
             weights,
+            net,
             hash_mb,
             search,
             syzygy,
         } => {
             let builtin = BuiltinFile {
                 weights: weights.as_deref().map(path),
+                net: net.as_deref().map(path),
                 hash_mb: Some(capped(*hash_mb) as usize),
                 search: search.as_deref().map(path),
                 syzygy: syzygy.as_ref().map(|s| path(&s.path)),

@@ -181,6 +181,7 @@ fn builtin_kind(
             .weights
             .or_else(|| each.weights.clone())
             .map(PathBuf::from),
+        net: b.net.map(PathBuf::from),
         hash_mb: match b.hash_mb {
             Some(mb) => doc.in_range(&engine_key(i, "builtin.hash_mb"), mb, 1, Some(65_536))?,
             None => each.hash_mb.unwrap_or(16),

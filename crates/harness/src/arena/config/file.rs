@@ -272,6 +272,9 @@ pub(super) struct EngineFile {
 #[serde(deny_unknown_fields)]
 pub(super) struct BuiltinFile {
     pub(super) weights: Option<String>,
+    /// A network file (bullet's quantised format) the engine evaluates with instead.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) net: Option<String>,
     pub(super) hash_mb: Option<usize>,
     pub(super) search: Option<String>,
     /// Syzygy tables the engine probes.

@@ -302,6 +302,9 @@ pub enum EngineKind {
     Builtin {
         /// `builtin.weights`: an evaluation weights file; None: the compiled-in weights.
         weights: Option<PathBuf>,
+        /// `builtin.net`: a network file (bullet's quantised format) the engine evaluates with
+        /// instead of the hand-crafted evaluation; None: the hand-crafted one.
+        net: Option<PathBuf>,
         /// `builtin.hash_mb`: transposition table size in MiB (default 16, at most 65536).
         hash_mb: usize,
         /// `builtin.search`: a search constants file (as `sparring uci --search`); None: the

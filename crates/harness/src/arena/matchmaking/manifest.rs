@@ -331,10 +331,16 @@ impl Fingerprint {
         match &engine.kind {
             EngineKind::Builtin {
                 weights,
+                net,
                 hash_mb,
                 search,
                 syzygy,
             } => {
+                // Written only when set, so runs from before the key resume unchanged.
+                if let Some(path) = net {
+                    self.put(&key("builtin.net"), path.display().to_string());
+                    self.put(&key("builtin.net_hash"), file_hash(path));
+                }
                 let weights_key = key("builtin.weights");
                 match weights {
                     Some(path) => {

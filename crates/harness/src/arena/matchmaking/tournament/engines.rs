@@ -13,9 +13,10 @@ use crate::arena::engine::{
 use crate::arena::game::{play_game_checked, GameSetup, GameWarning};
 use crate::arena::matchmaking::schedule::GameSpec;
 use crate::eval::EvalParams;
+use crate::nnue::Network;
 use crate::openings::PolyglotBook;
 use crate::record::{GameRecord, Termination};
-use crate::search::{SearchParams, SearchTablebases, Searcher};
+use crate::search::{Evaluator, SearchParams, SearchTablebases, Searcher};
 use regex::Regex;
 use std::collections::HashMap;
 use std::path::Path;
@@ -28,6 +29,8 @@ pub enum EngineFactory {
     Builtin {
         /// The evaluation weights, shared by every player of this engine.
         params: Arc<EvalParams>,
+        /// The network it evaluates with instead (`builtin.net`), shared likewise.
+        net: Option<Arc<Network>>,
         /// The search constants (`builtin.search`, else the compiled-in ones).
         search: Arc<SearchParams>,
         /// Transposition table size per player.
@@ -73,6 +76,7 @@ impl EngineFactory {
         match self {
             EngineFactory::Builtin {
                 params,
+                net,
                 search,
                 hash_mb,
                 syzygy,
@@ -82,6 +86,9 @@ impl EngineFactory {
                     SearchParams::clone(search),
                     *hash_mb,
                 )?;
+                if let Some(net) = net {
+                    searcher.set_evaluator(&Evaluator::Net(net.clone()));
+                }
                 searcher.set_tablebases(syzygy.clone());
                 let player = Box::new(BuiltinPlayer::with_backend(Box::new(searcher)));
                 Ok(match log {
@@ -122,18 +129,28 @@ impl EngineFactory {
     /// its UCI line) are refused here, before any engine starts.
     pub fn from_config(config: &MatchConfig) -> Result<Vec<EngineFactory>, ArenaError> {
         let mut loaded: HashMap<Option<&Path>, Arc<EvalParams>> = HashMap::new();
+        let mut nets: HashMap<&Path, Arc<Network>> = HashMap::new();
         let mut factories = Vec::new();
         for engine in &config.engines {
             let factory = match &engine.kind {
                 EngineKind::Builtin {
                     weights,
+                    net,
                     hash_mb,
                     search,
                     syzygy,
                 } => {
                     check_hash(config, engine, *hash_mb)?;
                     let params = shared_weights(&mut loaded, engine, weights.as_deref())?;
-                    builtin_factory(engine, params, *hash_mb, search.as_deref(), syzygy.as_ref())?
+                    let net = shared_net(&mut nets, engine, net.as_deref())?;
+                    let builtin = BuiltinSetup {
+                        params,
+                        net,
+                        hash_mb: *hash_mb,
+                        search: search.as_deref(),
+                        syzygy: syzygy.as_ref(),
+                    };
+                    builtin_factory(engine, builtin)?
                 }
                 EngineKind::Uci {
                     command,
@@ -201,25 +218,54 @@ fn shared_weights<'c>(
     Ok(params)
 }
 
-/// The factory of a built-in `engine` with these weights: its search constants loaded, its
-/// Syzygy tables shared.
+/// The network of `net` (None: none), loaded on first use and shared through `nets` by every
+/// engine naming the same file.
+fn shared_net<'c>(
+    nets: &mut HashMap<&'c Path, Arc<Network>>,
+    engine: &EngineConfig,
+    net: Option<&'c Path>,
+) -> Result<Option<Arc<Network>>, ArenaError> {
+    let Some(path) = net else {
+        return Ok(None);
+    };
+    if let Some(net) = nets.get(path) {
+        return Ok(Some(net.clone()));
+    }
+    let loaded = Network::load(path).map_err(|source| ArenaError::Network {
+        name: engine.name.clone(),
+        source: Box::new(source),
+    })?;
+    let loaded = Arc::new(loaded);
+    nets.insert(path, loaded.clone());
+    Ok(Some(loaded))
+}
+
+/// What a built-in engine plays with, loaded.
+struct BuiltinSetup<'c> {
+    params: Arc<EvalParams>,
+    net: Option<Arc<Network>>,
+    hash_mb: usize,
+    search: Option<&'c Path>,
+    syzygy: Option<&'c BuiltinSyzygy>,
+}
+
+/// The factory of a built-in `engine` with these weights (or net): its search constants
+/// loaded, its Syzygy tables shared.
 fn builtin_factory(
     engine: &EngineConfig,
-    params: Arc<EvalParams>,
-    hash_mb: usize,
-    search: Option<&Path>,
-    syzygy: Option<&BuiltinSyzygy>,
+    setup: BuiltinSetup<'_>,
 ) -> Result<EngineFactory, ArenaError> {
     let search =
-        SearchParams::load_or_default(search).map_err(|source| ArenaError::SearchParams {
+        SearchParams::load_or_default(setup.search).map_err(|source| ArenaError::SearchParams {
             name: engine.name.clone(),
             source: Box::new(source),
         })?;
     Ok(EngineFactory::Builtin {
-        params,
+        params: setup.params,
+        net: setup.net,
         search: Arc::new(search),
-        hash_mb,
-        syzygy: syzygy.map(|s| SearchTablebases {
+        hash_mb: setup.hash_mb,
+        syzygy: setup.syzygy.map(|s| SearchTablebases {
             tables: s.tables.clone(),
             probe_limit: s.probe_limit,
         }),

@@ -6,6 +6,7 @@ use crate::arena::matchmaking::manifest::ManifestError;
 use crate::arena::matchmaking::schedule::WaveError;
 use crate::error::{ErrorClass, Failure};
 use crate::eval::WeightsError;
+use crate::nnue::NetworkError;
 use crate::record::bullet::BulletIndexError;
 use crate::record::GamesCsvError;
 use crate::toml_config::ConfigError;
@@ -67,6 +68,14 @@ pub enum ArenaError {
         name: String,
         /// What was wrong with the file; boxed to keep the error small.
         source: Box<WeightsError>,
+    },
+    /// A built-in engine's network file could not be loaded.
+    #[error("engine `{name}`: net: {source}")]
+    Network {
+        /// The engine's configured name.
+        name: String,
+        /// What was wrong with the file; boxed to keep the error small.
+        source: Box<NetworkError>,
     },
     /// An external engine's own book (`book`) could not be loaded.
     #[error("engine `{name}`: book: {source}")]
@@ -160,6 +169,7 @@ impl ErrorClass for ArenaError {
                 source.class()
             }
             ArenaError::Weights { source, .. } => source.class(),
+            ArenaError::Network { source, .. } => source.class(),
             ArenaError::EngineBook { source, .. } => source.class(),
             ArenaError::SearchParams { source, .. } => source.class(),
             ArenaError::GamesCsv(source) => source.class(),
