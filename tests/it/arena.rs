@@ -1549,7 +1549,7 @@ fn the_engine_log_holds_both_directions_stderr_and_failed_games_point_at_it() {
 }
 
 #[test]
-fn undeclared_options_warn_or_stop_and_out_of_range_values_are_refused() {
+fn undeclared_options_and_refused_values_warn_or_stop() {
     let dir = out_dir("options-undeclared");
     let mut cfg = mock_config(&["--option", "Known"], &dir);
     cfg.engines[1].kind = EngineKind::Uci {
@@ -1562,18 +1562,23 @@ fn undeclared_options_warn_or_stop_and_out_of_range_values_are_refused() {
         working_dir: None,
     };
     let mut warnings = Vec::new();
-    run_tournament(
+    let summary = run_tournament(
         &cfg,
         Arc::new(StartPosition),
         &RunOptions::default(),
         &mut |e| {
-            if let Event::UndeclaredOption { engine, option } = e {
-                warnings.push(format!("{engine}/{option}"));
+            if let Event::OptionWarning { engine, warning } = e {
+                warnings.push(warning.fastchess_parts(engine, "").join(""));
             }
         },
     )
     .unwrap();
-    assert_eq!(warnings, ["mock/Mystery"], "one warning, before the games");
+    assert_eq!(
+        warnings,
+        ["Warning; mock doesn't have option Mystery"],
+        "one warning, before the games"
+    );
+    assert_eq!(summary.figures[1].compliance_warnings, 1, "counted once");
 
     let strict_dir = out_dir("options-strict");
     let mut strict = cfg.clone();
@@ -1588,29 +1593,87 @@ fn undeclared_options_warn_or_stop_and_out_of_range_values_are_refused() {
     assert!(err.is_bad_input(), "exit status 2");
     assert!(!strict_dir.join("games.csv").exists(), "no game was played");
 
-    for (declare, value, allowed) in [
+    // fastchess's option checks: the value is not sent, the run warns and plays on (with
+    // `strict_options`: it stops before any game, exit status 2).
+    for (declare, value, warning, allowed) in [
         (
             "Hash type spin default 16 min 1 max 64",
             "100",
+            "Warning; Invalid value for option Hash; 100",
+            "a spin from 1 to 64",
+        ),
+        (
+            "Hash type spin default 16 min 1 max 64",
+            "lots",
+            "Warning; Failed to set option Hash with value lots for engine mock: stoi",
             "a spin from 1 to 64",
         ),
         (
             "Style type combo default A var A var B",
-            "C",
+            "a",
+            "Warning; Invalid value for option Style; a",
             "a combo of A, B",
         ),
-        ("Ponder type check default false", "maybe", "true or false"),
+        (
+            "Ponder type check default false",
+            "maybe",
+            "Warning; Invalid value for option Ponder; maybe",
+            "true or false",
+        ),
+        (
+            "Clear Hash type button",
+            "yes",
+            "Warning; Invalid value for option Clear Hash; yes",
+            "a button",
+        ),
     ] {
         let range_dir = out_dir("options-range");
-        let mut cfg = mock_config(&[], &range_dir);
-        let name = declare.split_whitespace().next().unwrap().to_string();
+        std::fs::create_dir_all(&range_dir).unwrap();
+        let commands = range_dir.join("commands.log");
+        let mut cfg = mock_config(&[], &range_dir.join("out"));
+        let name = declare.split(" type ").next().unwrap().to_string();
         cfg.engines[1].kind = EngineKind::Uci {
             command: mock_engine(),
-            args: vec!["--declare".to_string(), declare.to_string()],
+            args: vec![
+                "--declare".to_string(),
+                declare.to_string(),
+                "--log".to_string(),
+                commands.display().to_string(),
+            ],
             options: vec![(name.clone(), value.to_string())],
             working_dir: None,
         };
-        let err = try_run(&cfg, false).err().expect("out of range");
+        let mut seen = Vec::new();
+        let summary = run_tournament(
+            &cfg,
+            Arc::new(StartPosition),
+            &RunOptions::default(),
+            &mut |e| {
+                if let Event::OptionWarning { engine, warning } = e {
+                    seen.push(warning.fastchess_parts(engine, "").join(""));
+                }
+            },
+        )
+        .unwrap();
+        assert_eq!(seen, [warning]);
+        assert_eq!(summary.figures[1].compliance_warnings, 1);
+        let sent = std::fs::read_to_string(&commands).unwrap();
+        assert!(
+            sent.contains("ucinewgame") && !sent.contains("setoption"),
+            "{sent}"
+        );
+        let figures = std::fs::read_to_string(range_dir.join("out/figures.csv")).unwrap();
+        assert!(
+            figures
+                .lines()
+                .any(|l| l == "0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,1"),
+            "the start's warning is kept as game 0's row: {figures}"
+        );
+
+        let mut strict = cfg.clone();
+        strict.strict_options = true;
+        strict.output.dir = range_dir.join("strict");
+        let err = try_run(&strict, false).err().expect("strict refuses");
         let message = err.to_string();
         for part in [
             "`mock`",
@@ -1621,17 +1684,37 @@ fn undeclared_options_warn_or_stop_and_out_of_range_values_are_refused() {
             assert!(message.contains(part), "{message} (wanted {part})");
         }
         assert!(err.is_bad_input());
-        assert!(!range_dir.join("games.csv").exists());
+        assert!(!range_dir.join("strict/games.csv").exists());
     }
 }
 
 #[test]
-fn an_out_of_range_option_exits_with_status_2_before_any_game() {
-    let dir = out_dir("options-binary");
+fn an_out_of_range_option_warns_and_with_strict_options_exits_with_status_2() {
+    let dir = out_dir("options-binary-warn");
     let text = mock_vs_builtin(
         mock(&["--declare", "Threads type spin default 1 min 1 max 4"]).option("Threads", 9),
     );
     let (out, stdout) = run_binary(&text, &dir);
+    assert!(out.status.success(), "{stdout}");
+    let lines: Vec<&str> = stdout.lines().collect();
+    let warning = lines
+        .iter()
+        .position(|l| *l == "Warning; Invalid value for option Threads; 9")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(
+        warning
+            < lines
+                .iter()
+                .position(|l| l.starts_with("Started game"))
+                .unwrap()
+    );
+    assert!(
+        lines.contains(&"Compliance warnings (the engine log has each): good 0, mock 1"),
+        "{stdout}"
+    );
+
+    let dir = out_dir("options-binary");
+    let (out, stdout) = run_binary(&text.strict_options(true), &dir);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
     assert!(

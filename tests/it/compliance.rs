@@ -191,6 +191,18 @@ fn each_misbehaviour_prints_fastchess_s_line_and_fishtest_stops_on_it() {
             "Warning; Bad doesn't have option Contempt",
         ),
         (
+            "invalid-value",
+            &["--declare", "Hash type spin default 16 min 1 max 64"],
+            "-each option.Hash=100",
+            "Warning; Invalid value for option Hash; 100",
+        ),
+        (
+            "failed-to-set",
+            &["--declare", "Hash type spin default 16 min 1 max 64"],
+            "-each option.Hash=lots",
+            "Warning; Failed to set option Hash with value lots for engine Bad: stoi",
+        ),
+        (
             "not-responsive",
             &["--hang-after", "2"],
             "-startup-ms 2000 -ucinewgame-ms 2000 -ping-ms 400",

@@ -10,6 +10,7 @@ mod chess960_match;
 mod cli;
 mod cluster_recipes;
 mod compliance;
+mod compliance_counts;
 mod configs;
 mod data;
 mod datagen;

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The headless browser, if installed.
-fn chromium() -> Option<PathBuf> {
+pub(crate) fn chromium() -> Option<PathBuf> {
     ["chromium", "chromium-headless-shell", "chromium-browser"]
         .iter()
         .find_map(|name| {
@@ -82,7 +82,7 @@ fn browse(browser: &Path, page: &Path, extra: &[String], profile: &Path) -> Brow
 
 /// Loads `page`: its DOM after parsing, with no console message or script error in the log,
 /// and a screenshot `shot` (a PNG) of the page's first 1200x2400 pixels.
-fn load(browser: &Path, page: &Path, shot: &Path) -> String {
+pub(crate) fn load(browser: &Path, page: &Path, shot: &Path) -> String {
     let profile = page.with_extension("chromium-profile");
     let dom = browse(browser, page, &["--dump-dom".to_string()], &profile);
     for needle in ["Uncaught", "CONSOLE", "console"] {
@@ -112,7 +112,7 @@ fn load(browser: &Path, page: &Path, shot: &Path) -> String {
 }
 
 /// The cell texts of `<table id="ID">` in a DOM, header row first (entities decoded).
-fn table_cells(dom: &str, id: &str) -> Vec<Vec<String>> {
+pub(crate) fn table_cells(dom: &str, id: &str) -> Vec<Vec<String>> {
     let start = dom
         .find(&format!("<table id=\"{id}\">"))
         .unwrap_or_else(|| panic!("no table {id}"));
@@ -156,6 +156,29 @@ fn csv_cells(path: &Path) -> Vec<Vec<String>> {
         .records()
         .map(|r| r.unwrap().iter().map(String::from).collect())
         .collect()
+}
+
+/// The compliance table figures.csv makes: its `compliance_warnings` column summed per engine
+/// (`names` in configuration order), under the page's header.
+fn compliance_from_figures(dir: &Path, names: &[&str]) -> Vec<Vec<String>> {
+    let cells = csv_cells(&dir.join("figures.csv"));
+    let column = |name: &str| cells[0].iter().position(|c| c == name).unwrap();
+    let (engine, warnings) = (column("engine"), column("compliance_warnings"));
+    let mut sums = vec![0u64; names.len()];
+    for row in &cells[1..] {
+        sums[row[engine].parse::<usize>().unwrap()] += row[warnings].parse::<u64>().unwrap();
+    }
+    let mut table = vec![vec![
+        "engine".to_string(),
+        "compliance warnings".to_string(),
+    ]];
+    table.extend(
+        names
+            .iter()
+            .zip(sums)
+            .map(|(n, s)| vec![n.to_string(), s.to_string()]),
+    );
+    table
 }
 
 fn sprt_config(out: &Path, rounds: u32, concurrency: usize) -> MatchToml {
@@ -207,6 +230,11 @@ fn an_sprt_report_holds_the_csvs_figures_and_loads_in_chromium() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     let old_html = std::fs::read_to_string(old.join("report.html")).unwrap();
     assert!(old_html.contains("no run.toml") && old_html.contains("figures.csv is missing"));
+    assert!(
+        old_html.contains("Compliance warnings are not recorded in this directory")
+            && !old_html.contains("<table id=\"compliance\">"),
+        "a run from before the column: a note, no table, no error"
+    );
     // Not a run directory: bad input, named.
     let empty = scratch_in("report", "empty");
     let run = sparring(&["report", text(&empty)]);
@@ -224,6 +252,10 @@ fn an_sprt_report_holds_the_csvs_figures_and_loads_in_chromium() {
     assert_eq!(
         table_cells(&dom, "summary"),
         csv_cells(&out.join("summary.csv"))
+    );
+    assert_eq!(
+        table_cells(&dom, "compliance"),
+        compliance_from_figures(&out, &["candidate", "base"])
     );
     assert!(dom.matches("<svg").count() >= 4, "charts missing");
     load(&browser, &old.join("report.html"), &dir.join("old.png"));

@@ -102,8 +102,9 @@ impl Console {
             ),
             Event::EnginesReady { engines } => self.run.facts = engines.to_vec(),
             // fastchess's words (fishtest's worker stops a task on them, as with fastchess).
-            Event::UndeclaredOption { engine, option } => {
-                self.print(&[format!("Warning; {engine} doesn't have option {option}")])
+            // Printed on every dialect: the run goes on without what was configured.
+            Event::OptionWarning { engine, warning } => {
+                self.print(&warning.fastchess_parts(engine, ""))
             }
             Event::EngineWarning {
                 engine,

@@ -108,6 +108,10 @@ impl Player for BookPlayer {
         self.inner.undeclared_options()
     }
 
+    fn refused_options(&self) -> Vec<crate::arena::engine::RefusedOption> {
+        self.inner.refused_options()
+    }
+
     /// Also draws the game's book picks afresh from the run's seed and the game number.
     fn set_log_game(&mut self, game_id: u64) {
         self.rng = Rng::derive(self.book.seed, game_id);

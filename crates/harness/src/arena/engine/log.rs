@@ -251,6 +251,10 @@ impl Player for LoggedPlayer {
         self.inner.undeclared_options()
     }
 
+    fn refused_options(&self) -> Vec<crate::arena::engine::RefusedOption> {
+        self.inner.refused_options()
+    }
+
     fn set_log_game(&mut self, game_id: u64) {
         self.log.set_game(game_id);
         self.inner.set_log_game(game_id);

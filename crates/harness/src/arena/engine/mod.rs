@@ -23,7 +23,7 @@ pub use process::{kill_all_engine_groups, EngineProcess};
 pub use settings::{ExternalSettings, TIMEOUT_SCALE_RANGE};
 pub use uci::{
     check_options, go_command, parse_bestmove, parse_info, parse_ponder, position_command,
-    DeclaredOption, InfoLine, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
+    DeclaredOption, InfoLine, RefusedOption, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
 };
 pub use uci_player::{UciCommand, UciPlayer};
 pub use xboard::{

@@ -211,6 +211,11 @@ pub trait Player: Send {
     fn undeclared_options(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The configured option values the engine's declarations do not accept, which were not
+    /// sent (fastchess's `Invalid value for option` and `Failed to set option`).
+    fn refused_options(&self) -> Vec<super::RefusedOption> {
+        Vec::new()
+    }
     /// The game the engine plays next, for its lines in the engine log.
     fn set_log_game(&mut self, _game_id: u64) {}
     /// Switches the engine to Chess960 before its first game (UCI: `setoption name

@@ -3,7 +3,7 @@
 
 use super::process::EngineProcess;
 use super::settings::ExternalSettings;
-use super::uci::{self, check_options, DeclaredOption};
+use super::uci::{self, check_options, DeclaredOption, RefusedOption};
 use crate::arena::engine::log::LogSink;
 use crate::arena::engine::player::{EngineReply, GoRequest, Player, PlayerError};
 use crate::board::{CastlingNotation, Move, Position};
@@ -37,6 +37,8 @@ pub struct UciPlayer {
     declared: Vec<DeclaredOption>,
     /// Configured options it did not declare (sent anyway: some engines have hidden ones).
     undeclared: Vec<String>,
+    /// Configured values its declarations do not accept (not sent, as fastchess does).
+    refused: Vec<RefusedOption>,
     /// `UCI_Chess960` is on: positions and moves are sent in Chess960 notation.
     chess960: bool,
     /// The `match_line` patterns whose last matching line each reply keeps.
@@ -68,16 +70,30 @@ impl UciPlayer {
         timeout: Duration,
         log: Option<LogSink>,
     ) -> Result<UciPlayer, PlayerError> {
-        UciPlayer::start_with(spec, &ExternalSettings::default(), timeout, log)
+        UciPlayer::start_checked(spec, &ExternalSettings::default(), timeout, log, true)
     }
 
     /// As `start_logged`, with cutechess's per-engine `settings` (pondering: `setoption name
-    /// Ponder value true` when the engine declares the option and none is configured).
+    /// Ponder value true` when the engine declares the option and none is configured), and as
+    /// fastchess does with a value the engine's declaration does not accept: it is not sent,
+    /// and [`UciPlayer::refused_options`] lists it (the runner warns).
     pub fn start_with(
         spec: &UciCommand,
         settings: &ExternalSettings,
         timeout: Duration,
         log: Option<LogSink>,
+    ) -> Result<UciPlayer, PlayerError> {
+        UciPlayer::start_checked(spec, settings, timeout, log, false)
+    }
+
+    /// The start-up: `refuse` stops at a value the declaration does not allow (sparring's
+    /// own check), else fastchess's check leaves it out.
+    fn start_checked(
+        spec: &UciCommand,
+        settings: &ExternalSettings,
+        timeout: Duration,
+        log: Option<LogSink>,
+        refuse: bool,
     ) -> Result<UciPlayer, PlayerError> {
         check_options(&spec.options)?;
         let mut process = spawn(spec, settings, log)?;
@@ -89,6 +105,7 @@ impl UciPlayer {
             timeout,
             declared: found.declared,
             undeclared: Vec::new(),
+            refused: Vec::new(),
             chess960: false,
             keep: Arc::from(Vec::new()),
             ponder: settings.ponder,
@@ -97,17 +114,33 @@ impl UciPlayer {
             broken: false,
             settings: settings.clone(),
         };
+        let mut options = Vec::new();
         for (name, value) in &spec.options {
             match player.declared_mut(name) {
-                Some(declared) => {
+                Some(declared) if refuse => {
                     declared.check_value(value)?;
                     declared.value = Some(value.clone());
                 }
+                Some(declared) => match declared.fastchess_check(value) {
+                    Ok(()) => declared.value = Some(value.clone()),
+                    Err(refused) => {
+                        player.refused.push(RefusedOption {
+                            name: name.clone(),
+                            ..refused
+                        });
+                        continue;
+                    }
+                },
                 None => player.undeclared.push(name.clone()),
             }
+            options.push((name.clone(), value.clone()));
         }
-        let mut options = spec.options.clone();
-        let configured = |name: &str| options.iter().any(|(n, _)| n.eq_ignore_ascii_case(name));
+        // A configured Ponder, even one not sent, is not replaced.
+        let configured = |name: &str| {
+            spec.options
+                .iter()
+                .any(|(n, _)| n.eq_ignore_ascii_case(name))
+        };
         if settings.ponder && !configured("Ponder") {
             if let Some(declared) = player.declared_mut("Ponder") {
                 declared.value = Some("true".to_string());
@@ -199,6 +232,10 @@ impl Player for UciPlayer {
 
     fn undeclared_options(&self) -> Vec<String> {
         self.undeclared.clone()
+    }
+
+    fn refused_options(&self) -> Vec<RefusedOption> {
+        self.refused.clone()
     }
 
     fn set_log_game(&mut self, game_id: u64) {

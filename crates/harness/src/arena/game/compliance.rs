@@ -124,6 +124,31 @@ pub enum Warning {
         /// The game's moves, this one included.
         moves: String,
     },
+    /// A configured option the engine did not declare in its `option name` lines (found when
+    /// the engine starts, before any game).
+    UndeclaredOption {
+        /// The option's name as configured.
+        option: String,
+    },
+    /// A configured option value outside what the engine's declaration allows (a spin out of
+    /// its min..max, a check not `true`/`false`, a combo value not among its vars, a button
+    /// not `true`): not sent.
+    InvalidOptionValue {
+        /// The option's name as configured.
+        option: String,
+        /// The configured value.
+        value: String,
+    },
+    /// A configured value fastchess cannot read as the option's declared number (a spin of
+    /// `lots`): not sent.
+    OptionNotSet {
+        /// The option's name as configured.
+        option: String,
+        /// The configured value.
+        value: String,
+        /// The exception's text fastchess prints (`stoi`).
+        reason: String,
+    },
     /// Not a warning: fastchess's `-show-latency` note (the time from `go` to `bestmove` as
     /// measured, against the engine's own last reported `time`).
     Latency {
@@ -207,6 +232,20 @@ impl Warning {
                 "Warning; No bestmove found from {engine} because: Element 'bestmove' not found. Last line was: {line}"
             )],
             Warning::NotResponsive => vec![format!("Warning; Engine {engine} is not responsive")],
+            Warning::UndeclaredOption { option } => {
+                vec![format!("Warning; {engine} doesn't have option {option}")]
+            }
+            // fastchess names no engine here (so fishtest cannot exempt a release engine).
+            Warning::InvalidOptionValue { option, value } => {
+                vec![format!("Warning; Invalid value for option {option}; {value}")]
+            }
+            Warning::OptionNotSet {
+                option,
+                value,
+                reason,
+            } => vec![format!(
+                "Warning; Failed to set option {option} with value {value} for engine {engine}: {reason}"
+            )],
             Warning::MateSignMismatch {
                 theirs,
                 ours,

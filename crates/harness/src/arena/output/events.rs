@@ -35,13 +35,15 @@ pub enum Event<'a> {
         /// One entry per configured engine.
         engines: &'a [EngineFacts],
     },
-    /// An engine was given an option it did not declare in its `option name` lines (it is sent
-    /// anyway; with `strict_options` the run stops instead).
-    UndeclaredOption {
+    /// A configured option of an engine that fastchess warns about, found when the engine
+    /// first started, before any game: one it did not declare in its `option name` lines (sent
+    /// anyway), or a value its declaration does not accept (not sent). With `strict_options`
+    /// the run stops instead. Counted once per run start in the engine's compliance warnings.
+    OptionWarning {
         /// The engine's configured name.
         engine: &'a str,
-        /// The option's name as configured.
-        option: &'a str,
+        /// `Warning::UndeclaredOption`, `Warning::InvalidOptionValue` or `Warning::OptionNotSet`.
+        warning: &'a Warning,
     },
     /// An engine's move broke one of fastchess's compliance rules (or, for
     /// `Warning::Latency`, the latency note of `compliance.latency`), in a game being played.

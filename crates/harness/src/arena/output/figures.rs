@@ -1,6 +1,9 @@
 //! `figures.csv`: what each engine did in each game of a run, shard or wave (moves, depth,
-//! nodes, thinking time), written by the run and read back by `--resume` and the merge, so a
-//! resumed run's or a merge's per-engine figures cover every game.
+//! nodes, thinking time, compliance warnings), written by the run and read back by `--resume`
+//! and the merge, so a resumed run's or a merge's per-engine figures cover every game.
+//!
+//! Rows of game 0 are not games: they count the option warnings found when the run (or its
+//! latest `--resume`) started the engines, so a report read from the directory has them.
 
 use super::pairing::EngineFigures;
 use crate::error::{ErrorClass, Failure};
@@ -12,7 +15,15 @@ pub const FIGURES_FILE: &str = "figures.csv";
 
 const FIGURES_HEADER: &str = "game_id,engine,games,moves,depth_sum,depth_moves,nodes,\
 nodes_time_ns,think_time_ns,clock_games,time_left_ns,time_forfeits,disconnects,stalls,\
+illegal_moves,compliance_warnings";
+
+/// The header before the `compliance_warnings` column (its rows count none).
+const FIGURES_HEADER_WITHOUT_WARNINGS: &str = "game_id,engine,games,moves,depth_sum,depth_moves,\
+nodes,nodes_time_ns,think_time_ns,clock_games,time_left_ns,time_forfeits,disconnects,stalls,\
 illegal_moves";
+
+/// The `game_id` of the rows that count warnings found before the games.
+pub const START_WARNINGS_GAME: u64 = 0;
 
 /// Writes the header of `figures.csv`.
 pub(crate) fn write_figures_header(out: &mut impl Write) -> std::io::Result<()> {
@@ -29,7 +40,7 @@ pub(crate) fn write_figures_row(
     let ns = |d: Duration| d.as_nanos().min(u128::from(u64::MAX)) as u64;
     writeln!(
         out,
-        "{game_id},{engine},{},{},{},{},{},{},{},{},{},{},{},{},{}",
+        "{game_id},{engine},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",
         f.games,
         f.moves,
         f.depth_sum,
@@ -42,7 +53,8 @@ pub(crate) fn write_figures_row(
         f.time_forfeits,
         f.disconnects,
         f.stalls,
-        f.illegal_moves
+        f.illegal_moves,
+        f.compliance_warnings
     )
 }
 
@@ -70,16 +82,29 @@ impl ErrorClass for FiguresError {
     }
 }
 
-/// The rows of a `figures.csv`: (game id, engine index, figures). A last line cut short by a
-/// kill is skipped; another bad line is an error naming its line number.
-pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)>, FiguresError> {
+/// What a `figures.csv` holds.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct FiguresRows {
+    /// (game id, engine index, figures), in file order.
+    pub rows: Vec<(u64, usize, EngineFigures)>,
+    /// The file has the `compliance_warnings` column (one written before it existed has not:
+    /// its rows count 0).
+    pub has_warnings: bool,
+}
+
+/// The rows of a `figures.csv`, with or without its `compliance_warnings` column. A last line
+/// cut short by a kill is skipped; another bad line is an error naming its line number.
+pub(crate) fn read_figures(text: &str) -> Result<FiguresRows, FiguresError> {
     let mut rows = Vec::new();
+    let mut columns = 16;
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     for (i, line) in lines.iter().enumerate() {
         if i == 0 {
-            if line.trim_end() != FIGURES_HEADER {
-                return Err(FiguresError::Header);
-            }
+            columns = match line.trim_end() {
+                FIGURES_HEADER => 16,
+                FIGURES_HEADER_WITHOUT_WARNINGS => 15,
+                _ => return Err(FiguresError::Header),
+            };
             continue;
         }
         let parsed: Option<Vec<u64>> = line
@@ -88,7 +113,7 @@ pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)
             .map(|f| f.parse::<u64>().ok())
             .collect();
         let fields = match parsed {
-            Some(fields) if fields.len() == 15 && line.ends_with('\n') => fields,
+            Some(fields) if fields.len() == columns && line.ends_with('\n') => fields,
             _ if i + 1 == lines.len() => break,
             _ => return Err(FiguresError::Row { line: i + 1 }),
         };
@@ -106,11 +131,14 @@ pub(crate) fn read_figures(text: &str) -> Result<Vec<(u64, usize, EngineFigures)
             disconnects: fields[12],
             stalls: fields[13],
             illegal_moves: fields[14],
-            compliance_warnings: 0,
+            compliance_warnings: fields.get(15).copied().unwrap_or(0),
         };
         rows.push((fields[0], fields[1] as usize, figures));
     }
-    Ok(rows)
+    Ok(FiguresRows {
+        rows,
+        has_warnings: columns == 16,
+    })
 }
 
 #[cfg(test)]
@@ -133,16 +161,18 @@ mod tests {
             disconnects: 1,
             stalls: 0,
             illegal_moves: 0,
-            compliance_warnings: 0,
+            compliance_warnings: 3,
         };
         let mut text = Vec::new();
         write_figures_header(&mut text).unwrap();
         write_figures_row(&mut text, 7, 1, &f).unwrap();
         let mut text = String::from_utf8(text).unwrap();
-        assert_eq!(read_figures(&text).unwrap(), vec![(7, 1, f.clone())]);
+        let read = read_figures(&text).unwrap();
+        assert_eq!(read.rows, vec![(7, 1, f.clone())]);
+        assert!(read.has_warnings);
         text.push_str("8,0,1,2");
         assert_eq!(
-            read_figures(&text).unwrap().len(),
+            read_figures(&text).unwrap().rows.len(),
             1,
             "cut-off tail skipped"
         );
@@ -153,5 +183,27 @@ mod tests {
             "line 2: not a figures row"
         );
         assert_eq!(read_figures("game_id\n"), Err(FiguresError::Header));
+    }
+
+    #[test]
+    fn a_file_from_before_the_warnings_column_reads_with_none() {
+        let text =
+            format!("{FIGURES_HEADER_WITHOUT_WARNINGS}\n5,0,1,40,300,40,9000,1,1,0,0,0,0,0,1\n");
+        let read = read_figures(&text).unwrap();
+        assert!(!read.has_warnings);
+        assert_eq!(read.rows.len(), 1);
+        assert_eq!(
+            (
+                read.rows[0].2.illegal_moves,
+                read.rows[0].2.compliance_warnings
+            ),
+            (1, 0)
+        );
+        // A 16-field row under the old header is damage, not a row.
+        let mixed = format!(
+            "{text}6,1,1,40,300,40,9000,1,1,0,0,0,0,0,0,2\n{}",
+            &text[text.find('\n').unwrap() + 1..]
+        );
+        assert_eq!(read_figures(&mixed), Err(FiguresError::Row { line: 3 }));
     }
 }

@@ -3,7 +3,7 @@
 //! way): run.toml (names, settings, the SPRT), games.csv in the order the games finished,
 //! figures.csv, and summary.csv / ranking.csv / ratings.csv as written.
 
-use super::figures::{read_figures, FIGURES_FILE};
+use super::figures::{read_figures, FiguresRows, FIGURES_FILE};
 use super::pairing::{EngineFigures, PairingStats};
 use crate::arena::matchmaking::manifest::{Fingerprint, MANIFEST_FILE};
 use crate::board::GameResult;
@@ -21,6 +21,8 @@ pub(crate) struct MatchFiles {
     pub games: Vec<FinishedGame>,
     /// figures.csv's rows: (game id, engine index, figures).
     pub figures: Vec<(u64, usize, EngineFigures)>,
+    /// figures.csv has the `compliance_warnings` column (a run from before it has not).
+    pub figures_have_warnings: bool,
     /// summary.csv, ranking.csv and ratings.csv as text (None: not written).
     pub summary: Option<String>,
     /// ranking.csv.
@@ -47,7 +49,7 @@ impl MatchFiles {
         let figures_path = dir.join(FIGURES_FILE);
         let figures = match read_optional(&figures_path)? {
             Some(text) => read_figures(&text).map_err(ReportError::bad_file(figures_path))?,
-            None => Vec::new(),
+            None => FiguresRows::default(),
         };
         let summary = match summary {
             Some(text) => Some(text),
@@ -61,7 +63,8 @@ impl MatchFiles {
         Ok(MatchFiles {
             fingerprint,
             games,
-            figures,
+            figures: figures.rows,
+            figures_have_warnings: figures.has_warnings,
             summary,
             ranking,
             ratings,
@@ -287,6 +290,9 @@ pub(crate) struct EngineSamples {
     pub time_left_ms: Vec<f64>,
     /// The game totals: (time forfeits, disconnects, stalls, illegal moves).
     pub failures: [u64; 4],
+    /// fastchess's compliance warnings about it (its moves, and its options when the run
+    /// started).
+    pub compliance_warnings: u64,
 }
 
 /// figures.csv's rows grouped by engine, in configuration order.
@@ -324,6 +330,7 @@ pub(crate) fn engine_samples(files: &MatchFiles) -> Vec<EngineSamples> {
         {
             *total += n;
         }
+        s.compliance_warnings += f.compliance_warnings;
     }
     samples
 }

@@ -3,7 +3,9 @@
 //! ended, and each engine's depth, speed, time per move and time left. Written while the run
 //! plays (every few games) and at its end; `sparring report DIR` rebuilds it from the files.
 
-use super::match_data::{course, endings, engine_samples, lopsided_openings, MatchFiles};
+use super::match_data::{
+    course, endings, engine_samples, lopsided_openings, EngineSamples, MatchFiles,
+};
 use crate::page::{self, Histogram, LineChart, Page, ReportError, Rule, Series, Table};
 use std::path::Path;
 
@@ -296,7 +298,24 @@ fn endings_section(page: &mut Page, files: &MatchFiles) {
             })
             .collect(),
     });
-    page.note("Protocol compliance warnings are not recorded in the run directory, so they are not shown here.");
+    compliance_table(page, files, &samples);
+}
+
+/// fastchess's compliance warnings per engine, from figures.csv's `compliance_warnings`.
+fn compliance_table(page: &mut Page, files: &MatchFiles, samples: &[EngineSamples]) {
+    if !files.figures_have_warnings {
+        page.note("Compliance warnings are not recorded in this directory: its figures.csv is missing or was written by a sparring from before they were kept.");
+        return;
+    }
+    page.table(&Table {
+        id: Some("compliance".into()),
+        caption: "Compliance warnings by engine (figures.csv; the engine log has each)".into(),
+        headers: vec!["engine".into(), "compliance warnings".into()],
+        rows: samples
+            .iter()
+            .map(|s| vec![s.name.clone(), s.compliance_warnings.to_string()])
+            .collect(),
+    });
 }
 
 fn engines(page: &mut Page, files: &MatchFiles) {

@@ -58,8 +58,9 @@ pub struct EngineFigures {
     pub stalls: u64,
     /// Games it lost by an illegal or unreadable move.
     pub illegal_moves: u64,
-    /// fastchess's compliance warnings about its moves (`game::compliance`), in the games of
-    /// this run (not kept in figures.csv: a resumed run counts its own games only).
+    /// fastchess's compliance warnings about it (`game::compliance`): about its moves, in
+    /// every game of the run (figures.csv keeps them, so a resumed run counts all), and about
+    /// its configured options, once per run.
     pub compliance_warnings: u64,
 }
 

@@ -199,7 +199,7 @@ fn read_shard_figures(
             path: path.clone(),
             source,
         })?;
-        for (game, engine, f) in rows {
+        for (game, engine, f) in rows.rows {
             if ids.contains(&game) {
                 figures.entry(game).or_default().push((engine, f));
             }

@@ -4,7 +4,8 @@
 //! reports progress and stops the run when the SPRT decides.
 //!
 //! `engines` makes and starts the players, `outputs` claims the output directory and writes the
-//! records, `resume` keeps what a stopped run finished, and `run` drives the workers.
+//! records, `resume` keeps what a stopped run finished, `startup` starts each engine once before the games
+//! (and finds the option warnings), and `run` drives the workers.
 
 mod engines;
 mod error;
@@ -12,7 +13,9 @@ mod live_report;
 mod outputs;
 mod resume;
 mod run;
+mod startup;
 
 pub use engines::EngineFactory;
 pub use error::ArenaError;
-pub use run::{check_engines, run_tournament, RunOptions, TournamentSummary};
+pub use run::{run_tournament, RunOptions, TournamentSummary};
+pub use startup::check_engines;

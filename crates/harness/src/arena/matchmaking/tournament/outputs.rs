@@ -7,7 +7,9 @@ use crate::arena::config::{MatchConfig, PgnMode};
 use crate::arena::matchmaking::lock::OutputLock;
 use crate::arena::matchmaking::manifest::{Fingerprint, MANIFEST_FILE};
 use crate::arena::output::events::Event;
-use crate::arena::output::figures::{write_figures_header, write_figures_row, FIGURES_FILE};
+use crate::arena::output::figures::{
+    write_figures_header, write_figures_row, FIGURES_FILE, START_WARNINGS_GAME,
+};
 use crate::arena::output::pairing::EngineFigures;
 use crate::arena::output::ratings::RATINGS_FILE;
 use crate::record::bullet::{bullet_lines, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER};
@@ -63,11 +65,30 @@ impl Outputs {
         self.pgn_crc.as_ref().map(|h| h.clone().finalize())
     }
 
+    /// figures.csv's game-0 rows: per configured engine, the option warnings found when the
+    /// engines started (engines with none get no row).
+    pub(super) fn write_start_warnings(&mut self, per_engine: &[u64]) -> Result<(), ArenaError> {
+        let path = self.dir.join(FIGURES_FILE);
+        for (engine, &count) in per_engine.iter().enumerate() {
+            if count > 0 {
+                let figures = EngineFigures {
+                    compliance_warnings: count,
+                    ..EngineFigures::default()
+                };
+                write_figures_row(&mut self.figures, START_WARNINGS_GAME, engine, &figures)
+                    .map_err(io_error(&path))?;
+            }
+        }
+        self.figures.flush().map_err(io_error(&path))
+    }
+
+    /// Appends a finished game to every file; `warnings` are the compliance warnings about
+    /// White's and Black's moves, `positions` how many positions to sample per game and how.
     pub(super) fn write(
         &mut self,
         record: &GameRecord,
-        per_game: usize,
-        resolve: PositionsResolve,
+        warnings: [u64; 2],
+        (per_game, resolve): (usize, PositionsResolve),
         seed: u64,
     ) -> Result<(), ArenaError> {
         let pgn_path = self.dir.join(&self.pgn_name);
@@ -112,7 +133,10 @@ impl Outputs {
             (record.white_engine, crate::board::Color::White),
             (record.black_engine, crate::board::Color::Black),
         ] {
-            let mut figures = EngineFigures::default();
+            let mut figures = EngineFigures {
+                compliance_warnings: warnings[color.index()],
+                ..EngineFigures::default()
+            };
             figures.add_game(record, color);
             write_figures_row(&mut self.figures, record.game_id, engine, &figures)
                 .map_err(io_error(&path))?;

@@ -102,7 +102,10 @@ fn keep_figures(
              of the games played so far"
         ),
     };
-    let rows = read_figures(&text).map_err(|e| damaged(e.to_string()))?;
+    // Rows of game 0 (the option warnings of the last start) go: the new start finds its own.
+    let rows = read_figures(&text)
+        .map_err(|e| damaged(e.to_string()))?
+        .rows;
     let (kept, games_with_rows) = finished_rows(config, &rows, finished).map_err(damaged)?;
     let mut figures = vec![EngineFigures::default(); config.engines.len()];
     let mut text = Vec::new();

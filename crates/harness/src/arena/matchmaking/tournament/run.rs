@@ -3,14 +3,15 @@
 //! games in completion order, records them, keeps the statistics and stops the run when the
 //! SPRT decides.
 
-use super::engines::{play_one, start_player, EngineFactory};
+use super::engines::{play_one, EngineFactory};
 use super::error::{io_error, ArenaError};
 use super::live_report::{final_report, LiveState, ReportSchedule};
 use super::outputs::{claim_output_dir, prepare_outputs, Outputs};
-use crate::arena::config::{EngineKind, MatchConfig, OpeningOrder, ResultsFormat};
+use super::startup::start_engines;
+use crate::arena::config::{MatchConfig, OpeningOrder, ResultsFormat};
 use crate::arena::engine::affinity::{allowed_cpus, pin_current_thread, slot_cpus};
 use crate::arena::engine::log::{EngineLog, LogSink};
-use crate::arena::engine::player::{Player, PlayerError};
+use crate::arena::engine::player::Player;
 use crate::arena::game::adjudication::AdjudicationCounts;
 use crate::arena::game::GameWarning;
 use crate::arena::matchmaking::manifest::Fingerprint;
@@ -19,7 +20,7 @@ use crate::arena::output::events::Event;
 use crate::arena::output::figures::FIGURES_FILE;
 use crate::arena::output::pairing::{ranking, EngineFigures, PairingStats};
 use crate::arena::output::ratings::{run_ratings, white_outcome, RATINGS_FILE};
-use crate::arena::output::report::{write_ranking, write_ratings, write_summary, EngineFacts};
+use crate::arena::output::report::{write_ranking, write_ratings, write_summary};
 use crate::board::{Color, GameResult};
 use crate::record::{FinishedGame, GameRecord};
 use crate::rng::Rng;
@@ -105,11 +106,14 @@ pub fn run_tournament(
     let workers = config.concurrency.min(total.max(1) as usize);
     let slot_cpus = affinity_cpus(config, workers)?;
     let sinks = engine_log_sinks(config)?;
-    let facts = start_engines(config, &factories, &sinks, on_event)?;
+    let refuse_values = config.strict_options;
+    let (facts, option_warnings) =
+        start_engines(config, &factories, &sinks, refuse_values, on_event)?;
     on_event(Event::EnginesReady { engines: &facts });
 
     let (mut outputs, resumed) = prepare_outputs(config, options.resume, &games_range)?;
     fingerprint.write(&outputs.dir)?;
+    outputs.write_start_warnings(&option_warnings)?;
     if resumed.without_figures > 0 {
         on_event(Event::ResumedWithoutFigures {
             path: &outputs.dir.join(FIGURES_FILE),
@@ -122,6 +126,9 @@ pub fn run_tournament(
     // Statistics of the games already played (resume).
     let done: HashSet<u64> = resumed.games.iter().map(|g| g.game_id).collect();
     tally.add_resumed(&resumed.games, &resumed.figures);
+    for (figures, found) in tally.figures.iter_mut().zip(&option_warnings) {
+        figures.compliance_warnings += found;
+    }
     on_event(Event::RunStarted {
         total,
         already_done: done.len() as u64,
@@ -211,70 +218,6 @@ fn engine_log_sinks(config: &MatchConfig) -> Result<Vec<Option<LogSink>>, ArenaE
                 .map(|log| LogSink::new(log.clone(), &e.name))
         })
         .collect())
-}
-
-/// Starts every engine of `config` once and stops it again, as a run does before its first
-/// game: a command that cannot be spawned, an engine that does not answer its protocol's
-/// handshake (UCI or xboard) or refuses an option is reported, naming the engine, without a
-/// game played or a file written. For a caller that plays the configuration later (the loop's
-/// anchor gauntlet, after hours of other stages).
-pub fn check_engines(config: &MatchConfig) -> Result<(), ArenaError> {
-    let factories = EngineFactory::from_config(config)?;
-    let sinks: Vec<Option<LogSink>> = config.engines.iter().map(|_| None).collect();
-    start_engines(config, &factories, &sinks, &mut |_| {})?;
-    Ok(())
-}
-
-/// Starts every engine once before any game, so a bad command or option stops the run at
-/// once; returns what the results heading says of each.
-fn start_engines(
-    config: &MatchConfig,
-    factories: &[EngineFactory],
-    sinks: &[Option<LogSink>],
-    on_event: &mut dyn FnMut(Event<'_>),
-) -> Result<Vec<EngineFacts>, ArenaError> {
-    let mut facts = Vec::new();
-    for ((factory, engine), sink) in factories.iter().zip(&config.engines).zip(sinks) {
-        let player =
-            start_player(config, factory, sink.as_ref()).map_err(|source| match source {
-                PlayerError::OptionValue { .. } => ArenaError::OptionValue {
-                    name: engine.name.clone(),
-                    source,
-                },
-                source => ArenaError::EngineStart {
-                    name: engine.name.clone(),
-                    source,
-                },
-            })?;
-        for option in player.undeclared_options() {
-            if config.strict_options {
-                return Err(ArenaError::UndeclaredOption {
-                    name: engine.name.clone(),
-                    option,
-                });
-            }
-            on_event(Event::UndeclaredOption {
-                engine: &engine.name,
-                option: &option,
-            });
-        }
-        let (threads, hash) = match &engine.kind {
-            EngineKind::Builtin { hash_mb, .. } => {
-                (Some("1".to_string()), Some(hash_mb.to_string()))
-            }
-            EngineKind::Uci { .. } => (player.option_value("Threads"), player.option_value("Hash")),
-        };
-        facts.push(EngineFacts {
-            name: engine.name.clone(),
-            time_control: engine
-                .time_control
-                .clone()
-                .unwrap_or_else(|| config.time_control.clone()),
-            threads,
-            hash,
-        });
-    }
-    Ok(facts)
 }
 
 /// What a worker tells the collecting thread.
@@ -490,7 +433,7 @@ impl<'a> Tally<'a> {
         stop: &AtomicBool,
         on_event: &mut dyn FnMut(Event<'_>),
     ) {
-        let record = match message {
+        let (record, warning_counts) = match message {
             WorkerMessage::Started { game_id, engines } => {
                 on_event(Event::GameStarted {
                     game_id,
@@ -506,8 +449,8 @@ impl<'a> Tally<'a> {
                 return;
             }
             WorkerMessage::Finished(record, warnings) => {
-                self.report_warnings(&record, &warnings, on_event);
-                record
+                let counts = self.report_warnings(&record, &warnings, on_event);
+                (record, counts)
             }
         };
         if matches!(self.run_error, Some(ArenaError::Io { .. })) {
@@ -516,7 +459,13 @@ impl<'a> Tally<'a> {
         }
         let output = &self.config.output;
         let (per_game, resolve) = (output.positions_per_game, output.positions_resolve);
-        if let Err(e) = outputs.write(&record, per_game, resolve, self.config.seed) {
+        let written = outputs.write(
+            &record,
+            warning_counts,
+            (per_game, resolve),
+            self.config.seed,
+        );
+        if let Err(e) = written {
             // Nothing more can be saved: stop scheduling, let running games end.
             self.run_error = Some(e);
             stop.store(true, Ordering::Relaxed);
@@ -550,13 +499,15 @@ impl<'a> Tally<'a> {
         }
     }
 
-    /// Reports a game's compliance warnings, one event each, and counts them per engine.
+    /// Reports a game's compliance warnings, one event each, and counts them per engine; gives
+    /// the counts of White's and Black's.
     fn report_warnings(
         &mut self,
         record: &GameRecord,
         warnings: &[GameWarning],
         on_event: &mut dyn FnMut(Event<'_>),
-    ) {
+    ) -> [u64; 2] {
+        let mut counts = [0; 2];
         for (color, warning) in warnings {
             let (e, opponent) = match color {
                 Color::White => (record.white_engine, record.black_engine),
@@ -564,6 +515,7 @@ impl<'a> Tally<'a> {
             };
             if warning.is_warning() {
                 self.figures[e].compliance_warnings += 1;
+                counts[color.index()] += 1;
             }
             on_event(Event::EngineWarning {
                 game_id: record.game_id,
@@ -572,6 +524,7 @@ impl<'a> Tally<'a> {
                 warning,
             });
         }
+        counts
     }
 
     /// Counts a recorded game, reports it and the results when due, and stops the run when
