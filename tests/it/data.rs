@@ -560,7 +560,9 @@ fn convert_random_skip_is_seeded_and_max_eval_incorrectness_drops_wrong_scores()
     // 300 positions with scores from -300 to +299 cp in steps of 2, results in turn.
     let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
     let results = ["1.0", "0.5", "0.0"];
-    let lines: Vec<(i32, &str)> = (0..300).map(|i| (2 * i - 300, results[i as usize % 3])).collect();
+    let lines: Vec<(i32, &str)> = (0..300)
+        .map(|i| (2 * i - 300, results[i as usize % 3]))
+        .collect();
     let input = dir.join("in.txt");
     let body: String = lines
         .iter()
@@ -569,7 +571,15 @@ fn convert_random_skip_is_seeded_and_max_eval_incorrectness_drops_wrong_scores()
     std::fs::write(&input, body).unwrap();
     let convert = |out: &str, extra: &[&str]| {
         let out = dir.join(out);
-        let mut args = vec!["data", "convert", text(&input), "--to", "text", "-o", text(&out)];
+        let mut args = vec![
+            "data",
+            "convert",
+            text(&input),
+            "--to",
+            "text",
+            "-o",
+            text(&out),
+        ];
         args.extend_from_slice(extra);
         (sparring(&args), out)
     };
@@ -592,16 +602,30 @@ fn convert_random_skip_is_seeded_and_max_eval_incorrectness_drops_wrong_scores()
         run.stdout
     );
     let scores = |path: &Path| -> Vec<i32> {
-        samples(path).iter().map(|s| i32::from(s.data.white_score)).collect()
+        samples(path)
+            .iter()
+            .map(|s| i32::from(s.data.white_score))
+            .collect()
     };
     assert_eq!(scores(&out), right.iter().map(|l| l.0).collect::<Vec<_>>());
 
     // The random skip draws once per position the filters kept, from the seed's generator:
     // the kept ones are those the data layer's `RandomSkip` (the trainer's too) keeps.
-    let args = ["--max-eval-incorrectness", "100", "--random-skip", "0.4", "--seed", "3"];
+    let args = [
+        "--max-eval-incorrectness",
+        "100",
+        "--random-skip",
+        "0.4",
+        "--seed",
+        "3",
+    ];
     let (run, skipped) = convert("skipped.txt", &args);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let mut rng = RandomSkip { probability: 0.4, seed: 3 }.rng();
+    let mut rng = RandomSkip {
+        probability: 0.4,
+        seed: 3,
+    }
+    .rng();
     let kept: Vec<i32> = right
         .iter()
         .filter(|_| !RandomSkip::skips(0.4, &mut rng))
@@ -620,7 +644,10 @@ fn convert_random_skip_is_seeded_and_max_eval_incorrectness_drops_wrong_scores()
     );
     // The same seed gives the same bytes; another seed other positions.
     let (_, again) = convert("again.txt", &args);
-    assert_eq!(std::fs::read(&again).unwrap(), std::fs::read(&skipped).unwrap());
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&skipped).unwrap()
+    );
     let (_, other) = convert("other.txt", &["--random-skip", "0.4", "--seed", "4"]);
     assert_ne!(scores(&other), scores(&skipped));
 

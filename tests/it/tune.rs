@@ -1594,11 +1594,13 @@ fn the_report_is_rewritten_every_few_epochs_while_the_tune_trains() {
     })
     .unwrap();
     // Written after epoch 0, then every ten epochs; the last epoch leaves it to the final page.
-    let expected: Vec<(usize, Option<usize>)> =
-        (0..=25).map(|e| (e, Some(e / 10 * 10))).collect();
+    let expected: Vec<(usize, Option<usize>)> = (0..=25).map(|e| (e, Some(e / 10 * 10))).collect();
     assert_eq!(seen, expected);
     assert!(tenth.contains("of at most 25") && tenth.contains("http-equiv=\"refresh\""));
-    assert!(tenth.contains("Mean squared error against epoch"), "{tenth}");
+    assert!(
+        tenth.contains("Mean squared error against epoch"),
+        "{tenth}"
+    );
     assert!(!tenth.contains("Weights that moved most"));
     let last = std::fs::read_to_string(&page).unwrap();
     assert!(!last.contains("Running:") && !last.contains("http-equiv"));

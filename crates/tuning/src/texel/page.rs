@@ -69,11 +69,7 @@ impl LiveTunePage {
             return;
         }
         self.next = stats.epoch + REPORT_EVERY_EPOCHS.max(stats.epoch / 50);
-        let html = page_of(
-            &self.dir,
-            &self.history,
-            Some((stats.epoch, self.epochs)),
-        );
+        let html = page_of(&self.dir, &self.history, Some((stats.epoch, self.epochs)));
         let written = html.and_then(|html| {
             page::write_report(&self.dir, &html)
                 .map_err(ReportError::io(self.dir.join(page::REPORT_FILE)))

@@ -31,10 +31,7 @@ pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> Strin
     let validation = history.iter().any(|h| h.validation_mse.is_some());
     if validation {
         series.push(Series {
-            label: format!(
-                "validation{}",
-                at_best(best.and_then(|b| b.validation_mse))
-            ),
+            label: format!("validation{}", at_best(best.and_then(|b| b.validation_mse))),
             points: history
                 .iter()
                 .filter_map(|h| Some((h.epoch as f64, h.validation_mse?)))

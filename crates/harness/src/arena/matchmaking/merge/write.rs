@@ -97,7 +97,13 @@ pub(super) fn assemble(shape: &RunShape, present: &[(&FinishedGame, &ShardFiles)
                 .bullet_index
                 .push_str(&format!("{},{}\n", game.game_id, lines.lines().count()));
         }
-        for (engine, f) in files.figures.by_game.get(&game.game_id).into_iter().flatten() {
+        for (engine, f) in files
+            .figures
+            .by_game
+            .get(&game.game_id)
+            .into_iter()
+            .flatten()
+        {
             if let Some(total) = merged.figures.get_mut(*engine) {
                 total.add(f);
             }
