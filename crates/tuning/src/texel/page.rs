@@ -34,8 +34,10 @@ type Epoch = (f64, f64, Option<f64>, f64);
 const REPORT_EVERY_EPOCHS: usize = 10;
 
 /// The page of a tune under way: rewritten after epoch 0, then every few epochs (further
-/// apart as the tune goes on), from the epochs so far; the final page replaces it.
-pub(crate) struct LiveTunePage {
+/// apart as the tune goes on), from the epochs so far; the final page replaces it. Both tuners
+/// use it: `texel::run` itself, and the front end of `texel::any::run` (whose directory the
+/// front end chooses).
+pub struct LiveTunePage {
     dir: std::path::PathBuf,
     /// The most epochs the tune runs.
     epochs: usize,
@@ -47,7 +49,7 @@ pub(crate) struct LiveTunePage {
 
 impl LiveTunePage {
     /// The page of the tune writing into `dir`, of at most `epochs` epochs.
-    pub(crate) fn new(dir: &Path, epochs: usize) -> LiveTunePage {
+    pub fn new(dir: &Path, epochs: usize) -> LiveTunePage {
         LiveTunePage {
             dir: dir.to_path_buf(),
             epochs,
@@ -58,7 +60,7 @@ impl LiveTunePage {
     }
 
     /// Records an epoch; rewrites the page when it is due.
-    pub(crate) fn after_epoch(&mut self, stats: &super::train::EpochStats) {
+    pub fn after_epoch(&mut self, stats: &super::train::EpochStats) {
         self.history.push((
             stats.epoch as f64,
             stats.train_mse,
@@ -83,7 +85,7 @@ impl LiveTunePage {
     }
 
     /// The first failure to write the page, if any.
-    pub(crate) fn finish(self) -> Result<(), super::TuneError> {
+    pub fn finish(self) -> Result<(), super::TuneError> {
         self.failed.map_or(Ok(()), Err)
     }
 }

@@ -83,7 +83,7 @@ pub(super) fn assemble(shape: &RunShape, present: &[(&FinishedGame, &ShardFiles)
         bullet: String::new(),
         bullet_index: format!("{BULLET_INDEX_HEADER}\n"),
         figures: vec![EngineFigures::default(); shape.names.len()],
-        figures_csv: merged_figures_csv(shape, present),
+        figures_csv: merged_figures_csv(shape.names.len(), present),
     };
     for (game, files) in present {
         merged.pgn.push_str(&files.pgn[&game.game_id]);
@@ -116,8 +116,8 @@ pub(super) fn assemble(shape: &RunShape, present: &[(&FinishedGame, &ShardFiles)
 /// the warnings found when the engines started (per engine, the most any shard found: each
 /// shard started the same engines once, as the one run would). None when a shard has no
 /// figures.csv (the merged figures would miss its games).
-fn merged_figures_csv(
-    shape: &RunShape,
+pub(super) fn merged_figures_csv(
+    engines: usize,
     present: &[(&FinishedGame, &ShardFiles)],
 ) -> Option<Vec<u8>> {
     let mut shards: Vec<&ShardFiles> = Vec::new();
@@ -127,7 +127,7 @@ fn merged_figures_csv(
         }
     }
     let mut with_warnings = true;
-    let mut start = vec![0u64; shape.names.len()];
+    let mut start = vec![0u64; engines];
     for shard in &shards {
         with_warnings &= shard.figures.has_warnings?;
         for (engine, f) in &shard.figures.start_warnings {
