@@ -4,7 +4,8 @@
 
 use clap::{Args, Subcommand};
 use sparring::data::{
-    self, ConvertReport, DataFormat, DataInfo, Filter, ShuffleOptions, FILTER_NAMES, SCORE_EDGES,
+    self, ConvertReport, DataFormat, DataInfo, Filter, RandomSkip, ShuffleOptions, FILTER_NAMES,
+    SCORE_EDGES,
 };
 use std::path::PathBuf;
 
@@ -88,6 +89,21 @@ pub struct ConvertArgs {
     /// below minus it in a win.
     #[arg(long)]
     pub max_eval_incorrectness: Option<u32>,
+    /// Drop each position the filters keep with this probability, in [0, 1) (viriformat's
+    /// random skip; as the trainer's `filter.skip_probability`).
+    #[arg(long, value_parser = probability, default_value_t = 0.0)]
+    pub random_skip: f64,
+    /// The seed of the random skip's draws.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A probability in [0, 1).
+fn probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..1.0).contains(&p) => Ok(p),
+        _ => Err(format!("{text:?} is not a probability in [0, 1)")),
+    }
 }
 
 /// Arguments of `sparring data shuffle`.
@@ -143,7 +159,11 @@ pub fn run(args: &DataArgs) -> anyhow::Result<()> {
                 filter_castling: a.filter_castling,
                 max_eval_incorrectness: a.max_eval_incorrectness,
             };
-            let report = data::convert(&a.inputs, a.from, a.to, &a.output, &filter)?;
+            let skip = RandomSkip {
+                probability: a.random_skip,
+                seed: a.seed,
+            };
+            let report = data::convert(&a.inputs, a.from, a.to, &a.output, &filter, skip)?;
             print!("{}", render_convert(&report));
             Ok(())
         }
@@ -196,6 +216,9 @@ fn render_convert(report: &ConvertReport) -> String {
         if count > 0 {
             text += &format!("dropped by {name} {count}\n");
         }
+    }
+    if report.skipped > 0 {
+        text += &format!("skipped at random {}\n", report.skipped);
     }
     text
 }

@@ -669,12 +669,16 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
         seed: config.data.seed,
         score_weight: config.data.score_weight,
     };
+    // report.html follows the fit every few epochs, as the in-process tuner's does.
+    let mut live = texel::page::LiveTunePage::new(&config.output.dir, options.epochs);
     let result = any::run(&eval, &config.data.files, &options, &mut |s| {
+        live.after_epoch(s);
         let val = s
             .validation_mse
             .map_or(String::new(), |v| format!(" validation {v:.9}"));
         println!("epoch {} mse {:.9}{val}", s.epoch, s.train_mse)
     })?;
+    live.finish()?;
     print_load_report(&LoadReport {
         skipped: result.skipped,
         ..LoadReport::default()

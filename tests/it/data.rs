@@ -552,3 +552,120 @@ fn mutated_files_read_to_an_answer_never_a_panic() {
         }
     }
 }
+
+#[test]
+fn convert_random_skip_is_seeded_and_max_eval_incorrectness_drops_wrong_scores() {
+    use sparring::data::RandomSkip;
+    let dir = scratch_in("data", "skip");
+    // 300 positions with scores from -300 to +299 cp in steps of 2, results in turn.
+    let fen = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1";
+    let results = ["1.0", "0.5", "0.0"];
+    let lines: Vec<(i32, &str)> = (0..300)
+        .map(|i| (2 * i - 300, results[i as usize % 3]))
+        .collect();
+    let input = dir.join("in.txt");
+    let body: String = lines
+        .iter()
+        .map(|(score, result)| format!("{fen} | {score} | {result}\n"))
+        .collect();
+    std::fs::write(&input, body).unwrap();
+    let convert = |out: &str, extra: &[&str]| {
+        let out = dir.join(out);
+        let mut args = vec![
+            "data",
+            "convert",
+            text(&input),
+            "--to",
+            "text",
+            "-o",
+            text(&out),
+        ];
+        args.extend_from_slice(extra);
+        (sparring(&args), out)
+    };
+    // Wrong by more than 100 cp: a draw's |score| > 100, a White win below -100, a Black win
+    // above +100 (White-relative).
+    let wrong = |&(score, result): &(i32, &str)| match result {
+        "0.5" => score.abs() > 100,
+        "1.0" => score < -100,
+        _ => score > 100,
+    };
+    let right: Vec<(i32, &str)> = lines.iter().copied().filter(|l| !wrong(l)).collect();
+    let (run, out) = convert("incorrect.txt", &["--max-eval-incorrectness", "100"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let dropped = lines.len() - right.len();
+    assert!(dropped > 50, "{dropped}");
+    assert!(
+        run.stdout
+            .contains(&format!("dropped by max-eval-incorrectness {dropped}\n")),
+        "{}",
+        run.stdout
+    );
+    let scores = |path: &Path| -> Vec<i32> {
+        samples(path)
+            .iter()
+            .map(|s| i32::from(s.data.white_score))
+            .collect()
+    };
+    assert_eq!(scores(&out), right.iter().map(|l| l.0).collect::<Vec<_>>());
+
+    // The random skip draws once per position the filters kept, from the seed's generator:
+    // the kept ones are those the data layer's `RandomSkip` (the trainer's too) keeps.
+    let args = [
+        "--max-eval-incorrectness",
+        "100",
+        "--random-skip",
+        "0.4",
+        "--seed",
+        "3",
+    ];
+    let (run, skipped) = convert("skipped.txt", &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut rng = RandomSkip {
+        probability: 0.4,
+        seed: 3,
+    }
+    .rng();
+    let kept: Vec<i32> = right
+        .iter()
+        .filter(|_| !RandomSkip::skips(0.4, &mut rng))
+        .map(|l| l.0)
+        .collect();
+    assert_eq!(scores(&skipped), kept);
+    let share = 1.0 - kept.len() as f64 / right.len() as f64;
+    assert!((0.25..0.55).contains(&share), "{share}");
+    assert!(
+        run.stdout.contains(&format!("written {}\n", kept.len()))
+            && run
+                .stdout
+                .contains(&format!("skipped at random {}\n", right.len() - kept.len())),
+        "{}",
+        run.stdout
+    );
+    // The same seed gives the same bytes; another seed other positions.
+    let (_, again) = convert("again.txt", &args);
+    assert_eq!(
+        std::fs::read(&again).unwrap(),
+        std::fs::read(&skipped).unwrap()
+    );
+    let (_, other) = convert("other.txt", &["--random-skip", "0.4", "--seed", "4"]);
+    assert_ne!(scores(&other), scores(&skipped));
+
+    // A probability outside [0, 1) and a skip of whole games are refused.
+    let (run, _) = convert("bad.txt", &["--random-skip", "1"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("not a probability"), "{}", run.stderr);
+    let viri = write(&dir, "g.viriformat", DataFormat::Viriformat, &[busy_game()]);
+    let run = sparring(&[
+        "data",
+        "convert",
+        text(&viri),
+        "--to",
+        "viriformat",
+        "-o",
+        text(&dir.join("v.viriformat")),
+        "--random-skip",
+        "0.5",
+    ]);
+    assert_bad_input(&run, &["viriformat keeps whole games"]);
+}

@@ -361,3 +361,67 @@ fn datagen_writes_viriformat_that_the_data_tools_read_as_the_same_games() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(std::fs::read(&converted).unwrap(), data(&text_dir));
 }
+
+/// "Running: D of T" of a page under way, or None for a final page.
+fn running_count(html: &str) -> Option<(u64, u64)> {
+    let at = html.find("Running: ")? + "Running: ".len();
+    let mut words = html[at..].split(' ');
+    let done = words.next()?.parse().ok()?;
+    let total = words.nth(1)?.parse().ok()?;
+    Some((done, total))
+}
+
+#[test]
+fn datagen_report_is_rewritten_while_the_run_plays_and_says_where_it_stopped() {
+    use sparring::datagen::{run_datagen, DatagenConfig, DatagenEvent, DatagenOptions, Overrides};
+    let dir = scratch_in("datagen", "live_report");
+    let out = dir.join("run");
+    let overrides = Overrides {
+        games: Some(6),
+        nodes: Some(500),
+        format: Some("text".into()),
+        seed: Some(7),
+        concurrency: Some(1),
+        out: Some(out.clone()),
+        ..Overrides::default()
+    };
+    let config = DatagenConfig::load(None, &overrides).unwrap();
+    // The page as it stands when each game is reported: written before the event.
+    let mut seen = Vec::new();
+    run_datagen(&config, &DatagenOptions::default(), &mut |event| {
+        if let DatagenEvent::GameWritten { done, .. } = event {
+            let html = std::fs::read_to_string(out.join("report.html")).unwrap_or_default();
+            seen.push((*done, running_count(&html), html));
+        }
+    })
+    .unwrap();
+    // Due after the first game, then four games later; the last game leaves the final page.
+    let live: Vec<(u64, Option<(u64, u64)>)> = seen.iter().map(|s| (s.0, s.1)).collect();
+    assert_eq!(
+        live,
+        [
+            (1, Some((1, 6))),
+            (2, Some((1, 6))),
+            (3, Some((1, 6))),
+            (4, Some((1, 6))),
+            (5, Some((5, 6))),
+            (6, Some((5, 6))),
+        ]
+    );
+    let (_, _, fifth) = &seen[4];
+    assert!(fifth.contains("http-equiv=\"refresh\"") && fifth.contains("5 games written"));
+    assert!(fifth.contains("Positions by number of pieces"), "{fifth}");
+    let last = std::fs::read_to_string(out.join("report.html")).unwrap();
+    assert!(last.contains("6 games written") && !last.contains("http-equiv"));
+    assert_eq!(running_count(&last), None);
+
+    // A run stopped part-way leaves a page with its partial numbers, saying it stopped.
+    let stopped = dir.join("stopped");
+    let run = datagen(&stopped, 6, &["--stop-after", "3"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let html = std::fs::read_to_string(stopped.join("report.html")).unwrap();
+    assert!(html.contains("Stopped: 3 of 6 games finished"), "{html}");
+    assert!(html.contains("3 games written (0 dropped)"), "{html}");
+    let positions = check_lines(&data(&stopped));
+    assert!(html.contains(&format!("{positions} positions")), "{html}");
+}

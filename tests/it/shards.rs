@@ -103,6 +103,15 @@ fn four_shards_equal_one_run(name: &str, config_toml: &MatchToml, positions: boo
     let out = merge(&args);
     assert_ok(&out, "merge");
     assert_same_results(&single, &merged, positions);
+    // With the merged figures.csv, the merged page has the engines' sections the run's has.
+    let page = text(&merged.join("report.html"));
+    for section in ["Compliance warnings by engine", "Average depth per game"] {
+        assert!(
+            page.contains(section),
+            "{section} missing from the merged page"
+        );
+    }
+    assert!(!page.contains("figures.csv is missing"));
     dir
 }
 

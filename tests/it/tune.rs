@@ -1562,3 +1562,47 @@ fn texel_tune_from_shipped_weights_on_outside_data_writes_its_weights() {
         assert!(evaluate_white(pos, &written).abs() <= sparring::eval::MAX_EVAL);
     }
 }
+
+#[test]
+fn the_report_is_rewritten_every_few_epochs_while_the_tune_trains() {
+    let dir = scratch("live_report");
+    let epd = dir.join("positions.epd");
+    write_epd(&epd, &positions()[..1000], 5);
+    let out = dir.join("out");
+    let config_text = format!(
+        "[data]\nfiles = [{epd:?}]\nvalidation_fraction = 0\n\
+         [model]\ntune = [\"material\"]\n\
+         [optimizer]\nepochs = 25\npatience = 0\nthreads = 1\n[output]\ndir = {out:?}\n"
+    );
+    let config = TuneConfig::from_toml_str(&config_text, "live.toml").unwrap();
+    let page = out.join("report.html");
+    // The page as it stands when each epoch is reported (it is written before the event).
+    let mut seen: Vec<(usize, Option<usize>)> = Vec::new();
+    let mut tenth = String::new();
+    texel::run(&config, &mut |event| {
+        if let texel::Event::Epoch(stats) = event {
+            let html = std::fs::read_to_string(&page).unwrap_or_default();
+            let running = html.find("Running: epoch ").map(|at| {
+                let rest = &html[at + "Running: epoch ".len()..];
+                rest.split(' ').next().unwrap().parse().unwrap()
+            });
+            if stats.epoch == 10 {
+                tenth = html;
+            }
+            seen.push((stats.epoch, running));
+        }
+    })
+    .unwrap();
+    // Written after epoch 0, then every ten epochs; the last epoch leaves it to the final page.
+    let expected: Vec<(usize, Option<usize>)> = (0..=25).map(|e| (e, Some(e / 10 * 10))).collect();
+    assert_eq!(seen, expected);
+    assert!(tenth.contains("of at most 25") && tenth.contains("http-equiv=\"refresh\""));
+    assert!(
+        tenth.contains("Mean squared error against epoch"),
+        "{tenth}"
+    );
+    assert!(!tenth.contains("Weights that moved most"));
+    let last = std::fs::read_to_string(&page).unwrap();
+    assert!(!last.contains("Running:") && !last.contains("http-equiv"));
+    assert!(last.contains("26 epochs recorded in history.csv"), "{last}");
+}

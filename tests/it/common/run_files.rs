@@ -154,6 +154,16 @@ pub fn assert_same_games(single: &Path, merged: &Path, positions: bool) {
     } else {
         assert!(!merged.join("positions.epd").exists());
     }
+    // figures.csv: the same rows (timings masked), in game-id order.
+    let figures = |dir: &Path| {
+        let mut rows = csv_without(
+            &dir.join("figures.csv"),
+            &["nodes_time_ns", "think_time_ns", "time_left_ns"],
+        );
+        rows[1..].sort_by_key(|r| (r[0].parse::<u64>().unwrap(), r[1].clone()));
+        rows
+    };
+    assert_eq!(figures(single), figures(merged), "figures.csv");
     assert_eq!(
         csv_without(&single.join("ranking.csv"), RANKING_TIMING),
         csv_without(&merged.join("ranking.csv"), RANKING_TIMING),

@@ -92,8 +92,8 @@ mod write;
 
 pub use read::{guess_format, DataError, DataReader, Record, Sample, Samples, ViriGame};
 pub use tools::{
-    convert, info, interleave, shuffle, ConvertReport, DataInfo, Filter, ShuffleOptions,
-    FILTER_NAMES, MAX_BUCKETS, PIECE_BINS, SCORE_EDGES,
+    convert, info, interleave, shuffle, ConvertReport, DataInfo, Filter, RandomSkip,
+    ShuffleOptions, FILTER_NAMES, MAX_BUCKETS, PIECE_BINS, SCORE_EDGES,
 };
 pub use write::{game_writer, PositionWriter, ViriWriter};
 

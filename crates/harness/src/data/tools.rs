@@ -161,6 +161,34 @@ impl Filter {
     }
 }
 
+/// viriformat's random skip (its loader's `random_fen_skipping`): each position the filters
+/// keep is dropped with probability `probability`, drawn from a seeded generator, so the same
+/// seed drops the same positions. The trainer (`filter.skip_probability`) and `sparring data
+/// convert --random-skip` both decide through [`RandomSkip::skips`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct RandomSkip {
+    /// The chance of dropping each position, in [0, 1); 0 keeps every one.
+    pub probability: f64,
+    /// Seeds the draws.
+    pub seed: u64,
+}
+
+/// The stream of `RandomSkip`'s generator, apart from the other uses of a seed.
+const SKIP_STREAM: u64 = 0x736b_6970;
+
+impl RandomSkip {
+    /// Whether a kept position is skipped: one draw from `rng` when `probability` is above 0
+    /// (none otherwise, so a run without skipping draws nothing).
+    pub fn skips(probability: f64, rng: &mut Rng) -> bool {
+        probability > 0.0 && rng.next_f64() < probability
+    }
+
+    /// The generator of this skip's draws.
+    pub fn rng(&self) -> Rng {
+        Rng::derive(self.seed, SKIP_STREAM)
+    }
+}
+
 /// What a conversion did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ConvertReport {
@@ -170,6 +198,8 @@ pub struct ConvertReport {
     pub written: u64,
     /// Positions dropped by each filter (see [`FILTER_NAMES`]).
     pub dropped: [u64; 7],
+    /// Positions the filters kept that the random skip dropped.
+    pub skipped: u64,
 }
 
 /// An output written to `<path>.partial`, renamed into place by [`Output::finish`].
@@ -207,15 +237,17 @@ fn open_all(inputs: &[PathBuf], from: Option<DataFormat>) -> Result<Vec<DataRead
     inputs.iter().map(|p| DataReader::open(p, from)).collect()
 }
 
-/// Converts `inputs` to `to` in `out`, dropping what `filter` drops. Viriformat becomes any
-/// format; a position format becomes another position format, never viriformat; viriformat to
-/// viriformat copies whole games (no filter applies to a whole game).
+/// Converts `inputs` to `to` in `out`, dropping what `filter` drops, then what `skip` drops of
+/// the rest. Viriformat becomes any format; a position format becomes another position
+/// format, never viriformat; viriformat to viriformat copies whole games (no filter or skip
+/// applies to a whole game).
 pub fn convert(
     inputs: &[PathBuf],
     from: Option<DataFormat>,
     to: DataFormat,
     out: &Path,
     filter: &Filter,
+    skip: RandomSkip,
 ) -> Result<ConvertReport, DataError> {
     let readers = open_all(inputs, from)?;
     for reader in &readers {
@@ -237,7 +269,7 @@ pub fn convert(
             });
         }
     }
-    if to == DataFormat::Viriformat && *filter != Filter::default() {
+    if to == DataFormat::Viriformat && (*filter != Filter::default() || skip.probability > 0.0) {
         return Err(DataError::WrongFormat {
             file: out.display().to_string(),
             found: to.name(),
@@ -262,12 +294,14 @@ pub fn convert(
         return output.finish(flushed).map(|()| report);
     }
     let mut writer = PositionWriter::new(to, file).expect("a position format");
+    let mut rng = skip.rng();
     for reader in readers {
         let mut samples = Samples::new(reader);
         while let Some(sample) = samples.next_sample()? {
             report.read += 1;
             match filter.drops(&sample) {
                 Some(i) => report.dropped[i] += 1,
+                None if RandomSkip::skips(skip.probability, &mut rng) => report.skipped += 1,
                 None => {
                     writer
                         .write_position(&sample.data)

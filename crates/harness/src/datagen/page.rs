@@ -1,6 +1,7 @@
 //! A datagen run's `report.html`: how far it got (state.toml), its throughput (from the files'
 //! times: run.toml is written when the run starts, state.toml after each game), and the data's
-//! results and piece counts (the data file read through `data::info`).
+//! results and piece counts (the data file read through `data::info`). Written every few games
+//! while the run plays (with a refresh, so an open browser tab follows it) and at its end.
 
 use super::run::{RUN_FILE, STATE_FILE};
 use crate::data::{guess_format, info};
@@ -10,6 +11,12 @@ use std::path::{Path, PathBuf};
 /// Writes `dir/report.html` for the datagen run in `dir` (atomically).
 pub fn write_datagen_report(dir: &Path) -> Result<(), ReportError> {
     let html = datagen_report(dir)?;
+    page::write_report(dir, &html).map_err(ReportError::io(dir.join(page::REPORT_FILE)))
+}
+
+/// Writes the page of the run under way in `dir`: `done` of its `total` games complete.
+pub fn write_running_datagen_report(dir: &Path, done: u64, total: u64) -> Result<(), ReportError> {
+    let html = page_of(dir, Some((done, total)))?;
     page::write_report(dir, &html).map_err(ReportError::io(dir.join(page::REPORT_FILE)))
 }
 
@@ -24,8 +31,21 @@ fn data_file(dir: &Path) -> Result<Option<PathBuf>, ReportError> {
     Ok(files.into_iter().next())
 }
 
-/// The page of the datagen run in `dir`.
+/// The games of the run (its shard's block) as run.toml records them, when it does.
+fn planned_games(dir: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(dir.join(RUN_FILE)).ok()?;
+    let run: toml::Table = text.parse().ok()?;
+    let (start, end) = run.get("games.block")?.as_str()?.split_once("..")?;
+    end.parse::<u64>().ok()?.checked_sub(start.parse().ok()?)
+}
+
+/// The page of the datagen run in `dir`, from its files (as its end or `sparring report` sees it).
 pub fn datagen_report(dir: &Path) -> Result<String, ReportError> {
+    page_of(dir, None)
+}
+
+/// The page; `running` is (games complete, games of the run) while it plays.
+fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportError> {
     let state_path = dir.join(STATE_FILE);
     let state_text = read_optional(&state_path)?.ok_or_else(|| ReportError::NotARun {
         dir: dir.to_path_buf(),
@@ -36,11 +56,26 @@ pub fn datagen_report(dir: &Path) -> Result<String, ReportError> {
     let count = |k: &str| state.get(k).and_then(toml::Value::as_integer).unwrap_or(0);
     let mut page = Page::new("sparring: datagen");
     let (games, positions) = (count("games"), count("positions"));
-    page.status(&format!(
+    let written = format!(
         "{games} games written ({} dropped), {positions} positions, {} bytes.",
         count("dropped"),
         count("bytes")
-    ));
+    );
+    match running {
+        Some((done, total)) => {
+            page.refresh_every(15);
+            page.status(&format!(
+                "Running: {done} of {total} games finished (this page is rewritten every few games). {written}"
+            ));
+        }
+        None => match planned_games(dir) {
+            Some(total) if (count("done") as u64) < total => page.status(&format!(
+                "Stopped: {} of {total} games finished (`sparring datagen --resume` continues it). {written}",
+                count("done")
+            )),
+            _ => page.status(&written),
+        },
+    }
     let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
     let elapsed = match (mtime(&dir.join(RUN_FILE)), mtime(&state_path)) {
         (Some(a), Some(b)) => b.duration_since(a).ok().map(|d| d.as_secs_f64()),

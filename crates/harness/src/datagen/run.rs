@@ -382,7 +382,7 @@ pub fn run_datagen(
             &counter,
             &mut state,
             &state_file,
-            block.start,
+            &block,
             on_event,
         );
         stop.store(true, Ordering::Relaxed);
@@ -391,11 +391,7 @@ pub fn run_datagen(
         result
     });
     outcome?;
-    let report = dir.join(crate::page::REPORT_FILE);
-    super::page::write_datagen_report(dir).map_err(|e| DatagenError::Write {
-        path: report.clone(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
+    super::page::write_datagen_report(dir).map_err(report_error(dir))?;
     Ok(DatagenSummary {
         games: state.games,
         dropped: state.dropped,
@@ -403,6 +399,36 @@ pub fn run_datagen(
         bytes: state.bytes,
         complete: block.start + state.done == block.end,
     })
+}
+
+/// A report failure as the run's write error on report.html.
+fn report_error(dir: &Path) -> impl FnOnce(crate::page::ReportError) -> DatagenError + '_ {
+    move |e| DatagenError::Write {
+        path: dir.join(crate::page::REPORT_FILE),
+        source: std::io::Error::other(e.to_string()),
+    }
+}
+
+/// Games between rewrites of the page under way at least; at most a fiftieth of those done.
+const REPORT_EVERY_GAMES: u64 = 4;
+
+/// When the page of the run under way is next rewritten (as a match's: after the first game,
+/// then every few games, further apart as the run grows, so reading the data file back stays
+/// a small share of the run).
+#[derive(Default)]
+struct ReportSchedule {
+    next: u64,
+}
+
+impl ReportSchedule {
+    /// Rewrites `dir/report.html` if it is due now that `done` of `total` games are complete.
+    fn after_game(&mut self, dir: &Path, done: u64, total: u64) -> Result<(), DatagenError> {
+        if done < self.next || done >= total {
+            return Ok(());
+        }
+        self.next = done + REPORT_EVERY_GAMES.max(done / 50);
+        super::page::write_running_datagen_report(dir, done, total).map_err(report_error(dir))
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -458,11 +484,13 @@ fn collect(
     counter: &AtomicU64,
     state: &mut State,
     state_file: &Path,
-    first: u64,
+    block: &std::ops::Range<u64>,
     on_event: &mut dyn FnMut(&DatagenEvent),
 ) -> Result<(), DatagenError> {
+    let first = block.start;
     let data_file = config.out.join(config.format.file_name());
     let mut pending: HashMap<u64, GameOutcome> = HashMap::new();
+    let mut report = ReportSchedule::default();
     let mut session_games = 0;
     let mut session_positions = 0;
     for finished in rx.iter() {
@@ -481,6 +509,7 @@ fn collect(
                     state.bytes = counter.load(Ordering::Relaxed);
                     state.done += 1;
                     save_state(state_file, state)?;
+                    report.after_game(&config.out, state.done, block.end - block.start)?;
                     on_event(&DatagenEvent::GameWritten {
                         game,
                         positions,
@@ -492,6 +521,7 @@ fn collect(
                     state.dropped += 1;
                     state.done += 1;
                     save_state(state_file, state)?;
+                    report.after_game(&config.out, state.done, block.end - block.start)?;
                     on_event(&DatagenEvent::GameDropped { game, reason });
                 }
                 GameOutcome::NoOpening => {

@@ -1,6 +1,7 @@
 //! A line chart as inline SVG: series of (x, y) points, each with an optional band (a
-//! confidence interval drawn as a shaded area), and horizontal rules (bounds, a start value).
-//! Long series are thinned evenly so a chart of 100,000 games stays a few kilobytes.
+//! confidence interval drawn as a shaded area), horizontal rules (bounds, a start value) and
+//! vertical marks (a chosen epoch). Long series are thinned evenly so a chart of 100,000 games
+//! stays a few kilobytes. The same drawing makes the tuners' standalone SVG files.
 
 use super::{escape, label, DASHES, PALETTE};
 use std::fmt::Write as _;
@@ -34,6 +35,15 @@ pub struct Rule {
     pub y: f64,
 }
 
+/// A vertical line across the chart at `x`, labelled (at its top).
+#[derive(Clone, Debug)]
+pub struct Mark {
+    /// What the line is.
+    pub label: String,
+    /// Where.
+    pub x: f64,
+}
+
 /// A line chart with its text alternative.
 #[derive(Clone, Debug, Default)]
 pub struct LineChart {
@@ -47,6 +57,8 @@ pub struct LineChart {
     pub y_label: String,
     /// The lines.
     pub series: Vec<Series>,
+    /// Vertical marks.
+    pub marks: Vec<Mark>,
     /// Horizontal rules.
     pub rules: Vec<Rule>,
 }
@@ -61,8 +73,8 @@ pub(crate) fn thin<T: Copy>(items: &[T], max: usize) -> Vec<T> {
     kept
 }
 
-/// Round tick values covering [lo, hi], about `count` of them.
-pub(crate) fn ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
+/// Round tick values covering [lo, hi], about `count` of them (1, 2, 2.5 or 5 × 10^n apart).
+pub fn ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
     let span = (hi - lo).max(1e-12);
     let raw = span / count.max(1) as f64;
     let magnitude = 10f64.powf(raw.log10().floor());
@@ -114,6 +126,12 @@ impl LineChart {
                 y1 = y1.max(y);
             }
         };
+        for m in &self.marks {
+            if m.x.is_finite() {
+                x0 = x0.min(m.x);
+                x1 = x1.max(m.x);
+            }
+        }
         for s in &self.series {
             for &(x, y) in &s.points {
                 if x.is_finite() && y.is_finite() {
@@ -143,8 +161,17 @@ impl LineChart {
         ((x0, x1), (y0 - pad, y1 + pad))
     }
 
-    /// The chart as an `<svg role="img">` element with `<title>` and `<desc>`.
+    /// The chart as an `<svg role="img">` element with `<title>` and `<desc>`, for a page.
     pub fn svg(&self) -> String {
+        self.draw("")
+    }
+
+    /// The chart as a standalone SVG file (with its namespace), as the tuners write them.
+    pub fn standalone_svg(&self) -> String {
+        self.draw("xmlns=\"http://www.w3.org/2000/svg\" ")
+    }
+
+    fn draw(&self, namespace: &str) -> String {
         let ((x0, x1), (y0, y1)) = self.ranges();
         let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
         let sx = |x: f64| LEFT + pw * (x - x0) / (x1 - x0);
@@ -152,7 +179,7 @@ impl LineChart {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "<svg viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
+            "<svg {namespace}viewBox=\"0 0 {WIDTH} {HEIGHT}\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
              role=\"img\" font-family=\"sans-serif\" font-size=\"11\">\n<title>{}</title>\n\
              <desc>{}</desc>\n<rect width=\"{WIDTH}\" height=\"{HEIGHT}\" fill=\"#fff\"/>\n\
              <text x=\"{LEFT}\" y=\"20\" font-size=\"14\">{}</text>",
@@ -175,6 +202,18 @@ impl LineChart {
                 LEFT + pw - 4.0,
                 y - 4.0,
                 escape(&r.label)
+            );
+        }
+        for m in &self.marks {
+            let x = sx(m.x);
+            let _ = writeln!(
+                s,
+                "<line x1=\"{x:.1}\" y1=\"{TOP}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#555\" \
+                 stroke-dasharray=\"5 4\"/><text x=\"{:.1}\" y=\"{:.1}\" fill=\"#333\">{}</text>",
+                TOP + ph,
+                x + 4.0,
+                TOP + 14.0,
+                escape(&m.label)
             );
         }
         self.legend(&mut s);
@@ -344,6 +383,7 @@ mod tests {
                 points: vec![(2.0, 0.1), (4.0, f64::INFINITY), (6.0, 3.1)],
                 band: vec![(2.0, -1.0, 1.0), (6.0, 2.0, 4.0)],
             }],
+            marks: Vec::new(),
             rules: vec![Rule {
                 label: "upper bound 2.94".into(),
                 y: 2.94,

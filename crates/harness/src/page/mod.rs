@@ -9,7 +9,7 @@ mod chart;
 mod error;
 mod histogram;
 
-pub use chart::{LineChart, Rule, Series};
+pub use chart::{ticks, LineChart, Mark, Rule, Series};
 pub use error::{read_optional, ReportError};
 pub use histogram::Histogram;
 
@@ -20,7 +20,7 @@ use std::path::Path;
 pub const REPORT_FILE: &str = "report.html";
 
 /// Okabe–Ito colours, darkest-first so neighbours also differ in lightness.
-pub(crate) const PALETTE: [&str; 6] = [
+pub const PALETTE: [&str; 6] = [
     "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#000000", "#E69F00",
 ];
 /// Dash patterns paired with the palette (solid first).

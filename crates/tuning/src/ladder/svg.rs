@@ -3,7 +3,8 @@
 //! against the anchor panel where it was measured. Plain SVG 1.1, like the tuner's pictures.
 
 use super::record::GenerationRow;
-use crate::texel::svg::{escape, tick_label, ticks, FONT};
+use crate::page::{label, ticks};
+use crate::texel::svg::{escape, FONT};
 use std::fmt::Write as _;
 
 const LADDER_COLOUR: &str = "#1f77b4";
@@ -105,25 +106,26 @@ fn panel(s: &mut String, y0: f64, title: &str, points: &[Point], last: u32, colo
         r##"<rect x="{LEFT}" y="{}" width="{pw}" height="{ph}" fill="none" stroke="#888"/>"##,
         y0 + TOP
     );
-    let (y_ticks, step) = ticks(lo, hi, 6);
-    for v in y_ticks {
-        let (line_y, label) = (y(v), tick_label(v, step));
+    for v in ticks(lo, hi, 6) {
+        let (line_y, text) = (y(v), label(v));
         let _ = writeln!(
             s,
-            r##"<line x1="{LEFT}" x2="{}" y1="{line_y:.1}" y2="{line_y:.1}" stroke="#eee"/><text x="{}" y="{:.1}" {FONT} font-size="11" text-anchor="end">{label}</text>"##,
+            r##"<line x1="{LEFT}" x2="{}" y1="{line_y:.1}" y2="{line_y:.1}" stroke="#eee"/><text x="{}" y="{:.1}" {FONT} font-size="11" text-anchor="end">{text}</text>"##,
             LEFT + pw,
             LEFT - 6.0,
             line_y + 4.0,
         );
     }
-    let (x_ticks, x_step) = ticks(0.0, f64::from(last), 10);
-    for g in x_ticks.into_iter().filter(|g| g.fract() == 0.0) {
+    for g in ticks(0.0, f64::from(last), 10)
+        .into_iter()
+        .filter(|g| g.fract() == 0.0)
+    {
         let _ = writeln!(
             s,
             r#"<text x="{:.1}" y="{:.1}" {FONT} font-size="11" text-anchor="middle">{}</text>"#,
             x(g),
             y0 + TOP + ph + 16.0,
-            tick_label(g, x_step.max(1.0))
+            label(g)
         );
     }
     let _ = writeln!(

@@ -120,6 +120,7 @@ fn games(page: &mut Page, dir: &Path) -> Result<(), ReportError> {
             points: per_iteration.iter().filter_map(|(k, t)| Some((*k as f64, score(t)?))).collect(),
             band: Vec::new(),
         }],
+        marks: Vec::new(),
         rules: vec![Rule { label: "0.5".into(), y: 0.5 }],
     };
     page.figure(

@@ -2,7 +2,7 @@
 //! over the parameter's tuning range with the start value dashed.
 
 use super::plan::SpsaPlan;
-use crate::page::escape;
+use crate::page::{escape, label};
 use std::fmt::Write as _;
 
 const PANEL_W: f64 = 260.0;
@@ -10,16 +10,6 @@ const PANEL_H: f64 = 130.0;
 const COLUMNS: usize = 4;
 /// More points than this per line are thinned (evenly), to keep the file small.
 const MAX_POINTS: usize = 600;
-
-/// A short label for a value: integers plainly, reals with up to four significant decimals.
-fn label(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        let text = format!("{v:.4}");
-        text.trim_end_matches('0').trim_end_matches('.').to_string()
-    }
-}
 
 /// The chart of every parameter's path; `trajectory[k]` is θ after k iterations.
 pub fn trajectory_svg(plan: &SpsaPlan, trajectory: &[Vec<f64>]) -> String {

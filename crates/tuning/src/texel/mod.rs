@@ -380,7 +380,12 @@ fn run_here(
         start_weights
     };
     let options = train_options(config, training, k);
-    let mut on_epoch = |stats: &EpochStats| on_event(Event::Epoch(stats));
+    // The page under way is written before the epoch is reported, so a reader sees it.
+    let mut live = page::LiveTunePage::new(&config.output.dir, options.epochs);
+    let mut on_epoch = |stats: &EpochStats| {
+        live.after_epoch(stats);
+        on_event(Event::Epoch(stats));
+    };
     let result = match config.optimizer.method {
         Some(config::OptimizerMethod::GaussNewton) => {
             newton_result(training, validation, initial, &options, &mut on_epoch)
@@ -389,6 +394,7 @@ fn run_here(
             train(training, validation, initial, &options, &mut on_epoch)?
         }
     };
+    live.finish()?;
 
     let params = selection.to_params(&result.best_weights);
     let rounded: Vec<(i32, i32)> = selection.tuned().iter().map(|&i| params.get(i)).collect();

@@ -1,7 +1,8 @@
 //! A Texel tune's `report.html`: the training and validation loss against epochs and against
 //! time (history.csv), the weights that moved most (weights.toml against the weights the tune
 //! started from, when that file is at hand), the tuner's own loss and piece-square pictures,
-//! and the figures weights.toml's header records.
+//! and the figures weights.toml's header records. While the tune trains, the page is
+//! rewritten every few epochs from the epochs so far (`LiveTunePage`), then once at the end.
 
 use crate::eval::EvalParams;
 use crate::page::{self, read_optional, LineChart, Page, ReportError, Series, Table};
@@ -28,6 +29,66 @@ pub(crate) fn write_report_for_tuner(dir: &Path) -> Result<std::path::PathBuf, s
 
 /// (epoch, training loss, validation loss, seconds) of history.csv.
 type Epoch = (f64, f64, Option<f64>, f64);
+
+/// Epochs between rewrites of the page under way at least; at most a fiftieth of the epochs.
+const REPORT_EVERY_EPOCHS: usize = 10;
+
+/// The page of a tune under way: rewritten after epoch 0, then every few epochs (further
+/// apart as the tune goes on), from the epochs so far; the final page replaces it. Both tuners
+/// use it: `texel::run` itself, and the front end of `texel::any::run` (whose directory the
+/// front end chooses).
+pub struct LiveTunePage {
+    dir: std::path::PathBuf,
+    /// The most epochs the tune runs.
+    epochs: usize,
+    history: Vec<Epoch>,
+    next: usize,
+    /// The first failure to write the page (training goes on; the run reports it after).
+    failed: Option<super::TuneError>,
+}
+
+impl LiveTunePage {
+    /// The page of the tune writing into `dir`, of at most `epochs` epochs.
+    pub fn new(dir: &Path, epochs: usize) -> LiveTunePage {
+        LiveTunePage {
+            dir: dir.to_path_buf(),
+            epochs,
+            history: Vec::new(),
+            next: 0,
+            failed: None,
+        }
+    }
+
+    /// Records an epoch; rewrites the page when it is due.
+    pub fn after_epoch(&mut self, stats: &super::train::EpochStats) {
+        self.history.push((
+            stats.epoch as f64,
+            stats.train_mse,
+            stats.validation_mse,
+            stats.seconds,
+        ));
+        if stats.epoch < self.next || stats.epoch >= self.epochs || self.failed.is_some() {
+            return;
+        }
+        self.next = stats.epoch + REPORT_EVERY_EPOCHS.max(stats.epoch / 50);
+        let html = page_of(&self.dir, &self.history, Some((stats.epoch, self.epochs)));
+        let written = html.and_then(|html| {
+            page::write_report(&self.dir, &html)
+                .map_err(ReportError::io(self.dir.join(page::REPORT_FILE)))
+        });
+        if let Err(e) = written {
+            self.failed = Some(super::TuneError::Output {
+                file: self.dir.join(page::REPORT_FILE).display().to_string(),
+                error: std::io::Error::other(e.to_string()),
+            });
+        }
+    }
+
+    /// The first failure to write the page, if any.
+    pub fn finish(self) -> Result<(), super::TuneError> {
+        self.failed.map_or(Ok(()), Err)
+    }
+}
 
 fn read_history(dir: &Path) -> Result<Vec<Epoch>, ReportError> {
     let path = dir.join(HISTORY_FILE);
@@ -60,8 +121,26 @@ fn read_history(dir: &Path) -> Result<Vec<Epoch>, ReportError> {
 
 /// The page of the tune in `dir`.
 pub fn tune_report(dir: &Path) -> Result<String, ReportError> {
-    let history = read_history(dir)?;
+    page_of(dir, &read_history(dir)?, None)
+}
+
+/// The page of `history`; `running` is (the last epoch, the most epochs) while the tune
+/// trains, when weights.toml and the tuner's pictures are not written yet (any in `dir` are
+/// an earlier tune's).
+fn page_of(
+    dir: &Path,
+    history: &[Epoch],
+    running: Option<(usize, usize)>,
+) -> Result<String, ReportError> {
     let mut page = Page::new("sparring: Texel tune");
+    if let Some((epoch, epochs)) = running {
+        page.refresh_every(15);
+        page.status(&format!(
+            "Running: epoch {epoch} of at most {epochs} (this page is rewritten every few epochs; weights.toml, loss.svg and pst.svg are written at the end)."
+        ));
+        loss_charts(&mut page, history);
+        return Ok(page.finish());
+    }
     let weights_path = ["weights.toml", "weights.unusable.toml"]
         .iter()
         .map(|n| dir.join(n))
@@ -83,6 +162,21 @@ pub fn tune_report(dir: &Path) -> Result<String, ReportError> {
     for line in &header {
         page.paragraph(line);
     }
+    loss_charts(&mut page, history);
+    moved_most(&mut page, weights_path.as_deref(), &header);
+    for (file, alt) in [
+        ("loss.svg", "The tuner's loss curves with the chosen epoch"),
+        ("pst.svg", "The tuned piece-square tables as heat maps"),
+    ] {
+        if let Some(svg) = read_optional(&dir.join(file))? {
+            page.svg_file(&svg, alt, &format!("{file}, as the tuner drew it."));
+        }
+    }
+    Ok(page.finish())
+}
+
+/// The loss against epochs and against seconds.
+fn loss_charts(page: &mut Page, history: &[Epoch]) {
     page.heading(2, "Loss");
     for (x_label, pick) in [("epoch", 0usize), ("seconds", 3)] {
         let x = |e: &Epoch| if pick == 0 { e.0 } else { e.3 };
@@ -113,6 +207,7 @@ pub fn tune_report(dir: &Path) -> Result<String, ReportError> {
             x_label: x_label.into(),
             y_label: "mean squared error".into(),
             series,
+            marks: Vec::new(),
             rules: Vec::new(),
         };
         page.figure(
@@ -120,16 +215,6 @@ pub fn tune_report(dir: &Path) -> Result<String, ReportError> {
             &format!("Loss against {x_label} (history.csv)."),
         );
     }
-    moved_most(&mut page, weights_path.as_deref(), &header);
-    for (file, alt) in [
-        ("loss.svg", "The tuner's loss curves with the chosen epoch"),
-        ("pst.svg", "The tuned piece-square tables as heat maps"),
-    ] {
-        if let Some(svg) = read_optional(&dir.join(file))? {
-            page.svg_file(&svg, alt, &format!("{file}, as the tuner drew it."));
-        }
-    }
-    Ok(page.finish())
 }
 
 /// The weights that moved most from where the tune started: weights.toml against the start

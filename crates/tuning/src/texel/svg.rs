@@ -4,229 +4,61 @@
 use super::train::EpochStats;
 use crate::eval::{layout, EvalParams};
 pub(crate) use crate::page::escape;
+use crate::page::{LineChart, Mark, Series};
 use std::fmt::Write as _;
 
-const TRAIN_COLOUR: &str = "#1f77b4";
-const VALIDATION_COLOUR: &str = "#e6550d";
+/// The loss plot's training and validation colours: the page's first two series colours.
+#[cfg(test)]
+const TRAIN_COLOUR: &str = crate::page::PALETTE[0];
+#[cfg(test)]
+const VALIDATION_COLOUR: &str = crate::page::PALETTE[1];
 pub(crate) const FONT: &str = "font-family=\"DejaVu Sans, Helvetica, Arial, sans-serif\"";
 
-/// About `target` round tick values (1, 2 or 5 × 10^n apart) covering [lo, hi].
-pub(crate) fn ticks(lo: f64, hi: f64, target: usize) -> (Vec<f64>, f64) {
-    let span = (hi - lo).max(f64::MIN_POSITIVE);
-    let raw = span / target.max(1) as f64;
-    let mag = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|&s| s >= raw)
-        .unwrap_or(10.0 * mag);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
-    ((first..=last).map(|i| i as f64 * step).collect(), step)
-}
-
-/// A tick label with as many decimals as the step needs.
-pub(crate) fn tick_label(v: f64, step: f64) -> String {
-    let decimals = (-step.log10().floor()).max(0.0) as usize;
-    format!("{v:.decimals$}")
-}
-
-/// Where the loss plot's data goes: the plotting area and the value range it shows.
-struct LossFrame {
-    width: f64,
-    height: f64,
-    left: f64,
-    top: f64,
-    pw: f64,
-    ph: f64,
-    last_epoch: f64,
-    lo: f64,
-    hi: f64,
-}
-
-impl LossFrame {
-    /// A frame fitting every training and validation error of `history`.
-    fn new(history: &[EpochStats]) -> LossFrame {
-        let (width, height) = (820.0, 500.0);
-        let (left, right, top, bottom) = (90.0, 30.0, 50.0, 60.0);
-        let last_epoch = history.last().map_or(1, |h| h.epoch).max(1) as f64;
-        let values = history
-            .iter()
-            .flat_map(|h| std::iter::once(h.train_mse).chain(h.validation_mse));
-        let (mut lo, mut hi) = values.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
-            (lo.min(v), hi.max(v))
-        });
-        if !lo.is_finite() {
-            (lo, hi) = (0.0, 1.0);
-        }
-        let pad = ((hi - lo) * 0.05).max(hi.abs() * 1e-4).max(1e-9);
-        LossFrame {
-            width,
-            height,
-            left,
-            top,
-            pw: width - left - right,
-            ph: height - top - bottom,
-            last_epoch,
-            lo: lo - pad,
-            hi: hi + pad,
-        }
-    }
-
-    fn x(&self, epoch: f64) -> f64 {
-        self.left + self.pw * epoch / self.last_epoch
-    }
-
-    fn y(&self, v: f64) -> f64 {
-        self.top + self.ph * (1.0 - (v - self.lo) / (self.hi - self.lo))
-    }
-
-    /// The grid with its tick labels, the frame and the axis titles.
-    fn axes(&self, s: &mut String) {
-        let (left, top, pw, ph) = (self.left, self.top, self.pw, self.ph);
-        let (yticks, ystep) = ticks(self.lo, self.hi, 6);
-        for v in &yticks {
-            let yy = self.y(*v);
-            let _ = writeln!(
-                s,
-                "<line x1=\"{left}\" y1=\"{yy:.1}\" x2=\"{:.1}\" y2=\"{yy:.1}\" stroke=\"#e5e5e5\"/>\
-                 <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>",
-                left + pw,
-                left - 8.0,
-                yy + 4.0,
-                tick_label(*v, ystep)
-            );
-        }
-        let (xticks, _) = ticks(0.0, self.last_epoch, 8);
-        for v in &xticks {
-            let xx = self.x(*v);
-            let _ = writeln!(
-                s,
-                "<line x1=\"{xx:.1}\" y1=\"{top}\" x2=\"{xx:.1}\" y2=\"{:.1}\" stroke=\"#e5e5e5\"/>\
-                 <text x=\"{xx:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>",
-                top + ph,
-                top + ph + 20.0,
-                *v as u64
-            );
-        }
-        let _ = writeln!(
-            s,
-            "<rect x=\"{left}\" y=\"{top}\" width=\"{pw}\" height=\"{ph}\" fill=\"none\" stroke=\"#333\"/>\n\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">epoch</text>\n\
-             <text x=\"20\" y=\"{:.1}\" text-anchor=\"middle\" transform=\"rotate(-90 20 {:.1})\">mean squared error</text>",
-            left + pw / 2.0,
-            self.height - 15.0,
-            top + ph / 2.0,
-            top + ph / 2.0
-        );
-    }
-
-    /// One series as a polyline (nothing when `pick` gives no point).
-    fn curve(
-        &self,
-        s: &mut String,
-        history: &[EpochStats],
-        colour: &str,
-        pick: &dyn Fn(&EpochStats) -> Option<f64>,
-    ) {
-        let points: Vec<String> = history
-            .iter()
-            .filter_map(|h| {
-                pick(h).map(|v| format!("{:.2},{:.2}", self.x(h.epoch as f64), self.y(v)))
-            })
-            .collect();
-        if !points.is_empty() {
-            let _ = writeln!(
-                s,
-                "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>",
-                points.join(" ")
-            );
-        }
-    }
-
-    /// The legend: a line of each series' colour and its label.
-    fn legend(&self, s: &mut String, rows: &[(&str, String)]) {
-        let lx = self.left + self.pw - 230.0;
-        let _ = writeln!(
-            s,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"220\" height=\"{}\" fill=\"white\" \
-             fill-opacity=\"0.9\" stroke=\"#999\"/>",
-            lx,
-            self.top + 24.0,
-            10 + 20 * rows.len()
-        );
-        for (i, (colour, label)) in rows.iter().enumerate() {
-            let ly = self.top + 40.0 + 20.0 * i as f64;
-            let _ = writeln!(
-                s,
-                "<line x1=\"{:.1}\" y1=\"{ly:.1}\" x2=\"{:.1}\" y2=\"{ly:.1}\" stroke=\"{colour}\" \
-                 stroke-width=\"3\"/><text x=\"{:.1}\" y=\"{:.1}\">{}</text>",
-                lx + 10.0,
-                lx + 34.0,
-                lx + 42.0,
-                ly + 4.0,
-                escape(label)
-            );
-        }
-    }
-}
-
 /// The training and validation error per epoch in one plot (the validation curve when the
-/// history has one), with the chosen (best) epoch marked.
+/// history has one), with the chosen (best) epoch marked: a `page` line chart, the same drawing
+/// as the report's charts, written as a standalone file.
 pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> String {
-    let f = LossFrame::new(history);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" \
-         viewBox=\"0 0 {w} {h}\" {FONT} font-size=\"13\">",
-        w = f.width,
-        h = f.height
-    );
-    let _ = writeln!(
-        s,
-        "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n\
-         <text x=\"{}\" y=\"28\" text-anchor=\"middle\" font-size=\"17\">{}</text>",
-        f.width / 2.0,
-        escape(title)
-    );
-    f.axes(&mut s);
-    // The chosen epoch.
-    let bx = f.x(best_epoch as f64);
-    let _ = writeln!(
-        s,
-        "<line x1=\"{bx:.1}\" y1=\"{top}\" x2=\"{bx:.1}\" y2=\"{:.1}\" stroke=\"#555\" \
-         stroke-dasharray=\"5,4\"/>\
-         <text x=\"{:.1}\" y=\"{:.1}\" fill=\"#555\">best epoch {best_epoch}</text>",
-        f.top + f.ph,
-        bx + 5.0,
-        f.top + 16.0,
-        top = f.top
-    );
-    f.curve(&mut s, history, TRAIN_COLOUR, &|h| Some(h.train_mse));
-    f.curve(&mut s, history, VALIDATION_COLOUR, &|h| h.validation_mse);
-    // Legend with the values at the chosen epoch.
     let best = history.iter().find(|h| h.epoch == best_epoch);
-    let mut rows = vec![(
-        TRAIN_COLOUR,
-        format!(
-            "training{}",
-            best.map_or(String::new(), |b| format!(" ({:.6})", b.train_mse))
-        ),
-    )];
-    if history.iter().any(|h| h.validation_mse.is_some()) {
-        rows.push((
-            VALIDATION_COLOUR,
-            format!(
-                "validation{}",
-                best.and_then(|b| b.validation_mse)
-                    .map_or(String::new(), |v| format!(" ({v:.6})"))
-            ),
-        ));
+    let at_best = |v: Option<f64>| v.map_or(String::new(), |v| format!(" ({v:.6})"));
+    let mut series = vec![Series {
+        label: format!("training{}", at_best(best.map(|b| b.train_mse))),
+        points: history
+            .iter()
+            .map(|h| (h.epoch as f64, h.train_mse))
+            .collect(),
+        band: Vec::new(),
+    }];
+    let validation = history.iter().any(|h| h.validation_mse.is_some());
+    if validation {
+        series.push(Series {
+            label: format!("validation{}", at_best(best.and_then(|b| b.validation_mse))),
+            points: history
+                .iter()
+                .filter_map(|h| Some((h.epoch as f64, h.validation_mse?)))
+                .collect(),
+            band: Vec::new(),
+        });
     }
-    f.legend(&mut s, &rows);
-    s.push_str("</svg>\n");
-    s
+    let chart = LineChart {
+        title: title.to_string(),
+        description: format!(
+            "Mean squared error per epoch{}; epoch {best_epoch} is kept.",
+            if validation {
+                " on the training and the held-out positions"
+            } else {
+                " on the training positions"
+            }
+        ),
+        x_label: "epoch".into(),
+        y_label: "mean squared error".into(),
+        series,
+        marks: vec![Mark {
+            label: format!("best epoch {best_epoch}"),
+            x: best_epoch as f64,
+        }],
+        rules: Vec::new(),
+    };
+    chart.standalone_svg()
 }
 
 /// A diverging colour for `v` in [−max, max]: blue below zero, white at zero, red above.
@@ -435,17 +267,6 @@ fn colour_scale(s: &mut String, width: f64, height: f64, max: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn ticks_are_round_and_cover_the_range() {
-        let (t, step) = ticks(0.0712, 0.0831, 6);
-        assert_eq!(step, 0.002);
-        assert!(t.first().unwrap() >= &0.0712 && t.last().unwrap() <= &0.0831);
-        assert_eq!(tick_label(0.072, step), "0.072");
-        let (t, step) = ticks(0.0, 2000.0, 8);
-        assert_eq!(step, 500.0);
-        assert_eq!(t, vec![0.0, 500.0, 1000.0, 1500.0, 2000.0]);
-    }
 
     #[test]
     fn colours_run_blue_white_red() {

@@ -6,7 +6,7 @@
 
 use super::model::TrainPosition;
 use crate::rng::Rng;
-use sparring_harness::data::{DataError, DataFormat, DataReader, Filter, Samples};
+use sparring_harness::data::{DataError, DataFormat, DataReader, Filter, RandomSkip, Samples};
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 
@@ -200,7 +200,8 @@ fn run_pass(spec: &DataSpec, pass: u64, out: &mut PassStream<'_>) -> Result<bool
     let mut buffer: Vec<TrainPosition> = Vec::with_capacity(capacity.min(1 << 20));
     let mut alive = true;
     spec.for_each(|held_out, p| {
-        if held_out || (spec.skip_probability > 0.0 && rng.next_f64() < spec.skip_probability) {
+        // The data layer's random skip, drawing from the pass's generator (as the shuffle does).
+        if held_out || RandomSkip::skips(spec.skip_probability, &mut rng) {
             return true;
         }
         if buffer.len() < capacity {

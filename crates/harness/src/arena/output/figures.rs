@@ -58,6 +58,34 @@ pub(crate) fn write_figures_row(
     )
 }
 
+/// A whole `figures.csv` of `rows` (game id, engine, figures) in the order given; without
+/// `with_warnings`, in the form from before the `compliance_warnings` column (so a file made
+/// from such files does not claim counts of zero).
+pub(crate) fn figures_text<'a>(
+    rows: impl IntoIterator<Item = (u64, usize, &'a EngineFigures)>,
+    with_warnings: bool,
+) -> Vec<u8> {
+    let mut out = Vec::new();
+    let header = if with_warnings {
+        FIGURES_HEADER
+    } else {
+        FIGURES_HEADER_WITHOUT_WARNINGS
+    };
+    let _ = writeln!(out, "{header}");
+    for (game, engine, f) in rows {
+        let mut row = Vec::new();
+        write_figures_row(&mut row, game, engine, f).expect("writing into memory cannot fail");
+        if !with_warnings {
+            // Drop the last column: its comma and its count, keeping the newline.
+            let comma = row.iter().rposition(|&b| b == b',').unwrap_or(row.len());
+            row.truncate(comma);
+            row.push(b'\n');
+        }
+        out.extend_from_slice(&row);
+    }
+    out
+}
+
 /// What is wrong with a `figures.csv` (the caller names the file).
 #[derive(thiserror::Error, Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]

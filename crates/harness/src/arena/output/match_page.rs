@@ -171,6 +171,7 @@ fn sprt_and_elo(page: &mut Page, files: &MatchFiles, pairings: &[(String, String
                     points: points.iter().filter_map(|p| Some((p.games as f64, p.llr?))).collect(),
                     band: Vec::new(),
                 }],
+                marks: Vec::new(),
                 rules: vec![
                     Rule { label: format!("upper bound {:.2} (H1)", sprt.upper_bound()), y: sprt.upper_bound() },
                     Rule { label: format!("lower bound {:.2} (H0)", sprt.lower_bound()), y: sprt.lower_bound() },
@@ -209,6 +210,7 @@ fn sprt_and_elo(page: &mut Page, files: &MatchFiles, pairings: &[(String, String
                     })
                     .collect(),
             }],
+            marks: Vec::new(),
             rules: vec![Rule { label: "0".into(), y: 0.0 }],
         };
         page.figure(

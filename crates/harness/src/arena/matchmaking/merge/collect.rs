@@ -5,7 +5,7 @@ use super::error::{MergeError, MissingGames};
 use super::io;
 use super::manifests::{RunShape, Split};
 use crate::arena::matchmaking::schedule::{id_ranges, Shard, Slice, Wave};
-use crate::arena::output::figures::{read_figures, FIGURES_FILE};
+use crate::arena::output::figures::{read_figures, FIGURES_FILE, START_WARNINGS_GAME};
 use crate::arena::output::pairing::EngineFigures;
 use crate::record::bullet::{
     bullet_lines_by_game, BULLET_FILE, BULLET_INDEX_FILE, BULLET_INDEX_HEADER,
@@ -24,8 +24,19 @@ pub(super) struct ShardFiles {
     pub(super) positions: BTreeMap<u64, String>,
     /// Game id -> its positions.bullet lines.
     pub(super) bullet: BTreeMap<u64, String>,
-    /// Game id -> (engine, figures) rows.
-    pub(super) figures: BTreeMap<u64, Vec<(usize, EngineFigures)>>,
+    /// The shard's figures.csv.
+    pub(super) figures: ShardFigures,
+}
+
+/// What a shard's figures.csv holds of its games.
+#[derive(Default)]
+pub(super) struct ShardFigures {
+    /// Game id -> (engine, figures) rows, in file order.
+    pub(super) by_game: BTreeMap<u64, Vec<(usize, EngineFigures)>>,
+    /// The rows of game 0: the option warnings found when the shard started its engines.
+    pub(super) start_warnings: Vec<(usize, EngineFigures)>,
+    /// None without a figures.csv; else whether it has the `compliance_warnings` column.
+    pub(super) has_warnings: Option<bool>,
 }
 
 fn read_optional(path: &Path) -> Result<Option<String>, MergeError> {
@@ -187,20 +198,22 @@ fn read_bullet(dir: &Path, ids: &HashSet<u64>) -> Result<BTreeMap<u64, String>, 
     Ok(bullet_lines)
 }
 
-/// The figures.csv rows of the games `ids`, by game (none when the file is absent).
-fn read_shard_figures(
-    dir: &Path,
-    ids: &HashSet<u64>,
-) -> Result<BTreeMap<u64, Vec<(usize, EngineFigures)>>, MergeError> {
-    let mut figures: BTreeMap<u64, Vec<(usize, EngineFigures)>> = BTreeMap::new();
+/// The figures.csv rows of the games `ids`, by game, and its start warnings (none when the
+/// file is absent).
+fn read_shard_figures(dir: &Path, ids: &HashSet<u64>) -> Result<ShardFigures, MergeError> {
+    let mut shard = ShardFigures::default();
+    let figures = &mut shard.by_game;
     let path = dir.join(FIGURES_FILE);
     if let Some(text) = read_optional(&path)? {
         let rows = read_figures(&text).map_err(|source| MergeError::Figures {
             path: path.clone(),
             source,
         })?;
+        shard.has_warnings = Some(rows.has_warnings);
         for (game, engine, f) in rows.rows {
-            if ids.contains(&game) {
+            if game == START_WARNINGS_GAME {
+                shard.start_warnings.push((engine, f));
+            } else if ids.contains(&game) {
                 figures.entry(game).or_default().push((engine, f));
             }
         }
@@ -221,7 +234,7 @@ fn read_shard_figures(
             });
         }
     }
-    Ok(figures)
+    Ok(shard)
 }
 
 /// Game ids in ascending order, for messages that name the first.

@@ -4,7 +4,8 @@
 //! computed again from the merged games, so they are what one run over the same games reports.
 //!
 //! A shard also writes `figures.csv` (what each engine did in each game: moves, depth, nodes,
-//! thinking time), so the merged ranking's per-engine figures cover every game.
+//! thinking time), so the merged ranking's per-engine figures cover every game; the merge
+//! writes the shards' rows of its games as its own figures.csv, in game-id order.
 //!
 //! The directories of a run played in waves (`--wave K`, each wave whole or sharded) merge the
 //! same way; the SPRT is then read at the end of each complete wave, and the first wave end at

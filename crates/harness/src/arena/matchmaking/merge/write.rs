@@ -6,6 +6,7 @@ use super::error::MergeError;
 use super::io;
 use super::manifests::RunShape;
 use crate::arena::matchmaking::manifest::Fingerprint;
+use crate::arena::output::figures::{figures_text, FIGURES_FILE, START_WARNINGS_GAME};
 use crate::arena::output::pairing::{ranking, EngineFigures, PairingStats};
 use crate::arena::output::ratings::RATINGS_FILE;
 use crate::arena::output::report::{write_ranking, write_ratings, write_summary};
@@ -69,6 +70,8 @@ pub(super) struct MergedFiles {
     bullet_index: String,
     /// Per engine (configuration order).
     pub(super) figures: Vec<EngineFigures>,
+    /// figures.csv of the merged games, when every shard has one.
+    figures_csv: Option<Vec<u8>>,
 }
 
 /// Assembles the merged records from `present` (every game kept, in game-id order, with the
@@ -80,6 +83,7 @@ pub(super) fn assemble(shape: &RunShape, present: &[(&FinishedGame, &ShardFiles)
         bullet: String::new(),
         bullet_index: format!("{BULLET_INDEX_HEADER}\n"),
         figures: vec![EngineFigures::default(); shape.names.len()],
+        figures_csv: merged_figures_csv(shape.names.len(), present),
     };
     for (game, files) in present {
         merged.pgn.push_str(&files.pgn[&game.game_id]);
@@ -93,13 +97,67 @@ pub(super) fn assemble(shape: &RunShape, present: &[(&FinishedGame, &ShardFiles)
                 .bullet_index
                 .push_str(&format!("{},{}\n", game.game_id, lines.lines().count()));
         }
-        for (engine, f) in files.figures.get(&game.game_id).into_iter().flatten() {
+        for (engine, f) in files
+            .figures
+            .by_game
+            .get(&game.game_id)
+            .into_iter()
+            .flatten()
+        {
             if let Some(total) = merged.figures.get_mut(*engine) {
                 total.add(f);
             }
         }
     }
     merged
+}
+
+/// figures.csv of the merge: the shards' rows of the present games in game-id order, after
+/// the warnings found when the engines started (per engine, the most any shard found: each
+/// shard started the same engines once, as the one run would). None when a shard has no
+/// figures.csv (the merged figures would miss its games).
+pub(super) fn merged_figures_csv(
+    engines: usize,
+    present: &[(&FinishedGame, &ShardFiles)],
+) -> Option<Vec<u8>> {
+    let mut shards: Vec<&ShardFiles> = Vec::new();
+    for (_, files) in present {
+        if !shards.iter().any(|s| std::ptr::eq(*s, *files)) {
+            shards.push(files);
+        }
+    }
+    let mut with_warnings = true;
+    let mut start = vec![0u64; engines];
+    for shard in &shards {
+        with_warnings &= shard.figures.has_warnings?;
+        for (engine, f) in &shard.figures.start_warnings {
+            if let Some(most) = start.get_mut(*engine) {
+                *most = (*most).max(f.compliance_warnings);
+            }
+        }
+    }
+    let start: Vec<(usize, EngineFigures)> = start
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(engine, &n)| {
+            let f = EngineFigures {
+                compliance_warnings: n,
+                ..EngineFigures::default()
+            };
+            (engine, f)
+        })
+        .collect();
+    let start_rows = start
+        .iter()
+        .map(|(engine, f)| (START_WARNINGS_GAME, *engine, f));
+    let game_rows = present.iter().flat_map(|(game, files)| {
+        let rows = files.figures.by_game.get(&game.game_id);
+        rows.into_iter()
+            .flatten()
+            .map(move |(engine, f)| (game.game_id, *engine, f))
+    });
+    Some(figures_text(start_rows.chain(game_rows), with_warnings))
 }
 
 /// What the merge writes besides the records: the games and their statistics.
@@ -150,6 +208,9 @@ pub(super) fn write_merge(
     );
     write_ranking(dir, &standings, shape.by_pairs).map_err(io(&dir.join("ranking.csv")))?;
     write_ratings(dir, results.ratings).map_err(io(&dir.join(RATINGS_FILE)))?;
+    if let Some(figures) = &merged.figures_csv {
+        replace_file(&dir.join(FIGURES_FILE), figures)?;
+    }
     // The merged directory carries the run's fingerprint, without a shard or wave: the
     // unsharded run's run.toml; the marker says a merge wrote it (so a rerun may replace it).
     results.fingerprint.write(dir)?;
