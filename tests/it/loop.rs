@@ -5,13 +5,13 @@
 //! driver's path) gives the one-machine ladder and champion.
 
 use sparring::eval::{EvalParams, ParamGroup};
-use sparring::ladder::{read_rows, GenerationRow};
-use std::io::{BufRead, BufReader};
+use sparring::ladder::read_rows;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::common::binary;
+use crate::common::loop_run::{kill_after, rows_without_time, run_loop};
 use binary::{sparring, text};
 
 fn scratch(name: &str) -> PathBuf {
@@ -125,52 +125,6 @@ model = "logistic"
     path
 }
 
-/// generations.csv without the wall time, which is the one column that may differ.
-fn rows_without_time(dir: &Path) -> Vec<GenerationRow> {
-    read_rows(&dir.join("generations.csv"))
-        .unwrap()
-        .into_iter()
-        .map(|row| GenerationRow {
-            seconds: 0.0,
-            ..row
-        })
-        .collect()
-}
-
-fn run_loop(config: &Path, out: &Path, extra: &[&str]) -> binary::Run {
-    let mut args = vec!["loop", text(config), "--out", text(out)];
-    args.extend_from_slice(extra);
-    let run = sparring(&args);
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    run
-}
-
-/// Starts the loop and kills it (SIGKILL) shortly after it prints `line`.
-fn kill_after(config: &Path, out: &Path, line: &str, resume: bool) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sparring"));
-    command.args(["loop", text(config), "--out", text(out)]);
-    if resume {
-        command.arg("--resume");
-    }
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = false;
-    for text in stdout.lines() {
-        if text.unwrap() == line {
-            seen = true;
-            break;
-        }
-    }
-    assert!(seen, "the loop never printed `{line}`");
-    std::thread::sleep(Duration::from_millis(300));
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
 #[test]
 fn a_loop_gives_the_same_ladder_at_any_concurrency_and_after_kills_in_every_stage() {
     let dir = scratch("deterministic");
@@ -230,7 +184,7 @@ fn a_loop_gives_the_same_ladder_at_any_concurrency_and_after_kills_in_every_stag
         "gen 2 gate: started",
     ];
     for (i, line) in stages.iter().enumerate() {
-        kill_after(&config, &killed, line, i > 0);
+        kill_after(&config, &killed, line, i > 0, Duration::from_millis(300));
     }
     run_loop(&config, &killed, &["--resume"]);
     assert_eq!(rows_without_time(&killed), expected, "killed and resumed");
@@ -564,7 +518,13 @@ fn an_spsa_stage_tunes_the_challengers_search_constants_and_resumes_to_the_same_
 
     // Killed during the SPSA stage and resumed: the same generation.
     let killed = dir.join("killed");
-    kill_after(&config, &killed, "gen 1 spsa: started", false);
+    kill_after(
+        &config,
+        &killed,
+        "gen 1 spsa: started",
+        false,
+        Duration::from_millis(300),
+    );
     run_loop(&config, &killed, &["--resume"]);
     assert_eq!(rows_without_time(&killed), rows_without_time(&reference));
     assert_eq!(
@@ -858,7 +818,13 @@ fn an_anchor_changed_on_resume_is_accepted() {
             "[anchor.time_control]\nnodes = 50000",
         );
     std::fs::write(&config, slow).unwrap();
-    kill_after(&config, &out, "gen 3 anchor: started", true);
+    kill_after(
+        &config,
+        &out,
+        "gen 3 anchor: started",
+        true,
+        Duration::from_millis(300),
+    );
     std::fs::write(&config, &plain).unwrap();
     with_anchor(&config, &one);
     run_loop(&config, &out, &["--resume"]);

@@ -3,13 +3,11 @@
 //! promoted network plays the next generation's data and seeds its training; the built-in
 //! engine plays a network in a match; and bad network-loop configurations are status 2.
 
-use sparring::ladder::{read_rows, GenerationRow};
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use crate::common::binary;
+use crate::common::loop_run::{kill_after, rows_without_time, run_loop};
 use binary::{assert_bad_input, sparring, text};
 
 fn scratch(name: &str) -> PathBuf {
@@ -88,45 +86,6 @@ model = "logistic"
     path
 }
 
-fn rows_without_time(dir: &Path) -> Vec<GenerationRow> {
-    read_rows(&dir.join("generations.csv"))
-        .unwrap()
-        .into_iter()
-        .map(|row| GenerationRow {
-            seconds: 0.0,
-            ..row
-        })
-        .collect()
-}
-
-fn run_loop(config: &Path, out: &Path, extra: &[&str]) -> binary::Run {
-    let mut args = vec!["loop", text(config), "--out", text(out)];
-    args.extend_from_slice(extra);
-    let run = sparring(&args);
-    assert_eq!(run.code, 0, "{}\n{}", run.stdout, run.stderr);
-    run
-}
-
-/// Starts the loop and kills it (SIGKILL) shortly after it prints `line`.
-fn kill_after(config: &Path, out: &Path, line: &str, resume: bool) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_sparring"));
-    command.args(["loop", text(config), "--out", text(out)]);
-    if resume {
-        command.arg("--resume");
-    }
-    let mut child = command
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let seen = stdout.lines().any(|text| text.unwrap() == line);
-    assert!(seen, "the loop never printed `{line}`");
-    std::thread::sleep(Duration::from_millis(150));
-    let _ = child.kill();
-    let _ = child.wait();
-}
-
 /// The bytes of every generation's challenger network.
 fn nets(out: &Path) -> Vec<Vec<u8>> {
     (1..=2)
@@ -164,14 +123,20 @@ fn a_network_loop_gives_the_same_ladder_and_nets_after_kills_in_every_stage() {
     );
 
     let killed = dir.join("killed");
-    kill_after(&config, &killed, "gen 1 datagen: started", false);
+    kill_after(
+        &config,
+        &killed,
+        "gen 1 datagen: started",
+        false,
+        Duration::from_millis(150),
+    );
     for line in [
         "gen 1 train: started",
         "gen 1 gate: started",
         "gen 2 datagen: started",
         "gen 2 train: started",
     ] {
-        kill_after(&config, &killed, line, true);
+        kill_after(&config, &killed, line, true, Duration::from_millis(150));
     }
     run_loop(&config, &killed, &["--resume"]);
     assert_eq!(rows_without_time(&killed), rows);

@@ -3,6 +3,7 @@
 pub mod binary;
 pub mod config;
 pub mod hostile;
+pub mod loop_run;
 pub mod mock;
 pub mod run_files;
 pub mod tables;
