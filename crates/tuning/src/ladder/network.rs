@@ -303,22 +303,12 @@ impl Generation<'_, '_> {
             },
             Err(source) => return Err(LoopError::Train { generation, source }),
         };
-        let text = toml::to_string(&outcome).expect("a summary serialises");
-        crate::files::write_atomic(&summary_path, text.as_bytes())
-            .map_err(io_error(&summary_path))?;
-        let said = match &outcome.unusable {
-            Some(why) => format!("no challenger: {why}"),
-            None => format!(
-                "{} positions, loss {:.6} (validation {})",
-                outcome.positions,
-                outcome.train_mse,
-                outcome
-                    .validation_mse
-                    .map_or("none".to_string(), |v| format!("{v:.6}"))
-            ),
-        };
-        self.finished(Stage::Train, said);
-        Ok(outcome)
+        let validation = (outcome.validation_mse).map_or("none".to_string(), |v| format!("{v:.6}"));
+        let fitted = format!(
+            "{} positions, loss {:.6} (validation {validation})",
+            outcome.positions, outcome.train_mse
+        );
+        self.save_fit(Stage::Train, &summary_path, outcome, fitted)
     }
 
     /// The challenger's files: the trained network (and its float weights) copied into the

@@ -210,17 +210,30 @@ impl Generation<'_, '_> {
             }
             Err(source) => return Err(LoopError::Tune { generation, source }),
         };
+        let fitted = format!(
+            "{} positions, K {:.4}, train MSE {:.6}",
+            outcome.positions, outcome.k, outcome.train_mse
+        );
+        self.save_fit(Stage::Tune, &summary_path, outcome, fitted)
+    }
+
+    /// Keeps a fit's outcome as its summary file (which marks the stage done) and reports the
+    /// stage finished: `fitted`, or why no challenger came of it.
+    pub(super) fn save_fit(
+        &mut self,
+        stage: Stage,
+        summary_path: &Path,
+        outcome: TuneOutcome,
+        fitted: String,
+    ) -> Result<TuneOutcome, LoopError> {
         let text = toml::to_string(&outcome).expect("a summary serialises");
-        crate::files::write_atomic(&summary_path, text.as_bytes())
-            .map_err(io_error(&summary_path))?;
+        crate::files::write_atomic(summary_path, text.as_bytes())
+            .map_err(io_error(summary_path))?;
         let said = match &outcome.unusable {
             Some(why) => format!("no challenger: {why}"),
-            None => format!(
-                "{} positions, K {:.4}, train MSE {:.6}",
-                outcome.positions, outcome.k, outcome.train_mse
-            ),
+            None => fitted,
         };
-        self.finished(Stage::Tune, said);
+        self.finished(stage, said);
         Ok(outcome)
     }
 
