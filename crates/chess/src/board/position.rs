@@ -375,6 +375,22 @@ impl Position {
         self.colors[color.index()] ^= bit;
     }
 
+    /// Moves `us`'s piece between `from` and `to` (either way: the update is its own inverse), as
+    /// `kind` on `from` and `placed` on `to`. One update per bitboard: toggling the two squares
+    /// one after the other made each board word a chain of two read-modify-writes, which the
+    /// every-leaf perft profile showed as its hottest instructions.
+    #[inline(always)]
+    fn shift(&mut self, us: Color, kind: PieceKind, placed: PieceKind, from: Square, to: Square) {
+        let (from_bit, to_bit) = (Bitboard::from_square(from), Bitboard::from_square(to));
+        self.colors[us.index()] ^= from_bit | to_bit;
+        if kind == placed {
+            self.pieces[kind.index()] ^= from_bit | to_bit;
+        } else {
+            self.pieces[kind.index()] ^= from_bit;
+            self.pieces[placed.index()] ^= to_bit;
+        }
+    }
+
     /// Places a piece on an empty square (used by parsers and editors; keeps the key in step).
     pub(super) fn put_piece(&mut self, piece: Piece, sq: Square) {
         debug_assert!(self.mailbox[sq.index()].is_none());
@@ -460,8 +476,7 @@ impl Position {
             }
 
             let placed = mv.promotion().unwrap_or(kind);
-            self.toggle(us, kind, from);
-            self.toggle(us, placed, to);
+            self.shift(us, kind, placed, from, to);
             self.mailbox[from.index()] = None;
             self.mailbox[to.index()] = Some(placed);
             key ^= zobrist::piece_key(Piece::new(us, kind), from)
@@ -528,8 +543,7 @@ impl Position {
             } else {
                 placed
             };
-            self.toggle(us, placed, to);
-            self.toggle(us, kind, from);
+            self.shift(us, kind, placed, from, to);
             self.mailbox[to.index()] = None;
             self.mailbox[from.index()] = Some(kind);
             if let Some(victim) = undo.captured {

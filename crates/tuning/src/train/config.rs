@@ -68,6 +68,7 @@ struct DataFile {
     validation_max: Option<usize>,
     shuffle_buffer: Option<usize>,
     seed: Option<u64>,
+    mirror: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -245,6 +246,7 @@ fn data_spec(
             fraction,
             |v| (0.0..1.0).contains(&v),
         )?,
+        mirror: d.mirror.unwrap_or(false),
         validation_fraction,
         validation_max: d.validation_max.unwrap_or(1_000_000),
         shuffle_buffer: doc.in_range(

@@ -21,6 +21,9 @@ pub struct DataSpec {
     pub filter: Filter,
     /// Each training position is skipped with this probability (seeded per pass).
     pub skip_probability: f64,
+    /// Each training position drawn is mirrored left to right with probability ½ (seeded per
+    /// pass): the features cannot see castling rights, so a mirrored position is as true a sample.
+    pub mirror: bool,
     /// The share of games (viriformat) or positions held out for validation.
     pub validation_fraction: f64,
     /// At most this many validation positions are kept (the first ones met).
@@ -204,6 +207,10 @@ fn run_pass(spec: &DataSpec, pass: u64, out: &mut PassStream<'_>) -> Result<bool
         if held_out || RandomSkip::skips(spec.skip_probability, &mut rng) {
             return true;
         }
+        let p = match spec.mirror && rng.below(2) == 1 {
+            true => p.mirrored(),
+            false => p,
+        };
         if buffer.len() < capacity {
             buffer.push(p);
             return true;
@@ -236,6 +243,7 @@ mod tests {
             format: None,
             filter: Filter::default(),
             skip_probability: 0.0,
+            mirror: false,
             validation_fraction: 0.1,
             validation_max: 10,
             shuffle_buffer: 10,

@@ -31,6 +31,16 @@ pub struct TrainPosition {
 }
 
 impl TrainPosition {
+    /// The same position mirrored left to right (a-file ↔ h-file): a feature's square is its
+    /// index's low six bits, so flipping the file is `^ 7` on every feature.
+    pub fn mirrored(mut self) -> TrainPosition {
+        let n = self.count as usize;
+        for f in self.stm[..n].iter_mut().chain(self.nstm[..n].iter_mut()) {
+            *f ^= 7;
+        }
+        self
+    }
+
     /// The position's stm-relative features, score and result (`white_score` and the result
     /// are White-relative, as every data format hands them over).
     pub fn new(
@@ -366,6 +376,34 @@ mod tests {
         assert_eq!((p.score, p.result, p.count), (-900, 0, 4));
         let start = &positions()[0];
         assert!(start.stm[..32].contains(&192) && start.nstm[..32].contains(&632));
+    }
+
+    /// Mirroring a training position gives the features of the board mirrored a ↔ h.
+    #[test]
+    fn a_mirrored_position_has_the_mirrored_boards_features() {
+        use crate::board::GameResult;
+        let mirror_fen = |fen: &str| {
+            let mut fields: Vec<String> = fen.split(' ').map(str::to_string).collect();
+            fields[0] = fields[0]
+                .split('/')
+                .map(|rank| rank.chars().rev().collect::<String>())
+                .collect::<Vec<_>>()
+                .join("/");
+            fields.join(" ")
+        };
+        let fen = "r3k2r/1ppq1ppp/p1n2n2/4p3/2B1P1b1/2NP1N2/PPP2PPP/R2Q1RK1 b - - 3 9";
+        let sorted = |p: TrainPosition| {
+            let n = p.count as usize;
+            let (mut s, mut o) = (p.stm[..n].to_vec(), p.nstm[..n].to_vec());
+            s.sort_unstable();
+            o.sort_unstable();
+            (s, o, p.score, p.result)
+        };
+        let original = TrainPosition::new(&fen.parse().unwrap(), 35, GameResult::Draw);
+        let mirrored = TrainPosition::new(&mirror_fen(fen).parse().unwrap(), 35, GameResult::Draw);
+        assert_ne!(sorted(original), sorted(mirrored));
+        assert_eq!(sorted(original.mirrored()), sorted(mirrored));
+        assert_eq!(original.mirrored().mirrored(), original);
     }
 
     /// The gradient of the mean loss against central finite differences in f64 terms: every
