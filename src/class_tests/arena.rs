@@ -413,6 +413,16 @@ fn every_player_error_variant_has_its_class() {
         ),
         (PlayerError::NoChess960 { command: s() }, BadInput),
         (
+            PlayerError::BadDeclaration {
+                option: s(),
+                default: s(),
+                min: s(),
+                max: s(),
+                what: s(),
+            },
+            BadInput,
+        ),
+        (
             PlayerError::Unsupported {
                 command: s(),
                 what: s(),
