@@ -250,3 +250,123 @@ fn other_odd_option_declarations_are_read_as_fastchess_reads_them() {
         assert_no_leftover("odd-option-mock");
     }
 }
+
+#[test]
+fn a_cpu_list_naming_absent_cpus_is_shown_by_its_ranges_and_a_huge_one_refused() {
+    let dir = scratch("affinity");
+    // More CPUs than any test machine lets the runner use: the message names the list as
+    // given (it once spelled out all 4096 numbers).
+    let mut args = two_games("affinity-mock", &[], &[]);
+    args.extend(["-use-affinity".to_string(), "0-4095".to_string()]);
+    let run = run_as("fastchess", &dir, &args);
+    run.assert_bad_input(
+        "compliance.affinity (-use-affinity) `0-4095`: CPU ",
+        "0-4095",
+    );
+    assert!(run.stderr.len() < 300, "{}", run.stderr);
+    // Repeats count: a list of 4097 CPUs is no list (it once grew without bound).
+    let mut args = two_games("affinity-mock", &[], &[]);
+    args.extend(["-use-affinity".to_string(), "0-4095,0".to_string()]);
+    let run = run_as("fastchess", &dir, &args);
+    run.assert_bad_input("at most 4096 CPUs", "0-4095,0");
+    assert_no_leftover("affinity-mock");
+}
+
+#[test]
+fn the_compliance_options_refuse_junk_on_both_dialect_lines_and_in_toml() {
+    let dir = scratch("junk");
+    let junk: &[(&[&str], &str)] = &[
+        (
+            &["-check-mate-pvs", "maybe"],
+            "-check-mate-pvs takes no value, found `maybe`",
+        ),
+        (
+            &["-check-mate-pvs=true"],
+            "-check-mate-pvs=true: unknown option",
+        ),
+        (
+            &["-crc32", "pgn=maybe"],
+            "-crc32 pgn=maybe: expected true or false",
+        ),
+        (&["-crc32"], "-crc32 needs its settings"),
+        (
+            &["-crc32", "epd=true"],
+            "-crc32 epd=true: expected the key pgn",
+        ),
+        (&["-use-affinity", "a,b"], "-use-affinity a,b: bad CPU list"),
+        (&["-use-affinity", "3-1"], "-use-affinity 3-1: bad CPU list"),
+        (&["-use-affinity", ""], "-use-affinity : bad CPU list"),
+        (
+            &["-use-affinity", "0-99999999999"],
+            "-use-affinity 0-99999999999: bad CPU list",
+        ),
+        (
+            &["-use-affinity", "0-999"],
+            "compliance.affinity (-use-affinity) `0-999`: CPU ",
+        ),
+        (
+            &["-show-latency", "yes"],
+            "-show-latency takes no value, found `yes`",
+        ),
+    ];
+    for runner in ["fastchess", "cutechess-cli"] {
+        for (extra, needle) in junk {
+            let mut args = two_games("junk-mock", &[], &["proto=uci"]);
+            args.extend(extra.iter().map(|s| s.to_string()));
+            let run = run_as(runner, &dir, &args);
+            run.assert_bad_input(needle, &format!("{runner} {extra:?}"));
+        }
+    }
+    let mock = mock_engine();
+    let toml_junk = [
+        (
+            "mate_pvs = \"yes\"",
+            "`compliance.mate_pvs` is the string \"yes\", expected true or false",
+        ),
+        (
+            "crc32 = 1",
+            "`compliance.crc32` is the integer 1, expected true or false",
+        ),
+        (
+            "latency = \"x\"",
+            "`compliance.latency` is the string \"x\"",
+        ),
+        (
+            "affinity = \"a,b\"",
+            "`compliance.affinity` is the string \"a,b\"",
+        ),
+        (
+            "affinity = \"3-1\"",
+            "`compliance.affinity` is the string \"3-1\"",
+        ),
+        (
+            "affinity = \"\"",
+            "`compliance.affinity` is the string \"\"",
+        ),
+        (
+            "affinity = 3",
+            "`compliance.affinity` is the integer 3, expected a string",
+        ),
+        (
+            "affinity = \"0-999\"",
+            "compliance.affinity (-use-affinity) `0-999`: CPU ",
+        ),
+        (
+            "check_mate_pvs = true",
+            "unknown key `compliance.check_mate_pvs`",
+        ),
+    ];
+    for (line, needle) in toml_junk {
+        let toml = format!(
+            "[tournament]\nrounds = 1\n[time_control]\nnodes = 10\n[output]\ndir = \"out\"\n\
+             [compliance]\n{line}\n[[engine]]\nname = \"A\"\nuci = {{ command = \"{mock}\", args = [\"--name\", \"junk-mock\"] }}\n\
+             [[engine]]\nname = \"B\"\nuci = {{ command = \"{mock}\" }}\n"
+        );
+        std::fs::write(dir.join("match.toml"), toml).unwrap();
+        let args = ["match", "match.toml"].map(String::from);
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        let run = run_env(Path::new(SPARRING), &dir, &args, &[]);
+        run.assert_bad_input(needle, line);
+    }
+    assert_no_leftover("junk-mock");
+}
