@@ -415,10 +415,12 @@ fn every_player_error_variant_has_its_class() {
         (
             PlayerError::BadDeclaration {
                 option: s(),
-                default: s(),
-                min: s(),
-                max: s(),
-                what: s(),
+                spin: Box::new(crate::arena::engine::BadSpin {
+                    default: s(),
+                    min: s(),
+                    max: s(),
+                    what: "",
+                }),
             },
             BadInput,
         ),

@@ -169,7 +169,7 @@ mod tests {
         }
         assert_eq!(parse_cpu_list("0-4095").map(|c| c.len()), Some(4096));
         // Repeats count: a long list of ranges cannot fill memory.
-        assert_eq!(parse_cpu_list(&vec!["0-4095"; 3].join(",")), None);
+        assert_eq!(parse_cpu_list(&["0-4095"; 3].join(",")), None);
         assert_eq!(parse_cpu_list(&vec!["0"; 5000].join(",")), None);
         let listed = Affinity::Cpus(parse_cpu_list("0-999,1001,3,2").unwrap());
         assert_eq!(listed.text(), "0-999,1001,3,2");

@@ -286,6 +286,83 @@ mod tests {
     use super::*;
 
     #[test]
+    fn values_are_checked_as_fastchess_checks_them() {
+        let hash =
+            DeclaredOption::parse("option name Hash type spin default 16 min 1 max 64").unwrap();
+        // std::stoi reads a leading number and ignores the rest (a decimal's fraction, an
+        // exponent); the value sent is still the text as configured.
+        for ok in [
+            "1", "64", " 8", "+8", "12abc", "1.5", "63.9", "+5", " 7", "\t7", "1e3",
+        ] {
+            assert_eq!(hash.fastchess_check(ok), Ok(()), "{ok}");
+        }
+        let out = hash.fastchess_check("65").unwrap_err();
+        assert_eq!(
+            (out.unreadable, out.allowed.as_str()),
+            (None, "a spin from 1 to 64")
+        );
+        assert!(
+            hash.fastchess_check("0.5")
+                .unwrap_err()
+                .unreadable
+                .is_none(),
+            "reads 0"
+        );
+        assert!(hash
+            .fastchess_check("65.0")
+            .unwrap_err()
+            .unreadable
+            .is_none());
+        for unreadable in [
+            "lots",
+            "",
+            " ",
+            "-",
+            "+-5",
+            ".5",
+            "2147483648",
+            "-2147483649",
+            "99999999999",
+        ] {
+            let refused = hash.fastchess_check(unreadable).unwrap_err();
+            assert_eq!(refused.unreadable.as_deref(), Some("stoi"), "{unreadable}");
+        }
+        assert!(hash.fastchess_check("-3").unwrap_err().unreadable.is_none());
+        let style =
+            DeclaredOption::parse("option name Style type combo default A var A var B").unwrap();
+        assert!(style.fastchess_check("B").is_ok());
+        assert!(style.fastchess_check("b").is_err(), "exact, as fastchess");
+        let check = DeclaredOption::parse("option name Ponder type check default false").unwrap();
+        assert!(check.fastchess_check("false").is_ok());
+        assert!(check.fastchess_check("True").is_err());
+        let button = DeclaredOption::parse("option name Clear Hash type button").unwrap();
+        assert!(button.fastchess_check("true").is_ok());
+        assert!(button.fastchess_check("false").is_err());
+        let path = DeclaredOption::parse("option name Book type string default x").unwrap();
+        assert!(path.fastchess_check("").is_ok());
+        // Not all of default, min and max `int`s: a double spin, values read by std::stod.
+        let float =
+            DeclaredOption::parse("option name Scale type spin default 0.5 min 0 max 1.5").unwrap();
+        for ok in ["0", "1.5", "0.25abc", " +1e-1", "0x1p0"] {
+            assert_eq!(float.fastchess_check(ok), Ok(()), "{ok}");
+        }
+        for out in ["9", "-0.1", "1.5000001", "inf", "nan"] {
+            let refused = float.fastchess_check(out).unwrap_err();
+            assert_eq!(refused.unreadable, None, "{out}");
+            assert_eq!(refused.allowed, "a spin from 0 to 1.5");
+        }
+        for unreadable in ["abc", "", ".", "1e999"] {
+            let refused = float.fastchess_check(unreadable).unwrap_err();
+            assert_eq!(refused.unreadable.as_deref(), Some("stod"), "{unreadable}");
+        }
+        // An int spin's bounds beyond 32 bits make it a double spin too.
+        let wide =
+            DeclaredOption::parse("option name Nodes type spin default 1 min 0 max 99999999999")
+                .unwrap();
+        assert!(wide.fastchess_check("5000000000").is_ok());
+    }
+
+    #[test]
     fn stoi_reads_as_cpp_reads() {
         let cases: &[(&str, Option<i32>)] = &[
             ("1.5", Some(1)),

@@ -121,18 +121,12 @@ pub enum PlayerError {
     },
     /// The engine declares a spin option fastchess cannot build (min above max, a default
     /// outside them, a bound or default that is not a number): fastchess stops its run there.
-    #[error("the engine declares option `{option}` as a spin with default {}, min {}, max {}: {what} (fastchess stops its run on this declaration)", shown(default), shown(min), shown(max))]
+    #[error("the engine declares option `{option}` as a spin with default {}, min {}, max {}: {} (fastchess stops its run on this declaration)", shown(&spin.default), shown(&spin.min), shown(&spin.max), spin.what)]
     BadDeclaration {
         /// The option's name.
         option: String,
-        /// The declared default, min and max as written (empty when absent).
-        default: String,
-        /// The declared lower bound.
-        min: String,
-        /// The declared upper bound.
-        max: String,
-        /// fastchess's exception text, e.g. `Min value cannot be greater than max value.`
-        what: String,
+        /// What it declares and fastchess's exception text.
+        spin: Box<super::BadSpin>,
     },
     /// Chess960 data generation with an engine that does not declare `UCI_Chess960`: it would
     /// read and write castling in the standard form, which is ambiguous in Chess960 (a match

@@ -119,10 +119,7 @@ impl UciPlayer {
             if let Some(Err(bad)) = &option.fastchess_spin {
                 return Err(PlayerError::BadDeclaration {
                     option: option.name.clone(),
-                    default: bad.default.clone(),
-                    min: bad.min.clone(),
-                    max: bad.max.clone(),
-                    what: bad.what.to_string(),
+                    spin: Box::new(bad.clone()),
                 });
             }
         }
