@@ -370,3 +370,55 @@ fn the_compliance_options_refuse_junk_on_both_dialect_lines_and_in_toml() {
     }
     assert_no_leftover("junk-mock");
 }
+
+/// fishtest's worker line (`worker/games.py`, fishtest b8eecff2) for two Stockfish engines.
+fn fishtest_line(stockfish: &Path, mate_pvs: bool) -> Vec<String> {
+    let book = format!(
+        "file={}/openings/unbalanced.epd",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let sf = stockfish.display();
+    let mut line = format!(
+        "-testEnv -recover -repeat -games 2 -rounds 10 -ratinginterval 1 -scoreinterval 1 \
+         -autosaveinterval 0 -report penta=true -pgnout file=sf.pgn append=false -crc32 pgn=true \
+         -site https://tests.example.org/tests/view/1 -event Batch_1 -srand 49 \
+         -resign movecount=3 score=600 -draw movenumber=34 movecount=8 score=20 \
+         -variant standard -concurrency 1 -openings {book} format=epd order=sequential"
+    );
+    if mate_pvs {
+        line.push_str(" -check-mate-pvs");
+    }
+    for name in ["New-sf", "Base-sf"] {
+        line.push_str(&format!(
+            " -engine name={name} nodes=5000 cmd={sf} dir=. option.Hash=16"
+        ));
+    }
+    line.push_str(" -each proto=uci option.Threads=1");
+    line.split(' ').map(String::from).collect()
+}
+
+#[test]
+fn stockfish_under_fishtest_s_worker_line_warns_only_of_its_short_mate_pvs() {
+    let Some(stockfish) = crate::common::tools::usr_games("stockfish") else {
+        return;
+    };
+    // Debian's Stockfish 15.1 often ends a mate score's PV before the mate (fastchess
+    // 58072f2 prints the same lines on the same games; docs/command-line-dialect.md).
+    for mate_pvs in [false, true] {
+        let dir = scratch(if mate_pvs { "sf-mate-pvs" } else { "sf" });
+        let run = run_as("fastchess", &dir, &fishtest_line(&stockfish, mate_pvs));
+        run.assert_status(0, "fishtest's line");
+        assert!(run.stdout.contains("\nFinished match\n"), "{}", run.stdout);
+        assert_eq!(run.stdout.matches("Finished game ").count(), 20);
+        let found = warnings(&run.stdout);
+        if mate_pvs {
+            let other: Vec<&&str> = found
+                .iter()
+                .filter(|l| !l.starts_with("Warning; Incomplete mating PV - from "))
+                .collect();
+            assert!(other.is_empty(), "{other:?}");
+        } else {
+            assert!(found.is_empty(), "{found:?}");
+        }
+    }
+}
