@@ -321,7 +321,11 @@ fn datagen_chess960_with_an_external_engine_writes_chess960_positions() {
 fn datagen_chess960_refuses_an_engine_without_uci_chess960() {
     // A match warns and plays on (as fastchess does); data needs castling read rightly.
     let dir = scratch_in("datagen", "chess960-undeclared");
-    let run = datagen(&dir, 2, &["--engine", &mock_engine(), "--variant", "chess960"]);
+    let run = datagen(
+        &dir,
+        2,
+        &["--engine", &mock_engine(), "--variant", "chess960"],
+    );
     assert_bad_input(&run, &["does not declare the UCI option UCI_Chess960"]);
 }
 
