@@ -35,7 +35,8 @@ pub struct UciPlayer {
     timeout: Duration,
     /// The options the engine declared, with their current values.
     declared: Vec<DeclaredOption>,
-    /// Configured options it did not declare (sent anyway: some engines have hidden ones).
+    /// Configured options it did not declare (sent anyway: some engines have hidden ones), and
+    /// `UCI_Chess960` in a Chess960 run when it lacks that option (not sent, as in fastchess).
     undeclared: Vec<String>,
     /// Configured values its declarations do not accept (not sent, as fastchess does).
     refused: Vec<RefusedOption>,
