@@ -413,6 +413,18 @@ fn every_player_error_variant_has_its_class() {
         ),
         (PlayerError::NoChess960 { command: s() }, BadInput),
         (
+            PlayerError::BadDeclaration {
+                option: s(),
+                spin: Box::new(crate::arena::engine::BadSpin {
+                    default: s(),
+                    min: s(),
+                    max: s(),
+                    what: "",
+                }),
+            },
+            BadInput,
+        ),
+        (
             PlayerError::Unsupported {
                 command: s(),
                 what: s(),

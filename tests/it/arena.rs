@@ -1892,7 +1892,7 @@ fn the_console_warns_of_undeclared_options_and_counts_crashes_per_player() {
 }
 
 #[test]
-fn a_chess960_run_refuses_an_engine_without_uci_chess960_and_switches_one_that_has_it() {
+fn a_chess960_run_warns_about_an_engine_without_uci_chess960_and_switches_one_that_has_it() {
     let text = |args: &[&str], dir: &Path| {
         MatchToml::new()
             .variant("chess960")
@@ -1902,17 +1902,19 @@ fn a_chess960_run_refuses_an_engine_without_uci_chess960_and_switches_one_that_h
             .engine(Engine::builtin("good").hash_mb(1))
             .engine(mock(args))
     };
+    // As fastchess: the option is not sent, the engine is warned about and plays on, with
+    // positions and moves in Chess960 notation.
     let dir = out_dir("chess960-undeclared");
-    let err = try_run(&config(&text(&[], &dir), &dir), false)
-        .err()
-        .expect("an engine without UCI_Chess960 is refused");
-    assert!(err.is_bad_input(), "exit status 2");
+    let summary = run(&config(&text(&[], &dir), &dir), false);
+    assert_eq!(summary.games_played, 2);
+    let log = std::fs::read_to_string(dir.join("engine.log")).unwrap();
     assert!(
-        err.to_string()
-            .contains("does not declare the UCI option UCI_Chess960"),
-        "{err}"
+        log.contains("mock # Warning; mock doesn't have option UCI_Chess960"),
+        "{log}"
     );
-    assert!(!dir.join("games.csv").exists(), "refused before any game");
+    assert!(!log.contains("mock > setoption name UCI_Chess960"), "{log}");
+    assert!(log
+        .contains("mock > position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"));
 
     let dir = out_dir("chess960-declared");
     let summary = run(

@@ -318,6 +318,18 @@ fn datagen_chess960_with_an_external_engine_writes_chess960_positions() {
 }
 
 #[test]
+fn datagen_chess960_refuses_an_engine_without_uci_chess960() {
+    // A match warns and plays on (as fastchess does); data needs castling read rightly.
+    let dir = scratch_in("datagen", "chess960-undeclared");
+    let run = datagen(
+        &dir,
+        2,
+        &["--engine", &mock_engine(), "--variant", "chess960"],
+    );
+    assert_bad_input(&run, &["does not declare the UCI option UCI_Chess960"]);
+}
+
+#[test]
 fn datagen_writes_viriformat_that_the_data_tools_read_as_the_same_games() {
     let text_dir = scratch_in("datagen", "as_text");
     assert_eq!(datagen(&text_dir, 3, &[]).code, 0);

@@ -11,6 +11,7 @@ mod cli;
 mod cluster_recipes;
 mod compliance;
 mod compliance_counts;
+mod compliance_options;
 mod configs;
 mod data;
 mod datagen;

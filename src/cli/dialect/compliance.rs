@@ -38,7 +38,7 @@ pub(super) fn compliance_option(g: &Group, s: &mut Settings) -> Result<bool, Usa
                 None => Affinity::Auto,
                 Some(list) => Affinity::Cpus(parse_cpu_list(list).ok_or_else(|| {
                     usage_error(format!(
-                        "-use-affinity {list}: bad CPU list (expected numbers and ranges low-high, comma-separated, e.g. 0-3,5)"
+                        "-use-affinity {list}: bad CPU list (expected numbers and ranges low-high, comma-separated, e.g. 0-3,5; at most 4096 CPUs)"
                     ))
                 })?),
             });

@@ -12,7 +12,7 @@ use super::config::{DatagenConfig, DatagenEngine, DatagenVariant};
 use super::game::{adjudication_of, play, GameOutcome, MAX_OPENING_ATTEMPTS};
 use super::DatagenError;
 use crate::arena::engine::ExternalSettings;
-use crate::arena::{EngineFactory, OutputLock, Player, Shard, UciCommand};
+use crate::arena::{EngineFactory, OutputLock, Player, PlayerError, Shard, UciCommand};
 use crate::data::{DataFormat, GameWriter};
 use crate::eval::EvalParams;
 use crate::search::SearchParams;
@@ -184,6 +184,19 @@ fn start(
     let mut player = factory.start(START_TIMEOUT)?;
     if variant != DatagenVariant::Standard {
         player.enable_chess960()?;
+        // Its castling moves could not be told from king steps: no data from it.
+        if let EngineFactory::Uci { command, .. } = factory {
+            if player
+                .undeclared_options()
+                .iter()
+                .any(|o| o == "UCI_Chess960")
+            {
+                return Err(PlayerError::NoChess960 {
+                    command: command.command.clone(),
+                }
+                .into());
+            }
+        }
     }
     Ok(player)
 }

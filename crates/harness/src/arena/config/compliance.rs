@@ -59,21 +59,22 @@ pub enum Affinity {
 }
 
 impl Affinity {
-    /// The text form: `auto`, or the list as `0,1,2`.
+    /// The text form: `auto`, or the list with runs as ranges (`0-3,5`), which
+    /// [`parse_cpu_list`] reads back.
     pub fn text(&self) -> String {
         match self {
             Affinity::Auto => "auto".to_string(),
-            Affinity::Cpus(cpus) => cpus
-                .iter()
-                .map(ToString::to_string)
-                .collect::<Vec<_>>()
-                .join(","),
+            Affinity::Cpus(cpus) => crate::arena::engine::affinity::cpu_list_text(cpus),
         }
     }
 }
 
+/// The most CPUs a list may name, counting repeats: Linux's own limit is 4096 (a longer list,
+/// such as `0-4096` repeated, would only fill memory).
+pub const MAX_LISTED_CPUS: usize = 4096;
+
 /// Reads fastchess's CPU list: comma-separated numbers and ranges `a-b` with b > a
-/// (`0-3,5`). None when the text is no such list.
+/// (`0-3,5`), at most [`MAX_LISTED_CPUS`] CPUs in all. None when the text is no such list.
 pub fn parse_cpu_list(text: &str) -> Option<Vec<usize>> {
     let mut cpus = Vec::new();
     for item in text.split(',') {
@@ -85,12 +86,15 @@ pub fn parse_cpu_list(text: &str) -> Option<Vec<usize>> {
         match item.split_once('-') {
             Some((a, b)) => {
                 let (a, b) = (number(a)?, number(b)?);
-                if b <= a || b - a > 4096 {
+                if b <= a || b - a >= MAX_LISTED_CPUS {
                     return None;
                 }
                 cpus.extend(a..=b);
             }
             None => cpus.push(number(item)?),
+        }
+        if cpus.len() > MAX_LISTED_CPUS {
+            return None;
         }
     }
     Some(cpus)
@@ -121,7 +125,7 @@ pub(super) fn compliance(
         Some(text) => Some(Affinity::Cpus(parse_cpu_list(text).ok_or_else(|| {
             doc.invalid_value(
                 "compliance.affinity",
-                "\"auto\" or a CPU list such as \"0-3,5\" (ranges low-high)",
+                "\"auto\" or a CPU list such as \"0-3,5\" (ranges low-high, at most 4096 CPUs)",
             )
         })?)),
     };
@@ -158,9 +162,21 @@ mod tests {
         assert_eq!(parse_cpu_list("0-3,5"), Some(vec![0, 1, 2, 3, 5]));
         assert_eq!(parse_cpu_list("3,5,7-9"), Some(vec![3, 5, 7, 8, 9]));
         assert_eq!(parse_cpu_list("1"), Some(vec![1]));
-        for bad in ["", "3-3", "4-2", "1;2", "1,", "a", "1-", "-1", "0-3x"] {
+        for bad in [
+            "", "3-3", "4-2", "1;2", "1,", "a", "1-", "-1", "0-3x", "0-4096",
+        ] {
             assert_eq!(parse_cpu_list(bad), None, "{bad}");
         }
+        assert_eq!(parse_cpu_list("0-4095").map(|c| c.len()), Some(4096));
+        // Repeats count: a long list of ranges cannot fill memory.
+        assert_eq!(parse_cpu_list(&["0-4095"; 3].join(",")), None);
+        assert_eq!(parse_cpu_list(&vec!["0"; 5000].join(",")), None);
+        let listed = Affinity::Cpus(parse_cpu_list("0-999,1001,3,2").unwrap());
+        assert_eq!(listed.text(), "0-999,1001,3,2");
+        assert_eq!(
+            parse_cpu_list(&listed.text()),
+            parse_cpu_list("0-999,1001,3,2")
+        );
     }
 
     #[test]
@@ -176,7 +192,7 @@ mod tests {
         assert!(c.mate_pvs && c.crc32 && !c.latency);
         assert_eq!(c.affinity, Some(Affinity::Cpus(vec![0, 1])));
         let back = compliance_file(&c).unwrap();
-        assert_eq!(back.affinity.as_deref(), Some("0,1"));
+        assert_eq!(back.affinity.as_deref(), Some("0-1"));
         let bad = Document::parse("[compliance]\naffinity = \"2-1\"\n", "t.toml").unwrap();
         let w: Wrap = bad.deserialize().unwrap();
         let err = compliance(&bad, w.compliance).unwrap_err().to_string();

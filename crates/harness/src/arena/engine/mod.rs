@@ -5,6 +5,7 @@
 
 pub mod affinity;
 mod book;
+mod fastchess_options;
 mod lines;
 pub mod log;
 pub(crate) mod player;
@@ -18,6 +19,7 @@ mod xboard;
 mod xboard_player;
 
 pub use book::{BookPlayer, EngineBook};
+pub use fastchess_options::{stod, stoi, BadSpin, FastchessSpin};
 pub use lines::{Line, LineSplitter, MAX_LINE_BYTES};
 pub use process::{kill_all_engine_groups, EngineProcess};
 pub use settings::{ExternalSettings, TIMEOUT_SCALE_RANGE};

@@ -119,8 +119,18 @@ pub enum PlayerError {
         /// What the engine's `option` line allows, e.g. "a spin from 1 to 1024".
         allowed: String,
     },
-    /// A Chess960 run with an engine that does not declare `UCI_Chess960`: it would read and
-    /// write castling in the standard form, which is ambiguous in Chess960.
+    /// The engine declares a spin option fastchess cannot build (min above max, a default
+    /// outside them, a bound or default that is not a number): fastchess stops its run there.
+    #[error("the engine declares option `{option}` as a spin with default {}, min {}, max {}: {} (fastchess stops its run on this declaration)", shown(&spin.default), shown(&spin.min), shown(&spin.max), spin.what)]
+    BadDeclaration {
+        /// The option's name.
+        option: String,
+        /// What it declares and fastchess's exception text.
+        spin: Box<super::BadSpin>,
+    },
+    /// Chess960 data generation with an engine that does not declare `UCI_Chess960`: it would
+    /// read and write castling in the standard form, which is ambiguous in Chess960 (a match
+    /// warns instead, as fastchess does).
     #[error(
         "`{command}` does not declare the UCI option UCI_Chess960, which a Chess960 run needs"
     )]
@@ -180,6 +190,7 @@ impl ErrorClass for PlayerError {
             // The configuration asks for something this engine does not allow or cannot play.
             PlayerError::OptionValue { .. }
             | PlayerError::NoChess960 { .. }
+            | PlayerError::BadDeclaration { .. }
             | PlayerError::Unsupported { .. }
             | PlayerError::BadOption { .. } => Failure::BadInput,
             PlayerError::Spawn { .. }
@@ -191,6 +202,15 @@ impl ErrorClass for PlayerError {
             | PlayerError::TrustedClaim { .. }
             | PlayerError::Refused { .. } => Failure::FailedRun,
         }
+    }
+}
+
+/// A declared field for a message: `none` when absent.
+fn shown(text: &str) -> &str {
+    if text.is_empty() {
+        "none"
+    } else {
+        text
     }
 }
 
@@ -219,8 +239,9 @@ pub trait Player: Send {
     /// The game the engine plays next, for its lines in the engine log.
     fn set_log_game(&mut self, _game_id: u64) {}
     /// Switches the engine to Chess960 before its first game (UCI: `setoption name
-    /// UCI_Chess960 value true`, and castling written king takes rook). The built-in engine
-    /// needs nothing: it gets moves, not text.
+    /// UCI_Chess960 value true`, and castling written king takes rook). A UCI engine that does
+    /// not declare the option is not sent it and lists it in `undeclared_options` (fastchess
+    /// warns and plays on). The built-in engine needs nothing: it gets moves, not text.
     fn enable_chess960(&mut self) -> Result<(), PlayerError> {
         Ok(())
     }

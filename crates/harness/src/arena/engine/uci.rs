@@ -3,6 +3,7 @@
 //! `bestmove` lines read into typed values. Numbers out of any sane range are clamped or
 //! ignored, so no engine output can overflow a counter downstream.
 
+use super::fastchess_options::{fastchess_spin, BadSpin, FastchessSpin};
 use super::process::EngineProcess;
 use crate::arena::engine::player::{EngineReply, GoRequest, PlayerError};
 use crate::board::{CastlingNotation, Move, Position};
@@ -25,6 +26,10 @@ pub struct DeclaredOption {
     pub max: Option<i64>,
     /// A combo's values.
     pub vars: Vec<String>,
+    /// For a spin: how fastchess builds it from the declared default, min and max, or the
+    /// text of the exception that stops fastchess's run (min above max, a default outside
+    /// them, a value that is not a number). None for other kinds and xboard options.
+    pub fastchess_spin: Option<Result<FastchessSpin, BadSpin>>,
 }
 
 impl DeclaredOption {
@@ -34,16 +39,28 @@ impl DeclaredOption {
         let mut option = DeclaredOption::default();
         let mut key: Option<&str> = None;
         let mut words: Vec<&str> = Vec::new();
+        // The first word of each of default, min and max, as fastchess reads a spin's.
+        let mut numbers: [String; 3] = Default::default();
         let tokens = line.split_whitespace().skip(1);
-        let finish = |key: Option<&str>, words: &mut Vec<&str>, option: &mut DeclaredOption| {
+        let mut finish = |key: Option<&str>, words: &mut Vec<&str>, option: &mut DeclaredOption| {
             let text = words.join(" ");
+            let first = words.first().copied().unwrap_or("").to_string();
             words.clear();
             match key {
                 Some("name") => option.name = text,
                 Some("type") => option.kind = text,
-                Some("default") => option.value = Some(text),
-                Some("min") => option.min = text.parse().ok(),
-                Some("max") => option.max = text.parse().ok(),
+                Some("default") => {
+                    numbers[0] = first;
+                    option.value = Some(text);
+                }
+                Some("min") => {
+                    numbers[1] = first;
+                    option.min = text.parse().ok();
+                }
+                Some("max") => {
+                    numbers[2] = first;
+                    option.max = text.parse().ok();
+                }
                 Some("var") if !text.is_empty() => option.vars.push(text),
                 _ => {}
             }
@@ -59,6 +76,18 @@ impl DeclaredOption {
             }
         }
         finish(key, &mut words, &mut option);
+        if option.kind == "spin" {
+            let [default, min, max] = numbers;
+            option.fastchess_spin =
+                Some(
+                    fastchess_spin(&default, &min, &max).map_err(|what| BadSpin {
+                        default,
+                        min,
+                        max,
+                        what,
+                    }),
+                );
+        }
         (!option.name.is_empty()).then_some(option)
     }
 
@@ -92,6 +121,8 @@ impl DeclaredOption {
                 "true" | "false" => Ok(()),
                 _ => Err(refuse("a check: true or false".to_string())),
             },
+            // A button is pressed (`true`); there is no other value to send it.
+            "button" if value.trim() != "true" => Err(refuse("a button: true".to_string())),
             _ => Ok(()),
         }
     }
@@ -121,58 +152,6 @@ impl RefusedOption {
             name: self.name.clone(),
             value: self.value.clone(),
             allowed: self.allowed.clone(),
-        }
-    }
-}
-
-/// C++'s `std::stoi` on `text`: leading white space, a sign and at least one digit, the rest
-/// ignored; None where it throws (no digits, or beyond a 32-bit int).
-fn stoi(text: &str) -> Option<i32> {
-    let t = text.trim_start_matches([' ', '\t', '\n', '\r', '\x0b', '\x0c']);
-    let (sign, rest) = match t.as_bytes().first() {
-        Some(b'-') => ("-", &t[1..]),
-        Some(b'+') => ("", &t[1..]),
-        _ => ("", t),
-    };
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    if digits == 0 {
-        return None;
-    }
-    format!("{sign}{}", &rest[..digits]).parse().ok()
-}
-
-impl DeclaredOption {
-    /// fastchess's check of a configured value against this declaration (an integer spin's
-    /// value read as `std::stoi` reads it and within min..=max, a check's `true` or `false`, a
-    /// combo's var exactly, a button's `true`; any string). A spin whose bounds are not both
-    /// integers is not checked (fastchess reads it as a floating-point spin).
-    pub fn fastchess_check(&self, value: &str) -> Result<(), RefusedOption> {
-        let refuse = |unreadable: Option<&str>, allowed: String| RefusedOption {
-            name: self.name.clone(),
-            value: value.to_string(),
-            unreadable: unreadable.map(String::from),
-            allowed,
-        };
-        match self.kind.as_str() {
-            "spin" => {
-                let (Some(min), Some(max)) = (self.min, self.max) else {
-                    return Ok(());
-                };
-                let allowed = format!("a spin from {min} to {max}");
-                match stoi(value) {
-                    None => Err(refuse(Some("stoi"), allowed)),
-                    Some(v) if (min..=max).contains(&i64::from(v)) => Ok(()),
-                    Some(_) => Err(refuse(None, allowed)),
-                }
-            }
-            "check" if value != "true" && value != "false" => {
-                Err(refuse(None, "a check: true or false".to_string()))
-            }
-            "combo" if !self.vars.iter().any(|v| v == value) => {
-                Err(refuse(None, format!("a combo of {}", self.vars.join(", "))))
-            }
-            "button" if value != "true" => Err(refuse(None, "a button: true".to_string())),
-            _ => Ok(()),
         }
     }
 }
@@ -513,44 +492,6 @@ pub fn parse_bestmove(line: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_are_checked_as_fastchess_checks_them() {
-        let hash =
-            DeclaredOption::parse("option name Hash type spin default 16 min 1 max 64").unwrap();
-        // std::stoi reads a leading number and ignores the rest.
-        for ok in ["1", "64", " 8", "+8", "12abc"] {
-            assert_eq!(hash.fastchess_check(ok), Ok(()), "{ok}");
-        }
-        let out = hash.fastchess_check("65").unwrap_err();
-        assert_eq!(
-            (out.unreadable, out.allowed.as_str()),
-            (None, "a spin from 1 to 64")
-        );
-        for unreadable in ["lots", "", "-", "99999999999"] {
-            let refused = hash.fastchess_check(unreadable).unwrap_err();
-            assert_eq!(refused.unreadable.as_deref(), Some("stoi"), "{unreadable}");
-        }
-        assert!(hash.fastchess_check("-3").unwrap_err().unreadable.is_none());
-        let style =
-            DeclaredOption::parse("option name Style type combo default A var A var B").unwrap();
-        assert!(style.fastchess_check("B").is_ok());
-        assert!(style.fastchess_check("b").is_err(), "exact, as fastchess");
-        let check = DeclaredOption::parse("option name Ponder type check default false").unwrap();
-        assert!(check.fastchess_check("false").is_ok());
-        assert!(check.fastchess_check("True").is_err());
-        let button = DeclaredOption::parse("option name Clear Hash type button").unwrap();
-        assert!(button.fastchess_check("true").is_ok());
-        assert!(button.fastchess_check("false").is_err());
-        let path = DeclaredOption::parse("option name Book type string default x").unwrap();
-        assert!(path.fastchess_check("").is_ok());
-        let float =
-            DeclaredOption::parse("option name Scale type spin default 0.5 min 0 max 1.5").unwrap();
-        assert!(
-            float.fastchess_check("9").is_ok(),
-            "bounds not both integers: unchecked"
-        );
-    }
 
     #[test]
     fn option_lines_are_read_and_values_checked() {

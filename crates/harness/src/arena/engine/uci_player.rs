@@ -35,7 +35,8 @@ pub struct UciPlayer {
     timeout: Duration,
     /// The options the engine declared, with their current values.
     declared: Vec<DeclaredOption>,
-    /// Configured options it did not declare (sent anyway: some engines have hidden ones).
+    /// Configured options it did not declare (sent anyway: some engines have hidden ones), and
+    /// `UCI_Chess960` in a Chess960 run when it lacks that option (not sent, as in fastchess).
     undeclared: Vec<String>,
     /// Configured values its declarations do not accept (not sent, as fastchess does).
     refused: Vec<RefusedOption>,
@@ -114,15 +115,28 @@ impl UciPlayer {
             broken: false,
             settings: settings.clone(),
         };
-        let mut options = Vec::new();
+        // fastchess stops at a spin it cannot build, configured or not.
+        for option in &player.declared {
+            if let Some(Err(bad)) = &option.fastchess_spin {
+                return Err(PlayerError::BadDeclaration {
+                    option: option.name.clone(),
+                    spin: Box::new(bad.clone()),
+                });
+            }
+        }
+        let mut lines = Vec::new();
         for (name, value) in &spec.options {
-            match player.declared_mut(name) {
+            let button = match player.declared_mut(name) {
                 Some(declared) if refuse => {
                     declared.check_value(value)?;
                     declared.value = Some(value.clone());
+                    declared.kind == "button"
                 }
                 Some(declared) => match declared.fastchess_check(value) {
-                    Ok(()) => declared.value = Some(value.clone()),
+                    Ok(()) => {
+                        declared.value = Some(value.clone());
+                        declared.kind == "button"
+                    }
                     Err(refused) => {
                         player.refused.push(RefusedOption {
                             name: name.clone(),
@@ -131,9 +145,12 @@ impl UciPlayer {
                         continue;
                     }
                 },
-                None => player.undeclared.push(name.clone()),
-            }
-            options.push((name.clone(), value.clone()));
+                None => {
+                    player.undeclared.push(name.clone());
+                    false
+                }
+            };
+            lines.push(setoption_line(name, value, button));
         }
         // A configured Ponder, even one not sent, is not replaced.
         let configured = |name: &str| {
@@ -144,13 +161,11 @@ impl UciPlayer {
         if settings.ponder && !configured("Ponder") {
             if let Some(declared) = player.declared_mut("Ponder") {
                 declared.value = Some("true".to_string());
-                options.push(("Ponder".to_string(), "true".to_string()));
+                lines.push(setoption_line("Ponder", "true", false));
             }
         }
-        for (name, value) in &options {
-            player
-                .process
-                .send(&format!("setoption name {name} value {value}"))?;
+        for line in &lines {
+            player.process.send(line)?;
         }
         player
             .ready()
@@ -173,6 +188,16 @@ impl UciPlayer {
     fn ready(&mut self) -> Result<(), PlayerError> {
         self.process.send("isready")?;
         uci::wait_ready(&mut self.process, Instant::now() + self.timeout)
+    }
+}
+
+/// The `setoption` line for `name` = `value`: a button is pressed by its name alone (`true`
+/// is the only value it is configured with), as UCI and fastchess have it.
+fn setoption_line(name: &str, value: &str, button: bool) -> String {
+    if button {
+        format!("setoption name {name}")
+    } else {
+        format!("setoption name {name} value {value}")
     }
 }
 
@@ -258,15 +283,20 @@ impl Player for UciPlayer {
     }
 
     fn enable_chess960(&mut self) -> Result<(), PlayerError> {
+        // The game is Chess960 whatever the engine says: positions and moves go in its
+        // notation, as fastchess sends them.
+        self.chess960 = true;
         let Some(option) = self.declared_mut("UCI_Chess960") else {
-            return Err(PlayerError::NoChess960 {
-                command: self.process.command().to_string(),
-            });
+            // As fastchess: an undeclared option is not sent, and the runner warns
+            // (`doesn't have option UCI_Chess960`).
+            if !self.undeclared.iter().any(|o| o == "UCI_Chess960") {
+                self.undeclared.push("UCI_Chess960".to_string());
+            }
+            return Ok(());
         };
         option.value = Some("true".to_string());
         self.process
             .send("setoption name UCI_Chess960 value true")?;
-        self.chess960 = true;
         self.ready()
     }
 

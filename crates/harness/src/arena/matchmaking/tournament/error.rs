@@ -54,7 +54,7 @@ pub enum ArenaError {
     },
     /// `compliance.affinity` (`-use-affinity`) names CPUs the machine does not let the runner
     /// use, or too few for the concurrent games; or pinning failed.
-    #[error("CPU affinity ({affinity}): {reason}")]
+    #[error("compliance.affinity (-use-affinity) `{affinity}`: {reason}")]
     Affinity {
         /// The configured CPUs (`auto` or the list).
         affinity: String,
