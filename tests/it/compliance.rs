@@ -4,7 +4,7 @@
 //! against it, the per-engine count on the cutechess dialect and in TOML runs, the CRC32 line
 //! against Python's zlib, CPU pinning read back from the engines, and the latency note.
 
-use crate::common::binary::{scratch_in, Run};
+use crate::common::binary::{scratch_in, warning_lines, Run};
 use crate::common::mock::mock_engine;
 use regex::Regex;
 use std::path::{Path, PathBuf};
@@ -108,13 +108,6 @@ fn fastchess_games(dir: &Path, bad: &[&str], extra: &str) -> Run {
         run.stdout, run.stderr
     );
     run
-}
-
-fn warning_lines(stdout: &str) -> Vec<&str> {
-    stdout
-        .lines()
-        .filter(|l| l.starts_with("Warning;"))
-        .collect()
 }
 
 /// Whether `line` stops a fishtest task (an error pattern) or is logged (a warning pattern).

@@ -4,7 +4,7 @@
 //! fastchess cannot build (the run stops before any game, exit 2). Each case runs the binary
 //! under a watchdog and checks that no engine is left behind.
 
-use crate::common::binary::scratch_in;
+use crate::common::binary::{scratch_in, warning_lines};
 use crate::common::hostile::{assert_no_leftover, mock_engine, run_env, Outcome, SPARRING};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -50,13 +50,6 @@ fn two_games(marker: &str, bad: &[&str], extra: &[&str]) -> Vec<String> {
     args
 }
 
-fn warnings(stdout: &str) -> Vec<&str> {
-    stdout
-        .lines()
-        .filter(|l| l.starts_with("Warning;"))
-        .collect()
-}
-
 fn frc_book() -> String {
     format!(
         "file={}/openings/frc-balanced.epd",
@@ -78,7 +71,7 @@ fn an_engine_without_uci_chess960_is_warned_about_and_plays_on() {
     let run = run_as("fastchess", &dir, &args);
     run.assert_status(0, "fastchess dialect");
     assert_eq!(
-        warnings(&run.stdout),
+        warning_lines(&run.stdout),
         [
             "Warning; Bad doesn't have option UCI_Chess960",
             "Warning; Good doesn't have option UCI_Chess960"
@@ -167,7 +160,7 @@ fn a_double_spin_value_is_read_as_stod_reads_it() {
     );
     let run = run_as("fastchess", &dir, &args);
     run.assert_status(0, "double spins");
-    let bad: Vec<&str> = warnings(&run.stdout)
+    let bad: Vec<&str> = warning_lines(&run.stdout)
         .into_iter()
         .filter(|l| !l.contains("Good doesn't have"))
         .collect();
@@ -243,7 +236,7 @@ fn other_odd_option_declarations_are_read_as_fastchess_reads_them() {
         let run = run_as("fastchess", &dir, &args);
         run.assert_status(0, declared);
         assert!(
-            warnings(&run.stdout).contains(&expected.as_str()),
+            warning_lines(&run.stdout).contains(&expected.as_str()),
             "{}",
             &run.stdout[..run.stdout.len().min(2000)]
         );
@@ -410,7 +403,7 @@ fn stockfish_under_fishtest_s_worker_line_warns_only_of_its_short_mate_pvs() {
         run.assert_status(0, "fishtest's line");
         assert!(run.stdout.contains("\nFinished match\n"), "{}", run.stdout);
         assert_eq!(run.stdout.matches("Finished game ").count(), 20);
-        let found = warnings(&run.stdout);
+        let found = warning_lines(&run.stdout);
         if mate_pvs {
             let other: Vec<&&str> = found
                 .iter()

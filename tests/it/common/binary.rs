@@ -61,3 +61,11 @@ pub fn scratch_in(group: &str, name: &str) -> PathBuf {
 pub fn text(path: &Path) -> &str {
     path.to_str().unwrap()
 }
+
+/// The runner's fastchess-style compliance warnings (`Warning; ...` lines) of a run's output.
+pub fn warning_lines(stdout: &str) -> Vec<&str> {
+    stdout
+        .lines()
+        .filter(|l| l.starts_with("Warning;"))
+        .collect()
+}
