@@ -374,7 +374,7 @@ fn the_shipped_network_is_the_default_and_hce_is_one_switch_away() {
     assert_ne!(evals(&[]), evals(&["--hce"]));
     // Each `go` answered before the next command (`uci_session` waits for its bestmove).
     let nodes = |args: &[&str], script: &str| {
-        crate::spsa::uci_session(args, script)
+        crate::common::binary::uci_session(args, script)
             .lines()
             .filter(|l| l.starts_with("info depth 6 "))
             .map(|l| {

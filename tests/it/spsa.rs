@@ -2,6 +2,7 @@
 //! determinism across concurrency with real games at fixed nodes, the configuration (OpenBench
 //! lines, names, errors) and the command line.
 
+use crate::common::binary::uci_session;
 use sparring::arena::Shard;
 use sparring::rng::Rng;
 use sparring::search::{ParamKind, SearchParams};
@@ -586,40 +587,6 @@ fn the_spsa_command_runs_resumes_and_refuses_a_used_directory() {
 
 // ---------------------------------------------------------------------------------------------
 // The engine as an external SPSA target: `sparring uci --tunable`
-
-/// Runs `sparring uci` with `args`, feeding it `input`; each `go` is answered before `quit`.
-pub(crate) fn uci_session(args: &[&str], input: &str) -> String {
-    use std::io::{BufRead, Write};
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
-        .arg("uci")
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    stdin.flush().unwrap();
-    let searches = input.lines().filter(|l| l.starts_with("go")).count();
-    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut output = String::new();
-    let mut answered = 0;
-    while answered < searches {
-        let mut line = String::new();
-        if reader.read_line(&mut line).unwrap() == 0 {
-            break;
-        }
-        answered += usize::from(line.starts_with("bestmove"));
-        output.push_str(&line);
-    }
-    stdin.write_all(b"quit\n").unwrap();
-    drop(stdin);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut reader, &mut rest).unwrap();
-    child.wait().unwrap();
-    output + &rest
-}
 
 /// The node count of the last `info depth` line.
 fn last_nodes(output: &str) -> u64 {

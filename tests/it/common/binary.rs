@@ -69,3 +69,37 @@ pub fn warning_lines(stdout: &str) -> Vec<&str> {
         .filter(|l| l.starts_with("Warning;"))
         .collect()
 }
+
+/// Runs `sparring uci` with `args`, feeding it `input`; each `go` is answered before `quit`.
+pub fn uci_session(args: &[&str], input: &str) -> String {
+    use std::io::{BufRead, Write};
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .arg("uci")
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    let searches = input.lines().filter(|l| l.starts_with("go")).count();
+    let mut reader = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut output = String::new();
+    let mut answered = 0;
+    while answered < searches {
+        let mut line = String::new();
+        if reader.read_line(&mut line).unwrap() == 0 {
+            break;
+        }
+        answered += usize::from(line.starts_with("bestmove"));
+        output.push_str(&line);
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut reader, &mut rest).unwrap();
+    child.wait().unwrap();
+    output + &rest
+}
