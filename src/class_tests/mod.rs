@@ -16,7 +16,7 @@ use crate::openings::generate::GenerateError;
 use crate::openings::{BadLine, BadLineReason, EpdOperationError, FormatNameError, OpeningsError};
 use crate::record::bullet::{BulletError, BulletIndexError, ConvertError};
 use crate::record::{GamesCsvError, PgnResultsError, PositionLineError};
-use crate::search::params::SearchParamError;
+use crate::search::SearchParamError;
 use crate::search::TableAllocError;
 use crate::spsa::SpsaError;
 use crate::stats::{Rating, RatingsError, StatsError};

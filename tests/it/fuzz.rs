@@ -1431,16 +1431,12 @@ fn fuzz_search_params_toml() {
         "search-params",
         1500,
         inputs(seeds, lines, 400, 6).prop_map(Bytes),
-        |bytes| match sparring::search::params::SearchParams::from_toml_str(
-            &text(bytes),
-            "fuzz.toml",
-        ) {
+        |bytes| match sparring::search::SearchParams::from_toml_str(&text(bytes), "fuzz.toml") {
             // What loads writes out and reads back the same.
             Ok(params) => {
                 let written = params.to_toml_string();
-                let again =
-                    sparring::search::params::SearchParams::from_toml_str(&written, "fuzz.toml")
-                        .map_err(|e| format!("written search params do not read back: {e}"))?;
+                let again = sparring::search::SearchParams::from_toml_str(&written, "fuzz.toml")
+                    .map_err(|e| format!("written search params do not read back: {e}"))?;
                 if again.to_toml_string() != written {
                     return Err("search params change when written and read back".into());
                 }

@@ -85,7 +85,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
         class::<eval::WeightsError>,
         class::<nnue::NetworkError>,
         class::<search::TableAllocError>,
-        class::<search::params::SearchParamError>,
+        class::<search::SearchParamError>,
         class::<tablebase::TablebaseError>,
         class::<toml_config::ConfigError>,
         class::<uci::UciError>,

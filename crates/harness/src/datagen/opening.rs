@@ -8,7 +8,7 @@ use super::config::DatagenVariant;
 use crate::board::Position;
 use crate::openings::generate::StartVariant;
 use crate::rng::Rng;
-use sparring_engine::uci::genfens::random_plies;
+use sparring_engine::uci::random_plies;
 
 /// The stream of game `game` (0-based, counted over the whole run).
 pub fn stream(seed: u64, game: u64) -> Rng {
