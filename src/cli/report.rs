@@ -35,7 +35,7 @@ fn run_kind(dir: &Path) -> Option<RunKind> {
         Some(RunKind::Tune)
     } else if has("games.csv") || has("summary.csv") {
         Some(RunKind::Match)
-    } else if has(sparring::datagen::run::STATE_FILE) {
+    } else if has(sparring::datagen::STATE_FILE) {
         Some(RunKind::Datagen)
     } else {
         None
@@ -51,7 +51,7 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         RunKind::Spsa => sparring::spsa::page::write_spsa_report(dir)?,
         RunKind::Tune => sparring::texel::page::write_tune_report(dir)?,
         RunKind::Match => write_match_report(dir, RunState::Done, None)?,
-        RunKind::Datagen => sparring::datagen::page::write_datagen_report(dir)?,
+        RunKind::Datagen => sparring::datagen::write_datagen_report(dir)?,
     }
     println!("Wrote {}", dir.join(sparring::page::REPORT_FILE).display());
     Ok(())

@@ -6,8 +6,8 @@
 //! line and key (`loop.toml:14:9: `selfplay.time_control.nodes` is ...`).
 
 use super::network::NetworkStages;
-use crate::arena::matchmaking::manifest::{file_hash, settings_hash};
 use crate::arena::MatchConfig;
+use crate::arena::{file_hash, settings_hash};
 use crate::rng::Rng;
 use crate::spsa::SpsaConfig;
 use crate::texel::TuneConfig;

@@ -209,7 +209,7 @@ impl Generation<'_, '_> {
         self.started(Stage::Datagen);
         self.write_stage_config(Stage::Datagen, &text)?;
         let options = DatagenOptions {
-            resume: out.join(crate::datagen::run::STATE_FILE).exists(),
+            resume: out.join(crate::datagen::STATE_FILE).exists(),
             ..DatagenOptions::default()
         };
         let (generation, total, started) = (self.number, config.games, Instant::now());

@@ -8,7 +8,7 @@ use super::stages::{
     verdict, GateOutcome, Generation, OnEvent, SelfplayOutcome, TuneOutcome, DATA_FILE,
 };
 use super::{io_error, LoopError, LoopEvent, Stage};
-use crate::arena::matchmaking::lock::LOCK_FILE;
+use crate::arena::LOCK_FILE;
 use crate::arena::{EngineKind, MatchConfig, OutputLock};
 use crate::eval::EvalParams;
 use crate::nnue::Network;

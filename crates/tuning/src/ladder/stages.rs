@@ -5,7 +5,7 @@
 use super::config::{EngineFiles, LoopConfig};
 use super::staged::Halt;
 use super::{io_error, LoopError, LoopEvent, Stage};
-use crate::arena::matchmaking::schedule::Wave;
+use crate::arena::Wave;
 use crate::arena::{
     openings_of, run_tournament, Event, Fingerprint, MatchConfig, OpeningSource, PairingStats,
     RunOptions,

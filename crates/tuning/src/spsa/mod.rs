@@ -51,7 +51,7 @@ pub enum SpsaError {
         /// The configuration file that names the book.
         config: String,
         /// Why the book cannot be used.
-        source: crate::arena::matchmaking::schedule::BookSetupError,
+        source: crate::arena::BookSetupError,
     },
     /// An engine cannot be started or created.
     #[error("engine: {0}")]
@@ -66,7 +66,7 @@ pub enum SpsaError {
     },
     /// Another process holds the run directory, or its lock file cannot be made.
     #[error(transparent)]
-    Lock(#[from] crate::arena::matchmaking::lock::LockError),
+    Lock(#[from] crate::arena::LockError),
     /// The directory holds a run and `--resume` was not given.
     #[error("{}: holds an SPSA run; continue it with --resume, or choose another --out", dir.display())]
     RunExists {
