@@ -31,7 +31,7 @@ fn run_kind(dir: &Path) -> Option<RunKind> {
         Some(RunKind::Loop)
     } else if has("trajectory.csv") {
         Some(RunKind::Spsa)
-    } else if has(sparring::texel::page::HISTORY_FILE) {
+    } else if has(sparring::texel::HISTORY_FILE) {
         Some(RunKind::Tune)
     } else if has("games.csv") || has("summary.csv") {
         Some(RunKind::Match)
@@ -47,9 +47,9 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let dir = &args.dir;
     let kind = run_kind(dir).ok_or_else(|| ReportError::NotARun { dir: dir.clone() })?;
     match kind {
-        RunKind::Loop => sparring::ladder::page::write_loop_report(dir)?,
-        RunKind::Spsa => sparring::spsa::page::write_spsa_report(dir)?,
-        RunKind::Tune => sparring::texel::page::write_tune_report(dir)?,
+        RunKind::Loop => sparring::ladder::write_loop_report(dir)?,
+        RunKind::Spsa => sparring::spsa::write_spsa_report(dir)?,
+        RunKind::Tune => sparring::texel::write_tune_report(dir)?,
         RunKind::Match => write_match_report(dir, RunState::Done, None)?,
         RunKind::Datagen => sparring::datagen::write_datagen_report(dir)?,
     }

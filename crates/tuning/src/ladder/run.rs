@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The loop's fingerprint file in the run directory.
-pub const LOOP_MANIFEST: &str = "loop.run.toml";
+pub(crate) const LOOP_MANIFEST: &str = "loop.run.toml";
 
 /// How to run a loop.
 #[derive(Clone, Debug, Default)]
