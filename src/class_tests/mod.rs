@@ -5,9 +5,10 @@
 //! input is exit status 2, a failed run 1). A variant that wraps another error is listed with
 //! an inner error of each class when the class comes from the inner one.
 
-use crate::arena::matchmaking::manifest::SliceKeyError;
-use crate::arena::matchmaking::schedule::{BookSetupError, ShardError, Slice, WaveError};
-use crate::arena::{ArenaError, FiguresError, LockError, ManifestError, MergeError, PlayerError};
+use crate::arena::{
+    ArenaError, BookSetupError, FiguresError, LockError, ManifestError, MergeError, PlayerError,
+    ShardError, Slice, SliceKeyError, WaveError,
+};
 use crate::board::{Color, FenError, MoveParseError, SanError, Square};
 use crate::data::DataError as TrainingDataError;
 use crate::eval::WeightsError;
@@ -16,7 +17,7 @@ use crate::openings::generate::GenerateError;
 use crate::openings::{BadLine, BadLineReason, EpdOperationError, FormatNameError, OpeningsError};
 use crate::record::bullet::{BulletError, BulletIndexError, ConvertError};
 use crate::record::{GamesCsvError, PgnResultsError, PositionLineError};
-use crate::search::params::SearchParamError;
+use crate::search::SearchParamError;
 use crate::search::TableAllocError;
 use crate::spsa::SpsaError;
 use crate::stats::{Rating, RatingsError, StatsError};

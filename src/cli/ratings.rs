@@ -1,14 +1,12 @@
 //! `sparring ratings PATH...`: the joint maximum-likelihood ratings of any run's games (a
 //! gauntlet, a round robin, a merge, a run still going, another runner's PGN), the table a run of three or more
 //! engines ends with, and on request an anchor and the difference of two engines. Which inputs
-//! hold the same games is the library's rule (`arena::output::ratings_sources`); this renders its notes.
+//! hold the same games is the library's rule (`arena::gather_rated_games`); this renders its notes.
 
 use super::UsageError;
 use anyhow::Context;
 use sparring::arena::joint_ratings;
-use sparring::arena::output::ratings_sources::{
-    gather_rated_games, GatheredGames, RatingsSource, SourceFormat,
-};
+use sparring::arena::{gather_rated_games, GatheredGames, RatingsSource, SourceFormat};
 use sparring::stats::{
     fixed, Anchor, Difference, JointRatings, RatingOptions, DEFAULT_RESAMPLES, DEFAULT_SEED,
 };

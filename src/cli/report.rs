@@ -31,11 +31,11 @@ fn run_kind(dir: &Path) -> Option<RunKind> {
         Some(RunKind::Loop)
     } else if has("trajectory.csv") {
         Some(RunKind::Spsa)
-    } else if has(sparring::texel::page::HISTORY_FILE) {
+    } else if has(sparring::texel::HISTORY_FILE) {
         Some(RunKind::Tune)
     } else if has("games.csv") || has("summary.csv") {
         Some(RunKind::Match)
-    } else if has(sparring::datagen::run::STATE_FILE) {
+    } else if has(sparring::datagen::STATE_FILE) {
         Some(RunKind::Datagen)
     } else {
         None
@@ -47,11 +47,11 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
     let dir = &args.dir;
     let kind = run_kind(dir).ok_or_else(|| ReportError::NotARun { dir: dir.clone() })?;
     match kind {
-        RunKind::Loop => sparring::ladder::page::write_loop_report(dir)?,
-        RunKind::Spsa => sparring::spsa::page::write_spsa_report(dir)?,
-        RunKind::Tune => sparring::texel::page::write_tune_report(dir)?,
+        RunKind::Loop => sparring::ladder::write_loop_report(dir)?,
+        RunKind::Spsa => sparring::spsa::write_spsa_report(dir)?,
+        RunKind::Tune => sparring::texel::write_tune_report(dir)?,
         RunKind::Match => write_match_report(dir, RunState::Done, None)?,
-        RunKind::Datagen => sparring::datagen::page::write_datagen_report(dir)?,
+        RunKind::Datagen => sparring::datagen::write_datagen_report(dir)?,
     }
     println!("Wrote {}", dir.join(sparring::page::REPORT_FILE).display());
     Ok(())

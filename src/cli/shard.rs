@@ -168,7 +168,7 @@ mod tests {
     /// input, exit status 2), with the option it came from in front.
     #[test]
     fn a_bad_shard_stays_a_typed_error() {
-        use sparring::arena::matchmaking::schedule::ShardError;
+        use sparring::arena::ShardError;
         use sparring::error::Failure;
         let args = ShardArgs {
             spec: Some("4/4".to_string()),

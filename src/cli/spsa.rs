@@ -5,7 +5,7 @@ use super::UsageError;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use sparring::arena::Shard;
 use sparring::search::ParamKind;
-use sparring::spsa::shards::{check_split, shard_pairs};
+use sparring::spsa::{check_split, shard_pairs};
 use sparring::spsa::{
     run_spsa, run_spsa_shard, tuned_files, BuiltinObjective, Objective, RunOptions, SpsaConfig,
     SpsaEngine, SpsaEvent, SpsaPlan, SpsaSummary, UciObjective,

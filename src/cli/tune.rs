@@ -670,7 +670,7 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
         score_weight: config.data.score_weight,
     };
     // report.html follows the fit every few epochs, as the in-process tuner's does.
-    let mut live = texel::page::LiveTunePage::new(&config.output.dir, options.epochs);
+    let mut live = texel::LiveTunePage::new(&config.output.dir, options.epochs);
     let result = any::run(&eval, &config.data.files, &options, &mut |s| {
         live.after_epoch(s);
         let val = s

@@ -447,14 +447,14 @@ fn quick_pair_with_weights(path: &str) -> MatchToml {
 }
 
 fn lock_file(dir: &Path) -> PathBuf {
-    dir.join(sparring::arena::matchmaking::lock::LOCK_FILE)
+    dir.join(sparring::arena::LOCK_FILE)
 }
 
 #[test]
 fn a_locked_output_directory_is_refused_naming_the_holder() {
     let dir = out_dir("locked");
     std::fs::create_dir_all(&dir).unwrap();
-    let host = sparring::arena::matchmaking::lock::host_name();
+    let host = sparring::arena::host_name();
     // This test process is alive: its lock is held.
     std::fs::write(
         lock_file(&dir),

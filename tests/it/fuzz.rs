@@ -22,7 +22,7 @@ use sparring::openings::{
     PolyglotBook, PolyglotEntry,
 };
 use sparring::rng::Rng;
-use sparring::texel::config::TuneConfig;
+use sparring::texel::TuneConfig;
 use std::io::{Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -1431,16 +1431,12 @@ fn fuzz_search_params_toml() {
         "search-params",
         1500,
         inputs(seeds, lines, 400, 6).prop_map(Bytes),
-        |bytes| match sparring::search::params::SearchParams::from_toml_str(
-            &text(bytes),
-            "fuzz.toml",
-        ) {
+        |bytes| match sparring::search::SearchParams::from_toml_str(&text(bytes), "fuzz.toml") {
             // What loads writes out and reads back the same.
             Ok(params) => {
                 let written = params.to_toml_string();
-                let again =
-                    sparring::search::params::SearchParams::from_toml_str(&written, "fuzz.toml")
-                        .map_err(|e| format!("written search params do not read back: {e}"))?;
+                let again = sparring::search::SearchParams::from_toml_str(&written, "fuzz.toml")
+                    .map_err(|e| format!("written search params do not read back: {e}"))?;
                 if again.to_toml_string() != written {
                     return Err("search params change when written and read back".into());
                 }
@@ -1463,7 +1459,7 @@ fn fuzz_spsa_config() {
         "spsa-config",
         1500,
         inputs(seeds, lines, 400, 6).prop_map(Bytes),
-        |bytes| match sparring::spsa::config::SpsaConfig::parse(&text(bytes), "fuzz.toml") {
+        |bytes| match sparring::spsa::SpsaConfig::parse(&text(bytes), "fuzz.toml") {
             Ok(config) => {
                 let _ = config.description();
                 Ok(Verdict::Accepted)
@@ -1508,8 +1504,8 @@ fn fuzz_openbench_and_fishtest_param_lines() {
 /// perturbation and an update of theta inside [min, max] at the first and last iteration.
 /// Regression: a huge c_end made a_k / c_k = inf / inf, and theta became NaN.
 fn check_gains_finite(line: &sparring::spsa::ParamLine) -> Result<(), String> {
-    use sparring::spsa::plan::{SpsaParam, SpsaPlan};
     use sparring::spsa::GainSchedule;
+    use sparring::spsa::{SpsaParam, SpsaPlan};
     for (iterations, a_ratio, alpha, gamma) in [
         (1u64, 0.1, 0.602, 0.101),
         (1000, 0.0, 0.0, 0.0),

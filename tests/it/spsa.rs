@@ -969,7 +969,7 @@ fn shards_whose_chains_diverged_are_caught_at_the_barrier() {
 #[test]
 fn a_locked_output_directory_is_status_2_for_spsa_and_match() {
     let dir = scratch("locked");
-    let _lock = sparring::arena::matchmaking::lock::OutputLock::acquire(&dir).unwrap();
+    let _lock = sparring::arena::OutputLock::acquire(&dir).unwrap();
     let out = dir.display().to_string();
     for args in [
         &[

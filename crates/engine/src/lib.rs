@@ -53,6 +53,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// A type a public item hands out must have a public path too (issue 46: a narrow surface).
+#![warn(unnameable_types)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 // Every function fits on a screen (issue 22); the threshold, 120 lines, is in clippy.toml.
 #![warn(clippy::too_many_lines)]
@@ -85,7 +87,7 @@ pub fn class_of(err: &(dyn std::error::Error + 'static)) -> Option<sparring_ches
         class::<eval::WeightsError>,
         class::<nnue::NetworkError>,
         class::<search::TableAllocError>,
-        class::<search::params::SearchParamError>,
+        class::<search::SearchParamError>,
         class::<tablebase::TablebaseError>,
         class::<toml_config::ConfigError>,
         class::<uci::UciError>,

@@ -335,7 +335,7 @@ impl<'a> Document<'a> {
     }
 
     /// Deserialises the whole document with a seed (for readers whose shape is data-driven).
-    pub fn deserialize_seed<S: DeserializeSeed<'a>>(
+    pub(crate) fn deserialize_seed<S: DeserializeSeed<'a>>(
         &self,
         seed: S,
     ) -> Result<S::Value, ConfigError> {

@@ -39,6 +39,8 @@
 //! ```
 
 #![warn(missing_docs)]
+// A type a public item hands out must have a public path too (issue 46: a narrow surface).
+#![warn(unnameable_types)]
 #![warn(clippy::undocumented_unsafe_blocks)]
 // Every function fits on a screen (issue 22); the threshold, 120 lines, is in clippy.toml.
 #![warn(clippy::too_many_lines)]

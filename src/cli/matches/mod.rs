@@ -12,10 +12,10 @@ use super::UsageError;
 use anyhow::Context;
 use console::Console;
 use sparring::arena::config::PositionsFormat;
-use sparring::arena::matchmaking::schedule::{Slice, Wave};
 use sparring::arena::{
     openings_of, run_tournament, BookSetupError, MatchConfig, OpeningSource, RunOptions,
 };
+use sparring::arena::{Slice, Wave};
 use std::path::PathBuf;
 use std::sync::Arc;
 

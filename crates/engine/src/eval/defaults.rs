@@ -50,7 +50,8 @@ fn pst(kind: usize, sq: usize) -> (i32, i32) {
 }
 
 /// The shipped default weights file, as text.
-pub const DEFAULT_WEIGHTS_TOML: &str = include_str!("../../../../configs/weights/default.toml");
+pub(crate) const DEFAULT_WEIGHTS_TOML: &str =
+    include_str!("../../../../configs/weights/default.toml");
 
 impl Default for EvalParams {
     /// The shipped default weights (configs/weights/default.toml, compiled in).

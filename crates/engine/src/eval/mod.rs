@@ -41,7 +41,7 @@ pub trait Accumulator {
 
 /// Sums count × weight into middlegame and endgame totals: the search's accumulator.
 #[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
-pub struct ScoreAccumulator {
+pub(crate) struct ScoreAccumulator {
     /// Middlegame total in centipawns, from White's point of view.
     pub mg: i32,
     /// Endgame total in centipawns, from White's point of view.

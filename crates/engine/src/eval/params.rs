@@ -13,17 +13,17 @@ pub mod layout {
     pub const PST: usize = MATERIAL + 5;
     /// Knight mobility by number of safe target squares (not occupied by an own piece, not
     /// attacked by an enemy pawn), 0..=8.
-    pub const MOBILITY_KNIGHT: usize = PST + 6 * 64;
+    pub(crate) const MOBILITY_KNIGHT: usize = PST + 6 * 64;
     /// Bishop mobility by number of safe target squares, 0..=13.
-    pub const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + MOBILITY_LEN[0];
+    pub(crate) const MOBILITY_BISHOP: usize = MOBILITY_KNIGHT + MOBILITY_LEN[0];
     /// Rook mobility by number of safe target squares, 0..=14.
-    pub const MOBILITY_ROOK: usize = MOBILITY_BISHOP + MOBILITY_LEN[1];
+    pub(crate) const MOBILITY_ROOK: usize = MOBILITY_BISHOP + MOBILITY_LEN[1];
     /// Queen mobility by number of safe target squares, 0..=27.
-    pub const MOBILITY_QUEEN: usize = MOBILITY_ROOK + MOBILITY_LEN[2];
+    pub(crate) const MOBILITY_QUEEN: usize = MOBILITY_ROOK + MOBILITY_LEN[2];
     /// Entries per mobility table (knight, bishop, rook, queen): one per possible target count.
-    pub const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
+    pub(crate) const MOBILITY_LEN: [usize; 4] = [9, 14, 15, 28];
     /// Mobility offsets indexed by `PieceKind::index()` (pawn and king entries unused).
-    pub const MOBILITY: [usize; 6] = [
+    pub(crate) const MOBILITY: [usize; 6] = [
         0,
         MOBILITY_KNIGHT,
         MOBILITY_BISHOP,
@@ -32,59 +32,59 @@ pub mod layout {
         0,
     ];
     /// Passed pawns by relative rank 2..7.
-    pub const PASSED: usize = MOBILITY_QUEEN + MOBILITY_LEN[3];
+    pub(crate) const PASSED: usize = MOBILITY_QUEEN + MOBILITY_LEN[3];
     /// Connected pawns (defended by a pawn or beside one) by relative rank 2..7.
-    pub const CONNECTED: usize = PASSED + 6;
+    pub(crate) const CONNECTED: usize = PASSED + 6;
     /// Doubled pawns: each pawn with an own pawn ahead of it on its file.
-    pub const DOUBLED: usize = CONNECTED + 6;
+    pub(crate) const DOUBLED: usize = CONNECTED + 6;
     /// Isolated pawns: no own pawn on either adjacent file.
-    pub const ISOLATED: usize = DOUBLED + 1;
+    pub(crate) const ISOLATED: usize = DOUBLED + 1;
     /// Backward pawns: every neighbour is ahead, and the square in front is attacked by an enemy
     /// pawn.
-    pub const BACKWARD: usize = ISOLATED + 1;
+    pub(crate) const BACKWARD: usize = ISOLATED + 1;
     /// Two or more bishops of one side.
     pub const BISHOP_PAIR: usize = BACKWARD + 1;
     /// Rooks on a file with no pawns of either colour.
     pub const ROOK_OPEN_FILE: usize = BISHOP_PAIR + 1;
     /// Rooks on a file with enemy pawns but no own pawn.
-    pub const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
+    pub(crate) const ROOK_HALF_OPEN_FILE: usize = ROOK_OPEN_FILE + 1;
     /// Own pawns in front of the king: [near (one rank ahead), far (two ranks ahead)].
-    pub const KING_SHIELD: usize = ROOK_HALF_OPEN_FILE + 1;
+    pub(crate) const KING_SHIELD: usize = ROOK_HALF_OPEN_FILE + 1;
     /// Files at or beside the king without an own pawn.
-    pub const KING_OPEN_FILE: usize = KING_SHIELD + 2;
+    pub(crate) const KING_OPEN_FILE: usize = KING_SHIELD + 2;
     /// Attacked squares of the enemy king zone, per attacker: knight, bishop, rook, queen.
-    pub const KING_ATTACKS: usize = KING_OPEN_FILE + 1;
+    pub(crate) const KING_ATTACKS: usize = KING_OPEN_FILE + 1;
     /// The side-to-move bonus: counted +1 with White to move, -1 with Black to move.
     pub const TEMPO: usize = KING_ATTACKS + 4;
     /// Squares from which a piece could check the enemy king safely, per checker kind: knight,
     /// bishop, rook, queen.
-    pub const SAFE_CHECKS: usize = TEMPO + 1;
+    pub(crate) const SAFE_CHECKS: usize = TEMPO + 1;
     /// Enemy pieces attacked by a pawn, per victim: knight, bishop, rook, queen.
-    pub const THREAT_BY_PAWN: usize = SAFE_CHECKS + 4;
+    pub(crate) const THREAT_BY_PAWN: usize = SAFE_CHECKS + 4;
     /// Enemy pieces attacked by a knight or bishop, per victim: knight, bishop, rook, queen.
-    pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 4;
+    pub(crate) const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 4;
     /// Enemy queens attacked by a rook.
-    pub const THREAT_ROOK_ON_QUEEN: usize = THREAT_BY_MINOR + 4;
+    pub(crate) const THREAT_ROOK_ON_QUEEN: usize = THREAT_BY_MINOR + 4;
     /// Enemy pieces (not pawns or kings) attacked and not defended.
-    pub const THREAT_HANGING: usize = THREAT_ROOK_ON_QUEEN + 1;
+    pub(crate) const THREAT_HANGING: usize = THREAT_ROOK_ON_QUEEN + 1;
     /// Enemy pawns attacked by a piece and not defended.
-    pub const THREAT_WEAK_PAWN: usize = THREAT_HANGING + 1;
+    pub(crate) const THREAT_WEAK_PAWN: usize = THREAT_HANGING + 1;
     /// Enemy pieces a safe pawn push would attack.
-    pub const THREAT_PAWN_PUSH: usize = THREAT_WEAK_PAWN + 1;
+    pub(crate) const THREAT_PAWN_PUSH: usize = THREAT_WEAK_PAWN + 1;
     /// Passed pawns: distance of the own king to the square in front, by relative rank 2..7.
-    pub const PASSED_OWN_KING: usize = THREAT_PAWN_PUSH + 1;
+    pub(crate) const PASSED_OWN_KING: usize = THREAT_PAWN_PUSH + 1;
     /// Passed pawns: distance of the enemy king to the square in front, by relative rank 2..7.
-    pub const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 6;
+    pub(crate) const PASSED_ENEMY_KING: usize = PASSED_OWN_KING + 6;
     /// Passed pawns whose square in front is empty and not attacked by the enemy, by relative
     /// rank 2..7.
-    pub const PASSED_FREE: usize = PASSED_ENEMY_KING + 6;
+    pub(crate) const PASSED_FREE: usize = PASSED_ENEMY_KING + 6;
     /// Knights and bishops on an outpost: relative rank 4..6, defended by an own pawn, out of
     /// reach of enemy pawns.
-    pub const OUTPOST: usize = PASSED_FREE + 6;
+    pub(crate) const OUTPOST: usize = PASSED_FREE + 6;
     /// Rooks on the relative seventh rank.
-    pub const ROOK_SEVENTH: usize = OUTPOST + 2;
+    pub(crate) const ROOK_SEVENTH: usize = OUTPOST + 2;
     /// Knights and bishops directly behind an own pawn.
-    pub const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
+    pub(crate) const MINOR_BEHIND_PAWN: usize = ROOK_SEVENTH + 1;
     /// King danger: one entry per danger bucket of the side attacking the enemy king (a one-hot
     /// table, so a non-linear function of the attack stays linear in its weights).
     pub const KING_DANGER: usize = MINOR_BEHIND_PAWN + 1;
@@ -190,7 +190,7 @@ pub(crate) struct Term {
 
 impl Term {
     /// The short label of entry `i` within the term (the last component of its name).
-    pub fn label(&self, i: usize) -> String {
+    pub(super) fn label(&self, i: usize) -> String {
         match self.labels {
             Labels::Scalar => String::new(),
             Labels::Squares => square_name(i),
@@ -201,7 +201,7 @@ impl Term {
     }
 
     /// The name of entry `i` of this term, e.g. "pst.knight.e4" or "mobility.bishop.7".
-    pub fn entry_name(&self, i: usize) -> String {
+    pub(crate) fn entry_name(&self, i: usize) -> String {
         match self.labels {
             Labels::Scalar => self.path.to_string(),
             _ => format!("{}.{}", self.path, self.label(i)),

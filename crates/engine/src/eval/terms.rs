@@ -120,7 +120,7 @@ pub fn evaluate_with<A: Accumulator>(pos: &Position, params: &EvalParams, acc: &
 /// `evaluate_with` summing into `acc`, with the pawn-structure terms taken from `table` when
 /// it holds them (and stored there when it does not): the same sums, fewer pawn walks.
 #[inline(always)]
-pub fn evaluate_with_table(
+pub(crate) fn evaluate_with_table(
     pos: &Position,
     params: &EvalParams,
     table: &mut PawnTable,

@@ -10,7 +10,11 @@ pub const FEATURES: usize = 768;
 /// perspective's opponent's] + 64·kind + square`, the square flipped top to bottom (a1 ↔ a8)
 /// for Black's perspective, as bullet's `Chess768` numbers them.
 #[inline(always)]
-pub fn feature_index(perspective: Color, piece: Piece, square: crate::board::Square) -> usize {
+pub(crate) fn feature_index(
+    perspective: Color,
+    piece: Piece,
+    square: crate::board::Square,
+) -> usize {
     let theirs = usize::from(piece.color != perspective);
     let square = match perspective {
         Color::White => square,

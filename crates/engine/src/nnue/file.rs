@@ -13,7 +13,7 @@ use thiserror::Error;
 
 /// The largest hidden layer a file may declare through its size (a 19 MB file): far beyond what
 /// a CPU engine can use, and a bound that keeps a wrong file from allocating without limit.
-pub const MAX_HIDDEN: usize = 8192;
+pub(crate) const MAX_HIDDEN: usize = 8192;
 
 /// Padding bytes: bullet repeats its own name up to the next multiple of 64 bytes.
 const PADDING: &[u8] = b"bullet";

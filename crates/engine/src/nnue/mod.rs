@@ -26,7 +26,7 @@ mod file;
 mod simd;
 
 pub use accumulator::AccumulatorStack;
-pub use features::{active_features, feature_index, FEATURES};
+pub use features::{active_features, FEATURES};
 pub use file::{Network, NetworkError};
 
 /// The shipped network's bytes (configs/nets/default.bin): the engine's default evaluation since
@@ -61,6 +61,6 @@ pub const SCALE: i32 = 400;
 /// ±[`MAX_EVAL`](crate::eval::MAX_EVAL), below the mate and tablebase scores, as the
 /// hand-crafted evaluation is. The one definition for the search and `sparring eval`.
 #[inline(always)]
-pub fn search_score(output: i32) -> i32 {
+pub(crate) fn search_score(output: i32) -> i32 {
     output.clamp(-crate::eval::MAX_EVAL, crate::eval::MAX_EVAL)
 }

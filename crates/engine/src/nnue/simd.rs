@@ -14,7 +14,7 @@ const AVX2_DOT_MAX_WEIGHT: i16 = 128;
 
 /// Which implementation of each loop a net uses, fixed when its evaluator is built.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Kernels {
+pub(crate) struct Kernels {
     /// AVX2 accumulator updates (any net).
     avx2_update: bool,
     /// AVX2 SCReLU dot product (nets whose output weights and width keep the lanes exact).
@@ -24,7 +24,7 @@ pub struct Kernels {
 impl Kernels {
     /// The fastest exact kernels this CPU offers for a net of `hidden` units and these output
     /// weights; `allow_simd` false forces the portable loops (for the identity tests).
-    pub fn new(hidden: usize, output_weights: &[i16], allow_simd: bool) -> Kernels {
+    pub(super) fn new(hidden: usize, output_weights: &[i16], allow_simd: bool) -> Kernels {
         let avx2 = allow_simd && avx2_available();
         let small_weights = output_weights
             .iter()
@@ -36,14 +36,14 @@ impl Kernels {
     }
 
     /// Whether any loop runs with AVX2.
-    pub fn uses_simd(&self) -> bool {
+    pub(crate) fn uses_simd(&self) -> bool {
         self.avx2_update || self.avx2_dot
     }
 
     /// `dst = src + Σ adds − Σ subs`, lane by lane, wrapping as i16 (bullet's accumulator
     /// arithmetic). Every slice has `dst`'s length.
     #[inline]
-    pub fn update<const A: usize, const S: usize>(
+    pub(super) fn update<const A: usize, const S: usize>(
         &self,
         dst: &mut [i16],
         src: &[i16],
@@ -61,7 +61,7 @@ impl Kernels {
 
     /// `Σ clamp(acc[i], 0, 255)² · weights[i]`, exactly.
     #[inline]
-    pub fn screlu_dot(&self, acc: &[i16], weights: &[i16]) -> i64 {
+    pub(crate) fn screlu_dot(&self, acc: &[i16], weights: &[i16]) -> i64 {
         #[cfg(target_arch = "x86_64")]
         if self.avx2_dot {
             // SAFETY: `avx2_dot` is set only when the CPU reports AVX2 (`avx2_available`).

@@ -10,16 +10,16 @@ use crate::board::{Move, PieceKind, Position};
 
 /// A move's piece and destination, `piece·64 + to` with `piece = colour·6 + kind`: the index of
 /// continuation and counter-move tables.
-pub type PieceTo = usize;
+pub(crate) type PieceTo = usize;
 
 /// No move (the root, or a null move) in the move stack.
-pub const NO_PIECE_TO: PieceTo = usize::MAX;
+pub(crate) const NO_PIECE_TO: PieceTo = usize::MAX;
 
 const PIECE_TO: usize = 12 * 64;
 
 /// The piece-to index of `mv` in `pos` (before it is made).
 #[inline]
-pub fn piece_to(pos: &Position, mv: Move) -> PieceTo {
+pub(crate) fn piece_to(pos: &Position, mv: Move) -> PieceTo {
     let piece = pos.piece_on(mv.from()).expect("a move starts from a piece");
     (piece.color.index() * 6 + piece.kind.index()) * 64 + mv.to().index()
 }
@@ -32,7 +32,7 @@ fn apply(entry: &mut i16, delta: i32, divisor: i32) {
 }
 
 /// The histories of one searcher.
-pub struct Histories {
+pub(crate) struct Histories {
     butterfly: Box<[[[i16; 64]; 64]; 2]>,
     /// `continuation[0]`: after the previous move (counter-move history); `[1]`: after the move
     /// two plies back (follow-up history). Indexed `[previous piece-to][piece-to]`.
@@ -50,7 +50,7 @@ impl Default for Histories {
 
 impl Histories {
     /// Empty tables.
-    pub fn new() -> Histories {
+    pub(super) fn new() -> Histories {
         let table = || vec![[0i16; PIECE_TO]; PIECE_TO].into_boxed_slice();
         Histories {
             butterfly: Box::new([[[0; 64]; 64]; 2]),
@@ -61,7 +61,7 @@ impl Histories {
     }
 
     /// Forgets everything (a new game).
-    pub fn clear(&mut self) {
+    pub(super) fn clear(&mut self) {
         self.butterfly.iter_mut().flatten().for_each(|r| r.fill(0));
         for table in &mut self.continuation {
             table.iter_mut().for_each(|r| r.fill(0));
@@ -73,7 +73,13 @@ impl Histories {
     /// The quiet move's score: butterfly plus the continuation histories after the moves
     /// `previous` (one and two plies back; `NO_PIECE_TO` where there is none).
     #[inline]
-    pub fn quiet(&self, side: usize, mv: Move, moved: PieceTo, previous: [PieceTo; 2]) -> i32 {
+    pub(super) fn quiet(
+        &self,
+        side: usize,
+        mv: Move,
+        moved: PieceTo,
+        previous: [PieceTo; 2],
+    ) -> i32 {
         let mut score = self.butterfly[side][mv.from().index()][mv.to().index()] as i32;
         for (table, &prev) in self.continuation.iter().zip(&previous) {
             if prev != NO_PIECE_TO {
@@ -85,7 +91,7 @@ impl Histories {
 
     /// The quiet move that last refuted the previous move (`Move::NULL` if none).
     #[inline]
-    pub fn counter_move(&self, previous: PieceTo) -> Move {
+    pub(crate) fn counter_move(&self, previous: PieceTo) -> Move {
         if previous == NO_PIECE_TO {
             Move::NULL
         } else {
@@ -95,12 +101,12 @@ impl Histories {
 
     /// The capture history of `moved` taking a `victim`.
     #[inline]
-    pub fn capture(&self, moved: PieceTo, victim: PieceKind) -> i32 {
+    pub(super) fn capture(&self, moved: PieceTo, victim: PieceKind) -> i32 {
         self.capture[moved][victim.index()] as i32
     }
 
     /// A quiet move refuted the node (`delta > 0`) or was tried before the refutation (`< 0`).
-    pub fn update_quiet(
+    pub(crate) fn update_quiet(
         &mut self,
         side: usize,
         mv: Move,
@@ -122,14 +128,20 @@ impl Histories {
     }
 
     /// Records `mv` as the refutation of the previous move.
-    pub fn set_counter(&mut self, previous: PieceTo, mv: Move) {
+    pub(crate) fn set_counter(&mut self, previous: PieceTo, mv: Move) {
         if previous != NO_PIECE_TO {
             self.counter[previous] = mv;
         }
     }
 
     /// A capture refuted the node (`delta > 0`) or was tried before the refutation (`< 0`).
-    pub fn update_capture(&mut self, moved: PieceTo, victim: PieceKind, delta: i32, divisor: i32) {
+    pub(crate) fn update_capture(
+        &mut self,
+        moved: PieceTo,
+        victim: PieceKind,
+        delta: i32,
+        divisor: i32,
+    ) {
         apply(&mut self.capture[moved][victim.index()], delta, divisor);
     }
 }

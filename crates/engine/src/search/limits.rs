@@ -43,7 +43,7 @@ pub struct SearchLimits {
 
 /// How long a timed search may take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeBudget {
+pub(crate) struct TimeBudget {
     /// Under a clock: do not start an iteration that is unlikely to finish before this. None
     /// for a fixed move time, which is spent in full.
     pub soft: Option<Duration>,
@@ -79,7 +79,7 @@ impl SearchLimits {
     /// The time budget for `side`, None when the search is not timed. A fixed move time is a
     /// hard limit only; a clock also gives a soft limit for starting iterations, sized by the
     /// `time.moves_to_go`, `time.increment_percent` and `time.hard_percent` parameters.
-    pub fn time_budget(&self, side: Color, params: &SearchParams) -> Option<TimeBudget> {
+    pub(crate) fn time_budget(&self, side: Color, params: &SearchParams) -> Option<TimeBudget> {
         if self.infinite {
             return None;
         }

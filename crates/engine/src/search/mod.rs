@@ -23,7 +23,7 @@ mod history;
 mod iterate;
 mod limits;
 mod negamax;
-pub mod params;
+mod params;
 mod picker;
 mod pruning;
 mod qsearch;
@@ -35,10 +35,12 @@ mod tt;
 /// Reported scores and the mate score live below the search (`crate::score`); re-exported here.
 use crate::score::{Score, MATE, MATE_BOUND};
 pub use evaluator::Evaluator;
-pub use limits::{Clock, SearchLimits, TimeBudget};
-pub use params::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
-pub use syzygy::{root_moves_by_dtz, root_score, wdl_score, SearchTablebases, MAX_PROBE_LIMIT};
-pub use tt::{max_hash_mb, Bound, TableAllocError, TranspositionTable};
+pub use limits::{Clock, SearchLimits};
+pub use params::{ParamKind, SearchParamError, SearchParamSpec, SearchParams, SEARCH_PARAMS};
+pub use syzygy::SearchTablebases;
+pub(crate) use syzygy::MAX_PROBE_LIMIT;
+pub(crate) use tt::TranspositionTable;
+pub use tt::{max_hash_mb, TableAllocError};
 
 use history::{Histories, PieceTo, NO_PIECE_TO};
 
@@ -59,7 +61,7 @@ pub const SEARCH_THREAD_STACK: usize = 64 << 20;
 const _: () = assert!(MATE_BOUND == MATE - MAX_PLY as i32 - 1);
 /// A tablebase win scores this less the ply it is found at: just inside the mate range, so
 /// every mate the search can see is worth more and every evaluation less.
-pub const TB_WIN: i32 = MATE_BOUND - 1;
+pub(crate) const TB_WIN: i32 = MATE_BOUND - 1;
 /// Scores at or beyond this magnitude (and below `MATE_BOUND`) are tablebase wins or losses.
 pub const TB_WIN_BOUND: i32 = TB_WIN - MAX_PLY as i32;
 /// Static evaluations never exceed this (the evaluation clamps to it, `eval::MAX_EVAL`),
@@ -111,7 +113,7 @@ pub struct RootMove {
 }
 
 /// Sees every root move as its search starts; set with `Searcher::set_root_move_listener`.
-pub type RootMoveListener = Box<dyn FnMut(&RootMove) + Send>;
+pub(crate) type RootMoveListener = Box<dyn FnMut(&RootMove) + Send>;
 
 /// The outcome of a search.
 #[derive(Clone, Debug)]
@@ -267,7 +269,7 @@ impl Searcher {
 
     /// Replaces the evaluation weights for later searches; the table keeps its entries (see
     /// [`clear`](Self::clear)).
-    pub fn set_params(&mut self, params: Arc<EvalParams>) {
+    pub(crate) fn set_params(&mut self, params: Arc<EvalParams>) {
         self.params = params;
         self.pawn_table.clear();
     }

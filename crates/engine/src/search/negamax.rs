@@ -21,12 +21,12 @@ pub(super) struct Node {
     pub depth: i32,
     pub root: bool,
     /// Whether the window is open (a principal-variation node) rather than a null window.
-    pub pv_node: bool,
+    pub(crate) pv_node: bool,
     pub in_check: bool,
     /// Whether the static evaluation is better than two plies ago, the side's previous node.
-    pub improving: bool,
+    pub(crate) improving: bool,
     /// The static evaluation (-INFINITY in check).
-    pub static_eval: i32,
+    pub(crate) static_eval: i32,
     /// What a tablebase probe said that did not settle the node (`TbVerdict::None` mostly).
     pub tb: TbVerdict,
     /// The table entry that did not settle the node, its score made relative to this ply.

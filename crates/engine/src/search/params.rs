@@ -91,7 +91,7 @@ impl SearchParamSpec {
 
     /// Sets the parameter in `params` (integers are rounded to the nearest; the value is not
     /// range-checked here: see [`SearchParams::set`]).
-    pub fn set_unchecked(&self, params: &mut SearchParams, value: f64) {
+    pub(crate) fn set_unchecked(&self, params: &mut SearchParams, value: f64) {
         (self.set)(params, value);
         params.refresh_tables();
     }
@@ -323,7 +323,7 @@ pub(crate) struct DerivedTables {
     /// Late-move reduction by depth and move number (both capped at 63).
     pub lmr: Box<[[i32; LMR_SIZE]; LMR_SIZE]>,
     /// Late-move pruning counts by [improving][depth] (depth capped at `LMP_SIZE - 1`).
-    pub lmp: [[usize; LMP_SIZE]; 2],
+    pub(crate) lmp: [[usize; LMP_SIZE]; 2],
 }
 
 impl DerivedTables {

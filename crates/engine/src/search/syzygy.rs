@@ -8,7 +8,7 @@ use crate::board::{Move, MoveList, Position};
 use crate::tablebase::{RootMove as TbRootMove, RootProbe, Tablebases, Wdl};
 
 /// The largest `SyzygyProbeLimit`: the Syzygy format's largest tables.
-pub const MAX_PROBE_LIMIT: u32 = 7;
+pub(crate) const MAX_PROBE_LIMIT: u32 = 7;
 
 /// The tables a searcher probes, and up to how many pieces.
 #[derive(Clone, Debug)]
@@ -36,7 +36,7 @@ pub(super) enum TbVerdict {
 /// scores (below every mate, above every evaluation, shorter distances better), a cursed win or
 /// blessed loss a hair from the draw (the fifty-move rule draws it, but the opponent may err),
 /// a draw exact.
-pub fn wdl_score(wdl: Wdl, ply: usize) -> (i32, Bound) {
+pub(crate) fn wdl_score(wdl: Wdl, ply: usize) -> (i32, Bound) {
     let ply = ply as i32;
     match wdl {
         Wdl::Win => (TB_WIN - ply, Bound::Lower),
@@ -50,7 +50,7 @@ pub fn wdl_score(wdl: Wdl, ply: usize) -> (i32, Bound) {
 /// The root moves a tablebase probe keeps: those that keep the best result, and among them the
 /// ones that get there fastest (a win: the fewest plies to the next capture or pawn move; a loss:
 /// the most). `legal` maps the prober's moves to ours; a prober move not among them is ignored.
-pub fn root_moves_by_dtz(probe: &RootProbe, legal: &MoveList) -> Vec<Move> {
+pub(crate) fn root_moves_by_dtz(probe: &RootProbe, legal: &MoveList) -> Vec<Move> {
     let ours = |m: &TbRootMove| {
         legal.iter().copied().find(|mv| {
             mv.from().index() == m.from as usize
@@ -80,7 +80,7 @@ pub fn root_moves_by_dtz(probe: &RootProbe, legal: &MoveList) -> Vec<Move> {
 /// The score a root in the tables reports when the search found no mate or tablebase score of
 /// its own: a win or loss as a tablebase score `dtz` plies away, a cursed or blessed result as
 /// a near-draw.
-pub fn root_score(probe: &RootProbe) -> i32 {
+pub(crate) fn root_score(probe: &RootProbe) -> i32 {
     let distance = probe.dtz.unsigned_abs().clamp(1, MAX_PLY as u32) as usize;
     wdl_score(probe.wdl, distance).0
 }

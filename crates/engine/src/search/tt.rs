@@ -7,7 +7,7 @@ use crate::error::{ErrorClass, Failure};
 
 /// What a stored score means relative to the true value.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-pub enum Bound {
+pub(crate) enum Bound {
     /// The true score is at most this (every move failed low).
     Upper = 1,
     /// The true score is at least this (a move failed high).
@@ -19,7 +19,7 @@ pub enum Bound {
 impl Bound {
     /// The bound a search result proves, given the window `(alpha, beta)` it was searched with.
     #[inline]
-    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+    pub(crate) fn of(score: i32, alpha: i32, beta: i32) -> Bound {
         if score >= beta {
             Bound::Lower
         } else if score > alpha {
@@ -31,7 +31,7 @@ impl Bound {
 
     /// Whether a stored score with this bound settles a search with window `(alpha, beta)`.
     #[inline]
-    pub fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
+    pub(crate) fn settles(self, score: i32, alpha: i32, beta: i32) -> bool {
         match self {
             Bound::Exact => true,
             Bound::Lower => score >= beta,
@@ -54,7 +54,7 @@ struct Slot {
 
 /// A probe hit.
 #[derive(Copy, Clone, Debug)]
-pub struct TtEntry {
+pub(crate) struct TtEntry {
     pub mv: Move,
     pub score: i32,
     pub eval: i32,
@@ -127,7 +127,7 @@ fn physical_memory_mb() -> Option<usize> {
 }
 
 /// The table itself: as many slots as fit in the requested megabytes.
-pub struct TranspositionTable {
+pub(crate) struct TranspositionTable {
     slots: Vec<Slot>,
     generation: u8,
 }
@@ -135,7 +135,7 @@ pub struct TranspositionTable {
 impl TranspositionTable {
     /// A table of `megabytes` (at least 1). Aborts like any allocation when memory is short:
     /// sizes chosen by a user go through `try_new`.
-    pub fn new(megabytes: usize) -> TranspositionTable {
+    pub(crate) fn new(megabytes: usize) -> TranspositionTable {
         let count = (megabytes.max(1) << 20) / std::mem::size_of::<Slot>();
         TranspositionTable {
             slots: vec![Slot::default(); count],
@@ -145,7 +145,7 @@ impl TranspositionTable {
 
     /// A table of `megabytes` (at least 1), or an error when the size exceeds `max_hash_mb` or
     /// the memory cannot be had; never aborts.
-    pub fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
+    pub(crate) fn try_new(megabytes: usize) -> Result<TranspositionTable, TableAllocError> {
         let megabytes = megabytes.max(1);
         let max = max_hash_mb();
         if megabytes > max {
@@ -169,18 +169,19 @@ impl TranspositionTable {
     }
 
     /// The table's size in whole megabytes.
-    pub fn megabytes(&self) -> usize {
+    #[cfg(test)]
+    fn megabytes(&self) -> usize {
         (self.slots.len() * std::mem::size_of::<Slot>()) >> 20
     }
 
     /// Empties every slot and resets the search generation.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.slots.fill(Slot::default());
         self.generation = 0;
     }
 
     /// Called once per search so that older entries are replaced first.
-    pub fn new_search(&mut self) {
+    pub(crate) fn new_search(&mut self) {
         self.generation = (self.generation + 1) & 63;
     }
 
@@ -192,7 +193,7 @@ impl TranspositionTable {
     /// Starts loading the slot of `key` into cache; called right after a move is made so that the
     /// child's probe finds it there.
     #[inline(always)]
-    pub fn prefetch(&self, key: u64) {
+    pub(crate) fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
         {
             let slot: *const Slot = &self.slots[self.index(key)];
@@ -210,7 +211,7 @@ impl TranspositionTable {
     /// The entry stored for `key`, if its slot holds that exact key. Mate scores come back
     /// ply-independent; the caller adjusts them to its ply.
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+    pub(crate) fn probe(&self, key: u64) -> Option<TtEntry> {
         let slot = &self.slots[self.index(key)];
         if slot.key != key || slot.flags & 3 == 0 {
             return None;
@@ -234,7 +235,15 @@ impl TranspositionTable {
     /// position replaces the slot unless the old entry is from this search, more than two plies
     /// deeper, and the new result is only a bound.
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound) {
+    pub(crate) fn store(
+        &mut self,
+        key: u64,
+        mv: Move,
+        score: i32,
+        eval: i32,
+        depth: i32,
+        bound: Bound,
+    ) {
         let generation = self.generation;
         let index = self.index(key);
         let slot = &mut self.slots[index];
@@ -263,7 +272,7 @@ impl TranspositionTable {
     }
 
     /// Permille of a sample of slots holding entries of the current search (UCI `hashfull`).
-    pub fn hashfull(&self) -> u32 {
+    pub(crate) fn hashfull(&self) -> u32 {
         let sample = self.slots.len().min(1000);
         let used = self.slots[..sample]
             .iter()

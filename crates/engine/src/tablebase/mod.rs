@@ -554,7 +554,7 @@ impl Tablebases {
     /// The search's probe: the WDL of a position the caller knows to be probeable (no castling
     /// rights, few enough pieces), or None when the probe fails (a table missing). Builds no
     /// error, so a search may call it at every eligible node.
-    pub fn probe_wdl_quiet(&self, pos: &Position) -> Option<Wdl> {
+    pub(crate) fn probe_wdl_quiet(&self, pos: &Position) -> Option<Wdl> {
         self.raw_wdl(&self.board(pos).ok()?)
     }
 
@@ -593,7 +593,7 @@ impl Tablebases {
     /// `probe_root` with the fifty-move counter at `clock` half-moves: a move's win or loss
     /// that the rule would turn into a draw from there is cursed (blessed), as engines rank
     /// root moves in a game.
-    pub fn probe_root_at_clock(
+    pub(crate) fn probe_root_at_clock(
         &self,
         pos: &Position,
         clock: u32,

@@ -15,11 +15,11 @@ use crate::rng::Rng;
 use crate::search::{Evaluator, SearchLimits, Searcher};
 
 /// Random plies `genfens` plays from each start.
-pub const GENFENS_PLIES: usize = 8;
+pub(crate) const GENFENS_PLIES: usize = 8;
 /// Nodes of the verification search.
-pub const VERIFY_NODES: u64 = 1_000;
+pub(crate) const VERIFY_NODES: u64 = 1_000;
 /// The largest absolute verification score (centipawns) a start may have.
-pub const VERIFY_WINDOW_CP: i32 = 1_000;
+pub(crate) const VERIFY_WINDOW_CP: i32 = 1_000;
 /// Draws per position before giving up (a start whose random plies keep ending the game).
 const MAX_ATTEMPTS: usize = 1_000;
 
@@ -42,7 +42,12 @@ pub fn random_plies(start: &Position, plies: usize, rng: &mut Rng) -> Option<Pos
 /// (`Rng::derive(seed, i)`), from a book line chosen by that stream when `book` has lines, else
 /// from the standard start. A start is kept when the built-in search of `VERIFY_NODES` nodes,
 /// evaluating with `evaluator`, scores it within `VERIFY_WINDOW_CP`.
-pub fn generate(count: usize, seed: u64, book: &[Position], evaluator: &Evaluator) -> Vec<String> {
+pub(super) fn generate(
+    count: usize,
+    seed: u64,
+    book: &[Position],
+    evaluator: &Evaluator,
+) -> Vec<String> {
     let mut searcher = Searcher::new(std::sync::Arc::new(EvalParams::default()), 1);
     searcher.set_evaluator(evaluator);
     let limits = SearchLimits {
@@ -74,7 +79,7 @@ pub fn generate(count: usize, seed: u64, book: &[Position], evaluator: &Evaluato
 
 /// The positions of a book file of FEN or EPD lines (an EPD's first four fields, with a zero
 /// halfmove clock and move 1); lines that are not positions are skipped.
-pub fn read_book(path: &str) -> Result<Vec<Position>, std::io::Error> {
+pub(crate) fn read_book(path: &str) -> Result<Vec<Position>, std::io::Error> {
     let text = std::fs::read_to_string(path)?;
     Ok(text
         .lines()
@@ -91,7 +96,7 @@ pub fn read_book(path: &str) -> Result<Vec<Position>, std::io::Error> {
 }
 
 /// OpenBench's `genfens N seed S book <None|FILE> [extra]`: N lines `info string genfens <FEN>`.
-pub struct GenfensCommand;
+pub(crate) struct GenfensCommand;
 
 impl ExtraCommand for GenfensCommand {
     fn answer(&mut self, args: &[&str], _: &EvalParams, evaluator: &Evaluator) -> Vec<String> {

@@ -19,22 +19,22 @@ use std::sync::atomic::Ordering;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-pub mod genfens;
+mod genfens;
 mod options;
 mod output;
 mod parse;
 mod search_thread;
 mod tunable;
+pub use genfens::random_plies;
 pub use output::info_line;
-pub use output::info_line_in;
-pub use parse::{parse_go, parse_position, GoCommand, GoWarning, PositionError};
+pub use parse::{parse_position, PositionError};
 pub use tunable::openbench_lines;
 
 use output::Output;
 use search_thread::RunningSearch;
 
 /// The author the engine gives in `id author`.
-pub const ENGINE_AUTHOR: &str = "the sparring developers";
+pub(crate) const ENGINE_AUTHOR: &str = "the sparring developers";
 
 const DEFAULT_HASH_MB: usize = 16;
 const DEFAULT_MOVE_OVERHEAD_MS: u64 = 10;

@@ -30,7 +30,7 @@ pub fn info_line(info: &SearchInfo, show_multipv: bool) -> String {
 
 /// `info_line` for a search from `root`, with castling written as `castling` says (the
 /// principal variation is replayed to find each castling rook).
-pub fn info_line_in(
+pub(crate) fn info_line_in(
     info: &SearchInfo,
     show_multipv: bool,
     root: &Position,

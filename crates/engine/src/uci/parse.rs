@@ -42,7 +42,7 @@ impl ErrorClass for PositionError {
 
 /// A part of `go` that was ignored; reported on `info string`, the search runs regardless.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum GoWarning {
+pub(crate) enum GoWarning {
     /// A parameter that takes a value came last or before another parameter.
     #[error("'{key}' needs a value; ignored")]
     MissingValue {
@@ -83,7 +83,7 @@ pub enum GoWarning {
 
 /// A parsed `go` command. `limits.searchmoves` is empty: the move texts need the position.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct GoCommand {
+pub(crate) struct GoCommand {
     /// The limits understood (MultiPV and searchmoves are filled in by the engine).
     pub limits: SearchLimits,
     /// `go ponder`: search without time limits until `ponderhit` or `stop`.
@@ -137,7 +137,7 @@ const GO_KEYWORDS: [&str; 12] = [
 
 /// Parses the arguments of `go`. Never fails: what cannot be used becomes a warning and is
 /// ignored, so that every `go` is answered.
-pub fn parse_go(args: &[&str], move_overhead: Duration) -> GoCommand {
+pub(crate) fn parse_go(args: &[&str], move_overhead: Duration) -> GoCommand {
     let mut command = GoCommand {
         limits: SearchLimits {
             move_overhead,

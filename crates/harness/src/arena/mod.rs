@@ -12,34 +12,37 @@
 pub mod config;
 pub mod engine;
 pub mod game;
-pub mod matchmaking;
-pub mod output;
+pub(crate) mod matchmaking;
+pub(crate) mod output;
 
 pub use config::{
     EngineKind, MatchConfig, PgnMode, Protocol, ResultsFormat, Seeds, TimeControl, TournamentKind,
     Variant,
 };
 pub use engine::player::{BuiltinPlayer, EngineReply, GoRequest, Player, PlayerError};
-pub use engine::{UciCommand, UciPlayer, XboardPlayer};
+pub use engine::{UciCommand, UciPlayer};
 pub use game::adjudication::AdjudicationCounts;
 pub use game::{play_game, GameSetup};
-pub use matchmaking::lock::{LockError, OutputLock};
-pub use matchmaking::manifest::{Fingerprint, ManifestError};
+pub use matchmaking::lock::{host_name, LockError, OutputLock, LOCK_FILE};
+pub use matchmaking::manifest::{
+    file_hash, settings_hash, Fingerprint, ManifestError, SliceKeyError,
+};
 pub use matchmaking::merge::{merge_shards, MergeError, MergeOptions, MergeReport, MissingGames};
 pub use matchmaking::schedule::{
     open_book, openings_of, BookRequest, BookSetupError, Chess960Starts, GameSpec, OpeningSource,
-    Schedule, Shard, ShardError, StartPosition,
+    Schedule, Shard, ShardError, Slice, StartPosition, Wave, WaveError,
 };
+pub(crate) use matchmaking::tournament::EngineFactory;
 pub use matchmaking::tournament::{
-    check_engines, run_tournament, ArenaError, EngineFactory, RunOptions, TournamentSummary,
+    check_engines, run_tournament, ArenaError, RunOptions, TournamentSummary,
 };
 pub use output::events::Event;
 pub use output::figures::FiguresError;
-pub use output::match_page::{match_report, write_match_report, LiveTables, RunState};
+pub use output::match_page::{write_match_report, LiveTables, RunState};
 pub use output::pairing::{ranking, EngineFigures, PairingStats, Standing};
-pub use output::ratings::{joint_ratings, rated_games, RATINGS_FILE};
-pub use output::ratings_sources::GatherError;
-pub use output::report::{
-    fastchess_time_control, general_format, results_heading, write_ranking, write_ratings,
-    write_summary, EngineFacts,
+pub use output::ratings::joint_ratings;
+pub use output::ratings_sources::{
+    gather_rated_games, Disagreement, GatherError, GatherNote, GatheredGames, RatingsSource,
+    SourceFormat,
 };
+pub use output::report::{general_format, results_heading, EngineFacts};

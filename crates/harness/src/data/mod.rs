@@ -84,22 +84,22 @@ pub trait GameWriter: Send {
     fn flush(&mut self) -> std::io::Result<()>;
 }
 
-pub mod packed;
+pub(crate) mod packed;
 mod read;
 mod tools;
-pub mod viri;
+pub(crate) mod viri;
 mod write;
 
 pub use read::{guess_format, DataError, DataReader, Record, Sample, Samples, ViriGame};
 pub use tools::{
     convert, info, interleave, shuffle, ConvertReport, DataInfo, Filter, RandomSkip,
-    ShuffleOptions, FILTER_NAMES, MAX_BUCKETS, PIECE_BINS, SCORE_EDGES,
+    ShuffleOptions, FILTER_NAMES, SCORE_EDGES,
 };
-pub use write::{game_writer, PositionWriter, ViriWriter};
+pub use write::game_writer;
 
 /// A mate score's magnitude before the distance is taken off (`Score::Mate` in `n` moves is
 /// `MATE_CP` minus its distance in plies).
-pub const MATE_CP: i32 = 32_000;
+pub(crate) const MATE_CP: i32 = 32_000;
 
 /// The least magnitude a mate score is written with: viriformat's default filter drops
 /// `|score| >= 31339`, so every mate score is dropped by it, however long the mate.

@@ -7,7 +7,7 @@
 use crate::board::{Color, GameResult, PieceKind, Position, Square};
 
 /// The size of both records.
-pub const RECORD: usize = 32;
+pub(crate) const RECORD: usize = 32;
 
 /// marlinformat's nibble code of a rook that still carries a castling right.
 const UNMOVED_ROOK: u8 = 6;
@@ -15,7 +15,7 @@ const UNMOVED_ROOK: u8 = 6;
 /// A field of a record that cannot be decoded: its byte offset within the record, its name and
 /// why.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BadField {
+pub(crate) struct BadField {
     /// Byte offset of the field within the record (or game).
     pub at: usize,
     /// The field's name as the specification calls it.
@@ -35,7 +35,7 @@ impl BadField {
 }
 
 /// The formats' result byte: 0 Black won, 1 draw, 2 White won (White-relative).
-pub const fn wdl(result: GameResult) -> u8 {
+pub(crate) const fn wdl(result: GameResult) -> u8 {
     match result {
         GameResult::BlackWins => 0,
         GameResult::Draw => 1,
@@ -44,7 +44,7 @@ pub const fn wdl(result: GameResult) -> u8 {
 }
 
 /// The result of a result byte, if it is one.
-pub const fn result_of(wdl: u8) -> Option<GameResult> {
+pub(crate) const fn result_of(wdl: u8) -> Option<GameResult> {
     match wdl {
         0 => Some(GameResult::BlackWins),
         1 => Some(GameResult::Draw),
@@ -130,7 +130,11 @@ fn is_castling_rook(pos: &Position, color: Color, sq: Square) -> bool {
 
 /// A position as a marlinformat `PackedBoard` with its White-relative score and the game's
 /// result; `None` if it has more than 32 pieces. The fullmove number is written ≥ 1.
-pub fn pack_marlin(pos: &Position, white_score: i16, result: GameResult) -> Option<[u8; RECORD]> {
+pub(crate) fn pack_marlin(
+    pos: &Position,
+    white_score: i16,
+    result: GameResult,
+) -> Option<[u8; RECORD]> {
     let pieces: Vec<(usize, u8)> = pos
         .occupied()
         .into_iter()
@@ -181,7 +185,7 @@ fn castling_field(pieces: &[(usize, u8)]) -> Result<String, BadField> {
 
 /// Decodes a marlinformat `PackedBoard`: the position, its White-relative score and the game's
 /// result.
-pub fn unpack_marlin(bytes: &[u8; RECORD]) -> Result<(Position, i16, GameResult), BadField> {
+pub(crate) fn unpack_marlin(bytes: &[u8; RECORD]) -> Result<(Position, i16, GameResult), BadField> {
     let pieces = unpack_board(bytes)?;
     if let Some(&(sq, _)) = pieces.iter().find(|&&(_, n)| n & 7 == 7) {
         return Err(BadField::new(
@@ -233,7 +237,11 @@ pub fn unpack_marlin(bytes: &[u8; RECORD]) -> Result<(Position, i16, GameResult)
 
 /// A position as a bulletformat `ChessBoard`: flipped (`sq ^ 56`, colours swapped) when Black is
 /// to move, score and result turned to the side to move's; `None` with more than 32 pieces.
-pub fn pack_bullet(pos: &Position, white_score: i16, result: GameResult) -> Option<[u8; RECORD]> {
+pub(crate) fn pack_bullet(
+    pos: &Position,
+    white_score: i16,
+    result: GameResult,
+) -> Option<[u8; RECORD]> {
     let stm = pos.side_to_move();
     let flip = if stm == Color::Black { 56 } else { 0 };
     let mut pieces: Vec<(usize, u8)> = pos
@@ -263,7 +271,7 @@ pub fn pack_bullet(pos: &Position, white_score: i16, result: GameResult) -> Opti
 /// Decodes a bulletformat `ChessBoard` as the position it describes with the side to move
 /// playing White (the record does not say which colour it really was), its score and result
 /// from that side's point of view (so White-relative on the returned board).
-pub fn unpack_bullet(bytes: &[u8; RECORD]) -> Result<(Position, i16, GameResult), BadField> {
+pub(crate) fn unpack_bullet(bytes: &[u8; RECORD]) -> Result<(Position, i16, GameResult), BadField> {
     let pieces = unpack_board(bytes)?;
     if let Some(&(sq, n)) = pieces.iter().find(|&&(_, n)| n & 7 > 5) {
         let reason = format!("piece code {} on square {sq}", n & 7);

@@ -28,7 +28,7 @@ pub const SCORE_EDGES: [i32; 11] = [
 ];
 
 /// Piece counts (kings included) run from 0 to 32.
-pub const PIECE_BINS: usize = 33;
+pub(crate) const PIECE_BINS: usize = 33;
 
 /// What a data file holds.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -326,7 +326,7 @@ pub struct ShuffleOptions {
 }
 
 /// The most temporary buckets `shuffle` opens (each an open file).
-pub const MAX_BUCKETS: u64 = 1024;
+pub(crate) const MAX_BUCKETS: u64 = 1024;
 
 fn positions_only(reader: &DataReader, operation: &'static str) -> Result<(), DataError> {
     if reader.format() == DataFormat::Viriformat {

@@ -9,7 +9,7 @@ const CASTLING: u16 = 2 << 14;
 const PROMOTION: u16 = 3 << 14;
 
 /// The viriformat bits of the legal move `mv` in `pos`.
-pub fn encode_move(pos: &Position, mv: Move) -> u16 {
+pub(crate) fn encode_move(pos: &Position, mv: Move) -> u16 {
     let from = mv.from().index() as u16;
     let to = mv.to().index() as u16;
     let bits = if mv.is_castle() {
@@ -27,7 +27,7 @@ pub fn encode_move(pos: &Position, mv: Move) -> u16 {
 }
 
 /// The legal move of `pos` whose viriformat bits are `bits`, if there is one.
-pub fn decode_move(pos: &Position, bits: u16) -> Option<Move> {
+pub(crate) fn decode_move(pos: &Position, bits: u16) -> Option<Move> {
     if bits == 0 {
         return None;
     }

@@ -16,20 +16,20 @@ fn too_many_pieces(fen: String) -> io::Error {
 
 /// Writes whole games as viriformat: the start position's `PackedBoard` (score 0, the game's
 /// result), then `(move, White-relative score)` pairs, then four zero bytes.
-pub struct ViriWriter<W: Write> {
+pub(crate) struct ViriWriter<W: Write> {
     out: BufWriter<W>,
 }
 
 impl<W: Write> ViriWriter<W> {
     /// A writer appending games to `out` (buffered here).
-    pub fn new(out: W) -> ViriWriter<W> {
+    pub(super) fn new(out: W) -> ViriWriter<W> {
         ViriWriter {
             out: BufWriter::with_capacity(1 << 16, out),
         }
     }
 
     /// Appends a game already in the file's form: its bytes, as [`super::DataReader`] read them.
-    pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
+    pub(super) fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
         self.out.write_all(bytes)
     }
 }
@@ -56,14 +56,14 @@ impl<W: Write + Send> GameWriter for ViriWriter<W> {
 }
 
 /// Writes one record per position: marlinformat, bulletformat or text.
-pub struct PositionWriter<W: Write> {
+pub(crate) struct PositionWriter<W: Write> {
     format: DataFormat,
     out: BufWriter<W>,
 }
 
 impl<W: Write> PositionWriter<W> {
     /// A writer of `format` (not viriformat, which holds games: `None`) appending to `out`.
-    pub fn new(format: DataFormat, out: W) -> Option<PositionWriter<W>> {
+    pub(super) fn new(format: DataFormat, out: W) -> Option<PositionWriter<W>> {
         (format != DataFormat::Viriformat).then(|| PositionWriter {
             format,
             out: BufWriter::with_capacity(1 << 16, out),
@@ -71,7 +71,7 @@ impl<W: Write> PositionWriter<W> {
     }
 
     /// Appends one position.
-    pub fn write_position(&mut self, p: &DataPosition) -> io::Result<()> {
+    pub(crate) fn write_position(&mut self, p: &DataPosition) -> io::Result<()> {
         let packed = match self.format {
             DataFormat::Marlinformat => pack_marlin(&p.position, p.white_score, p.result),
             DataFormat::Bulletformat => pack_bullet(&p.position, p.white_score, p.result),
@@ -88,11 +88,6 @@ impl<W: Write> PositionWriter<W> {
         };
         let bytes = packed.ok_or_else(|| too_many_pieces(p.position.to_fen()))?;
         self.out.write_all(&bytes)
-    }
-
-    /// Appends a record already in the file's form (as [`super::DataReader`] read it).
-    pub fn write_raw(&mut self, bytes: &[u8]) -> io::Result<()> {
-        self.out.write_all(bytes)
     }
 }
 

@@ -34,7 +34,7 @@ pub enum DatagenEngine {
 
 impl DatagenEngine {
     /// `--engine builtin` or `--engine "CMD ARGS"` (split on whitespace).
-    pub fn from_flag(text: &str) -> Option<DatagenEngine> {
+    pub(crate) fn from_flag(text: &str) -> Option<DatagenEngine> {
         let mut words = text.split_whitespace();
         let command = words.next()?;
         if command == "builtin" && words.clone().next().is_none() {
@@ -148,9 +148,9 @@ pub struct DatagenConfig {
     /// Random legal plies from the start before the engine plays.
     pub random_plies: usize,
     /// Nodes of the verification search of each opening.
-    pub verify_nodes: u64,
+    pub(crate) verify_nodes: u64,
     /// The largest absolute verification score an opening may have, in centipawns.
-    pub verify_window_cp: i32,
+    pub(crate) verify_window_cp: i32,
     /// The data file's format.
     pub format: DataFormat,
     /// The run's directory.

@@ -16,14 +16,14 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Random openings tried per game before the run gives up (see `DatagenError::NoOpening`).
-pub const MAX_OPENING_ATTEMPTS: usize = 1_000;
+pub(crate) const MAX_OPENING_ATTEMPTS: usize = 1_000;
 
 /// How long the engine may stay silent on one move or verification search.
 const MOVE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// What became of one game.
 #[derive(Debug)]
-pub enum GameOutcome {
+pub(crate) enum GameOutcome {
     /// Played to its end.
     Played(Box<DataGame>),
     /// The engine failed during it (crashed, hung, sent an illegal move): nothing is written,
@@ -105,7 +105,7 @@ impl Player for Timed<'_> {
 }
 
 /// The arbiter's rules for a configuration.
-pub fn adjudication_of(
+pub(crate) fn adjudication_of(
     config: &DatagenConfig,
     tables: Option<crate::tablebase::Tablebases>,
 ) -> Adjudication {
@@ -177,7 +177,7 @@ fn opening(
 
 /// Plays game `game` (0-based over the whole run) with `player` on both sides; returns what
 /// became of it and the time the engine spent searching (its openings' verification included).
-pub fn play(
+pub(crate) fn play(
     config: &DatagenConfig,
     adjudication: &Adjudication,
     player: &mut dyn Player,

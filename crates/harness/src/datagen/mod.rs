@@ -9,14 +9,15 @@
 //! writes games in game order, the state file that makes `--resume` exact, and shards).
 //! docs/datagen.md is the user's guide.
 
-pub mod config;
-pub mod game;
-pub mod opening;
-pub mod page;
-pub mod run;
+pub(crate) mod config;
+pub(crate) mod game;
+pub(crate) mod opening;
+pub(crate) mod page;
+pub(crate) mod run;
 
 pub use config::{DatagenConfig, DatagenEngine, DatagenVariant, Overrides, ScoreAdjudication};
-pub use run::{run_datagen, DatagenEvent, DatagenOptions, DatagenSummary};
+pub use page::write_datagen_report;
+pub use run::{run_datagen, DatagenEvent, DatagenOptions, DatagenSummary, STATE_FILE};
 
 use crate::error::{ErrorClass, Failure};
 use std::path::PathBuf;

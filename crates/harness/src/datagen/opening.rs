@@ -8,16 +8,16 @@ use super::config::DatagenVariant;
 use crate::board::Position;
 use crate::openings::generate::StartVariant;
 use crate::rng::Rng;
-use sparring_engine::uci::genfens::random_plies;
+use sparring_engine::uci::random_plies;
 
 /// The stream of game `game` (0-based, counted over the whole run).
-pub fn stream(seed: u64, game: u64) -> Rng {
+pub(crate) fn stream(seed: u64, game: u64) -> Rng {
     Rng::derive(seed, game)
 }
 
 /// The variant's start position, drawn from `rng` where the variant has many (the suite
 /// generator's draw, so both make the same starts from the same stream).
-pub fn variant_start(variant: DatagenVariant, rng: &mut Rng) -> Position {
+pub(crate) fn variant_start(variant: DatagenVariant, rng: &mut Rng) -> Position {
     let variant = match variant {
         DatagenVariant::Standard => StartVariant::Standard,
         DatagenVariant::Chess960 => StartVariant::Chess960,
@@ -28,7 +28,7 @@ pub fn variant_start(variant: DatagenVariant, rng: &mut Rng) -> Position {
 
 /// The next candidate opening of a stream: None when the random plies ended the game (the
 /// caller draws again from the same stream).
-pub fn candidate(variant: DatagenVariant, plies: usize, rng: &mut Rng) -> Option<Position> {
+pub(crate) fn candidate(variant: DatagenVariant, plies: usize, rng: &mut Rng) -> Option<Position> {
     let start = variant_start(variant, rng);
     random_plies(&start, plies, rng)
 }

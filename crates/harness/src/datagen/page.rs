@@ -15,7 +15,11 @@ pub fn write_datagen_report(dir: &Path) -> Result<(), ReportError> {
 }
 
 /// Writes the page of the run under way in `dir`: `done` of its `total` games complete.
-pub fn write_running_datagen_report(dir: &Path, done: u64, total: u64) -> Result<(), ReportError> {
+pub(crate) fn write_running_datagen_report(
+    dir: &Path,
+    done: u64,
+    total: u64,
+) -> Result<(), ReportError> {
     let html = page_of(dir, Some((done, total)))?;
     page::write_report(dir, &html).map_err(ReportError::io(dir.join(page::REPORT_FILE)))
 }
@@ -40,7 +44,7 @@ fn planned_games(dir: &Path) -> Option<u64> {
 }
 
 /// The page of the datagen run in `dir`, from its files (as its end or `sparring report` sees it).
-pub fn datagen_report(dir: &Path) -> Result<String, ReportError> {
+pub(crate) fn datagen_report(dir: &Path) -> Result<String, ReportError> {
     page_of(dir, None)
 }
 

@@ -25,7 +25,7 @@ use std::sync::{mpsc, Arc};
 use std::time::{Duration, Instant};
 
 /// The fingerprint's file in the run's directory.
-pub const RUN_FILE: &str = "run.toml";
+pub(crate) const RUN_FILE: &str = "run.toml";
 /// What is complete: games and bytes.
 pub const STATE_FILE: &str = "state.toml";
 
@@ -139,7 +139,7 @@ fn writer_for(format: DataFormat, out: Counting) -> Result<Box<dyn GameWriter>, 
 }
 
 /// The block of games `shard` plays out of `games`.
-pub fn shard_games(games: u64, shard: Option<Shard>) -> std::ops::Range<u64> {
+pub(crate) fn shard_games(games: u64, shard: Option<Shard>) -> std::ops::Range<u64> {
     match shard {
         None => 0..games,
         Some(s) => {

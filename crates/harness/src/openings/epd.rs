@@ -151,11 +151,11 @@ fn parse_opcodes(text: &str) -> Result<(Option<u16>, Option<u16>), BadLineReason
 /// One EPD operation, `opcode operand* ;`: the opcode and its operands, string operands without
 /// their quotes and with `\` escapes resolved.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EpdOperation<'a> {
+pub(crate) struct EpdOperation<'a> {
     /// The opcode (`ce`, `c9`, `id`, `bm`, ...): a letter, then letters, digits or `_`.
     pub opcode: &'a str,
     /// The operands in order; borrowed unless a string operand held an escape.
-    pub operands: Vec<Cow<'a, str>>,
+    pub(crate) operands: Vec<Cow<'a, str>>,
 }
 
 /// Why the operations part of an EPD line cannot be read.
@@ -189,7 +189,7 @@ impl ErrorClass for EpdOperationError {
 /// `;` outside quotes; a missing `;` after the last one is tolerated. After an error the
 /// iterator ends. This is the one EPD-operations reader: opening suites and training positions
 /// (`record::TrainingPosition`) both use it.
-pub fn epd_operations(text: &str) -> EpdOperations<'_> {
+pub(crate) fn epd_operations(text: &str) -> EpdOperations<'_> {
     EpdOperations {
         text,
         at: 0,
@@ -199,7 +199,7 @@ pub fn epd_operations(text: &str) -> EpdOperations<'_> {
 
 /// The iterator of [`epd_operations`].
 #[derive(Clone, Debug)]
-pub struct EpdOperations<'a> {
+pub(crate) struct EpdOperations<'a> {
     text: &'a str,
     /// Byte offset of the next unread character.
     at: usize,

@@ -106,7 +106,7 @@ pub enum StartVariant {
 impl StartVariant {
     /// The variant's start position, drawn from `rng` where the variant has many (Chess960: one
     /// Scharnagl number; DFRC: White's, then Black's): the suite generator's and `datagen`'s.
-    pub fn draw_start(self, rng: &mut Rng) -> Position {
+    pub(crate) fn draw_start(self, rng: &mut Rng) -> Position {
         let mut draw_number = || rng.below(u64::from(chess960::COUNT)) as u16;
         match self {
             StartVariant::Standard => Ok(Position::startpos()),

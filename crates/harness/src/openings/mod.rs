@@ -17,13 +17,12 @@ mod polyglot;
 pub(crate) use polyglot::double_push_target;
 mod store;
 
-pub use epd::{
-    epd_operations, parse_line as parse_epd_line, EpdOperation, EpdOperationError, EpdOperations,
-};
+pub(crate) use epd::epd_operations;
+pub use epd::{parse_line as parse_epd_line, EpdOperationError};
 pub use error::{BadLine, BadLineReason, OpeningsError};
 pub use polyglot::{
-    decode_move, encode_move, polyglot_key, BookMove, BookPick, BookWalk, PolyglotBook,
-    PolyglotEntry, PolyglotFormatError, MAX_BOOK_PLIES,
+    encode_move, polyglot_key, BookMove, BookPick, BookWalk, PolyglotBook, PolyglotEntry,
+    PolyglotFormatError,
 };
 
 use crate::board::{Move, Position};
@@ -36,7 +35,7 @@ use store::Store;
 /// rights only Chess960 can hold: its 1-based line and FEN. A standard-chess match refuses such
 /// a book, naming the line. Polyglot books (always the standard start) have none; lines that do
 /// not parse are left to the book's own checks.
-pub fn find_chess960_start(bytes: &[u8], format: OpeningFormat) -> Option<(usize, String)> {
+pub(crate) fn find_chess960_start(bytes: &[u8], format: OpeningFormat) -> Option<(usize, String)> {
     let text = String::from_utf8_lossy(bytes);
     for (i, line) in text.lines().enumerate() {
         let pos = match format {
@@ -177,7 +176,7 @@ pub enum BadLinePolicy {
 
 /// The most bytes a suite or book file may have: the store addresses its arena with 32-bit
 /// offsets, and a larger file could not be loaded anyway.
-pub const MAX_BOOK_BYTES: u64 = 1 << 32;
+pub(crate) const MAX_BOOK_BYTES: u64 = 1 << 32;
 
 /// Reads a suite or book file whole. A directory or a device (which could be read without end)
 /// is refused by what it is, and a file past `MAX_BOOK_BYTES` as too large, before it fills

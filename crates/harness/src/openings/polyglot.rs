@@ -88,7 +88,7 @@ pub struct PolyglotBook {
 }
 
 /// The deepest line drawn from a book without a ply limit: books with cycles would go on forever.
-pub const MAX_BOOK_PLIES: usize = 256;
+pub(crate) const MAX_BOOK_PLIES: usize = 256;
 
 impl PolyglotBook {
     /// Reads a book from the bytes of a `.bin` file, checking length and key order.
@@ -296,7 +296,7 @@ pub fn polyglot_key(pos: &Position, double_push_target: Option<Square>) -> u64 {
 
 /// The legal move a Polyglot move encoding names in `pos`, or None (keys can collide).
 /// King-takes-rook castling (e1h1) becomes the king's two-square step (e1g1).
-pub fn decode_move(pos: &Position, raw: u16) -> Option<Move> {
+pub(crate) fn decode_move(pos: &Position, raw: u16) -> Option<Move> {
     let to = Square::from_index((raw & 63) as usize);
     let from = Square::from_index((raw >> 6 & 63) as usize);
     let promotion = match raw >> 12 & 7 {

@@ -15,7 +15,7 @@ const BOTTOM: f64 = 46.0;
 
 /// A histogram with its text alternative.
 #[derive(Clone, Debug, Default)]
-pub struct Histogram {
+pub(crate) struct Histogram {
     /// A name unique on the page (the fill patterns' ids are made from it).
     pub id: String,
     /// The chart's title (shown, and the SVG's `<title>`).
@@ -29,15 +29,15 @@ pub struct Histogram {
     /// What is counted (the y axis' name; empty: games).
     pub y_label: String,
     /// How many bins.
-    pub bins: usize,
+    pub(crate) bins: usize,
     /// Counts already binned: (the bins' labels, each group's count per bin); `groups`' names
     /// name the groups and their values are not used.
-    pub binned: Option<(Vec<String>, Vec<Vec<u64>>)>,
+    pub(crate) binned: Option<(Vec<String>, Vec<Vec<u64>>)>,
 }
 
 impl Histogram {
     /// The bins' edges and each group's counts per bin; None without values.
-    pub fn counts(&self) -> Option<(Vec<f64>, Vec<Vec<u64>>)> {
+    pub(crate) fn counts(&self) -> Option<(Vec<f64>, Vec<Vec<u64>>)> {
         if let Some((labels, counts)) = &self.binned {
             let any = counts.iter().flatten().any(|&c| c > 0);
             return any.then(|| {
@@ -74,7 +74,7 @@ impl Histogram {
     }
 
     /// The chart as an `<svg role="img">` element; None when no group has a value.
-    pub fn svg(&self) -> Option<String> {
+    pub(crate) fn svg(&self) -> Option<String> {
         let (edges, counts) = self.counts()?;
         let (pw, ph) = (WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM);
         let max = counts.iter().flatten().copied().max().unwrap_or(1).max(1) as f64;

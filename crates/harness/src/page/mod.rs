@@ -11,7 +11,7 @@ mod histogram;
 
 pub use chart::{ticks, LineChart, Mark, Rule, Series};
 pub use error::{read_optional, ReportError};
-pub use histogram::Histogram;
+pub(crate) use histogram::Histogram;
 
 use std::fmt::Write as _;
 use std::path::Path;

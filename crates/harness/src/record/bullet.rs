@@ -179,7 +179,7 @@ pub struct BulletReport {
 }
 
 /// How many unconverted lines a `BulletReport` keeps verbatim.
-pub const MAX_KEPT_BULLET_ERRORS: usize = 1000;
+pub(crate) const MAX_KEPT_BULLET_ERRORS: usize = 1000;
 
 /// A conversion that could not read its input or write its output.
 #[derive(Error, Debug)]
@@ -264,19 +264,19 @@ pub fn write_bullet_lines(
 }
 
 /// The bullet file a run writes next to (or instead of) positions.epd.
-pub const BULLET_FILE: &str = "positions.bullet";
+pub(crate) const BULLET_FILE: &str = "positions.bullet";
 
 /// Which game each run of lines in `positions.bullet` belongs to: a bullet line has no room
 /// for an id, and resume and merge must keep a game's lines together.
-pub const BULLET_INDEX_FILE: &str = "positions.bullet.games.csv";
+pub(crate) const BULLET_INDEX_FILE: &str = "positions.bullet.games.csv";
 
 /// The header of `positions.bullet.games.csv`: one row per game, in the order the game's lines
 /// are in `positions.bullet`.
-pub const BULLET_INDEX_HEADER: &str = "game_id,lines";
+pub(crate) const BULLET_INDEX_HEADER: &str = "game_id,lines";
 
 /// A game's training positions as bullet lines, and how many could not be written (no score,
 /// or a label that is not a game result: see the module documentation).
-pub fn bullet_lines(positions: &[TrainingPosition]) -> (String, usize) {
+pub(crate) fn bullet_lines(positions: &[TrainingPosition]) -> (String, usize) {
     let mut text = String::new();
     let mut skipped = 0;
     for p in positions {
@@ -335,7 +335,7 @@ impl ErrorClass for BulletIndexError {
 /// being written when the run was killed) and a cut-off last index row are left out; an index
 /// that lists more lines than the file holds, or a row that is not `id,count`, is an error
 /// (`line N: ...` of the index; the caller names the index file).
-pub fn bullet_lines_by_game(
+pub(crate) fn bullet_lines_by_game(
     bullet: &str,
     bullet_name: &str,
     index: &str,

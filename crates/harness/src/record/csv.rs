@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The header row of `games.csv`.
-pub const GAMES_CSV_HEADER: &str = "game_id,pair_id,round,white,black,opening_id,start_fen,result,termination,plies,duration_ms,reason";
+pub(crate) const GAMES_CSV_HEADER: &str = "game_id,pair_id,round,white,black,opening_id,start_fen,result,termination,plies,duration_ms,reason";
 
 /// One `games.csv` row as it is stored.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,7 +125,7 @@ impl From<&GameRecord> for FinishedGame {
 /// A game already played, as `games.csv` records it (what `--resume` needs, and enough to write
 /// the row again when the file is repaired).
 #[derive(Clone, Debug, PartialEq)]
-pub struct FinishedGame {
+pub(crate) struct FinishedGame {
     /// 1-based id in the schedule.
     pub game_id: u64,
     /// The pair (same opening, colours reversed) the game belongs to.
@@ -172,7 +172,7 @@ impl FinishedGame {
 }
 
 /// Writes a whole `games.csv` (header and rows), e.g. when `--resume` drops rows.
-pub fn write_games_csv(out: &mut impl Write, games: &[FinishedGame]) -> io::Result<()> {
+pub(crate) fn write_games_csv(out: &mut impl Write, games: &[FinishedGame]) -> io::Result<()> {
     write_games_csv_header(out)?;
     let mut writer = row_writer(out);
     for game in games {
@@ -184,7 +184,7 @@ pub fn write_games_csv(out: &mut impl Write, games: &[FinishedGame]) -> io::Resu
 /// Reads the finished games of `games.csv` (none when the file does not exist). A last row cut
 /// short by a killed run (no line end, or too few fields) is ignored, so that game is played
 /// again; a game id listed twice is an error.
-pub fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvError> {
+pub(crate) fn read_finished_games(path: &Path) -> Result<Vec<FinishedGame>, GamesCsvError> {
     let text = match std::fs::read(path) {
         Ok(text) => text,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),

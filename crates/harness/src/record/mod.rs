@@ -10,18 +10,17 @@ mod pgn;
 mod pgn_results;
 mod positions;
 
-pub use self::csv::{
-    read_finished_games, write_games_csv, write_games_csv_header, FinishedGame, GamesCsvError,
-    GAMES_CSV_HEADER,
-};
+pub(crate) use self::csv::{read_finished_games, write_games_csv, FinishedGame};
+pub use self::csv::{write_games_csv_header, GamesCsvError};
 pub use self::pgn::{
-    escape_tag_value, lan, move_comment, split_pgn_games, utc_date, write_pgn, MoveData,
-    PgnGameText, PgnNotation, PgnStyle,
+    lan, split_pgn_games, utc_date, write_pgn, MoveData, PgnGameText, PgnNotation, PgnStyle,
 };
-pub use self::pgn_results::{parse_pgn_results, read_pgn_results, PgnGameResult, PgnResultsError};
+pub(crate) use self::pgn_results::parse_pgn_results;
+pub use self::pgn_results::{read_pgn_results, PgnGameResult, PgnResultsError};
+pub(crate) use self::positions::sample_positions;
 pub use self::positions::{
-    sample_positions, BadPositionId, Outcome, PositionId, PositionLineError, PositionsResolve,
-    TrainingPosition, MAX_TRAINING_SCORE,
+    BadPositionId, Outcome, PositionId, PositionLineError, PositionsResolve, TrainingPosition,
+    MAX_TRAINING_SCORE,
 };
 
 use crate::board::{Color, GameResult, Move, Position};
@@ -62,7 +61,7 @@ pub enum AdjudicationRule {
 impl AdjudicationRule {
     /// The rule that ended a game written earlier, from its termination tag and reason (games.csv
     /// stores no rule): the inverse of the arbiter's reason texts, kept in this one place.
-    pub fn from_stored(termination_tag: &str, reason: &str) -> Option<AdjudicationRule> {
+    pub(crate) fn from_stored(termination_tag: &str, reason: &str) -> Option<AdjudicationRule> {
         if termination_tag != "adjudication" {
             return None;
         }
@@ -94,7 +93,7 @@ impl Termination {
     }
 
     /// Whether the game says something about the engines' chess (used for tuning data).
-    pub fn is_played_out(self) -> bool {
+    pub(crate) fn is_played_out(self) -> bool {
         matches!(self, Termination::Normal | Termination::Adjudication(_))
     }
 }
@@ -113,13 +112,13 @@ pub struct PlayedMove {
     /// How long it took, as the arbiter measured.
     pub time: Duration,
     /// The rest of what the engine reported, for the PGN's move comments.
-    pub details: MoveDetails,
+    pub(crate) details: MoveDetails,
 }
 
 /// What an engine's `info` lines said about its move beyond score, depth and nodes, and the
 /// mover's clock after it: the figures fastchess's `-pgnout nodes=true seldepth=true ...` write.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MoveDetails {
+pub(crate) struct MoveDetails {
     /// `seldepth`.
     pub seldepth: Option<u32>,
     /// `nps`.
@@ -129,7 +128,7 @@ pub struct MoveDetails {
     /// `tbhits`.
     pub tbhits: Option<u64>,
     /// `time`: the search time the engine reported (the latency is the arbiter's time minus it).
-    pub engine_time: Option<Duration>,
+    pub(crate) engine_time: Option<Duration>,
     /// The principal variation as the engine wrote it (unchecked UCI moves).
     pub pv: Vec<String>,
     /// For each `match_line` pattern, the last line of the engine's output for this move that
@@ -138,7 +137,7 @@ pub struct MoveDetails {
     /// The mover's clock after the move (increment added); None without a clock.
     pub time_left: Option<Duration>,
     /// The move came from the engine's own book (cutechess's `book=`), not its search.
-    pub from_book: bool,
+    pub(crate) from_book: bool,
 }
 
 /// A finished game with everything the writers and the statistics need.
@@ -159,9 +158,9 @@ pub struct GameRecord {
     /// Black's configured name.
     pub black: String,
     /// Indices of the engines in the configuration.
-    pub white_engine: usize,
+    pub(crate) white_engine: usize,
     /// Index of Black's engine in the configuration.
-    pub black_engine: usize,
+    pub(crate) black_engine: usize,
     /// The opening's index in the book.
     pub opening_id: usize,
     /// The position the game (book moves included) starts from.
@@ -183,12 +182,12 @@ pub struct GameRecord {
     /// When the game started (the PGN `Date`).
     pub started: SystemTime,
     /// How long it took.
-    pub duration: Duration,
+    pub(crate) duration: Duration,
     /// Per colour (White first): the time left on its clock when the game ended, for a side
     /// that played on a clock.
-    pub clock_left: [Option<Duration>; 2],
+    pub(crate) clock_left: [Option<Duration>; 2],
     /// The side whose engine failed (crash, stall, time loss, illegal move), if one did.
-    pub at_fault: Option<Color>,
+    pub(crate) at_fault: Option<Color>,
 }
 
 impl GameRecord {
@@ -198,7 +197,7 @@ impl GameRecord {
     }
 
     /// The score of the engine playing `color`: 1, 0.5 or 0.
-    pub fn score_for(&self, color: Color) -> f64 {
+    pub(crate) fn score_for(&self, color: Color) -> f64 {
         match (self.result, color) {
             (GameResult::Draw, _) => 0.5,
             (GameResult::WhiteWins, Color::White) | (GameResult::BlackWins, Color::Black) => 1.0,
@@ -207,7 +206,7 @@ impl GameRecord {
     }
 
     /// The score of engine `engine` (a configuration index) in this game.
-    pub fn score_of_engine(&self, engine: usize) -> f64 {
+    pub(crate) fn score_of_engine(&self, engine: usize) -> f64 {
         if engine == self.white_engine {
             self.score_for(Color::White)
         } else {

@@ -106,7 +106,7 @@ pub fn lan(pos: &Position, mv: Move) -> String {
 
 /// A tag value as the PGN standard wants it between quotes: backslash and quote escaped, and line
 /// breaks, tabs and other control characters (which no tag may hold) replaced by spaces.
-pub fn escape_tag_value(value: &str) -> String {
+pub(crate) fn escape_tag_value(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -163,7 +163,7 @@ fn seconds(d: Duration) -> String {
 /// and spelling (`tl=`, `latency=`, `n=`, `sd=`, `nps=`, `hashfull=`, `tbhits=`, `pv="..."`,
 /// `line="..."`), joined by `, `. A figure the engine did not report is written as 0, as
 /// fastchess does.
-pub fn move_comment(m: &PlayedMove, data: &MoveData) -> String {
+pub(crate) fn move_comment(m: &PlayedMove, data: &MoveData) -> String {
     let score = m.score.map(format_score).unwrap_or_default();
     let depth = m.depth.unwrap_or(0);
     let d = &m.details;

@@ -102,7 +102,10 @@ pub fn read_pgn_results(path: &Path) -> Result<Vec<PgnGameResult>, PgnResultsErr
 
 /// The results of every game of a PGN text; `path` names the file in errors. Bytes that are not
 /// UTF-8 (Latin-1 names) are read lossily; movetext is not checked, tag pairs are.
-pub fn parse_pgn_results(bytes: &[u8], path: &Path) -> Result<Vec<PgnGameResult>, PgnResultsError> {
+pub(crate) fn parse_pgn_results(
+    bytes: &[u8],
+    path: &Path,
+) -> Result<Vec<PgnGameResult>, PgnResultsError> {
     split_pgn_games(bytes, 0)
         .into_iter()
         .map(|game| finish(game, path))

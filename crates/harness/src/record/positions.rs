@@ -436,7 +436,7 @@ fn pv_end(pos: &Position, played: &super::PlayedMove, cp: i32) -> Option<(Positi
 /// one kind) when its variation is empty, does not start with the move played, holds an
 /// illegal move, or ends in check, with a winning capture or queen promotion to make, or with
 /// no legal move; and when its end is a position the game already gave.
-pub fn sample_positions(
+pub(crate) fn sample_positions(
     record: &GameRecord,
     limit: usize,
     resolve: PositionsResolve,

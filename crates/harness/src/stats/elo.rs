@@ -56,7 +56,7 @@ pub struct EloEstimate {
 
 impl EloEstimate {
     /// Trinomial estimate: every game is treated as an independent sample.
-    pub fn from_wdl(wdl: Wdl) -> Option<Self> {
+    pub(crate) fn from_wdl(wdl: Wdl) -> Option<Self> {
         let counts = wdl.to_array();
         let s = Sample::new(&[0.0, 0.5, 1.0], &counts)?;
         Some(s.estimate(wdl.games(), 1.0, wdl.draws as f64 / s.n))
@@ -64,7 +64,7 @@ impl EloEstimate {
 
     /// Pentanomial estimate: every game pair is one sample, which removes the
     /// opening bias from the variance (the default for paired games).
-    pub fn from_ptnml(p: Pentanomial) -> Option<Self> {
+    pub(crate) fn from_ptnml(p: Pentanomial) -> Option<Self> {
         let counts = p.to_array();
         let s = Sample::new(&[0.0, 0.25, 0.5, 0.75, 1.0], &counts)?;
         // A pair score is the mean of two games, so one game's variance is twice it.

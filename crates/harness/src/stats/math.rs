@@ -4,7 +4,8 @@
 use std::f64::consts::{FRAC_2_SQRT_PI, PI, SQRT_2};
 
 /// Error function, accurate to a few ulps over the whole real line.
-pub fn erf(x: f64) -> f64 {
+#[cfg(test)]
+pub(crate) fn erf(x: f64) -> f64 {
     if x.is_nan() {
         return f64::NAN;
     }
@@ -18,7 +19,7 @@ pub fn erf(x: f64) -> f64 {
 }
 
 /// Complementary error function `1 - erf(x)`, without cancellation for large `x`.
-pub fn erfc(x: f64) -> f64 {
+pub(crate) fn erfc(x: f64) -> f64 {
     if x.is_nan() {
         f64::NAN
     } else if x < 0.0 {
@@ -59,13 +60,13 @@ fn erfc_continued_fraction(x: f64) -> f64 {
 }
 
 /// Standard normal cumulative distribution function Φ.
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / SQRT_2)
 }
 
 /// Standard normal quantile Φ⁻¹(p): Acklam's rational approximation refined by
 /// one Halley step, good to about 1e-15. Returns ±∞ at 0/1 and NaN outside [0, 1].
-pub fn normal_quantile(p: f64) -> f64 {
+pub(crate) fn normal_quantile(p: f64) -> f64 {
     if p.is_nan() || !(0.0..=1.0).contains(&p) {
         return f64::NAN;
     }

@@ -29,10 +29,10 @@ use std::str::FromStr;
 use thiserror::Error;
 
 pub use elo::{elo_from_score, nelo_from_t, score_from_elo, EloEstimate, NELO_PER_T};
-pub use math::{cholesky_solve, erf, erfc, normal_cdf, normal_quantile};
+pub use math::cholesky_solve;
 pub use ratings::{
     Anchor, Difference, EngineRating, Interval, JointRatings, RatedGame, Rating, RatingOptions,
-    RatingsError, DEFAULT_RESAMPLES, DEFAULT_SEED, MAX_RESAMPLES, MIN_RESAMPLES,
+    RatingsError, DEFAULT_RESAMPLES, DEFAULT_SEED,
 };
 pub use report::{fixed, report_ptnml, report_wdl};
 pub use sprt::{llr_logistic, llr_normalized, SprtDecision, SprtModel, SprtParams};
@@ -188,7 +188,7 @@ impl Wdl {
     }
 
     /// Games played, `None` if the total does not fit in a `u64`.
-    pub fn checked_games(&self) -> Option<u64> {
+    pub(crate) fn checked_games(&self) -> Option<u64> {
         self.wins.checked_add(self.draws)?.checked_add(self.losses)
     }
 
@@ -340,7 +340,7 @@ impl Pentanomial {
     }
 
     /// Pairs played, `None` if the total does not fit in a `u64`.
-    pub fn checked_pairs(&self) -> Option<u64> {
+    pub(crate) fn checked_pairs(&self) -> Option<u64> {
         self.to_array()
             .iter()
             .try_fold(0u64, |total, &count| total.checked_add(count))
@@ -352,7 +352,7 @@ impl Pentanomial {
     }
 
     /// Games played, `None` if the total does not fit in a `u64`.
-    pub fn checked_games(&self) -> Option<u64> {
+    pub(crate) fn checked_games(&self) -> Option<u64> {
         self.checked_pairs()?.checked_mul(2)
     }
 

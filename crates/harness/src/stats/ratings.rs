@@ -35,10 +35,10 @@ use thiserror::Error;
 pub const DEFAULT_RESAMPLES: u32 = 1000;
 
 /// The fewest resamples accepted: each tail of the interval then holds at least two of them.
-pub const MIN_RESAMPLES: u32 = 100;
+pub(crate) const MIN_RESAMPLES: u32 = 100;
 
 /// The most resamples accepted (a bound on time and memory, far past any use).
-pub const MAX_RESAMPLES: u32 = 100_000;
+pub(crate) const MAX_RESAMPLES: u32 = 100_000;
 
 /// The bootstrap's seed by default: the runner and `sparring ratings` use it, so rating a run
 /// again gives its ratings.csv.

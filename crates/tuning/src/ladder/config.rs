@@ -6,8 +6,8 @@
 //! line and key (`loop.toml:14:9: `selfplay.time_control.nodes` is ...`).
 
 use super::network::NetworkStages;
-use crate::arena::matchmaking::manifest::{file_hash, settings_hash};
 use crate::arena::MatchConfig;
+use crate::arena::{file_hash, settings_hash};
 use crate::rng::Rng;
 use crate::spsa::SpsaConfig;
 use crate::texel::TuneConfig;
@@ -66,12 +66,12 @@ pub struct LoopConfig {
     pub wave_pairs: u64,
     /// `anchor.every` (0 without an `[anchor]` table): the anchor gauntlet runs after every
     /// this many generations.
-    pub anchor_every: u32,
+    pub(crate) anchor_every: u32,
     /// `anchor.engine[i].rating`: the panel's ratings (0 when not given), in engine order.
-    pub anchor_ratings: Vec<f64>,
+    pub(crate) anchor_ratings: Vec<f64>,
     /// `spsa.every` (0 without an `[spsa]` table): the challenger's search constants are
     /// SPSA-tuned in every generation divisible by this.
-    pub spsa_every: u32,
+    pub(crate) spsa_every: u32,
     /// `model = "network"`: the stages that replace self-play and tune; None: the Texel loop.
     pub network: Option<NetworkStages>,
     pub(super) text: String,
@@ -323,7 +323,7 @@ impl LoopConfig {
     }
 
     /// The champion files the configuration starts from.
-    pub fn start_champion(&self) -> EngineFiles {
+    pub(crate) fn start_champion(&self) -> EngineFiles {
         EngineFiles {
             weights: self.champion.weights.clone(),
             search: self.champion.search.clone(),
@@ -333,7 +333,7 @@ impl LoopConfig {
 
     /// Generation `generation`'s self-play: the champion against itself, recording positions
     /// into `dir`. Returns the configuration and its text (written beside the run).
-    pub fn selfplay_config(
+    pub(crate) fn selfplay_config(
         &self,
         generation: u32,
         champion: &EngineFiles,
@@ -356,7 +356,7 @@ impl LoopConfig {
 
     /// Generation `generation`'s gate: the challenger (first) against the champion, with the
     /// `[gate.sprt]` test, written into `dir` (played in waves of `wave_pairs` pairs).
-    pub fn gate_config(
+    pub(crate) fn gate_config(
         &self,
         generation: u32,
         challenger: &EngineFiles,
@@ -374,7 +374,7 @@ impl LoopConfig {
     }
 
     /// The anchor gauntlet after generation `generation`: the champion against the panel.
-    pub fn anchor_config(
+    pub(crate) fn anchor_config(
         &self,
         generation: u32,
         champion: &EngineFiles,
@@ -403,7 +403,7 @@ impl LoopConfig {
     /// Generation `generation`'s SPSA run over the challenger's search constants (`[spsa]`:
     /// its plain keys are the SPSA file's `[spsa]` table, its tables and `[[spsa.param]]` that
     /// file's own), starting from `challenger`, written into `dir`.
-    pub fn spsa_config(
+    pub(crate) fn spsa_config(
         &self,
         generation: u32,
         challenger: &EngineFiles,
@@ -562,7 +562,7 @@ impl LoopConfig {
 
     /// The fingerprint keys of the champion's files with their byte hashes: what loop.toml
     /// files written before settings hashes hold, accepted on resume while the file is unchanged.
-    pub fn champion_byte_hashes(&self) -> BTreeMap<String, String> {
+    pub(crate) fn champion_byte_hashes(&self) -> BTreeMap<String, String> {
         self.champion_files()
             .map(|(key, path)| (key.to_string(), file_hash(path)))
             .collect()

@@ -15,19 +15,21 @@
 //! recorded positions are put in game order before the tune reads them, and the gate's SPRT is
 //! read at the ends of waves of pairs, never in the order concurrent games happen to finish.
 
-pub mod config;
-pub mod network;
-pub mod page;
+pub(crate) mod config;
+pub(crate) mod network;
+pub(crate) mod page;
 mod record;
 mod run;
 mod staged;
 mod stages;
-pub mod svg;
+pub(crate) mod svg;
 
 pub use config::{Champion, EngineFiles, LoopConfig};
 pub use network::{NetworkStages, TrainInit};
+pub use page::write_loop_report;
 pub use record::{read_rows, GenerationRow, GENERATIONS_FILE};
-pub use run::{run_loop, LoopOptions, LoopSummary, LOOP_MANIFEST};
+pub(crate) use run::LOOP_MANIFEST;
+pub use run::{run_loop, LoopOptions, LoopSummary};
 pub use staged::StagePlan;
 
 use crate::arena::{ArenaError, BookSetupError, LockError, MergeError};

@@ -88,7 +88,7 @@ impl LoopConfig {
 
     /// Generation `generation`'s data run: the champion plays itself into `dir`. Its plain
     /// keys are the datagen file's `[datagen]` table, its tables that file's own.
-    pub fn datagen_config(
+    pub(crate) fn datagen_config(
         &self,
         generation: u32,
         champion: &EngineFiles,
@@ -145,7 +145,7 @@ impl LoopConfig {
 
     /// A generation's training run over `files`, from `init`'s float weights (None: bullet's
     /// random start), written into `dir`.
-    pub fn train_config(
+    pub(crate) fn train_config(
         &self,
         files: &[PathBuf],
         init: Option<&Path>,
@@ -191,7 +191,7 @@ impl LoopConfig {
 
 impl Generation<'_, '_> {
     /// The champion's data run (generation 1 with `champion.data` plays none).
-    pub fn datagen(&mut self, champion: &EngineFiles) -> Result<SelfplayOutcome, LoopError> {
+    pub(super) fn datagen(&mut self, champion: &EngineFiles) -> Result<SelfplayOutcome, LoopError> {
         if self.number == 1 && !self.config.champion.data.is_empty() {
             self.started(Stage::Datagen);
             let files = self.config.champion.data.len();
@@ -209,7 +209,7 @@ impl Generation<'_, '_> {
         self.started(Stage::Datagen);
         self.write_stage_config(Stage::Datagen, &text)?;
         let options = DatagenOptions {
-            resume: out.join(crate::datagen::run::STATE_FILE).exists(),
+            resume: out.join(crate::datagen::STATE_FILE).exists(),
             ..DatagenOptions::default()
         };
         let (generation, total, started) = (self.number, config.games, Instant::now());
@@ -245,7 +245,7 @@ impl Generation<'_, '_> {
 
     /// Trains the challenger network over `files`; a killed training run resumes from its
     /// checkpoint with the bytes an uninterrupted one gives.
-    pub fn train(
+    pub(super) fn train(
         &mut self,
         files: &[PathBuf],
         champion: &EngineFiles,
@@ -313,7 +313,7 @@ impl Generation<'_, '_> {
 
     /// The challenger's files: the trained network (and its float weights) copied into the
     /// generation; the champion's weights and search constants.
-    pub fn net_challenger(&self, champion: &EngineFiles) -> Result<EngineFiles, LoopError> {
+    pub(crate) fn net_challenger(&self, champion: &EngineFiles) -> Result<EngineFiles, LoopError> {
         let trained = self.dir.join("train");
         let net = self.dir.join(NET_FILE);
         let quantised = trained.join("quantised.bin");

@@ -12,7 +12,7 @@ pub fn write_loop_report(dir: &Path) -> Result<(), ReportError> {
 }
 
 /// The page of the loop in `dir`.
-pub fn loop_report(dir: &Path) -> Result<String, ReportError> {
+pub(crate) fn loop_report(dir: &Path) -> Result<String, ReportError> {
     let path = dir.join(super::GENERATIONS_FILE);
     let text = read_optional(&path)?.ok_or_else(|| ReportError::NotARun {
         dir: dir.to_path_buf(),

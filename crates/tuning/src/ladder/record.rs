@@ -8,7 +8,7 @@ use std::path::Path;
 /// The ladder's table, one row per finished generation.
 pub const GENERATIONS_FILE: &str = "generations.csv";
 /// A generation's row in its own directory: written last, so its presence means finished.
-pub const RESULT_FILE: &str = "result.toml";
+pub(crate) const RESULT_FILE: &str = "result.toml";
 
 /// One finished generation.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,7 +85,7 @@ impl GenerationRow {
 }
 
 /// Writes `generations.csv` from all rows (atomically).
-pub fn write_rows(dir: &Path, rows: &[GenerationRow]) -> Result<(), LoopError> {
+pub(crate) fn write_rows(dir: &Path, rows: &[GenerationRow]) -> Result<(), LoopError> {
     let path = dir.join(GENERATIONS_FILE);
     let mut writer = csv::Writer::from_writer(Vec::new());
     for row in rows {

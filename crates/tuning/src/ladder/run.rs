@@ -8,7 +8,7 @@ use super::stages::{
     verdict, GateOutcome, Generation, OnEvent, SelfplayOutcome, TuneOutcome, DATA_FILE,
 };
 use super::{io_error, LoopError, LoopEvent, Stage};
-use crate::arena::matchmaking::lock::LOCK_FILE;
+use crate::arena::LOCK_FILE;
 use crate::arena::{EngineKind, MatchConfig, OutputLock};
 use crate::eval::EvalParams;
 use crate::nnue::Network;
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// The loop's fingerprint file in the run directory.
-pub const LOOP_MANIFEST: &str = "loop.run.toml";
+pub(crate) const LOOP_MANIFEST: &str = "loop.run.toml";
 
 /// How to run a loop.
 #[derive(Clone, Debug, Default)]

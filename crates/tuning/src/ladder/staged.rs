@@ -4,7 +4,7 @@
 
 use super::stages::Generation;
 use super::{io_error, LoopError, Stage};
-use crate::arena::matchmaking::schedule::Wave;
+use crate::arena::Wave;
 use crate::arena::{merge_shards, MatchConfig, MergeOptions, MergeReport, PairingStats};
 use crate::toml_config::ConfigError;
 use std::path::{Path, PathBuf};

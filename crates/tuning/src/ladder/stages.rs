@@ -5,7 +5,7 @@
 use super::config::{EngineFiles, LoopConfig};
 use super::staged::Halt;
 use super::{io_error, LoopError, LoopEvent, Stage};
-use crate::arena::matchmaking::schedule::Wave;
+use crate::arena::Wave;
 use crate::arena::{
     openings_of, run_tournament, Event, Fingerprint, MatchConfig, OpeningSource, PairingStats,
     RunOptions,
@@ -147,7 +147,7 @@ impl Generation<'_, '_> {
     }
 
     /// Self-play of the champion; its positions end up in `data.epd` in game order.
-    pub fn selfplay(&mut self, champion: &EngineFiles) -> Result<SelfplayOutcome, Halt> {
+    pub(super) fn selfplay(&mut self, champion: &EngineFiles) -> Result<SelfplayOutcome, Halt> {
         let out = self.dir.join("selfplay");
         let (config, text) = self.config.selfplay_config(self.number, champion, &out)?;
         let games = config.total_games();
@@ -167,7 +167,7 @@ impl Generation<'_, '_> {
     }
 
     /// Texel-tunes the challenger from the champion's weights over `files`.
-    pub fn tune(
+    pub(super) fn tune(
         &mut self,
         files: &[PathBuf],
         champion: &EngineFiles,
@@ -239,7 +239,7 @@ impl Generation<'_, '_> {
 
     /// The challenger's files, copied into the generation (the tuned weights, the champion's
     /// search constants).
-    pub fn challenger(&self, champion: &EngineFiles) -> Result<EngineFiles, LoopError> {
+    pub(super) fn challenger(&self, champion: &EngineFiles) -> Result<EngineFiles, LoopError> {
         let weights = self.dir.join("challenger.weights.toml");
         let tuned = self.dir.join("tune").join("weights.toml");
         crate::files::copy_atomic(&tuned, &weights).map_err(io_error(&tuned))?;
@@ -260,7 +260,7 @@ impl Generation<'_, '_> {
 
     /// SPSA over the challenger's search constants (and any weights `[[spsa.param]]` names),
     /// from the challenger's files; the tuned values become the challenger's files.
-    pub fn spsa(&mut self, challenger: &EngineFiles) -> Result<EngineFiles, LoopError> {
+    pub(super) fn spsa(&mut self, challenger: &EngineFiles) -> Result<EngineFiles, LoopError> {
         let out = self.dir.join("spsa");
         let (config, text) = self.config.spsa_config(self.number, challenger, &out)?;
         self.started(Stage::Spsa);
@@ -344,7 +344,7 @@ impl Generation<'_, '_> {
 
     /// Reports a gate not played: the challenger's values are the champion's, so an SPRT could
     /// only measure noise (and a draw-heavy one could run for ever).
-    pub fn skip_gate(&mut self) {
+    pub(crate) fn skip_gate(&mut self) {
         self.started(Stage::Gate);
         self.finished(
             Stage::Gate,
@@ -353,7 +353,7 @@ impl Generation<'_, '_> {
     }
 
     /// Challenger against champion, wave by wave until the SPRT decides or the games run out.
-    pub fn gate(
+    pub(super) fn gate(
         &mut self,
         challenger: &EngineFiles,
         champion: &EngineFiles,
@@ -426,7 +426,7 @@ impl Generation<'_, '_> {
     }
 
     /// The champion against the anchor panel.
-    pub fn anchor(&mut self, champion: &EngineFiles) -> Result<AnchorOutcome, Halt> {
+    pub(super) fn anchor(&mut self, champion: &EngineFiles) -> Result<AnchorOutcome, Halt> {
         let out = self.dir.join("anchor");
         let (config, text) = self.config.anchor_config(self.number, champion, &out)?;
         self.started(Stage::Anchor);

@@ -25,7 +25,7 @@ struct Point {
 }
 
 /// The picture of a ladder's rows.
-pub fn ladder_svg(rows: &[GenerationRow]) -> String {
+pub(crate) fn ladder_svg(rows: &[GenerationRow]) -> String {
     let mut ladder = vec![Point {
         generation: 0.0,
         value: 0.0,

@@ -294,7 +294,7 @@ impl SpsaConfig {
 }
 
 /// FNV-1a of a text: a content hash for the run description (not cryptographic).
-pub fn fingerprint(text: &str) -> u64 {
+pub(crate) fn fingerprint(text: &str) -> u64 {
     text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     })

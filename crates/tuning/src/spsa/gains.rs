@@ -34,7 +34,7 @@ impl GainSchedule {
     }
 
     /// Spall's stability constant A.
-    pub fn big_a(&self) -> f64 {
+    pub(crate) fn big_a(&self) -> f64 {
         self.a_ratio * self.iterations as f64
     }
 }
@@ -47,12 +47,17 @@ pub struct Gains {
     /// The step constant a.
     pub a: f64,
     /// The floor of the perturbation: 0.5 for integers, 0 for reals.
-    pub c_floor: f64,
+    pub(crate) c_floor: f64,
 }
 
 impl Gains {
     /// The constants that give `c_end` and `r_end` at the last iteration of `schedule`.
-    pub fn from_ends(c_end: f64, r_end: f64, kind: ParamKind, schedule: &GainSchedule) -> Gains {
+    pub(crate) fn from_ends(
+        c_end: f64,
+        r_end: f64,
+        kind: ParamKind,
+        schedule: &GainSchedule,
+    ) -> Gains {
         let n = schedule.iterations.max(1) as f64;
         Gains {
             c: c_end * n.powf(schedule.gamma),
@@ -65,12 +70,12 @@ impl Gains {
     }
 
     /// The perturbation c_k of iteration `k` (0-based).
-    pub fn c_k(&self, k: u64, schedule: &GainSchedule) -> f64 {
+    pub(crate) fn c_k(&self, k: u64, schedule: &GainSchedule) -> f64 {
         (self.c / ((k + 1) as f64).powf(schedule.gamma)).max(self.c_floor)
     }
 
     /// The step gain a_k of iteration `k` (0-based).
-    pub fn a_k(&self, k: u64, schedule: &GainSchedule) -> f64 {
+    pub(crate) fn a_k(&self, k: u64, schedule: &GainSchedule) -> f64 {
         self.a / (schedule.big_a() + (k + 1) as f64).powf(schedule.alpha)
     }
 
@@ -149,11 +154,17 @@ pub fn parse_param_line(line: &str) -> Result<ParamLine, String> {
 /// The largest `c_end` and `r_end` (and the reciprocal of the smallest `c_end`): with spsa's
 /// bounds on A, α and γ the gains and every step stay finite; beyond them a step came out
 /// NaN (inf / inf) and was tuned on.
-pub const MAX_GAIN_END: f64 = 1e50;
+pub(crate) const MAX_GAIN_END: f64 = 1e50;
 
 /// The consistency every parameter needs: min <= value <= max, c_end from 1e-50 to 1e50, r_end
 /// from 0 to 1e50.
-pub fn check_param(min: f64, max: f64, value: f64, c_end: f64, r_end: f64) -> Result<(), String> {
+pub(crate) fn check_param(
+    min: f64,
+    max: f64,
+    value: f64,
+    c_end: f64,
+    r_end: f64,
+) -> Result<(), String> {
     if min > max {
         return Err(format!("min {min} is above max {max}"));
     }

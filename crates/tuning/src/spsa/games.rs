@@ -22,7 +22,7 @@ use std::time::Duration;
 const OPENING_STREAM: u64 = 0x6f70_656e << 24;
 
 /// Games as a configuration sets them up: openings, time control, adjudication.
-pub struct GameRules {
+pub(crate) struct GameRules {
     openings: Arc<dyn OpeningSource>,
     order: Schedule,
     random_plies: usize,
@@ -35,7 +35,7 @@ pub struct GameRules {
 
 impl GameRules {
     /// The rules of `config`, with its opening book loaded (bad lines skipped).
-    pub fn from_config(config: &SpsaConfig) -> Result<GameRules, SpsaError> {
+    pub(crate) fn from_config(config: &SpsaConfig) -> Result<GameRules, SpsaError> {
         let openings: Arc<dyn OpeningSource> = match &config.openings {
             None => Arc::new(crate::arena::StartPosition),
             Some(o) => {
@@ -155,7 +155,7 @@ impl BuiltinObjective {
     }
 
     /// The engine's parameters with `values` in place.
-    pub fn params_with(&self, values: &[f64]) -> EngineParams {
+    pub(crate) fn params_with(&self, values: &[f64]) -> EngineParams {
         with_values(&self.base, &self.targets, values)
     }
 
@@ -167,7 +167,7 @@ impl BuiltinObjective {
 }
 
 /// `base` with each target set to its value.
-pub fn with_values(base: &EngineParams, targets: &[Target], values: &[f64]) -> EngineParams {
+pub(crate) fn with_values(base: &EngineParams, targets: &[Target], values: &[f64]) -> EngineParams {
     let mut params = base.clone();
     params.set_all(targets, values);
     params
@@ -198,7 +198,7 @@ pub struct UciObjective {
 }
 
 /// A value as a UCI option value: integers without a fraction.
-pub fn option_value(kind: ParamKind, value: f64) -> String {
+pub(crate) fn option_value(kind: ParamKind, value: f64) -> String {
     match kind {
         ParamKind::Int => format!("{}", value.round() as i64),
         ParamKind::Float => format!("{value}"),

@@ -12,26 +12,27 @@
 //! - `config`: the TOML configuration (its parameters in `params`); `games`: the objectives
 //!   that play real games.
 
-pub mod config;
+pub(crate) mod config;
 pub(crate) mod gains;
-pub mod games;
-pub mod names;
-pub mod page;
+pub(crate) mod games;
+pub(crate) mod names;
+pub(crate) mod page;
 mod params;
-pub mod plan;
-pub mod run;
-pub mod shards;
-pub mod svg;
+pub(crate) mod plan;
+pub(crate) mod run;
+pub(crate) mod shards;
+pub(crate) mod svg;
 
-pub use config::{SpsaConfig, SpsaEngine};
+pub use config::{SpsaConfig, SpsaEngine, SpsaOpenings};
 pub use gains::{format_param_line, parse_param_line, GainSchedule, Gains, ParamLine};
 pub use games::{BuiltinObjective, UciObjective};
-pub use names::{resolve, EngineParams, Phase, Target};
+pub use names::{resolve, EngineParams, NamedTarget, Phase, Target};
+pub use page::write_spsa_report;
 pub use plan::{Perturbation, SpsaParam, SpsaPlan};
 pub use run::{
     run_spsa, GameJob, GameOutcome, GameWorker, Objective, RunOptions, SpsaEvent, SpsaSummary,
 };
-pub use shards::run_spsa_shard;
+pub use shards::{check_split, run_spsa_shard, shard_pairs};
 
 use crate::error::{ErrorClass, Failure};
 use crate::search::ParamKind;
@@ -51,7 +52,7 @@ pub enum SpsaError {
         /// The configuration file that names the book.
         config: String,
         /// Why the book cannot be used.
-        source: crate::arena::matchmaking::schedule::BookSetupError,
+        source: crate::arena::BookSetupError,
     },
     /// An engine cannot be started or created.
     #[error("engine: {0}")]
@@ -66,7 +67,7 @@ pub enum SpsaError {
     },
     /// Another process holds the run directory, or its lock file cannot be made.
     #[error(transparent)]
-    Lock(#[from] crate::arena::matchmaking::lock::LockError),
+    Lock(#[from] crate::arena::LockError),
     /// The directory holds a run and `--resume` was not given.
     #[error("{}: holds an SPSA run; continue it with --resume, or choose another --out", dir.display())]
     RunExists {

@@ -8,7 +8,7 @@ use crate::eval::{EvalParams, MAX_WEIGHT};
 use crate::search::{ParamKind, SearchParamSpec, SearchParams, SEARCH_PARAMS};
 
 /// The prefix of search parameter names.
-pub const SEARCH_PREFIX: &str = "search.";
+pub(crate) const SEARCH_PREFIX: &str = "search.";
 
 /// Middlegame or endgame half of an evaluation weight.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -62,7 +62,7 @@ impl Target {
 
     /// The range tuned when the configuration gives none: a search constant's whole range; for
     /// a weight v, [v - w, v + w] with w = max(|v|, 20) (Stockfish's [0, 2v] for v > 0).
-    pub fn natural_range(&self, value: f64) -> (f64, f64) {
+    pub(crate) fn natural_range(&self, value: f64) -> (f64, f64) {
         match self {
             Target::Search(spec) => (spec.min, spec.max),
             Target::Weight { .. } => {
@@ -107,7 +107,7 @@ impl EngineParams {
 
     /// Sets every target to its value, as `set` does one (the search's derived tables are
     /// recomputed once).
-    pub fn set_all(&mut self, targets: &[Target], values: &[f64]) {
+    pub(crate) fn set_all(&mut self, targets: &[Target], values: &[f64]) {
         for (target, &value) in targets.iter().zip(values) {
             self.set_deferred(target, value);
         }
@@ -150,7 +150,7 @@ fn under(name: &str, query: &str) -> bool {
 }
 
 /// Every search constant by name, in file order.
-pub fn search_targets() -> Vec<NamedTarget> {
+pub(crate) fn search_targets() -> Vec<NamedTarget> {
     SEARCH_PARAMS
         .iter()
         .map(|spec| NamedTarget {
@@ -162,7 +162,7 @@ pub fn search_targets() -> Vec<NamedTarget> {
 
 /// Every evaluation weight half by name, in layout order (mg before eg of each weight). The
 /// pawn table's first and last ranks are left out: no pawn stands there.
-pub fn weight_targets() -> Vec<NamedTarget> {
+pub(crate) fn weight_targets() -> Vec<NamedTarget> {
     let params = EvalParams::zeroed();
     let mut out = Vec::with_capacity(2 * params.len());
     for index in 0..params.len() {

@@ -21,7 +21,7 @@ pub(super) fn refresh(dir: &Path) -> Result<(), super::SpsaError> {
 }
 
 /// The page of the SPSA run in `dir`.
-pub fn spsa_report(dir: &Path) -> Result<String, ReportError> {
+pub(crate) fn spsa_report(dir: &Path) -> Result<String, ReportError> {
     let path = dir.join(super::run::TRAJECTORY);
     let text = read_optional(&path)?.ok_or_else(|| ReportError::NotARun {
         dir: dir.to_path_buf(),

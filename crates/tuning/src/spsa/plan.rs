@@ -112,7 +112,11 @@ impl SpsaPlan {
     /// minus): reals as they are, integers rounded stochastically, floor(x + u), with one
     /// seeded u per parameter and pair shared by both sides (as OpenBench does), so rounding
     /// adds no bias on average and never favours one side.
-    pub fn engine_values(&self, perturbation: &Perturbation, pair: u64) -> (Vec<f64>, Vec<f64>) {
+    pub(crate) fn engine_values(
+        &self,
+        perturbation: &Perturbation,
+        pair: u64,
+    ) -> (Vec<f64>, Vec<f64>) {
         let stream = ROUND_STREAM ^ (perturbation.iteration * self.pairs_per_iteration + pair);
         let mut rng = Rng::derive(self.seed, stream);
         let mut plus = perturbation.plus.clone();

@@ -141,7 +141,7 @@ pub struct SpsaSummary {
 }
 
 /// The tuned files for θ: (file name, content) pairs written into the run directory.
-pub type TunedFiles<'a> = &'a dyn Fn(&[f64]) -> Vec<(String, String)>;
+pub(crate) type TunedFiles<'a> = &'a dyn Fn(&[f64]) -> Vec<(String, String)>;
 
 pub(super) const STATE: &str = "state.toml";
 pub(super) const RUN: &str = "run.txt";

@@ -40,7 +40,7 @@ fn games_in_pair(w: u64, d: u64, l: u64) -> Option<u64> {
 }
 
 /// The directory of the iterations' pair files inside the shared directory.
-pub const ITERATIONS: &str = "iterations";
+pub(crate) const ITERATIONS: &str = "iterations";
 
 /// The longest pause between two looks at the shared directory while waiting.
 const MAX_POLL: Duration = Duration::from_secs(2);
@@ -55,7 +55,7 @@ pub fn shard_pairs(shard: Shard, pairs_per_iteration: u64) -> Range<u64> {
 }
 
 /// Where `shard` writes its pairs of iteration `k`: `SHARED/iterations/<k>/pairs-I-of-N.csv`.
-pub fn pair_file(shared: &Path, k: u64, shard: Shard) -> PathBuf {
+pub(crate) fn pair_file(shared: &Path, k: u64, shard: Shard) -> PathBuf {
     shared
         .join(ITERATIONS)
         .join(k.to_string())

@@ -12,7 +12,7 @@ const COLUMNS: usize = 4;
 const MAX_POINTS: usize = 600;
 
 /// The chart of every parameter's path; `trajectory[k]` is θ after k iterations.
-pub fn trajectory_svg(plan: &SpsaPlan, trajectory: &[Vec<f64>]) -> String {
+pub(crate) fn trajectory_svg(plan: &SpsaPlan, trajectory: &[Vec<f64>]) -> String {
     let n = plan.params.len();
     let columns = COLUMNS.min(n.max(1));
     let rows = n.div_ceil(columns).max(1);

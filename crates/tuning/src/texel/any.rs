@@ -297,7 +297,7 @@ fn whole(x: f64) -> i64 {
 }
 
 /// The tuned weights as TOML: `name = [mg, eg]` (tapered) or `name = value`, rounded.
-pub fn weights_toml(result: &AnyResult) -> String {
+pub(crate) fn weights_toml(result: &AnyResult) -> String {
     let mut out = format!(
         "# Texel-tuned on {} positions, K = {:.6} (base 10), mean squared error {:.9} -> {:.9}\n[weights]\n",
         result.positions, result.k, result.start_mse, result.final_mse
@@ -327,7 +327,7 @@ fn toml_key(name: &str) -> String {
 }
 
 /// (option name, value) per tuned weight: `NAME` untapered, `NAME.mg` and `NAME.eg` tapered.
-pub fn named_values(result: &AnyResult) -> Vec<(String, i64)> {
+pub(crate) fn named_values(result: &AnyResult) -> Vec<(String, i64)> {
     let mut out = Vec::new();
     for (spec, w) in result.specs.iter().zip(&result.weights) {
         if result.tapered {
@@ -342,7 +342,7 @@ pub fn named_values(result: &AnyResult) -> Vec<(String, i64)> {
 
 /// The weight files and the names they carry until the evaluation has been checked after the
 /// fit (`write_checked_outputs`): nobody loads an unchecked fit by mistake.
-pub const UNVERIFIED_NAMES: [(&str, &str); 3] = [
+pub(crate) const UNVERIFIED_NAMES: [(&str, &str); 3] = [
     ("weights.toml", "weights.unverified.toml"),
     ("weights.txt", "weights.unverified.txt"),
     ("setoption.txt", "setoption.unverified.txt"),

@@ -63,9 +63,9 @@ pub struct OptimizerConfig {
     /// weight per step.
     pub learning_rate: f64,
     /// `optimizer.beta1` (default 0.9, in [0, 1)): decay rate of Adam's mean gradient.
-    pub beta1: f64,
+    pub(crate) beta1: f64,
     /// `optimizer.beta2` (default 0.999, in [0, 1)): decay rate of Adam's mean squared gradient.
-    pub beta2: f64,
+    pub(crate) beta2: f64,
     /// `optimizer.epochs` (default 2000): the most epochs to run, each one pass over the training
     /// data.
     pub epochs: usize,
@@ -120,9 +120,6 @@ pub struct TuneConfig {
     /// The `[engine]` table: an external engine whose evaluation is tuned through the trace
     /// protocol instead of sparring's (`sparring tune --engine` overrides it).
     pub engine: Option<EngineSpec>,
-    /// Line and column of `data.validation_fraction` (of `[data]` when absent), for
-    /// `no_training_data`.
-    validation_fraction_position: (usize, usize),
     /// Line and column of `data.files`, for errors about its entries.
     files_position: (usize, usize),
 }
@@ -220,7 +217,6 @@ impl TuneConfig {
             optimizer: optimizer_config(&doc, f.optimizer)?,
             output: output_config(&doc, f.output)?,
             engine: f.engine.map(|e| engine_config(&doc, e)).transpose()?,
-            validation_fraction_position: doc.position("data.validation_fraction"),
             files_position: doc.position("data.files"),
         })
     }
@@ -230,24 +226,6 @@ impl TuneConfig {
     pub fn data_files_location(&self) -> String {
         let (line, column) = self.files_position;
         format!("{}:{line}:{column}: data.files", self.source)
-    }
-
-    /// The error for a split that left no training positions: `data.validation_fraction` held
-    /// out all `held_out` of them (a fraction that rounds to every position of a small data
-    /// set). The tuner reports it when the split comes out so.
-    pub fn no_training_data(&self, held_out: usize) -> ConfigError {
-        let (line, column) = self.validation_fraction_position;
-        ConfigError::Invalid {
-            file: self.source.clone(),
-            line,
-            column,
-            key: "data.validation_fraction".to_string(),
-            expected: "a fraction that leaves some positions for training".to_string(),
-            found: format!(
-                "{}, which holds out all {held_out} positions loaded and leaves no training data",
-                self.data.validation_fraction
-            ),
-        }
     }
 }
 
@@ -484,21 +462,6 @@ mod tests {
         assert_eq!(c.optimizer.k, KSetting::Auto);
         assert_eq!(c.optimizer.epochs, 2000);
         assert_eq!(c.output.dir, PathBuf::from("results/tune"));
-    }
-
-    #[test]
-    fn a_split_without_training_data_names_the_fraction() {
-        let c = TuneConfig::from_toml_str(
-            "[data]\nfiles = [\"a\"]\nvalidation_fraction = 0.96\n",
-            "t.toml",
-        )
-        .unwrap();
-        assert_eq!(
-            c.no_training_data(10).to_string(),
-            "t.toml:3:23: `data.validation_fraction` is 0.96, which holds out all 10 positions \
-             loaded and leaves no training data, expected a fraction that leaves some positions \
-             for training"
-        );
     }
 
     /// Each numeric optimizer field outside its range is refused with the file, line, column

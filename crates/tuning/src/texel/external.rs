@@ -16,14 +16,14 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// How long an engine may take to answer one line, unless its `EngineSpec` says otherwise.
-pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const ANSWER_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The most characters of the engine's command line a message quotes (then `…`): a command
 /// with an absolute path and a few flags fits whole, a runaway one does not flood the terminal.
-pub const QUOTED_COMMAND_CHARS: usize = 200;
+pub(crate) const QUOTED_COMMAND_CHARS: usize = 200;
 
 /// The last lines of the engine's standard error a message shows when the engine dies.
-pub const STDERR_TAIL_LINES: usize = 4;
+pub(crate) const STDERR_TAIL_LINES: usize = 4;
 
 /// The most characters of one standard-error line a message shows (then `…`).
 const STDERR_LINE_CHARS: usize = 200;

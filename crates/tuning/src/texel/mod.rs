@@ -12,29 +12,34 @@
 //! other tuners are the crate's `spsa` and `ladder` (the loop), which build on this one.
 
 pub mod any;
-pub mod config;
+pub(crate) mod config;
 pub mod data;
 pub mod external;
 pub mod model;
 pub mod newton;
 pub(crate) mod packed;
-pub mod page;
+pub(crate) mod page;
 pub mod protocol;
 pub(crate) mod selection;
-pub mod svg;
+pub(crate) mod svg;
 pub mod synthetic;
-pub mod train;
+pub(crate) mod train;
 pub(crate) mod tunable;
 pub mod tunetrace;
 
-pub use config::{KSetting, OptimizerMethod, TuneConfig};
+pub use config::{
+    DataConfig, KSetting, ModelConfig, OptimizerConfig, OptimizerMethod, OutputConfig, TuneConfig,
+};
 pub use data::{DataError, Dataset, LineError, LineErrorKind, LoadReport};
-pub use model::{engine_loss, fit_k, loss, loss_and_gradient, sigmoid};
-pub use packed::{Coef, Entry};
-pub use selection::{Packer, ParamSelection};
+pub(crate) use model::engine_loss;
+pub use model::{fit_k, loss, loss_and_gradient, sigmoid};
+pub use packed::{Coef, Entry, Extra};
+pub use page::{write_tune_report, LiveTunePage, HISTORY_FILE};
+pub use selection::{PackSource, PackedPosition, Packer, ParamSelection, PositionPacker};
 pub use train::{train, Adam, Diverged, EpochStats, TrainOptions, TrainResult};
 pub use tunable::{
-    EvalSelection, FinalKind, FinalTerm, Finaliser, LinearTrace, ParamSpec, TraceError, TunableEval,
+    EvalSelection, FinalKind, FinalTerm, Finaliser, LinearTrace, ParamSpec, TraceError,
+    TracePacker, TunableEval,
 };
 
 use crate::error::{ErrorClass, Failure};
@@ -611,7 +616,7 @@ fn write_file(path: &Path, text: &str) -> Result<(), TuneError> {
 
 /// `epoch,train_mse,validation_mse,seconds` per epoch (validation empty without a held-out set),
 /// written through the `csv` crate.
-pub fn history_csv(history: &[EpochStats]) -> String {
+pub(crate) fn history_csv(history: &[EpochStats]) -> String {
     let mut out = csv::Writer::from_writer(Vec::new());
     let rows =
         std::iter::once(["epoch", "train_mse", "validation_mse", "seconds"].map(String::from))

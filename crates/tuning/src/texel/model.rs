@@ -23,7 +23,7 @@ pub const CHUNK: usize = 8192;
 pub const K_RANGE: (f64, f64) = (0.01, 10.0);
 
 /// ln(10)/400: 10^(−K·q/400) = e^(−K·LN10_400·q).
-pub const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
+pub(crate) const LN10_400: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// The expected score (White's view) of a White-view evaluation `q` in centipawns.
 #[inline]
@@ -90,7 +90,7 @@ pub(super) fn predict<const EXT: bool>(
 }
 
 /// The model's evaluation of position `i` of `data` under weights `w` (White's view, cp).
-pub fn predict_one(data: &Dataset, i: usize, w: &[[f64; 2]]) -> f64 {
+pub(crate) fn predict_one(data: &Dataset, i: usize, w: &[[f64; 2]]) -> f64 {
     check_weights(data, w);
     let e = &data.entries()[i];
     let inv = 1.0 / data.phase_max() as f64;
@@ -102,7 +102,12 @@ pub fn predict_one(data: &Dataset, i: usize, w: &[[f64; 2]]) -> f64 {
 }
 
 /// `predict_one` for an evaluation with finalisers (`predict_one` itself when there are none).
-pub fn predict_one_with(data: &Dataset, i: usize, w: &[[f64; 2]], finals: &[Finaliser]) -> f64 {
+pub(crate) fn predict_one_with(
+    data: &Dataset,
+    i: usize,
+    w: &[[f64; 2]],
+    finals: &[Finaliser],
+) -> f64 {
     if finals.is_empty() {
         return predict_one(data, i, w);
     }
@@ -321,7 +326,7 @@ pub fn loss(data: &Dataset, w: &[[f64; 2]], k: f64) -> f64 {
 }
 
 /// `loss` for an evaluation with finalisers (`loss` itself when there are none).
-pub fn loss_with(data: &Dataset, w: &[[f64; 2]], k: f64, finals: &[Finaliser]) -> f64 {
+pub(crate) fn loss_with(data: &Dataset, w: &[[f64; 2]], k: f64, finals: &[Finaliser]) -> f64 {
     if finals.is_empty() {
         return loss(data, w, k);
     }
@@ -331,7 +336,7 @@ pub fn loss_with(data: &Dataset, w: &[[f64; 2]], k: f64, finals: &[Finaliser]) -
 
 /// `loss_and_gradient` for an evaluation with finalisers (`loss_and_gradient` itself when there
 /// are none): the gradient through the finalisers by the chain rule.
-pub fn loss_and_gradient_with(
+pub(crate) fn loss_and_gradient_with(
     data: &Dataset,
     range: Range<usize>,
     w: &[[f64; 2]],
@@ -453,7 +458,7 @@ pub fn loss_and_gradient(
 
 /// The mean squared error of integer weights `w` (compact order) evaluated exactly as the engine
 /// does, with the integer phase blend: what the written weights file will score.
-pub fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
+pub(crate) fn engine_loss(data: &Dataset, w: &[(i32, i32)], k: f64) -> f64 {
     assert_eq!(w.len(), data.num_params());
     if data.is_empty() {
         return 0.0;
@@ -494,7 +499,7 @@ pub fn fit_k(data: &Dataset, w: &[[f64; 2]]) -> (f64, f64) {
 }
 
 /// `fit_k` for an evaluation with finalisers.
-pub fn fit_k_with(data: &Dataset, w: &[[f64; 2]], finals: &[Finaliser]) -> (f64, f64) {
+pub(crate) fn fit_k_with(data: &Dataset, w: &[[f64; 2]], finals: &[Finaliser]) -> (f64, f64) {
     check_weights(data, w);
     // The evaluations do not depend on K: compute them once.
     let evals: Vec<(f64, f32)> = (0..data.len())
@@ -525,7 +530,12 @@ pub fn fit_k_with(data: &Dataset, w: &[[f64; 2]], finals: &[Finaliser]) -> (f64,
 }
 
 /// Minimises a unimodal `f` on [lo, hi] to within `tol`; returns (argmin, min).
-pub fn golden_section(f: impl Fn(f64) -> f64, mut lo: f64, mut hi: f64, tol: f64) -> (f64, f64) {
+pub(crate) fn golden_section(
+    f: impl Fn(f64) -> f64,
+    mut lo: f64,
+    mut hi: f64,
+    tol: f64,
+) -> (f64, f64) {
     let inv_phi = (5f64.sqrt() - 1.0) / 2.0;
     let mut a = hi - inv_phi * (hi - lo);
     let mut b = lo + inv_phi * (hi - lo);

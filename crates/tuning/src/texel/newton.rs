@@ -24,7 +24,7 @@ const PARTS: usize = 8;
 
 /// Options of a Gauss-Newton run.
 #[derive(Clone, Debug)]
-pub struct NewtonOptions {
+pub(crate) struct NewtonOptions {
     /// The sigmoid's scale (base 10, as `model::sigmoid`).
     pub k: f64,
     /// The most iterations (each two passes over the data).
@@ -71,7 +71,7 @@ impl Penalty<'_> {
 
 /// What a run gives: the weights and the loss after each iteration (iteration 0 the start).
 #[derive(Clone, Debug)]
-pub struct NewtonResult {
+pub(crate) struct NewtonResult {
     /// The final weights.
     pub weights: Vec<[f64; 2]>,
     /// Training loss after each iteration, with wall time since the start.
@@ -167,7 +167,7 @@ fn build<const FINAL: bool>(
 /// parameter); `on_iteration` sees each iteration's statistics. With a non-empty `validation`
 /// set its error is reported too, but the converged weights are kept: a few Gauss-Newton steps
 /// fit a linear model, and a small validation set's noise should not undo them.
-pub fn gauss_newton(
+pub(crate) fn gauss_newton(
     data: &Dataset,
     validation: &Dataset,
     start: Vec<[f64; 2]>,
@@ -180,7 +180,7 @@ pub fn gauss_newton(
 /// `gauss_newton` for an evaluation with finalisers: the model is no longer linear in the
 /// weights, so each iteration's Jacobian is taken afresh at the current weights (the damping
 /// keeps the steps where that linearisation holds).
-pub fn gauss_newton_with(
+pub(crate) fn gauss_newton_with(
     data: &Dataset,
     validation: &Dataset,
     start: Vec<[f64; 2]>,

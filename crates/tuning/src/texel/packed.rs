@@ -18,10 +18,10 @@ pub struct Coef {
 /// side's nonzero coefficients of finaliser f. Every index stays below the parameter count, so
 /// even the linear loss reads such a set in bounds (though wrongly); only the finaliser path
 /// (`model`'s `*_with` functions given the finalisers) reads it right.
-pub const FINAL_MARK: Coef = Coef { index: 0, count: 0 };
+pub(crate) const FINAL_MARK: Coef = Coef { index: 0, count: 0 };
 
 /// The most finalisers an evaluation may declare (a group header's count is an `i16`).
-pub const MAX_FINALISERS: usize = 1024;
+pub(crate) const MAX_FINALISERS: usize = 1024;
 
 /// One position: where its coefficients are, its phase and label, and the frozen (untuned)
 /// terms already summed, since they never change during a run. 16 bytes.
@@ -42,7 +42,7 @@ pub struct Entry {
 
 /// Labels are stored in 240ths: results (0, ½, 1) and halves, thirds, quarters, fifths, sixths
 /// and eighths are exact, and any probability is within 1/480.
-pub const LABEL_SCALE: f32 = 240.0;
+pub(crate) const LABEL_SCALE: f32 = 240.0;
 
 impl Entry {
     /// The expected score from White's point of view: 1 win, 0.5 draw, 0 loss (or a probability).
@@ -52,7 +52,7 @@ impl Entry {
     }
 
     /// The stored form of a label in [0, 1].
-    pub fn label_to_units(label: f32) -> u8 {
+    pub(crate) fn label_to_units(label: f32) -> u8 {
         (label.clamp(0.0, 1.0) * LABEL_SCALE).round() as u8
     }
 }

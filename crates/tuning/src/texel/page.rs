@@ -120,7 +120,7 @@ fn read_history(dir: &Path) -> Result<Vec<Epoch>, ReportError> {
 }
 
 /// The page of the tune in `dir`.
-pub fn tune_report(dir: &Path) -> Result<String, ReportError> {
+pub(crate) fn tune_report(dir: &Path) -> Result<String, ReportError> {
     page_of(dir, &read_history(dir)?, None)
 }
 

@@ -27,14 +27,14 @@ use std::fmt::Write as _;
 
 /// The largest `remainder` and `eval` a trace may carry, in centipawns: a static evaluation
 /// stays below the mate score (`score::MATE`).
-pub const MAX_TRACE_CENTIPAWNS: f64 = crate::score::MATE as f64;
+pub(crate) const MAX_TRACE_CENTIPAWNS: f64 = crate::score::MATE as f64;
 
 /// The largest endgame `scale` a trace may carry (1 is no scaling; a drawish ending is below).
-pub const MAX_TRACE_SCALE: f64 = 16.0;
+pub(crate) const MAX_TRACE_SCALE: f64 = 16.0;
 
 /// The largest `phase` a trace may carry; the phase must also be at most the engine's
 /// declared `phase_max` (checked by the tuner, which knows it).
-pub const MAX_TRACE_PHASE: i32 = 255;
+pub(crate) const MAX_TRACE_PHASE: i32 = 255;
 
 /// A line of the protocol that cannot be read. The tuner wraps it in a `TraceError` naming the
 /// engine (bad input: exit status 2).
@@ -115,7 +115,7 @@ impl From<&str> for ProtocolError {
 }
 
 /// The header and parameter lines answering `tunetrace params`, ending with `end`.
-pub fn params_lines(eval: &(impl TunableEval + ?Sized)) -> Vec<String> {
+pub(crate) fn params_lines(eval: &(impl TunableEval + ?Sized)) -> Vec<String> {
     let tapered = eval.tapered();
     let mut lines = vec![
         format!("tapered {tapered}"),
@@ -169,7 +169,7 @@ fn num(x: f64) -> String {
 
 /// The line answering `tunetrace fen`: `trace phase P scale S remainder R eval E coeffs i:c ...`,
 /// where `eval` is the engine's own static evaluation, centipawns, White's view.
-pub fn trace_line(trace: &LinearTrace, eval: f64) -> String {
+pub(crate) fn trace_line(trace: &LinearTrace, eval: f64) -> String {
     let mut line = format!(
         "trace phase {} scale {} remainder {} eval {} coeffs",
         trace.phase,

@@ -17,7 +17,7 @@ pub(crate) const FONT: &str = "font-family=\"DejaVu Sans, Helvetica, Arial, sans
 /// The training and validation error per epoch in one plot (the validation curve when the
 /// history has one), with the chosen (best) epoch marked: a `page` line chart, the same drawing
 /// as the report's charts, written as a standalone file.
-pub fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> String {
+pub(crate) fn loss_svg(history: &[EpochStats], best_epoch: usize, title: &str) -> String {
     let best = history.iter().find(|h| h.epoch == best_epoch);
     let at_best = |v: Option<f64>| v.map_or(String::new(), |v| format!(" ({v:.6})"));
     let mut series = vec![Series {
@@ -95,7 +95,7 @@ fn pst_used(kind: usize, sq: usize) -> bool {
 
 /// The 12 piece-square tables of `params` (middlegame and endgame for each piece) as heat maps
 /// on one shared colour scale, each square labelled with its value.
-pub fn pst_svg(params: &EvalParams, title: &str) -> String {
+pub(crate) fn pst_svg(params: &EvalParams, title: &str) -> String {
     let board = 8.0 * CELL;
     let gap = 34.0;
     let (left, top) = (70.0, 70.0);

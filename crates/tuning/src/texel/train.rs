@@ -19,7 +19,7 @@ pub struct Adam {
     /// Decay of the squared gradient's running mean.
     pub beta2: f64,
     /// Keeps the step finite where the squared gradient is near zero.
-    pub epsilon: f64,
+    pub(crate) epsilon: f64,
     m: Vec<[f64; 2]>,
     v: Vec<[f64; 2]>,
     steps: i32,
@@ -169,7 +169,7 @@ pub fn train(
 
 /// `train` for an evaluation with finalisers: Adam's gradient goes through them by the chain
 /// rule (`model::loss_and_gradient_with`).
-pub fn train_with(
+pub(crate) fn train_with(
     training: &Dataset,
     validation: &Dataset,
     start: Vec<[f64; 2]>,

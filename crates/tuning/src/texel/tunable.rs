@@ -73,7 +73,7 @@ impl FinalKind {
 
     /// f'(x) (0 at the kink of `Relu` and `Quadratic`).
     #[inline]
-    pub fn slope(self, x: f64) -> f64 {
+    pub(crate) fn slope(self, x: f64) -> f64 {
         match self {
             FinalKind::Linear => 1.0,
             FinalKind::Quadratic(c) if x > 0.0 => 2.0 * x / c,

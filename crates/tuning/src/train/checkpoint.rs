@@ -11,13 +11,13 @@ const MAGIC: &[u8; 8] = b"SPTRAIN1";
 
 /// A run's state after a superbatch.
 #[derive(Clone, Debug, PartialEq)]
-pub struct State {
+pub(crate) struct State {
     /// Superbatches done.
     pub superbatch: usize,
     /// The pass the loader is in (0-based).
     pub pass: u64,
     /// Batches of that pass consumed.
-    pub batches_in_pass: u64,
+    pub(crate) batches_in_pass: u64,
     /// The configuration's fingerprint: a resume under another data set, batch or seed is refused.
     pub fingerprint: u64,
     /// The weights.
@@ -38,7 +38,7 @@ fn put_f64(out: &mut Vec<u8>, v: f64) {
 
 impl State {
     /// The file's bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         for v in [
             self.net.hidden as u64,
@@ -71,7 +71,7 @@ impl State {
     }
 
     /// Reads the file's bytes; the reason when they are not a checkpoint.
-    pub fn from_bytes(bytes: &[u8], settings: AdamWSettings) -> Result<State, String> {
+    pub(crate) fn from_bytes(bytes: &[u8], settings: AdamWSettings) -> Result<State, String> {
         let mut r = Reader { bytes, at: 0 };
         if r.take(8)? != MAGIC {
             return Err("not a sparring training checkpoint (no SPTRAIN1 header)".into());

@@ -34,11 +34,11 @@ pub struct TrainConfig {
     /// `training.threads`: 0 = one per core.
     pub threads: usize,
     /// `training.checkpoint_every`: superbatches between checkpoints (the last always is one).
-    pub checkpoint_every: usize,
+    pub(crate) checkpoint_every: usize,
     /// `[optimizer]`'s learning-rate schedule.
     pub lr: StepLr,
     /// `[optimizer]`'s AdamW settings.
-    pub adamw: AdamWSettings,
+    pub(crate) adamw: AdamWSettings,
     /// `output.dir`.
     pub out: PathBuf,
 }

@@ -20,16 +20,16 @@ pub struct DataSpec {
     /// Which positions to drop (viriformat's filters).
     pub filter: Filter,
     /// Each training position is skipped with this probability (seeded per pass).
-    pub skip_probability: f64,
+    pub(crate) skip_probability: f64,
     /// Each training position drawn is mirrored left to right with probability ½ (seeded per
     /// pass): the features cannot see castling rights, so a mirrored position is as true a sample.
     pub mirror: bool,
     /// The share of games (viriformat) or positions held out for validation.
     pub validation_fraction: f64,
     /// At most this many validation positions are kept (the first ones met).
-    pub validation_max: usize,
+    pub(crate) validation_max: usize,
     /// Positions held in the shuffle buffer.
-    pub shuffle_buffer: usize,
+    pub(crate) shuffle_buffer: usize,
     /// Seeds the split, the skipping and the shuffle.
     pub seed: u64,
 }
@@ -43,7 +43,7 @@ fn mix(mut x: u64) -> u64 {
 
 impl DataSpec {
     /// Whether record `unit` (a game, or a position) of file `file` is held out.
-    pub fn is_validation(&self, file: usize, unit: u64) -> bool {
+    pub(crate) fn is_validation(&self, file: usize, unit: u64) -> bool {
         if self.validation_fraction <= 0.0 {
             return false;
         }
@@ -114,7 +114,7 @@ impl DataSpec {
 
 /// What the loader thread sends.
 #[derive(Debug)]
-pub enum Feed {
+pub(crate) enum Feed {
     /// A shuffled minibatch of training positions.
     Batch(Vec<TrainPosition>),
     /// Pass `pass` (0-based) ended after `positions` training positions.
@@ -131,7 +131,12 @@ pub enum Feed {
 /// Starts a thread streaming batches of `batch_size` from pass `pass` on, pass after pass,
 /// dropping the first `skip` batches of that pass (a resume's place in it). The thread ends
 /// when the receiver is dropped or a file fails.
-pub fn spawn_loader(spec: DataSpec, batch_size: usize, pass: u64, skip: u64) -> Receiver<Feed> {
+pub(crate) fn spawn_loader(
+    spec: DataSpec,
+    batch_size: usize,
+    pass: u64,
+    skip: u64,
+) -> Receiver<Feed> {
     let (send, receive) = sync_channel(4);
     std::thread::spawn(move || {
         let mut pass = pass;

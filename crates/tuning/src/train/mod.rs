@@ -7,16 +7,18 @@
 //! float `raw.bin`, `history.csv`, `loss.svg` and `checkpoint.bin`. docs/train.md.
 
 pub mod bench;
-pub mod checkpoint;
-pub mod config;
-pub mod data;
-pub mod model;
-pub mod optim;
+pub(crate) mod checkpoint;
+pub(crate) mod config;
+pub(crate) mod data;
+pub(crate) mod model;
+pub(crate) mod optim;
 mod output;
 mod run;
 
 pub use config::TrainConfig;
+pub use data::DataSpec;
 pub use model::{FloatNet, QuantiseError, TrainPosition};
+pub use optim::{LambdaSchedule, StepLr};
 pub use run::{train, Event, TrainOptions, TrainOutcome};
 
 use crate::error::{ErrorClass, Failure};

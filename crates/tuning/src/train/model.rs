@@ -12,7 +12,7 @@ use crate::rng::Rng;
 use thiserror::Error;
 
 /// The most active features one perspective has (32 pieces).
-pub const MAX_ACTIVE: usize = 32;
+pub(crate) const MAX_ACTIVE: usize = 32;
 
 /// One training position as the trainer holds it: the active features for the side to move and
 /// for the other side, the score and the result, both from the side to move's view.
@@ -21,7 +21,7 @@ pub struct TrainPosition {
     /// The side to move's active features (`count` of them used).
     pub stm: [u16; MAX_ACTIVE],
     /// The other side's active features (`count` of them used).
-    pub nstm: [u16; MAX_ACTIVE],
+    pub(crate) nstm: [u16; MAX_ACTIVE],
     /// How many features each perspective has (one per piece).
     pub count: u8,
     /// The search score, centipawns, side to move's view.
@@ -89,7 +89,7 @@ impl TrainPosition {
 
 /// The logistic function.
 #[inline]
-pub fn sigmoid(x: f32) -> f32 {
+pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
@@ -103,7 +103,7 @@ pub struct FloatNet {
 }
 
 /// The parameter count of a net of `hidden` units.
-pub fn param_count(hidden: usize) -> usize {
+pub(crate) fn param_count(hidden: usize) -> usize {
     (FEATURES + 3) * hidden + 1
 }
 
@@ -159,7 +159,7 @@ impl FloatNet {
     }
 
     /// A net read from `raw.bin` bytes, if their size is that of a net of `hidden` units.
-    pub fn from_raw(bytes: &[u8], hidden: usize) -> Option<FloatNet> {
+    pub(crate) fn from_raw(bytes: &[u8], hidden: usize) -> Option<FloatNet> {
         if bytes.len() != 4 * param_count(hidden) {
             return None;
         }
@@ -228,7 +228,7 @@ impl FloatNet {
 
     /// Adds the gradient of `Σ (σ(out) − target)²` over `positions`, times `weight`, to `grad`
     /// (in the parameters' layout); returns the summed loss.
-    pub fn add_gradient(
+    pub(crate) fn add_gradient(
         &self,
         positions: &[TrainPosition],
         lambda: f32,

@@ -6,21 +6,21 @@ use rayon::prelude::*;
 
 /// The batch is cut into this many chunks whatever the thread count, each with its own gradient
 /// buffer, and the buffers are summed in chunk order: the same bits on 1 or 64 threads.
-pub const CHUNKS: usize = 16;
+pub(crate) const CHUNKS: usize = 16;
 
 /// AdamW's settings (bullet's defaults in [`AdamW::default`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct AdamWSettings {
+pub(crate) struct AdamWSettings {
     /// Weight decay, applied as `p *= 1 − decay·lr` before each step.
-    pub decay: f32,
+    pub(crate) decay: f32,
     /// Decay rate of the mean gradient.
-    pub beta1: f32,
+    pub(crate) beta1: f32,
     /// Decay rate of the mean squared gradient.
-    pub beta2: f32,
+    pub(crate) beta2: f32,
     /// Added to the root of the mean squared gradient.
-    pub epsilon: f32,
+    pub(crate) epsilon: f32,
     /// Every parameter is clamped to `[−clip, clip]` after each step.
-    pub clip: f32,
+    pub(crate) clip: f32,
 }
 
 impl Default for AdamWSettings {
@@ -37,18 +37,18 @@ impl Default for AdamWSettings {
 
 /// AdamW's state: the moving averages, one per parameter.
 #[derive(Clone, Debug, PartialEq)]
-pub struct AdamW {
+pub(crate) struct AdamW {
     /// The settings.
     pub settings: AdamWSettings,
     /// Mean gradient.
-    pub momentum: Vec<f32>,
+    pub(crate) momentum: Vec<f32>,
     /// Mean squared gradient.
-    pub velocity: Vec<f32>,
+    pub(crate) velocity: Vec<f32>,
 }
 
 impl AdamW {
     /// Zero state for `params` parameters.
-    pub fn new(settings: AdamWSettings, params: usize) -> AdamW {
+    pub(crate) fn new(settings: AdamWSettings, params: usize) -> AdamW {
         AdamW {
             settings,
             momentum: vec![0.0; params],
@@ -57,7 +57,7 @@ impl AdamW {
     }
 
     /// One step of bullet's AdamW (no bias correction) at learning rate `lr`.
-    pub fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+    pub(crate) fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
         let s = self.settings;
         let shrink = 1.0 - s.decay * lr;
         params
@@ -78,7 +78,7 @@ impl AdamW {
 }
 
 /// Reusable gradient buffers for [`batch_gradient`].
-pub struct GradientBuffers {
+pub(crate) struct GradientBuffers {
     chunks: Vec<Vec<f32>>,
     /// The summed gradient of the last batch.
     pub total: Vec<f32>,
@@ -86,7 +86,7 @@ pub struct GradientBuffers {
 
 impl GradientBuffers {
     /// Buffers for a net of `params` parameters.
-    pub fn new(params: usize) -> GradientBuffers {
+    pub(crate) fn new(params: usize) -> GradientBuffers {
         GradientBuffers {
             chunks: vec![vec![0.0; params]; CHUNKS],
             total: vec![0.0; params],
@@ -96,7 +96,7 @@ impl GradientBuffers {
 
 /// The gradient of the batch's mean loss into `buffers.total`; returns the summed loss. The
 /// batch is cut into [`CHUNKS`] fixed pieces, computed in parallel, and summed in order.
-pub fn batch_gradient(
+pub(crate) fn batch_gradient(
     net: &FloatNet,
     batch: &[TrainPosition],
     lambda: f32,
@@ -134,7 +134,7 @@ pub fn batch_gradient(
 }
 
 /// The summed loss over `positions`, in parallel (a fixed cut, summed in order).
-pub fn total_loss(net: &FloatNet, positions: &[TrainPosition], lambda: f32) -> f64 {
+pub(crate) fn total_loss(net: &FloatNet, positions: &[TrainPosition], lambda: f32) -> f64 {
     let losses: Vec<f64> = positions
         .par_chunks(4096)
         .map(|chunk| net.loss(chunk, lambda))

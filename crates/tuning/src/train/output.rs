@@ -8,7 +8,7 @@ use crate::texel::{svg::loss_svg, EpochStats};
 use std::path::Path;
 
 /// Writes `bytes` to `dir/name` atomically.
-pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), TrainError> {
+pub(super) fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), TrainError> {
     let path = dir.join(name);
     let temporary = dir.join(format!("{name}.tmp"));
     let error = |error| TrainError::Output {
@@ -20,7 +20,7 @@ pub fn write_atomic(dir: &Path, name: &str, bytes: &[u8]) -> Result<(), TrainErr
 }
 
 /// `history.csv`: one line per superbatch.
-pub fn history_csv(rows: &[HistoryRow]) -> String {
+pub(crate) fn history_csv(rows: &[HistoryRow]) -> String {
     let mut text = String::from(
         "superbatch,positions,train_loss,validation_loss,lr,lambda,positions_per_second,elapsed_s\n",
     );
@@ -43,7 +43,7 @@ pub fn history_csv(rows: &[HistoryRow]) -> String {
 }
 
 /// `loss.svg`: training and validation loss against superbatches, the best validation marked.
-pub fn loss_plot(rows: &[HistoryRow], hidden: usize) -> String {
+pub(crate) fn loss_plot(rows: &[HistoryRow], hidden: usize) -> String {
     let stats: Vec<EpochStats> = rows
         .iter()
         .map(|r| EpochStats {
@@ -69,7 +69,7 @@ pub fn loss_plot(rows: &[HistoryRow], hidden: usize) -> String {
 }
 
 /// The per-superbatch files: history and plot.
-pub fn write_progress(dir: &Path, state: &State) -> Result<(), TrainError> {
+pub(crate) fn write_progress(dir: &Path, state: &State) -> Result<(), TrainError> {
     write_atomic(dir, "history.csv", history_csv(&state.history).as_bytes())?;
     write_atomic(
         dir,
@@ -79,7 +79,10 @@ pub fn write_progress(dir: &Path, state: &State) -> Result<(), TrainError> {
 }
 
 /// A checkpoint: `checkpoint.bin`, `raw.bin` and, when the weights fit, `quantised.bin`.
-pub fn write_checkpoint(dir: &Path, state: &State) -> Result<Result<(), TrainError>, TrainError> {
+pub(crate) fn write_checkpoint(
+    dir: &Path,
+    state: &State,
+) -> Result<Result<(), TrainError>, TrainError> {
     write_atomic(dir, "raw.bin", &state.net.to_raw())?;
     let quantised = match state.net.quantise() {
         Ok(net) => {

@@ -71,7 +71,7 @@ impl Affinity {
 
 /// The most CPUs a list may name, counting repeats: Linux's own limit is 4096 (a longer list,
 /// such as `0-4096` repeated, would only fill memory).
-pub const MAX_LISTED_CPUS: usize = 4096;
+pub(super) const MAX_LISTED_CPUS: usize = 4096;
 
 /// Reads fastchess's CPU list: comma-separated numbers and ranges `a-b` with b > a
 /// (`0-3,5`), at most [`MAX_LISTED_CPUS`] CPUs in all. None when the text is no such list.

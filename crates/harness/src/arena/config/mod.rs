@@ -16,9 +16,10 @@ mod validate;
 
 pub use compliance::{parse_cpu_list, Affinity, ComplianceConfig};
 pub use file::AdjudicationFile;
+pub(crate) use model::seconds_text;
 pub use model::{
-    parse_seconds, seconds_text, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig,
-    EngineKind, FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
+    parse_seconds, Adjudication, BuiltinSyzygy, DrawAdjudication, EngineConfig, EngineKind,
+    FinalPositions, MatchConfig, OpeningOrder, OpeningsConfig, OutputConfig, PgnMode,
     PositionsFormat, PositionsResolve, Protocol, ResignAdjudication, ResultsFormat, Seeds,
     TablebaseAdjudication, TablebaseResults, TimeControl, TournamentKind, Variant,
 };

@@ -58,7 +58,7 @@ impl Variant {
     }
 
     /// Whether games are Chess960 games.
-    pub fn is_chess960(self) -> bool {
+    pub(crate) fn is_chess960(self) -> bool {
         self == Variant::Chess960
     }
 }
@@ -106,7 +106,7 @@ impl std::fmt::Display for TimeControl {
 
 impl TimeControl {
     /// The PGN `TimeControl` tag: `40/60+0.6` or `10+0.1` for clocks, `-` (none) otherwise.
-    pub fn pgn_tag(&self) -> String {
+    pub(crate) fn pgn_tag(&self) -> String {
         match self {
             TimeControl::Clock { .. } => self.to_string(),
             _ => "-".to_string(),
@@ -166,7 +166,7 @@ pub fn parse_seconds(text: &str) -> Option<Duration> {
 
 /// A duration as the shortest exact decimal number of seconds (`12.5`, `0.09`, `10`): the
 /// inverse of `parse_seconds`.
-pub fn seconds_text(duration: Duration) -> String {
+pub(crate) fn seconds_text(duration: Duration) -> String {
     let nanos = duration.subsec_nanos();
     if nanos == 0 {
         return duration.as_secs().to_string();
@@ -600,7 +600,7 @@ impl MatchConfig {
 
     /// The `[tournament]` settings that shape the schedule beyond kind and rounds, as run.toml
     /// fingerprints them: written only when not the default, so older run.toml files match.
-    pub fn schedule_fingerprint(&self) -> Vec<(&'static str, String)> {
+    pub(crate) fn schedule_fingerprint(&self) -> Vec<(&'static str, String)> {
         let mut keys = Vec::new();
         if self.kind == TournamentKind::Gauntlet && self.seeds.count > 1 {
             keys.push(("tournament.seeds", self.seeds.count.to_string()));

@@ -7,7 +7,7 @@ use crate::arena::config::Affinity;
 
 /// The CPUs this process may run on, in increasing order.
 #[cfg(target_os = "linux")]
-pub fn allowed_cpus() -> Vec<usize> {
+pub(crate) fn allowed_cpus() -> Vec<usize> {
     // SAFETY: `set` is a plain bit set owned here; sched_getaffinity writes at most
     // `size_of::<cpu_set_t>()` bytes into it, and CPU_ISSET reads within it for cpu <
     // CPU_SETSIZE.
@@ -30,7 +30,7 @@ pub fn allowed_cpus() -> Vec<usize> {
 
 /// Pins the calling thread (and the processes it starts from now on) to `cpu`.
 #[cfg(target_os = "linux")]
-pub fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
+pub(crate) fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
     if cpu >= libc::CPU_SETSIZE as usize {
         return Err(std::io::Error::from(std::io::ErrorKind::InvalidInput));
     }
@@ -50,14 +50,14 @@ pub fn pin_current_thread(cpu: usize) -> std::io::Result<()> {
 
 /// Pinning is Linux-only here.
 #[cfg(not(target_os = "linux"))]
-pub fn pin_current_thread(_cpu: usize) -> std::io::Result<()> {
+pub(crate) fn pin_current_thread(_cpu: usize) -> std::io::Result<()> {
     Err(std::io::Error::from(std::io::ErrorKind::Unsupported))
 }
 
 /// The CPU of each of `slots` concurrent game slots under `affinity`, given the CPUs the
 /// machine lets this process use (`allowed`): a list naming a CPU not among them, or fewer
 /// CPUs than slots (fastchess: "No cores available"), is refused with the reason.
-pub fn slot_cpus(
+pub(crate) fn slot_cpus(
     affinity: &Affinity,
     slots: usize,
     allowed: &[usize],
@@ -85,7 +85,7 @@ pub fn slot_cpus(
 }
 
 /// `0-3,5` for the CPUs 0, 1, 2, 3 and 5 (in the order given).
-pub fn cpu_list_text(cpus: &[usize]) -> String {
+pub(crate) fn cpu_list_text(cpus: &[usize]) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut i = 0;
     while i < cpus.len() {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 /// An engine's own book, loaded once and shared by its players.
 #[derive(Clone, Debug)]
-pub struct EngineBook {
+pub(crate) struct EngineBook {
     /// The book.
     pub book: Arc<PolyglotBook>,
     /// The book is used while fewer than this many full moves are played (cutechess counts
@@ -24,7 +24,7 @@ pub struct EngineBook {
 }
 
 /// A player whose moves come from its book while the book has one, and from its engine after.
-pub struct BookPlayer {
+pub(crate) struct BookPlayer {
     inner: Box<dyn Player>,
     book: EngineBook,
     rng: Rng,
@@ -34,7 +34,7 @@ pub struct BookPlayer {
 
 impl BookPlayer {
     /// `inner` with `book` in front of it.
-    pub fn new(inner: Box<dyn Player>, book: EngineBook) -> BookPlayer {
+    pub(crate) fn new(inner: Box<dyn Player>, book: EngineBook) -> BookPlayer {
         let rng = Rng::new(book.seed);
         BookPlayer {
             inner,

@@ -11,7 +11,7 @@ const C_SPACE: [char; 6] = [' ', '\t', '\n', '\r', '\x0b', '\x0c'];
 
 /// A spin as fastchess builds it from the declaration.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum FastchessSpin {
+pub(crate) enum FastchessSpin {
     /// Default, min and max are all C++ `int`s: values are read with `std::stoi`.
     Int {
         /// The declared lower bound.
@@ -209,7 +209,11 @@ fn is_float_token(token: &str) -> bool {
 
 /// How fastchess builds the spin declared with `default`, `min` and `max` (each a single
 /// token, as fastchess reads them): the spin, or the text of the exception that stops its run.
-pub fn fastchess_spin(default: &str, min: &str, max: &str) -> Result<FastchessSpin, &'static str> {
+pub(crate) fn fastchess_spin(
+    default: &str,
+    min: &str,
+    max: &str,
+) -> Result<FastchessSpin, &'static str> {
     const NOT_NUMERIC: &str = "The spin values are not numeric.";
     const MIN_ABOVE_MAX: &str = "Min value cannot be greater than max value.";
     const OUT_OF_RANGE: &str = "Value is out of the allowed range.";
@@ -242,7 +246,7 @@ impl DeclaredOption {
     /// as `std::stoi` (an `int` spin) or `std::stod` (a `double` spin) reads it and within
     /// min..=max, a check's `true` or `false`, a combo's var exactly, a button's `true`; any
     /// string. A spin fastchess cannot build is not checked here (the start refuses it).
-    pub fn fastchess_check(&self, value: &str) -> Result<(), RefusedOption> {
+    pub(crate) fn fastchess_check(&self, value: &str) -> Result<(), RefusedOption> {
         let refuse = |unreadable: Option<&str>, allowed: String| RefusedOption {
             name: self.name.clone(),
             value: value.to_string(),

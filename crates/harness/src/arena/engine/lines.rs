@@ -26,7 +26,7 @@ pub struct Line {
 /// Splits a byte stream into capped lines. Bytes go in with `feed`, whole lines come out with
 /// `next_line`; a line still open at the end of input is given by `finish`.
 #[derive(Debug)]
-pub struct LineSplitter {
+pub(crate) struct LineSplitter {
     /// The open line's kept bytes (never more than `max` of them).
     partial: Vec<u8>,
     /// Bytes of the open line discarded so far.
@@ -34,27 +34,32 @@ pub struct LineSplitter {
     ready: VecDeque<Line>,
     max: usize,
     /// Bytes examined in total: each fed byte exactly once (tests check the linearity).
+    #[cfg(test)]
     examined: u64,
 }
 
 impl LineSplitter {
     /// A splitter keeping at most `max` bytes of each line.
-    pub fn new(max: usize) -> LineSplitter {
+    pub(super) fn new(max: usize) -> LineSplitter {
         LineSplitter {
             partial: Vec::new(),
             dropped: 0,
             ready: VecDeque::new(),
             max,
+            #[cfg(test)]
             examined: 0,
         }
     }
 
     /// Takes in bytes as they came from the engine.
-    pub fn feed(&mut self, mut bytes: &[u8]) {
+    pub(super) fn feed(&mut self, mut bytes: &[u8]) {
         while !bytes.is_empty() {
             let newline = bytes.iter().position(|&b| b == b'\n');
             let piece = &bytes[..newline.unwrap_or(bytes.len())];
-            self.examined += (piece.len() + usize::from(newline.is_some())) as u64;
+            #[cfg(test)]
+            {
+                self.examined += (piece.len() + usize::from(newline.is_some())) as u64;
+            }
             let room = self.max.saturating_sub(self.partial.len());
             let kept = piece.len().min(room);
             self.partial.extend_from_slice(&piece[..kept]);
@@ -86,12 +91,12 @@ impl LineSplitter {
     }
 
     /// The next whole line, if one has arrived.
-    pub fn next_line(&mut self) -> Option<Line> {
+    pub(crate) fn next_line(&mut self) -> Option<Line> {
         self.ready.pop_front()
     }
 
     /// At the end of input: the unterminated last line, if it holds anything.
-    pub fn finish(&mut self) -> Option<Line> {
+    pub(super) fn finish(&mut self) -> Option<Line> {
         if self.partial.is_empty() && self.dropped == 0 {
             return None;
         }
@@ -100,7 +105,8 @@ impl LineSplitter {
     }
 
     /// Bytes examined so far (each fed byte once).
-    pub fn examined(&self) -> u64 {
+    #[cfg(test)]
+    pub(crate) fn examined(&self) -> u64 {
         self.examined
     }
 }
@@ -108,7 +114,7 @@ impl LineSplitter {
 /// Why no line came.
 #[derive(Debug, PartialEq, Eq)]
 #[non_exhaustive]
-pub enum ReadError {
+pub(crate) enum ReadError {
     /// The deadline passed first.
     Timeout,
     /// The stream ended (or failed) and every line it held has been read.
@@ -119,7 +125,7 @@ pub enum ReadError {
 /// which saves a thread hop per line (measured: the runner's overhead per ply nearly halves
 /// against a trivial engine); elsewhere a reader thread feeds a channel.
 #[cfg(unix)]
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     source: R,
     lines: LineSplitter,
     eof: bool,
@@ -130,7 +136,7 @@ pub struct LineReader<R> {
 #[cfg(unix)]
 impl<R: std::io::Read + std::os::unix::io::AsRawFd> LineReader<R> {
     /// Reads `source`, keeping at most `max` bytes of each line.
-    pub fn new(source: R, max: usize) -> LineReader<R> {
+    pub(super) fn new(source: R, max: usize) -> LineReader<R> {
         LineReader {
             source,
             lines: LineSplitter::new(max),
@@ -140,7 +146,7 @@ impl<R: std::io::Read + std::os::unix::io::AsRawFd> LineReader<R> {
     }
 
     /// The next line, waiting for it until `deadline`.
-    pub fn read_line(&mut self, deadline: Instant) -> Result<Line, ReadError> {
+    pub(super) fn read_line(&mut self, deadline: Instant) -> Result<Line, ReadError> {
         loop {
             if let Some(line) = self.lines.next_line() {
                 return Ok(line);
@@ -181,14 +187,14 @@ impl<R: std::io::Read + std::os::unix::io::AsRawFd> LineReader<R> {
 
     /// Bytes examined so far.
     #[cfg(test)]
-    pub fn examined(&self) -> u64 {
+    pub(crate) fn examined(&self) -> u64 {
         self.lines.examined()
     }
 }
 
 /// Reads lines from a pipe with a deadline, through a reader thread and a channel.
 #[cfg(not(unix))]
-pub struct LineReader<R> {
+pub(crate) struct LineReader<R> {
     lines: std::sync::mpsc::Receiver<Line>,
     _source: std::marker::PhantomData<R>,
 }
@@ -216,7 +222,7 @@ impl<R: std::io::Read + Send + 'static> LineReader<R> {
 }
 
 /// Reads `source` to its end, giving each capped line to `each` until it returns false.
-pub fn for_each_line(
+pub(crate) fn for_each_line(
     mut source: impl std::io::Read,
     max: usize,
     mut each: impl FnMut(Line) -> bool,

@@ -26,7 +26,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 /// The open log file, shared by every engine of a run; or standard error in cutechess-cli's
 /// `-debug` form (`1234 >engine1(0): go nodes 5000`: milliseconds since the run started, the
 /// direction, the engine's name and the number of its process).
-pub struct EngineLog {
+pub(crate) struct EngineLog {
     path: PathBuf,
     file: Mutex<File>,
     /// `-debug`: write to standard error in cutechess's words instead of `file`.
@@ -45,7 +45,7 @@ impl std::fmt::Debug for EngineLog {
 
 impl EngineLog {
     /// Opens `path` for appending (a resumed run adds to the log of the run it continues).
-    pub fn open(path: &Path) -> std::io::Result<EngineLog> {
+    pub(crate) fn open(path: &Path) -> std::io::Result<EngineLog> {
         let file = OpenOptions::new().create(true).append(true).open(path)?;
         Ok(EngineLog {
             path: path.to_path_buf(),
@@ -57,16 +57,11 @@ impl EngineLog {
 
     /// cutechess-cli's `-debug`: every engine's traffic on standard error, in its words
     /// (standard error lines of the engines are passed through as they are).
-    pub fn debug_to_stderr() -> std::io::Result<EngineLog> {
+    pub(crate) fn debug_to_stderr() -> std::io::Result<EngineLog> {
         let mut log = EngineLog::open(Path::new("/dev/null"))?;
         log.path = PathBuf::from("standard error");
         log.debug = Some(std::time::Instant::now());
         Ok(log)
-    }
-
-    /// The file's path, as configured.
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     fn write(&self, game: u64, name: &str, process: u64, direction: char, line: &str) {
@@ -102,7 +97,7 @@ impl EngineLog {
 
 /// One engine process's view of the log: its name and the game it is playing.
 #[derive(Clone)]
-pub struct LogSink {
+pub(crate) struct LogSink {
     log: Arc<EngineLog>,
     name: Arc<str>,
     game: Arc<AtomicU64>,
@@ -121,7 +116,7 @@ impl std::fmt::Debug for LogSink {
 
 impl LogSink {
     /// Lines of engine `name` into `log`, at game 0 until told otherwise.
-    pub fn new(log: Arc<EngineLog>, name: &str) -> LogSink {
+    pub(crate) fn new(log: Arc<EngineLog>, name: &str) -> LogSink {
         let process = log.processes.fetch_add(1, Ordering::Relaxed);
         LogSink {
             log,
@@ -132,17 +127,17 @@ impl LogSink {
     }
 
     /// The same engine and log with a game number of its own (for another process).
-    pub fn fresh(&self) -> LogSink {
+    pub(crate) fn fresh(&self) -> LogSink {
         LogSink::new(self.log.clone(), &self.name)
     }
 
     /// Lines from now on belong to game `game_id`.
-    pub fn set_game(&self, game_id: u64) {
+    pub(crate) fn set_game(&self, game_id: u64) {
         self.game.store(game_id, Ordering::Relaxed);
     }
 
     /// Logs text sent to the engine (one entry per line).
-    pub fn sent(&self, text: &str) {
+    pub(crate) fn sent(&self, text: &str) {
         let game = self.game.load(Ordering::Relaxed);
         for line in text.lines() {
             self.log.write(game, &self.name, self.process, '>', line);
@@ -150,7 +145,7 @@ impl LogSink {
     }
 
     /// Logs a line received from the engine.
-    pub fn received(&self, line: &str) {
+    pub(crate) fn received(&self, line: &str) {
         self.log.write(
             self.game.load(Ordering::Relaxed),
             &self.name,
@@ -161,7 +156,7 @@ impl LogSink {
     }
 
     /// Logs a line of the engine's standard error.
-    pub fn stderr(&self, line: &str) {
+    pub(crate) fn stderr(&self, line: &str) {
         self.log.write(
             self.game.load(Ordering::Relaxed),
             &self.name,
@@ -173,12 +168,12 @@ impl LogSink {
 
     /// Logs a note of the runner's about this engine in game `game_id` (a compliance warning,
     /// written after the game by the worker that played it).
-    pub fn note_in_game(&self, game_id: u64, text: &str) {
+    pub(crate) fn note_in_game(&self, game_id: u64, text: &str) {
         self.log.write(game_id, &self.name, self.process, '#', text);
     }
 
     /// Logs a note of the runner's about this engine's lines (not text the engine wrote).
-    pub fn note(&self, text: &str) {
+    pub(crate) fn note(&self, text: &str) {
         self.log.write(
             self.game.load(Ordering::Relaxed),
             &self.name,
@@ -192,14 +187,14 @@ impl LogSink {
 /// An in-process player whose requests and answers go to the engine log in UCI words (`go`,
 /// one `info` line, `bestmove`), so a log reads the same whichever kind of engine played.
 /// Only built when a log is configured: without one the player is used bare.
-pub struct LoggedPlayer {
+pub(crate) struct LoggedPlayer {
     inner: Box<dyn Player>,
     log: LogSink,
 }
 
 impl LoggedPlayer {
     /// Wraps `inner`, logging under `log`.
-    pub fn new(inner: Box<dyn Player>, log: LogSink) -> LoggedPlayer {
+    pub(crate) fn new(inner: Box<dyn Player>, log: LogSink) -> LoggedPlayer {
         LoggedPlayer { inner, log }
     }
 }

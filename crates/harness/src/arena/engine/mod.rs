@@ -3,11 +3,11 @@
 //! time and caps their length); `uci` speaks the UCI protocol over it; `uci_player` is the
 //! arena's `Player` on top. `xboard` and `xboard_player` do the same for xboard (CECP) engines.
 
-pub mod affinity;
+pub(crate) mod affinity;
 mod book;
 mod fastchess_options;
 mod lines;
-pub mod log;
+pub(crate) mod log;
 pub(crate) mod player;
 mod process;
 #[cfg(test)]
@@ -18,18 +18,12 @@ mod uci_player;
 mod xboard;
 mod xboard_player;
 
-pub use book::{BookPlayer, EngineBook};
-pub use fastchess_options::{stod, stoi, BadSpin, FastchessSpin};
-pub use lines::{Line, LineSplitter, MAX_LINE_BYTES};
-pub use process::{kill_all_engine_groups, EngineProcess};
+pub(crate) use book::{BookPlayer, EngineBook};
+pub use fastchess_options::{stod, stoi, BadSpin};
+pub use lines::{Line, MAX_LINE_BYTES};
+pub use process::kill_all_engine_groups;
 pub use settings::{ExternalSettings, TIMEOUT_SCALE_RANGE};
-pub use uci::{
-    check_options, go_command, parse_bestmove, parse_info, parse_ponder, position_command,
-    DeclaredOption, InfoLine, RefusedOption, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
-};
+pub(crate) use uci::{check_options, go_command};
+pub use uci::{DeclaredOption, RefusedOption};
 pub use uci_player::{UciCommand, UciPlayer};
-pub use xboard::{
-    classify as classify_xboard_line, parse_features, parse_thinking, EngineLine, Features,
-    Thinking,
-};
-pub use xboard_player::XboardPlayer;
+pub(crate) use xboard_player::XboardPlayer;

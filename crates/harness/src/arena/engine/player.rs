@@ -59,14 +59,14 @@ pub struct EngineReply {
     /// Nodes searched for this move, if reported.
     pub nodes: Option<u64>,
     /// The rest of what it reported (seldepth, nps, PV, the lines `match_line` keeps).
-    pub details: MoveDetails,
+    pub(crate) details: MoveDetails,
     /// Every line an external UCI engine wrote for this move, trimmed, in order, from the
     /// first after `go` to the `bestmove` line included: what the compliance checks read
     /// (`game::compliance`). Empty for players that write no lines (built-in, book, xboard).
     pub output: Vec<String>,
     /// From the moment the engine had the `go` (its `readyok` read) to its `bestmove` line:
     /// the elapsed time of fastchess's latency report. None for players without lines.
-    pub answer_time: Option<Duration>,
+    pub(crate) answer_time: Option<Duration>,
 }
 
 /// Why a player could not start or could not answer a move request.

@@ -82,7 +82,7 @@ pub fn kill_all_engine_groups() {
 /// A running engine process and its line channel. On Unix it leads its own process group, so
 /// the whole group (a wrapper script and what it started) is killed with it. Dropping it kills
 /// the group at once; `close` first says goodbye and gives the engine a moment.
-pub struct EngineProcess {
+pub(crate) struct EngineProcess {
     command: String,
     child: Child,
     /// Whether the child has been waited for (its pid may then name another process).
@@ -97,7 +97,7 @@ impl EngineProcess {
     /// Starts `command` with `args` in `working_dir` (default: the runner's), its standard
     /// error appended to `stderr_file` when given (cutechess's `stderr`), else copied to `log`
     /// when given, else discarded.
-    pub fn spawn(
+    pub(super) fn spawn(
         command: &str,
         args: &[String],
         working_dir: Option<&Path>,
@@ -181,19 +181,19 @@ impl EngineProcess {
     }
 
     /// Lines from now on belong to game `game_id` in the engine log.
-    pub fn set_log_game(&self, game_id: u64) {
+    pub(crate) fn set_log_game(&self, game_id: u64) {
         if let Some(log) = &self.log {
             log.set_game(game_id);
         }
     }
 
     /// The command it was started with.
-    pub fn command(&self) -> &str {
+    pub(super) fn command(&self) -> &str {
         &self.command
     }
 
     /// Sends one or more lines (separated by newlines) in a single write.
-    pub fn send(&mut self, text: &str) -> Result<(), PlayerError> {
+    pub(super) fn send(&mut self, text: &str) -> Result<(), PlayerError> {
         if let Some(log) = &self.log {
             log.sent(text);
         }
@@ -208,7 +208,7 @@ impl EngineProcess {
 
     /// The next line the engine writes, waiting until `deadline`. Only the first
     /// `MAX_LINE_BYTES` of a longer line are kept (the engine log notes the cut).
-    pub fn recv_until(&mut self, deadline: Instant) -> Result<String, PlayerError> {
+    pub(crate) fn recv_until(&mut self, deadline: Instant) -> Result<String, PlayerError> {
         let asked = Instant::now();
         match self.lines.read_line(deadline) {
             Ok(line) => {
@@ -227,7 +227,7 @@ impl EngineProcess {
 
     /// The error for an engine that went away: waits a moment for its exit status (reported
     /// when there is one), then ends whatever is left of its group.
-    pub fn disconnected(&mut self) -> PlayerError {
+    pub(crate) fn disconnected(&mut self) -> PlayerError {
         let mut exited = false;
         for _ in 0..20 {
             if self.has_exited() {
@@ -295,7 +295,7 @@ impl EngineProcess {
 
     /// Sends `farewell` (the protocol's `quit`), gives the engine up to `grace` to exit, then
     /// kills its whole group (the engine if still running, and anything it started) and reaps it.
-    pub fn close(&mut self, farewell: &str, grace: Duration) {
+    pub(super) fn close(&mut self, farewell: &str, grace: Duration) {
         if self.reaped {
             return;
         }

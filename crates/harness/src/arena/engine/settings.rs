@@ -46,7 +46,7 @@ pub struct ExternalSettings {
 
 impl ExternalSettings {
     /// The book depth in full moves when none is given (cutechess-cli's).
-    pub const DEFAULT_BOOK_DEPTH: u32 = 1000;
+    pub(crate) const DEFAULT_BOOK_DEPTH: u32 = 1000;
 
     /// A protocol timeout scaled by `timeout_scale`.
     pub fn scaled(&self, timeout: Duration) -> Duration {
@@ -58,7 +58,7 @@ impl ExternalSettings {
 
     /// `score` as the runner reads scores (the mover's point of view), given that the engine
     /// played `mover`: negated for Black with `white_pov`.
-    pub fn mover_score(&self, score: Option<Score>, mover: Color) -> Option<Score> {
+    pub(crate) fn mover_score(&self, score: Option<Score>, mover: Color) -> Option<Score> {
         match score {
             Some(score) if self.white_pov && mover == Color::Black => Some(match score {
                 Score::Cp(cp) => Score::Cp(cp.saturating_neg()),
@@ -70,7 +70,7 @@ impl ExternalSettings {
 
     /// The names of the keys set that only an external engine takes (for the built-in
     /// engine's refusal), as the TOML names them.
-    pub fn external_only_keys(&self) -> Vec<&'static str> {
+    pub(crate) fn external_only_keys(&self) -> Vec<&'static str> {
         let set = [
             ("ponder", self.ponder),
             ("init_strings", !self.init_strings.is_empty()),

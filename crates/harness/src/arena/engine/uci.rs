@@ -29,7 +29,7 @@ pub struct DeclaredOption {
     /// For a spin: how fastchess builds it from the declared default, min and max, or the
     /// text of the exception that stops fastchess's run (min above max, a default outside
     /// them, a value that is not a number). None for other kinds and xboard options.
-    pub fastchess_spin: Option<Result<FastchessSpin, BadSpin>>,
+    pub(crate) fastchess_spin: Option<Result<FastchessSpin, BadSpin>>,
 }
 
 impl DeclaredOption {
@@ -92,7 +92,7 @@ impl DeclaredOption {
     }
 
     /// Refuses a value the declaration does not allow.
-    pub fn check_value(&self, value: &str) -> Result<(), PlayerError> {
+    pub(crate) fn check_value(&self, value: &str) -> Result<(), PlayerError> {
         let refuse = |allowed: String| PlayerError::OptionValue {
             name: self.name.clone(),
             value: value.to_string(),
@@ -147,7 +147,7 @@ pub struct RefusedOption {
 
 impl RefusedOption {
     /// As the error a strict run stops with.
-    pub fn to_error(&self) -> PlayerError {
+    pub(crate) fn to_error(&self) -> PlayerError {
         PlayerError::OptionValue {
             name: self.name.clone(),
             value: self.value.clone(),
@@ -158,7 +158,7 @@ impl RefusedOption {
 
 /// Refuses option names and values that hold a line break: sent in a `setoption` line, the
 /// rest would reach the engine as a command of its own.
-pub fn check_options(options: &[(String, String)]) -> Result<(), PlayerError> {
+pub(crate) fn check_options(options: &[(String, String)]) -> Result<(), PlayerError> {
     for (name, value) in options {
         for (what, text) in [("the name", name), ("the value", value)] {
             if text.contains(['\n', '\r']) {
@@ -174,7 +174,7 @@ pub fn check_options(options: &[(String, String)]) -> Result<(), PlayerError> {
 
 /// What the handshake learnt: the engine's name (if it gave one) and its options.
 pub(crate) struct Handshake {
-    pub id_name: Option<String>,
+    pub(crate) id_name: Option<String>,
     pub declared: Vec<DeclaredOption>,
 }
 
@@ -278,7 +278,7 @@ pub(crate) fn read_reply(
 }
 
 /// The `ponder` move of a `bestmove` line, as written; None when it names none.
-pub fn parse_ponder(line: &str) -> Option<String> {
+pub(crate) fn parse_ponder(line: &str) -> Option<String> {
     let mut words = line.split_whitespace().skip(2);
     (words.next() == Some("ponder"))
         .then(|| words.next().map(str::to_string))
@@ -287,7 +287,11 @@ pub fn parse_ponder(line: &str) -> Option<String> {
 
 /// The `position` command. In Chess960 the start is always a FEN (X-FEN) and castling is king
 /// takes own rook, as `UCI_Chess960` asks; in standard chess it is the king's step.
-pub fn position_command(start: &Position, moves: &[Move], castling: CastlingNotation) -> String {
+pub(crate) fn position_command(
+    start: &Position,
+    moves: &[Move],
+    castling: CastlingNotation,
+) -> String {
     let chess960 = castling == CastlingNotation::Chess960;
     let fen = start.to_fen();
     let mut text = if fen == Position::START_FEN && !chess960 {
@@ -316,7 +320,7 @@ pub fn position_command(start: &Position, moves: &[Move], castling: CastlingNota
 }
 
 /// The `go` command for a request's limits.
-pub fn go_command(request: &GoRequest<'_>) -> String {
+pub(crate) fn go_command(request: &GoRequest<'_>) -> String {
     let limits = request.limits;
     let mut text = "go".to_string();
     if let Some(n) = limits.nodes {
@@ -345,13 +349,13 @@ pub fn go_command(request: &GoRequest<'_>) -> String {
 
 /// The most nodes one move's report may claim (2^48, about 2.8e14): a larger figure is taken
 /// as garbage, so the per-engine sums over millions of moves cannot overflow.
-pub const MAX_REPORTED_NODES: u64 = 1 << 48;
+pub(crate) const MAX_REPORTED_NODES: u64 = 1 << 48;
 /// Mate distances beyond this many moves are clamped (the longest known mates are ~550).
-pub const MAX_REPORTED_MATE: i32 = 1000;
+pub(crate) const MAX_REPORTED_MATE: i32 = 1000;
 
 /// What one `info` line says about the final evaluation; None where it says nothing usable.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct InfoLine {
+pub(crate) struct InfoLine {
     /// `depth`, in plies.
     pub depth: Option<u32>,
     /// `nodes`, up to `MAX_REPORTED_NODES`.
@@ -367,14 +371,14 @@ pub struct InfoLine {
     /// `tbhits`.
     pub tbhits: Option<u64>,
     /// `time`, in milliseconds.
-    pub time_ms: Option<u64>,
+    pub(crate) time_ms: Option<u64>,
     /// The moves after `pv`, as written (empty when the line has none).
     pub pv: Vec<String>,
 }
 
 impl InfoLine {
     /// Overwrites the reply's fields this line gives.
-    pub fn apply(&self, reply: &mut EngineReply) {
+    pub(super) fn apply(&self, reply: &mut EngineReply) {
         reply.depth = self.depth.or(reply.depth);
         reply.nodes = self.nodes.or(reply.nodes);
         reply.score = self.score.or(reply.score);
@@ -407,7 +411,7 @@ fn saturating_int(token: &str) -> Option<i64> {
 
 /// Reads `score`, `depth`, `nodes` and the other figures from an `info` line. Lines with bound scores, other PV
 /// lines (`multipv` other than 1) and `info string` lines describe no final evaluation.
-pub fn parse_info(line: &str) -> InfoLine {
+pub(crate) fn parse_info(line: &str) -> InfoLine {
     let mut info = InfoLine::default();
     let tokens: Vec<&str> = line.split_whitespace().collect();
     if tokens
@@ -484,7 +488,7 @@ pub fn parse_info(line: &str) -> InfoLine {
 
 /// The move of a `bestmove` line, as written (`(none)` and `0000` included: the arbiter
 /// refuses them as moves); None when the line is no `bestmove` line.
-pub fn parse_bestmove(line: &str) -> Option<&str> {
+pub(crate) fn parse_bestmove(line: &str) -> Option<&str> {
     let mut words = line.split_whitespace();
     (words.next() == Some("bestmove")).then(|| words.next().unwrap_or(""))
 }

@@ -66,7 +66,7 @@ impl UciPlayer {
     /// As `start`, writing what is sent and received, and the engine's standard error, to the
     /// engine log when `log` is given. A configured option value the engine's declaration does
     /// not allow is refused before any option is sent.
-    pub fn start_logged(
+    pub(crate) fn start_logged(
         spec: &UciCommand,
         timeout: Duration,
         log: Option<LogSink>,
@@ -78,7 +78,7 @@ impl UciPlayer {
     /// Ponder value true` when the engine declares the option and none is configured), and as
     /// fastchess does with a value the engine's declaration does not accept: it is not sent,
     /// and [`UciPlayer::refused_options`] lists it (the runner warns).
-    pub fn start_with(
+    pub(crate) fn start_with(
         spec: &UciCommand,
         settings: &ExternalSettings,
         timeout: Duration,

@@ -14,11 +14,11 @@ use std::time::{Duration, Instant};
 
 /// How long an engine may stay silent after `protover 2` before it counts as a protocol 1
 /// engine (xboard's and cutechess's way): a version 2 engine answers with `feature` at once.
-pub const PROTOVER_WAIT: Duration = Duration::from_secs(2);
+pub(crate) const PROTOVER_WAIT: Duration = Duration::from_secs(2);
 
 /// What the engine declared with `feature` (the protocol's defaults where it said nothing).
 #[derive(Clone, Debug, PartialEq)]
-pub struct Features {
+pub(crate) struct Features {
     /// `ping=1`: it answers `ping N` with `pong N` once every earlier command is done.
     pub ping: bool,
     /// `setboard=1`: it takes positions as `setboard FEN` (else the `edit` command).
@@ -34,17 +34,17 @@ pub struct Features {
     /// `memory=1`: it takes `memory MB`.
     pub memory: bool,
     /// `smp=1`: it takes `cores N`.
-    pub smp: bool,
+    pub(crate) smp: bool,
     /// `myname="..."`.
-    pub myname: Option<String>,
+    pub(crate) myname: Option<String>,
     /// `variants="normal,fischerandom,..."`; None: standard chess only.
-    pub variants: Option<Vec<String>>,
+    pub(crate) variants: Option<Vec<String>>,
     /// `option="NAME -TYPE ..."` declarations, as UCI-like options.
     pub options: Vec<DeclaredOption>,
     /// Whether it answered `protover 2` at all (a version 1 engine does not).
-    pub protover2: bool,
+    pub(crate) protover2: bool,
     /// `reuse=0` asks for a fresh process for every game.
-    pub reuse: bool,
+    pub(crate) reuse: bool,
     /// `name=1`: it wants its opponent's name (`computer`, `name NAME`) with every game.
     pub name: bool,
     /// `egt="syzygy,..."`: the endgame table formats it reads (`egtpath FORMAT PATH`).
@@ -75,7 +75,7 @@ impl Default for Features {
 
 impl Features {
     /// Whether it plays variant `name` (`normal` is always played).
-    pub fn plays(&self, name: &str) -> bool {
+    pub(super) fn plays(&self, name: &str) -> bool {
         name == "normal"
             || self
                 .variants
@@ -116,7 +116,7 @@ impl Features {
 
 /// The `name=value` pairs of a `feature` line's arguments: a value is a quoted string or one
 /// word. Malformed text is skipped up to the next space.
-pub fn parse_features(args: &str) -> Vec<(String, String)> {
+pub(crate) fn parse_features(args: &str) -> Vec<(String, String)> {
     let mut pairs = Vec::new();
     let mut rest = args.trim_start();
     while !rest.is_empty() {
@@ -145,7 +145,7 @@ pub fn parse_features(args: &str) -> Vec<(String, String)> {
 /// An `option` feature's value (`Hash -spin 64 1 1024`, `Resign -check 0`,
 /// `Style -combo Solid /// *Normal`, `Book -file x.bin`, `Clear -button`) as a declared option
 /// with UCI's kinds (`slider` is a spin; `file` and `path` are strings; `save` a button).
-pub fn parse_option(text: &str) -> Option<DeclaredOption> {
+pub(crate) fn parse_option(text: &str) -> Option<DeclaredOption> {
     let dash = text.find(" -")?;
     let name = text[..dash].trim();
     let rest = &text[dash + 2..];
@@ -239,7 +239,7 @@ pub(crate) fn handshake(
 
 /// A line of the engine's, as far as the arbiter cares.
 #[derive(Clone, Debug, PartialEq)]
-pub enum EngineLine {
+pub(crate) enum EngineLine {
     /// `move MOVE` (or protocol 1's `1. ... MOVE`): the text of its move.
     Move(String),
     /// Thinking output: `ply score time nodes pv`.
@@ -260,13 +260,13 @@ pub enum EngineLine {
 
 /// One line of thinking output.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Thinking {
+pub(crate) struct Thinking {
     /// The search depth, in plies.
     pub depth: u32,
     /// The score from the engine's side: centipawns, or a mate as `100000 + N` moves.
     pub score: Option<Score>,
     /// The time searched, in centiseconds.
-    pub time_cs: Option<u64>,
+    pub(crate) time_cs: Option<u64>,
     /// Nodes searched.
     pub nodes: Option<u64>,
     /// The principal variation as written (any notation, move numbers included).
@@ -274,7 +274,7 @@ pub struct Thinking {
 }
 
 /// Reads one line of the engine's.
-pub fn classify(line: &str) -> EngineLine {
+pub(crate) fn classify(line: &str) -> EngineLine {
     let line = line.trim();
     let mut words = line.split_whitespace();
     let Some(first) = words.next() else {
@@ -305,7 +305,7 @@ pub fn classify(line: &str) -> EngineLine {
 }
 
 /// Reads a thinking line `ply score time nodes pv...`; None when it is not one.
-pub fn parse_thinking(line: &str) -> Option<Thinking> {
+pub(crate) fn parse_thinking(line: &str) -> Option<Thinking> {
     let mut words = line.split_whitespace();
     // A ply may carry a mark (`12&`, `7.`): the digits count.
     let ply = words.next()?;
@@ -340,7 +340,12 @@ fn xboard_score(value: i64) -> Score {
 impl Thinking {
     /// Overwrites the reply's figures with this line's; `pos` (the position searched) turns the
     /// principal variation into UCI moves as far as it reads.
-    pub fn apply(&self, reply: &mut EngineReply, pos: &Position, castling: CastlingNotation) {
+    pub(super) fn apply(
+        &self,
+        reply: &mut EngineReply,
+        pos: &Position,
+        castling: CastlingNotation,
+    ) {
         reply.depth = Some(self.depth);
         reply.score = self.score.or(reply.score);
         reply.nodes = self.nodes.or(reply.nodes);
@@ -368,7 +373,7 @@ impl Thinking {
 
 /// The legal move an engine's text names: coordinates (`e2e4`, `e7e8q`, `e1g1`, king takes
 /// rook) or SAN (`Nf3`, `O-O`, `e8=Q`).
-pub fn parse_move(pos: &Position, text: &str) -> Option<Move> {
+pub(crate) fn parse_move(pos: &Position, text: &str) -> Option<Move> {
     let text = text.trim();
     let mut coordinates = text.to_string();
     if coordinates.len() == 5 && coordinates.is_ascii() {
@@ -382,7 +387,7 @@ pub fn parse_move(pos: &Position, text: &str) -> Option<Move> {
 
 /// The text of `mv` for the engine: SAN when it asked for it, else coordinates; castling in
 /// Chess960 is `O-O`/`O-O-O`, as xboard writes it in its random variants.
-pub fn move_text(pos: &Position, mv: Move, san: bool, castling: CastlingNotation) -> String {
+pub(super) fn move_text(pos: &Position, mv: Move, san: bool, castling: CastlingNotation) -> String {
     if san {
         return pos.san(mv);
     }
@@ -396,7 +401,7 @@ pub fn move_text(pos: &Position, mv: Move, san: bool, castling: CastlingNotation
 /// The `edit` commands that set up `pos` on an engine without `setboard` (after `new` and
 /// `force`; a Black-to-move position first gets a dummy move, as the protocol asks). Castling
 /// rights follow from kings and rooks on their home squares; an en-passant right is lost.
-pub fn edit_commands(pos: &Position, usermove: bool) -> String {
+pub(crate) fn edit_commands(pos: &Position, usermove: bool) -> String {
     let mut text = String::new();
     if pos.side_to_move() == Color::Black {
         text.push_str(if usermove {
@@ -439,7 +444,11 @@ fn seconds(duration: Duration) -> String {
 /// The time control commands for a game whose first request is `limits` (at an engine's first
 /// move its clock shows the base time and moves to go the moves per period): `level`, `st`,
 /// `sd` or `st 1` with `nps`. Err: a node limit the engine cannot take (no `feature nps=1`).
-pub fn limit_commands(limits: &SearchLimits, me: Color, nps: bool) -> Result<String, String> {
+pub(crate) fn limit_commands(
+    limits: &SearchLimits,
+    me: Color,
+    nps: bool,
+) -> Result<String, String> {
     if let Some(nodes) = limits.nodes {
         if !nps {
             return Err(format!(
@@ -472,7 +481,7 @@ pub fn limit_commands(limits: &SearchLimits, me: Color, nps: bool) -> Result<Str
 }
 
 /// `time` and `otim`, in centiseconds, for the engine playing `me`.
-pub fn time_commands(limits: &SearchLimits, me: Color) -> String {
+pub(crate) fn time_commands(limits: &SearchLimits, me: Color) -> String {
     let cs = |d: Duration| d.as_millis() / 10;
     let (mine, theirs) = match (&limits.clock, limits.movetime) {
         (Some(c), _) => match me {

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
 /// A running xboard engine.
-pub struct XboardPlayer {
+pub(crate) struct XboardPlayer {
     process: EngineProcess,
     features: Features,
     id_name: String,
@@ -54,17 +54,9 @@ impl XboardPlayer {
     /// Starts the engine, reads its features (`xboard`, `protover 2`, up to `done=1`, or the
     /// protocol 1 silence) and sends the configured options: `memory` and `cores` as those
     /// commands, the others as `option NAME=VALUE`. A value the engine's own `option`
-    /// declaration does not allow is refused before anything is sent.
-    pub fn start_logged(
-        spec: &UciCommand,
-        timeout: Duration,
-        log: Option<LogSink>,
-    ) -> Result<XboardPlayer, PlayerError> {
-        XboardPlayer::start_with(spec, &ExternalSettings::default(), timeout, log)
-    }
-
-    /// As `start_logged`, with cutechess's per-engine `settings`.
-    pub fn start_with(
+    /// declaration does not allow is refused before anything is sent. `settings` are cutechess's
+    /// per-engine settings.
+    pub(crate) fn start_with(
         spec: &UciCommand,
         settings: &ExternalSettings,
         timeout: Duration,
@@ -112,7 +104,7 @@ impl XboardPlayer {
     }
 
     /// Refuses a time control the engine cannot be given: a node limit without `nps=1`.
-    pub fn check_time_control(&self, time_control: &TimeControl) -> Result<(), PlayerError> {
+    pub(crate) fn check_time_control(&self, time_control: &TimeControl) -> Result<(), PlayerError> {
         match time_control {
             TimeControl::Nodes(nodes) if !self.features.nps => Err(PlayerError::Unsupported {
                 command: self.process.command().to_string(),
@@ -120,11 +112,6 @@ impl XboardPlayer {
             }),
             _ => Ok(()),
         }
-    }
-
-    /// The features the engine declared.
-    pub fn features(&self) -> &Features {
-        &self.features
     }
 
     /// The command that sets option `name` to `value`, checked against its declaration.

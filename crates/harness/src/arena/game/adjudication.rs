@@ -66,7 +66,7 @@ impl AdjudicationCounts {
     }
 
     /// Counts a game an earlier run finished (`--resume`), from what games.csv stored of it.
-    pub fn add_finished(&mut self, game: &FinishedGame) {
+    pub(crate) fn add_finished(&mut self, game: &FinishedGame) {
         if let Some(rule) = AdjudicationRule::from_stored(&game.termination, &game.reason) {
             self.count(rule);
         }

@@ -276,7 +276,7 @@ impl Warning {
 
 /// Whether `token` is a UCI move as fastchess reads one: `[a-h][1-8][a-h][1-8]` and an optional
 /// lowercase promotion piece.
-pub fn is_uci_move_text(token: &str) -> bool {
+pub(crate) fn is_uci_move_text(token: &str) -> bool {
     let b = token.as_bytes();
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
     match b.len() {
@@ -374,7 +374,7 @@ fn last_info_line(output: &[String]) -> Option<&str> {
 }
 
 /// The game's start and moves as the warnings' `Position;` and `Moves;` parts give them.
-pub fn game_text(game: &Game) -> (String, String) {
+pub(crate) fn game_text(game: &Game) -> (String, String) {
     let start = game.start();
     let fen = start.to_fen();
     let position = if fen == Position::START_FEN {
@@ -394,7 +394,7 @@ pub fn game_text(game: &Game) -> (String, String) {
 
 /// What one move's output said and did wrong.
 #[derive(Debug, Default)]
-pub struct MoveCheck {
+pub(crate) struct MoveCheck {
     /// In fastchess's order.
     pub warnings: Vec<Warning>,
     /// The mate score of the move's last info line and that line, for the sign check against
@@ -404,7 +404,7 @@ pub struct MoveCheck {
 
 /// Checks one reply of an engine to move in `game` (before its move is played). `played` is
 /// the move the bestmove names when it is legal.
-pub fn check_reply(
+pub(crate) fn check_reply(
     game: &Game,
     reply: &EngineReply,
     played: Option<Move>,
@@ -562,7 +562,7 @@ fn check_bestmove(
 
 /// The sign check after a move: the opponent's previous mate score `theirs` (with its line) and
 /// this move's `ours` claim the same side wins. `game` is after the move; `mover` made it.
-pub fn mate_sign_mismatch(
+pub(crate) fn mate_sign_mismatch(
     game: &Game,
     theirs: &(i32, String),
     ours: &(i32, String),

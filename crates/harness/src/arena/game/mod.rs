@@ -2,7 +2,7 @@
 //! position and clocks, checks every move, ends the game by the rules (claiming threefold and
 //! fifty-move draws on the players' behalf) or by adjudication, and records why.
 
-pub mod adjudication;
+pub(crate) mod adjudication;
 pub mod compliance;
 
 use super::config::{Adjudication, TimeControl};
@@ -98,11 +98,11 @@ pub fn play_game(setup: &GameSetup<'_>, players: [&mut dyn Player; 2]) -> GameRe
 }
 
 /// A compliance warning about the engine playing `.0` (White or Black) in a game.
-pub type GameWarning = (Color, Warning);
+pub(crate) type GameWarning = (Color, Warning);
 
 /// As `play_game`, running fastchess's compliance checks (`checks`) on every engine move: the
 /// record, and the warnings in the order they arose.
-pub fn play_game_checked(
+pub(crate) fn play_game_checked(
     setup: &GameSetup<'_>,
     players: [&mut dyn Player; 2],
     checks: ComplianceChecks,

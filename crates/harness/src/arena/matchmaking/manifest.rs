@@ -24,10 +24,10 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 /// The fingerprint file's name inside the output directory.
-pub const MANIFEST_FILE: &str = "run.toml";
+pub(crate) const MANIFEST_FILE: &str = "run.toml";
 
 /// The recorded version of sparring that wrote the fingerprint (not compared).
-pub const RECORDED_VERSION: &str = "run.sparring_version";
+pub(crate) const RECORDED_VERSION: &str = "run.sparring_version";
 /// Keys added to the fingerprint later, with the value every earlier run had: a directory
 /// without the key resumes when the configuration has that value.
 const ADDED_WITH_DEFAULT: &[(&str, &str)] = &[
@@ -443,7 +443,8 @@ impl Fingerprint {
     /// Adds the shard this directory plays: `shard.index`, `shard.count`, `shard.game_ids`
     /// (1-based, as a range) and `shard.total_games` of the whole schedule. They are compared
     /// on resume like the settings, so a shard's directory is only ever resumed as that shard.
-    pub fn with_shard(self, shard: Shard, total_games: u64) -> Fingerprint {
+    #[cfg(test)]
+    pub(crate) fn with_shard(self, shard: Shard, total_games: u64) -> Fingerprint {
         self.with_slice(
             Slice {
                 wave: None,
@@ -456,7 +457,7 @@ impl Fingerprint {
     /// Adds the slice this directory plays: the shard keys as `with_shard` (the shard's games
     /// within the wave), and for a wave `wave.index`, `wave.pairs` and `wave.game_ids`. All are
     /// compared on resume, so a directory is only ever resumed as the same wave and shard.
-    pub fn with_slice(mut self, slice: Slice, total_games: u64) -> Fingerprint {
+    pub(crate) fn with_slice(mut self, slice: Slice, total_games: u64) -> Fingerprint {
         let games = slice.games(total_games);
         let ids = describe_game_ids(games.start + 1..games.end + 1);
         let mut put = |k: &str, v: String| self.entries.insert(k.to_string(), v);
@@ -511,13 +512,13 @@ impl Fingerprint {
     }
 
     /// The total games of the schedule a slice recorded (`shard.total_games`), if any.
-    pub fn slice_total_games(&self) -> Option<&str> {
+    pub(crate) fn slice_total_games(&self) -> Option<&str> {
         self.get(SHARD_TOTAL_GAMES)
     }
 
     /// The fingerprint of the whole run a shard or wave belongs to: without the shard's and the
     /// wave's keys.
-    pub fn without_shard(&self) -> Fingerprint {
+    pub(crate) fn without_shard(&self) -> Fingerprint {
         Fingerprint {
             byte_hashes: self.byte_hashes.clone(),
             entries: self

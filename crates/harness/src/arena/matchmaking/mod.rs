@@ -2,8 +2,8 @@
 //! tournament that plays it in parallel and resumes it, the run's fingerprint and output lock,
 //! and the merge of shards and waves back into one run.
 
-pub mod lock;
-pub mod manifest;
-pub mod merge;
-pub mod schedule;
-pub mod tournament;
+pub(crate) mod lock;
+pub(crate) mod manifest;
+pub(crate) mod merge;
+pub(crate) mod schedule;
+pub(crate) mod tournament;

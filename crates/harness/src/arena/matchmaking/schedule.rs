@@ -191,7 +191,7 @@ pub struct GameSpec {
     /// Engine indices, White first.
     pub engines: [usize; 2],
     /// 0-based index of the opening to ask the opening source for.
-    pub opening_index: usize,
+    pub(crate) opening_index: usize,
 }
 
 /// The whole tournament's game list, computed game by game from the game number.
@@ -293,7 +293,7 @@ impl Schedule {
     }
 
     /// A gauntlet with `seeds` seeds (`tournament.seeds`); a round robin has none and is kept.
-    pub fn with_seeds(mut self, seeds: Seeds) -> Schedule {
+    pub(crate) fn with_seeds(mut self, seeds: Seeds) -> Schedule {
         self.pairings = pairings(self.kind, self.engines, seeds);
         self
     }
@@ -301,7 +301,7 @@ impl Schedule {
     /// The colours of each pair's games: `swap` reverses them in the second game (the
     /// default; cutechess's and fastchess's `-noswap` turn it off), `reverse` swaps every game's
     /// (`-reverse`).
-    pub fn with_sides(mut self, swap: bool, reverse: bool) -> Schedule {
+    pub(crate) fn with_sides(mut self, swap: bool, reverse: bool) -> Schedule {
         self.swap_sides = swap;
         self.reverse_sides = reverse;
         self
@@ -318,21 +318,21 @@ impl Schedule {
     }
 
     /// Plays only the first game of each pairing's last pair (`tournament.single_last_game`).
-    pub fn with_single_last_game(mut self, single: bool) -> Schedule {
+    pub(crate) fn with_single_last_game(mut self, single: bool) -> Schedule {
         self.single_last_game = single && self.rounds > 0;
         self
     }
 
     /// Gives every game its own opening: game `n` takes the opening a pair-based schedule would
     /// give round `n`, so the openings are still a seeded permutation.
-    pub fn with_openings_per_game(mut self, per_game: bool) -> Schedule {
+    pub(crate) fn with_openings_per_game(mut self, per_game: bool) -> Schedule {
         self.per_game = per_game;
         self
     }
 
     /// The stream that draws game `spec`'s opening and random moves: shared by a pair, or the
     /// game's own with openings per game.
-    pub fn opening_stream(&self, spec: &GameSpec) -> u64 {
+    pub(crate) fn opening_stream(&self, spec: &GameSpec) -> u64 {
         if self.per_game {
             spec.game_id << 32
         } else {
@@ -478,7 +478,7 @@ impl Shard {
 
     /// The shard's block of a range of whole pairs (a wave's games): as `games`, counted from
     /// the range's start.
-    pub fn games_of(&self, range: std::ops::Range<u64>) -> std::ops::Range<u64> {
+    pub(crate) fn games_of(&self, range: std::ops::Range<u64>) -> std::ops::Range<u64> {
         let pairs = u128::from(range.end.saturating_sub(range.start) / 2);
         let bound = |i: u64| {
             range.start + (pairs * u128::from(i) / u128::from(self.count.max(1))) as u64 * 2
@@ -631,7 +631,7 @@ impl std::fmt::Display for Slice {
 }
 
 /// 1-based game ids as compact text: `1-8, 11, 13-16` (empty: `none`).
-pub fn describe_game_ids(ids: impl IntoIterator<Item = u64>) -> String {
+pub(crate) fn describe_game_ids(ids: impl IntoIterator<Item = u64>) -> String {
     describe_id_ranges(&id_ranges(ids))
 }
 

@@ -11,7 +11,7 @@ use std::io::Write;
 use std::time::Duration;
 
 /// The per-game engine figures file of a run's directory.
-pub const FIGURES_FILE: &str = "figures.csv";
+pub(crate) const FIGURES_FILE: &str = "figures.csv";
 
 const FIGURES_HEADER: &str = "game_id,engine,games,moves,depth_sum,depth_moves,nodes,\
 nodes_time_ns,think_time_ns,clock_games,time_left_ns,time_forfeits,disconnects,stalls,\
@@ -23,7 +23,7 @@ nodes,nodes_time_ns,think_time_ns,clock_games,time_left_ns,time_forfeits,disconn
 illegal_moves";
 
 /// The `game_id` of the rows that count warnings found before the games.
-pub const START_WARNINGS_GAME: u64 = 0;
+pub(crate) const START_WARNINGS_GAME: u64 = 0;
 
 /// Writes the header of `figures.csv`.
 pub(crate) fn write_figures_header(out: &mut impl Write) -> std::io::Result<()> {
@@ -117,7 +117,7 @@ pub(crate) struct FiguresRows {
     pub rows: Vec<(u64, usize, EngineFigures)>,
     /// The file has the `compliance_warnings` column (one written before it existed has not:
     /// its rows count 0).
-    pub has_warnings: bool,
+    pub(crate) has_warnings: bool,
 }
 
 /// The rows of a `figures.csv`, with or without its `compliance_warnings` column. A last line

@@ -22,7 +22,7 @@ pub(crate) struct MatchFiles {
     /// figures.csv's rows: (game id, engine index, figures).
     pub figures: Vec<(u64, usize, EngineFigures)>,
     /// figures.csv has the `compliance_warnings` column (a run from before it has not).
-    pub figures_have_warnings: bool,
+    pub(crate) figures_have_warnings: bool,
     /// summary.csv, ranking.csv and ratings.csv as text (None: not written).
     pub summary: Option<String>,
     /// ranking.csv.
@@ -34,7 +34,7 @@ pub(crate) struct MatchFiles {
 impl MatchFiles {
     /// Reads the directory's files; `summary` and `ranking` replace the files' text when given
     /// (a run under way has them in memory only).
-    pub fn read(
+    pub(crate) fn read(
         dir: &Path,
         summary: Option<String>,
         ranking: Option<String>,
@@ -72,18 +72,18 @@ impl MatchFiles {
     }
 
     /// A recorded setting of run.toml.
-    pub fn setting(&self, key: &str) -> Option<&str> {
+    pub(crate) fn setting(&self, key: &str) -> Option<&str> {
         self.fingerprint.as_ref().and_then(|f| f.get(key))
     }
 
     /// Engine `index`'s configured name (run.toml), or `engine <index>`.
-    pub fn engine_name(&self, index: usize) -> String {
+    pub(crate) fn engine_name(&self, index: usize) -> String {
         self.setting(&format!("engine[{index}].name"))
             .map_or_else(|| format!("engine {index}"), String::from)
     }
 
     /// The SPRT the run was set up with, from run.toml's recorded `run.sprt.` keys.
-    pub fn sprt(&self) -> Option<SprtParams> {
+    pub(crate) fn sprt(&self) -> Option<SprtParams> {
         let num = |k: &str| self.setting(k)?.parse::<f64>().ok();
         let model: SprtModel = self.setting("run.sprt.model")?.parse().ok()?;
         SprtParams::new(
@@ -98,7 +98,7 @@ impl MatchFiles {
 
     /// The pairings as (first, second): summary.csv's rows when written, else each pair of
     /// names that met, the one configured first (or alphabetically first) as `first`.
-    pub fn pairings(&self) -> Vec<(String, String)> {
+    pub(crate) fn pairings(&self) -> Vec<(String, String)> {
         if let Some(rows) = self.summary.as_deref().and_then(summary_pairings) {
             return rows;
         }
@@ -196,9 +196,9 @@ pub(crate) struct OpeningPairs {
     /// Complete pairs played from it.
     pub pairs: u64,
     /// Pairs the first engine won 2-0.
-    pub first_swept: u64,
+    pub(crate) first_swept: u64,
     /// Pairs the second engine won 2-0.
-    pub second_swept: u64,
+    pub(crate) second_swept: u64,
 }
 
 /// The openings of a pairing with the most pairs one engine won 2-0, most first, at most `top`.
@@ -285,11 +285,11 @@ pub(crate) struct EngineSamples {
     /// Per game: nodes per second.
     pub nps: Vec<f64>,
     /// Per game: milliseconds per move.
-    pub move_ms: Vec<f64>,
+    pub(crate) move_ms: Vec<f64>,
     /// Per game on a clock: milliseconds left at its end.
-    pub time_left_ms: Vec<f64>,
+    pub(crate) time_left_ms: Vec<f64>,
     /// The game totals: (time forfeits, disconnects, stalls, illegal moves).
-    pub failures: [u64; 4],
+    pub(crate) failures: [u64; 4],
     /// fastchess's compliance warnings about it (its moves, and its options when the run
     /// started).
     pub compliance_warnings: u64,

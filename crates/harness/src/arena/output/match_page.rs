@@ -43,7 +43,7 @@ pub fn write_match_report(
 }
 
 /// The page of the match in `dir`.
-pub fn match_report(
+pub(crate) fn match_report(
     dir: &Path,
     state: RunState,
     live: Option<LiveTables>,

@@ -3,10 +3,10 @@
 //! ratings of any runner's games.
 
 pub(crate) mod events;
-pub mod figures;
+pub(crate) mod figures;
 pub(crate) mod match_data;
-pub mod match_page;
+pub(crate) mod match_page;
 pub(crate) mod pairing;
-pub mod ratings;
-pub mod ratings_sources;
-pub mod report;
+pub(crate) mod ratings;
+pub(crate) mod ratings_sources;
+pub(crate) mod report;

@@ -43,9 +43,9 @@ pub struct EngineFigures {
     /// Nodes it reported, and the thinking time of the moves that reported them.
     pub nodes: u64,
     /// Thinking time of the moves that reported nodes.
-    pub nodes_time: Duration,
+    pub(crate) nodes_time: Duration,
     /// Thinking time of all its moves, as the arbiter measured.
-    pub think_time: Duration,
+    pub(crate) think_time: Duration,
     /// Games it played on a clock, and the time left on its clock at their ends.
     pub clock_games: u64,
     /// Sum of the time left at the end of its clock games.

@@ -7,14 +7,14 @@ use crate::stats::{Anchor, JointRatings, Outcome, RatedGame, RatingOptions, Rati
 use std::collections::HashMap;
 
 /// The file the joint ratings are written to, beside ranking.csv.
-pub const RATINGS_FILE: &str = "ratings.csv";
+pub(crate) const RATINGS_FILE: &str = "ratings.csv";
 
 /// A run has joint ratings from this many engines on: with two, the pairing's own Elo is the
 /// whole story.
-pub const RATED_FROM_ENGINES: usize = 3;
+pub(crate) const RATED_FROM_ENGINES: usize = 3;
 
 /// White's outcome of a game result.
-pub fn white_outcome(result: GameResult) -> Outcome {
+pub(crate) fn white_outcome(result: GameResult) -> Outcome {
     match result {
         GameResult::WhiteWins => Outcome::Win,
         GameResult::Draw => Outcome::Draw,
@@ -24,7 +24,7 @@ pub fn white_outcome(result: GameResult) -> Outcome {
 
 /// `games` as the fit takes them, engines indexed by `names`; a name not there yet is added at
 /// the end (so names read from games.csv come in the order the engines first appear).
-pub fn rated_games(names: &mut Vec<String>, games: &[FinishedGame]) -> Vec<RatedGame> {
+pub(crate) fn rated_games(names: &mut Vec<String>, games: &[FinishedGame]) -> Vec<RatedGame> {
     games
         .iter()
         .map(|g| RatedGame {
@@ -42,7 +42,7 @@ pub fn rated_games(names: &mut Vec<String>, games: &[FinishedGame]) -> Vec<Rated
 /// reversed (sparring and fastchess give both games of a pair one round); any other game is a
 /// pair of its own, so a runner that numbers every game gets its games resampled one by one.
 /// Pair ids count from `first_pair`.
-pub fn rated_pgn_games(
+pub(crate) fn rated_pgn_games(
     names: &mut Vec<String>,
     games: &[PgnGameResult],
     first_pair: u64,
@@ -164,7 +164,7 @@ pub fn joint_ratings(
 
 /// A run's joint ratings with the defaults (so `sparring ratings DIR` gives the same), or None
 /// for a run of fewer than three engines.
-pub fn run_ratings(
+pub(crate) fn run_ratings(
     names: &[String],
     games: &[RatedGame],
 ) -> Option<Result<JointRatings, RatingsError>> {

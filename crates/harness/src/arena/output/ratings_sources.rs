@@ -128,11 +128,11 @@ pub struct Disagreement {
     /// The first record: `DIR/games.csv` or `FILE.pgn line N`.
     pub first: String,
     /// What it records: `white-black result`, and the round when the rounds differ.
-    pub first_says: String,
+    pub(crate) first_says: String,
     /// The second record.
     pub second: String,
     /// What it records.
-    pub second_says: String,
+    pub(crate) second_says: String,
 }
 
 impl ErrorClass for GatherError {

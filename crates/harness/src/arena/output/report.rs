@@ -56,7 +56,7 @@ pub fn general_format(value: f64, digits: usize) -> String {
 
 /// A time control as fastchess's results heading prints it: `8+0.08`, `40/60`, `0.5/move`,
 /// `10 plies`, `5000 nodes`.
-pub fn fastchess_time_control(tc: &TimeControl) -> String {
+pub(crate) fn fastchess_time_control(tc: &TimeControl) -> String {
     match tc {
         TimeControl::Clock {
             moves,
@@ -109,13 +109,17 @@ pub fn results_heading(first: &EngineFacts, second: &EngineFacts, book: Option<&
 
 /// `ranking.csv`: one row per engine, best first: its Elo against the field (by pairs when
 /// `by_pairs`, else by games) and what it did (depth, speed, time, failures).
-pub fn write_ranking(dir: &Path, standings: &[Standing], by_pairs: bool) -> std::io::Result<()> {
+pub(crate) fn write_ranking(
+    dir: &Path,
+    standings: &[Standing],
+    by_pairs: bool,
+) -> std::io::Result<()> {
     let text = ranking_text(standings, by_pairs)?;
     crate::files::write_atomic(&dir.join("ranking.csv"), &text)
 }
 
 /// What `ranking.csv` holds for these standings.
-pub fn ranking_text(standings: &[Standing], by_pairs: bool) -> std::io::Result<Vec<u8>> {
+pub(crate) fn ranking_text(standings: &[Standing], by_pairs: bool) -> std::io::Result<Vec<u8>> {
     let mut writer = csv::Writer::from_writer(Vec::new());
     writer.write_record([
         "rank",
@@ -183,7 +187,7 @@ pub fn ranking_text(standings: &[Standing], by_pairs: bool) -> std::io::Result<V
 /// interval, the interval's ends, games and score. Without ratings (fewer than three engines,
 /// or games that do not allow a fit) a ratings.csv of an earlier session is removed, so no
 /// file passes for this run's.
-pub fn write_ratings(
+pub(crate) fn write_ratings(
     dir: &Path,
     ratings: Option<&Result<JointRatings, RatingsError>>,
 ) -> std::io::Result<()> {
@@ -227,7 +231,7 @@ pub fn write_ratings(
 /// the games whose pair is not complete (an SPRT stopped the run between them), so `games` plus
 /// `unpaired_games` is what games.csv holds for the pairing. `decisions` are the SPRT's verdicts
 /// as the run took them.
-pub fn write_summary(
+pub(crate) fn write_summary(
     dir: &Path,
     pairings: &[PairingStats],
     sprt: Option<&SprtParams>,
@@ -238,7 +242,7 @@ pub fn write_summary(
 }
 
 /// What `summary.csv` holds for these pairings (see [`write_summary`]).
-pub fn summary_text(
+pub(crate) fn summary_text(
     pairings: &[PairingStats],
     sprt: Option<&SprtParams>,
     decisions: &[Option<SprtDecision>],

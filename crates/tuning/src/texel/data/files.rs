@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 /// Whether an entry of a data list is a glob pattern rather than a path: it holds `*`, `?` or
 /// `[` (a file whose name has one of these is written with the bracket escape, `[[]`).
-pub fn is_pattern(entry: &str) -> bool {
+pub(crate) fn is_pattern(entry: &str) -> bool {
     entry.contains(['*', '?', '['])
 }
 

@@ -16,10 +16,10 @@ mod pack;
 mod read;
 mod split;
 
-pub use files::{expand_data_files, is_pattern};
+pub use files::expand_data_files;
 pub use read::{
     check_data_files, open_data_file, DataError, FileReport, LineError, LineErrorKind, LoadOptions,
-    LoadReport, MAX_KEPT_ERRORS, MAX_LINE_BYTES, READ_BLOCK,
+    LoadReport, MAX_LINE_BYTES, READ_BLOCK,
 };
 
 use crate::board::Position;
@@ -72,7 +72,7 @@ struct Dedupe {
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct MergeCounts {
     pub duplicates: usize,
-    pub with_other_label: usize,
+    pub(crate) with_other_label: usize,
 }
 
 /// Labelled positions in packed form. The coefficient indices are compact indices into the
@@ -249,13 +249,13 @@ impl Dataset {
 
     /// Each position's remainder and endgame scale (empty for sparring's own evaluation).
     #[inline]
-    pub fn extras(&self) -> &[Extra] {
+    pub(crate) fn extras(&self) -> &[Extra] {
         &self.extras
     }
 
     /// Whether positions carry remainders and endgame scales (`extras`).
     #[inline]
-    pub fn extended(&self) -> bool {
+    pub(crate) fn extended(&self) -> bool {
         self.extended
     }
 
@@ -279,7 +279,7 @@ impl Dataset {
 
     /// The number of tuned parameters the coefficients index into.
     #[inline]
-    pub fn num_params(&self) -> usize {
+    pub(crate) fn num_params(&self) -> usize {
         self.num_params
     }
 

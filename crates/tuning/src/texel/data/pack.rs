@@ -28,7 +28,7 @@ pub(super) struct Packed {
     /// The Zobrist key of each position as packed (for dedupe).
     pub keys: Vec<u64>,
     /// Remainders and endgame scales (only for an extended source).
-    pub extras: Vec<Extra>,
+    pub(crate) extras: Vec<Extra>,
     pub errors: Vec<LineError>,
     pub skipped: usize,
     /// A position the evaluation could not trace: loading stops (line number, FEN, why).
@@ -38,7 +38,7 @@ pub(super) struct Packed {
 impl Packed {
     /// Appends one position; offsets are relative to this pack's buffer. `extended`: keep its
     /// `Extra` too.
-    pub fn push(
+    pub(super) fn push(
         &mut self,
         pos: &Position,
         label: f32,

@@ -224,7 +224,7 @@ pub fn check_data_files(files: &[impl AsRef<Path>]) -> Result<(), DataError> {
 pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 /// How many bad lines a `LoadReport` keeps verbatim.
-pub const MAX_KEPT_ERRORS: usize = 1000;
+pub(crate) const MAX_KEPT_ERRORS: usize = 1000;
 
 /// Lines per parallel work item when loading: big enough to amortise scheduling, small enough to
 /// balance. The split never depends on the thread count, so neither does the result.
@@ -300,7 +300,7 @@ impl Dataset {
     /// side to move's view as `ce` unless it is a mate score, the game's result as `c9`), so
     /// the same packing, checks and deduplication apply. In `report` and errors a "line" of
     /// such a file is its position's 1-based number.
-    pub fn load_samples(
+    pub(crate) fn load_samples(
         &mut self,
         reader: crate::data::DataReader,
         source: &str,
@@ -445,7 +445,7 @@ impl Dataset {
 /// The binary training-data format a file's extension names (`.viriformat`, `.marlinformat`,
 /// `.bulletformat`), which the tuner reads through the data subsystem; any other file is read
 /// as lines of text.
-pub fn binary_format(path: &Path) -> Option<crate::data::DataFormat> {
+pub(crate) fn binary_format(path: &Path) -> Option<crate::data::DataFormat> {
     crate::data::guess_format(path).filter(|&f| f != crate::data::DataFormat::Text)
 }
 

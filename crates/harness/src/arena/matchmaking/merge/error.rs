@@ -16,11 +16,11 @@ pub struct MissingGames {
     /// The part of the run that plays them (for a run of waves not given: its first wave).
     pub slice: Slice,
     /// When several whole waves were not given: the last of them (`slice.wave` is the first).
-    pub last_wave: Option<u64>,
+    pub(crate) last_wave: Option<u64>,
     /// The missing game ids, as ascending ranges.
     pub game_ids: Vec<RangeInclusive<u64>>,
     /// Whether no directory of this part was given at all.
-    pub not_given: bool,
+    pub(crate) not_given: bool,
 }
 
 impl MissingGames {

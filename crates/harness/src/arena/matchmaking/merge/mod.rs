@@ -26,7 +26,6 @@ mod write;
 use super::manifest::MANIFEST_FILE;
 use super::schedule::Wave;
 use crate::arena::matchmaking::manifest::Fingerprint;
-pub use crate::arena::output::figures::FIGURES_FILE;
 use crate::arena::output::pairing::{EngineFigures, PairingStats};
 use crate::arena::output::ratings::{rated_games, run_ratings};
 use crate::record::FinishedGame;
@@ -36,7 +35,6 @@ pub use error::{MergeError, MissingGames};
 use manifests::{read_manifests, Given, RunShape};
 use std::path::{Path, PathBuf};
 use waves::{all_decided, merged_decisions, pairing_stats, read_wave_ends, WaveEnds};
-pub use write::MERGE_MARKER;
 use write::{assemble, check_output, write_merge, Results};
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> MergeError + '_ {

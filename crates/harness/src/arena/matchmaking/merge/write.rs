@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 /// The file a merge leaves in its output directory, so a later merge of the same run may
 /// replace the directory (and never a directory of the user's).
-pub const MERGE_MARKER: &str = "merged-by-sparring";
+pub(crate) const MERGE_MARKER: &str = "merged-by-sparring";
 const MERGE_MARKER_TEXT: &str =
     "This directory was written by `sparring merge`; a new merge of the same run replaces it.\n";
 

@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 /// How to create a fresh player of one engine (on start and after a failure).
 #[derive(Clone)]
-pub enum EngineFactory {
+pub(crate) enum EngineFactory {
     /// The built-in engine with these weights, search constants and table size.
     Builtin {
         /// The evaluation weights, shared by every player of this engine.
@@ -62,13 +62,16 @@ pub enum EngineFactory {
 
 impl EngineFactory {
     /// Starts a player; `timeout` bounds an external engine's handshake.
-    pub fn start(&self, timeout: std::time::Duration) -> Result<Box<dyn Player>, PlayerError> {
+    pub(crate) fn start(
+        &self,
+        timeout: std::time::Duration,
+    ) -> Result<Box<dyn Player>, PlayerError> {
         self.start_logged(timeout, None)
     }
 
     /// Starts a player whose engine traffic goes to the engine log when `log` is given (the
     /// built-in engine's requests and answers in UCI words).
-    pub fn start_logged(
+    pub(crate) fn start_logged(
         &self,
         timeout: std::time::Duration,
         log: Option<&LogSink>,
@@ -127,7 +130,7 @@ impl EngineFactory {
     /// Builds the factories of a configuration: weights files load once each and are shared.
     /// Settings that cannot work (a table larger than the machine, an option that would break
     /// its UCI line) are refused here, before any engine starts.
-    pub fn from_config(config: &MatchConfig) -> Result<Vec<EngineFactory>, ArenaError> {
+    pub(crate) fn from_config(config: &MatchConfig) -> Result<Vec<EngineFactory>, ArenaError> {
         let mut loaded: HashMap<Option<&Path>, Arc<EvalParams>> = HashMap::new();
         let mut nets: HashMap<&Path, Arc<Network>> = HashMap::new();
         let mut factories = Vec::new();

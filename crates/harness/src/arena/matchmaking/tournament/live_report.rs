@@ -26,7 +26,7 @@ pub(super) struct LiveState<'a> {
     pub decisions: &'a [Option<SprtDecision>],
     pub names: &'a [String],
     pub figures: &'a [EngineFigures],
-    pub by_pairs: bool,
+    pub(crate) by_pairs: bool,
     pub done: u64,
     pub total: u64,
 }

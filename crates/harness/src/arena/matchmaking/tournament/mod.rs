@@ -15,7 +15,7 @@ mod resume;
 mod run;
 mod startup;
 
-pub use engines::EngineFactory;
+pub(crate) use engines::EngineFactory;
 pub use error::ArenaError;
 pub use run::{run_tournament, RunOptions, TournamentSummary};
 pub use startup::check_engines;

@@ -177,7 +177,7 @@ fn final_position_line(record: &GameRecord, full_fen: bool) -> String {
 
 /// The file in the output directory that holds where this run's games start in an appended
 /// PGN file (a byte offset): resume and its repairs touch only what follows.
-pub const PGN_START_FILE: &str = "pgn-start.txt";
+pub(crate) const PGN_START_FILE: &str = "pgn-start.txt";
 
 /// The files a run keeps in its output directory besides the PGN: with `pgn_mode` append or
 /// replace, a new run moves the previous run's into `previous/` instead of refusing the directory.
