@@ -28,6 +28,7 @@ pub use uci::{
     DeclaredOption, InfoLine, RefusedOption, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
 };
 pub use uci_player::{UciCommand, UciPlayer};
+pub(crate) use uci_player::undeclared_error;
 pub use xboard::{
     classify as classify_xboard_line, parse_features, parse_thinking, EngineLine, Features,
     Thinking,
