@@ -180,7 +180,8 @@ fn an_option_the_engine_does_not_declare_is_warned_about_and_never_sent() {
     run.assert_status(0, "TOML run");
     assert_eq!(setoptions(&log), sent_known, "TOML run");
     assert!(
-        run.stdout.contains("Warning; Bad doesn't have option Mystery"),
+        run.stdout
+            .contains("Warning; Bad doesn't have option Mystery"),
         "{}",
         run.stdout
     );

@@ -761,9 +761,15 @@ fn a_float_parameter_tunes_a_spin_declared_with_decimals() {
     // Both sides of the pair: 0.5 ± 0.1 as decimals, the integer as a whole number.
     let lr = values("Lr");
     assert!(lr.iter().all(|v| v.fract() != 0.0), "{sent}");
-    assert!(lr.iter().any(|&v| v > 0.55) && lr.iter().any(|&v| v < 0.45), "{lr:?}");
+    assert!(
+        lr.iter().any(|&v| v > 0.55) && lr.iter().any(|&v| v < 0.45),
+        "{lr:?}"
+    );
     let depth = values("Depth");
-    assert!(!depth.is_empty() && depth.iter().all(|v| v.fract() == 0.0), "{sent}");
+    assert!(
+        !depth.is_empty() && depth.iter().all(|v| v.fract() == 0.0),
+        "{sent}"
+    );
     let tuned = read(&dir.join("run/tuned.toml"));
     assert!(tuned.contains("\"Lr\" = "), "{tuned}");
 
@@ -778,10 +784,7 @@ fn a_float_parameter_tunes_a_spin_declared_with_decimals() {
             "Lr, float, 1.9, 1, 2.5, 0.1, 0.002",
             "the engine declares a spin from 0 to 1.5",
         ),
-        (
-            "Mystery, int, 3, 1, 6, 1, 0.002",
-            "option `Mystery` = `",
-        ),
+        ("Mystery, int, 3, 1, 6, 1, 0.002", "option `Mystery` = `"),
     ] {
         let dir = scratch("decimal-spin-refused");
         let config = mock_spsa_config(&dir, &declares, &dir.join("mock.log"), lines);

@@ -27,8 +27,8 @@ pub use uci::{
     check_options, go_command, parse_bestmove, parse_info, parse_ponder, position_command,
     DeclaredOption, InfoLine, RefusedOption, MAX_REPORTED_MATE, MAX_REPORTED_NODES,
 };
-pub use uci_player::{UciCommand, UciPlayer};
 pub(crate) use uci_player::undeclared_error;
+pub use uci_player::{UciCommand, UciPlayer};
 pub use xboard::{
     classify as classify_xboard_line, parse_features, parse_thinking, EngineLine, Features,
     Thinking,

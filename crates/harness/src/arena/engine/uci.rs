@@ -516,15 +516,22 @@ mod tests {
             "option `Hash` = `2048`: the engine declares a spin from 1 to 1024"
         );
         assert!(hash.check_value("lots").is_err());
-        assert!(hash.check_value("16.5").is_err(), "an integer spin takes integers");
+        assert!(
+            hash.check_value("16.5").is_err(),
+            "an integer spin takes integers"
+        );
         // A spin declared with decimals takes decimals within its bounds (SPSA's floats).
-        let lr = DeclaredOption::parse("option name Lr type spin default 0.5 min 0 max 1.5").unwrap();
+        let lr =
+            DeclaredOption::parse("option name Lr type spin default 0.5 min 0 max 1.5").unwrap();
         for ok in ["0.75", "0", "1.5", " 0.3000000000000001", "1"] {
             assert!(lr.check_value(ok).is_ok(), "{ok}");
         }
         for bad in ["1.6", "-0.1", "abc", "NaN", ""] {
             let err = lr.check_value(bad).unwrap_err().to_string();
-            assert!(err.ends_with("the engine declares a spin from 0 to 1.5"), "{err}");
+            assert!(
+                err.ends_with("the engine declares a spin from 0 to 1.5"),
+                "{err}"
+            );
         }
         let style = DeclaredOption::parse(
             "option name Play Style type combo default Normal var Solid var Normal var Risky",
