@@ -15,13 +15,15 @@ pub struct BenchArgs {
     /// Search depth per position (1 to 127).
     #[arg(long, default_value_t = DEFAULT_BENCH_DEPTH, value_parser = parse_depth)]
     pub depth: u32,
-    /// Evaluation weights (default: the built-in weights).
+    /// Hand-crafted evaluation weights instead of the shipped network.
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// A network in bullet's quantised format to evaluate with instead of the hand-crafted
-    /// evaluation (its node count differs from the hand-crafted signature).
+    /// A network in bullet's quantised format instead of the shipped one.
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// The hand-crafted evaluation with the built-in weights (its own signature).
+    #[arg(long, conflicts_with_all = ["net", "weights"])]
+    pub hce: bool,
     /// Search parameters, e.g. configs/search/default.toml (default: the built-in values).
     #[arg(long)]
     pub search: Option<PathBuf>,
@@ -100,7 +102,7 @@ fn run_perft(repeats: u32) -> anyhow::Result<()> {
 }
 
 fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
-    let evaluator = super::eval::evaluator(args.weights.as_deref(), args.net.as_deref())?;
+    let evaluator = super::eval::evaluator(args.weights.as_deref(), args.net.as_deref(), args.hce)?;
     if let Some(path) = &args.search {
         super::uci::require_file("--search", path)?;
     }

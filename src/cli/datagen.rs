@@ -191,5 +191,15 @@ impl Console {
             summary.positions,
             summary.bytes,
         );
+        let worker_seconds = summary.workers as f64 * summary.session_time.as_secs_f64();
+        if worker_seconds > 0.0 {
+            let searching = summary.search_time.as_secs_f64();
+            println!(
+                "time: {searching:.1}s of {worker_seconds:.1}s worker time in the engine's searches ({:.1} %), {:.1} % outside ({} workers)",
+                100.0 * searching / worker_seconds,
+                100.0 * (1.0 - searching / worker_seconds),
+                summary.workers,
+            );
+        }
     }
 }

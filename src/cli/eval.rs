@@ -1,6 +1,6 @@
 //! `sparring eval`: the static evaluation of positions, `eval <cp>` per FEN from the side to
-//! move's view; and the evaluator that `--weights FILE` / `--net FILE` name, shared by `uci`
-//! and `bench`.
+//! move's view; and the evaluator that `--weights FILE` / `--net FILE` / `--hce` name, shared by
+//! `uci` and `bench`.
 
 use clap::Args;
 use sparring::board::Position;
@@ -13,16 +13,18 @@ use std::sync::Arc;
 /// Arguments of `sparring eval`.
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// Hand-crafted evaluation weights (default: the built-in weights).
+    /// Hand-crafted evaluation weights instead of the shipped network.
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// A network in bullet's quantised `(768 -> N)x2 -> 1` format instead of the hand-crafted
-    /// evaluation.
+    /// A network in bullet's quantised `(768 -> N)x2 -> 1` format instead of the shipped one.
     #[arg(long)]
     pub net: Option<PathBuf>,
-    /// With --net: the network's output exactly as bullet's inference computes it, without the
-    /// clamp the search applies.
-    #[arg(long, requires = "net")]
+    /// The hand-crafted evaluation with the built-in weights instead of the shipped network.
+    #[arg(long, conflicts_with_all = ["net", "weights"])]
+    pub hce: bool,
+    /// With a network (the shipped one or --net): its output exactly as bullet's inference
+    /// computes it, without the clamp the search applies.
+    #[arg(long, conflicts_with_all = ["weights", "hce"])]
     pub raw: bool,
     /// Positions (FEN, X-FEN or Shredder-FEN), one argument each.
     #[arg(required = true, value_name = "FEN")]
@@ -42,7 +44,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
             })
         })
         .collect::<anyhow::Result<Vec<Position>>>()?;
-    let evaluator = evaluator(args.weights.as_deref(), args.net.as_deref())?;
+    let evaluator = evaluator(args.weights.as_deref(), args.net.as_deref(), args.hce)?;
     for pos in &positions {
         let cp = match (&evaluator, args.raw) {
             (Evaluator::Net(net), true) => net.evaluate(pos),
@@ -53,9 +55,16 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The evaluator `--weights FILE` or `--net FILE` names (both given is a usage error), or the
-/// shipped default without either.
-pub fn evaluator(weights: Option<&Path>, net: Option<&Path>) -> anyhow::Result<Evaluator> {
+/// The evaluator `--weights FILE`, `--net FILE` or `--hce` names (weights and net both given is a
+/// usage error), or the shipped default (the network) without any.
+pub fn evaluator(
+    weights: Option<&Path>,
+    net: Option<&Path>,
+    hce: bool,
+) -> anyhow::Result<Evaluator> {
+    if hce {
+        return Ok(Evaluator::hand_crafted());
+    }
     match (weights, net) {
         (Some(_), Some(_)) => Err(super::UsageError(
             "--weights and --net both name an evaluation: give one (--weights FILE for the \

@@ -9,13 +9,16 @@ use std::path::PathBuf;
 /// Arguments of `sparring uci`.
 #[derive(Args, Debug)]
 pub struct UciArgs {
-    /// Evaluation weights to start with (default: the built-in weights).
+    /// Hand-crafted evaluation weights to play with instead of the shipped network.
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// A network in bullet's quantised `(768 -> N)x2 -> 1` format to evaluate with instead of
-    /// the hand-crafted evaluation (the UCI option `EvalFile` sets one later).
+    /// A network in bullet's quantised `(768 -> N)x2 -> 1` format to play with instead of the
+    /// shipped one (the UCI option `EvalFile` sets one later).
     #[arg(long)]
     pub net: Option<PathBuf>,
+    /// Play the hand-crafted evaluation with the built-in weights (`EvalFile <hce>` later).
+    #[arg(long, conflicts_with_all = ["net", "weights"])]
+    pub hce: bool,
     /// Search parameters to start with, e.g. configs/search/default.toml (default: the built-in
     /// values).
     #[arg(long)]
@@ -49,7 +52,7 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
         return Ok(());
     }
     // A bad weights or net file is bad input: the chain carries its error for the exit status.
-    let evaluator = super::eval::evaluator(args.weights.as_deref(), args.net.as_deref())?;
+    let evaluator = super::eval::evaluator(args.weights.as_deref(), args.net.as_deref(), args.hce)?;
     let out = Box::new(std::io::stdout());
     let mut engine = UciEngine::with_evaluator(out, evaluator);
     if let Some(search) = search {

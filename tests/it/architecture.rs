@@ -110,12 +110,11 @@ fn no_subsystem_names_one_above_it_and_no_crate_module_is_left_out_of_the_layers
     );
 }
 
-/// The board crate stays nearly std-only: thiserror for its errors, arrayvec for the move list
-/// (an uninitialised fixed array without `unsafe` of our own; perft measured the zeroed one).
+/// The board crate stays nearly std-only: thiserror for its errors, nothing else (issue 46).
 #[test]
-fn the_chess_crate_depends_on_nothing_but_thiserror_and_arrayvec() {
+fn the_chess_crate_depends_on_nothing_but_thiserror() {
     let manifest = std::fs::read_to_string(workspace().join("crates/chess/Cargo.toml")).unwrap();
     let table: toml::Table = manifest.parse().unwrap();
     let deps: Vec<&String> = table["dependencies"].as_table().unwrap().keys().collect();
-    assert_eq!(deps, ["arrayvec", "thiserror"]);
+    assert_eq!(deps, ["thiserror"]);
 }

@@ -54,6 +54,11 @@ fn datagen_tiny_run_writes_whole_games_and_its_state() {
         "{}",
         run.stdout
     );
+    assert!(
+        run.stdout.contains("worker time in the engine's searches"),
+        "{}",
+        run.stdout
+    );
     let bytes = data(&dir);
     assert!(check_lines(&bytes) > 3);
     let state = std::fs::read_to_string(dir.join("state.toml")).unwrap();
@@ -436,6 +441,37 @@ fn datagen_report_is_rewritten_while_the_run_plays_and_says_where_it_stopped() {
     assert!(html.contains("3 games written (0 dropped)"), "{html}");
     let positions = check_lines(&data(&stopped));
     assert!(html.contains(&format!("{positions} positions")), "{html}");
+}
+
+/// The run's search clock: positive, never more than the workers' time, and for both kinds of
+/// engine (the built-in one's own search time, an external one's `go` to `bestmove`).
+#[test]
+fn datagen_reports_the_engines_search_time_within_the_workers_time() {
+    use sparring::datagen::{run_datagen, DatagenConfig, DatagenOptions, Overrides};
+    let external = format!("{} uci", env!("CARGO_BIN_EXE_sparring"));
+    for (name, engine) in [("builtin", "builtin".to_string()), ("external", external)] {
+        let out = scratch_in("datagen", &format!("search_time_{name}")).join("run");
+        let overrides = Overrides {
+            engine: Some(engine),
+            games: Some(3),
+            nodes: Some(500),
+            format: Some("text".into()),
+            seed: Some(7),
+            concurrency: Some(2),
+            out: Some(out),
+            ..Overrides::default()
+        };
+        let config = DatagenConfig::load(None, &overrides).unwrap();
+        let summary = run_datagen(&config, &DatagenOptions::default(), &mut |_| {}).unwrap();
+        assert_eq!((summary.games, summary.workers), (3, 2), "{name}");
+        let worker_time = summary.session_time * summary.workers as u32;
+        assert!(
+            !summary.search_time.is_zero() && summary.search_time <= worker_time,
+            "{name}: searched {:?} of {:?}",
+            summary.search_time,
+            worker_time
+        );
+    }
 }
 
 #[test]

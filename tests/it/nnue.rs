@@ -138,8 +138,16 @@ fn bad_inputs_to_eval_and_uci_exit_2_naming_what_is_wrong() {
     let run = sparring(&["eval", "--net", text(&net), FENS[0], "not a fen"]);
     assert_bad_input(&run, &["FEN argument 2", "not a fen"]);
     assert!(run.stdout.is_empty());
-    // --raw means the network's output: without a network it is a usage error.
-    assert_eq!(sparring(&["eval", "--raw", FENS[0]]).code, 2);
+    // --raw means the network's output: with the hand-crafted evaluation it is a usage error.
+    assert_eq!(sparring(&["eval", "--raw", "--hce", FENS[0]]).code, 2);
+    assert_eq!(
+        sparring(&["eval", "--raw", "--weights", &weights, FENS[0]]).code,
+        2
+    );
+    assert_eq!(
+        sparring(&["eval", "--hce", "--net", text(&net), FENS[0]]).code,
+        2
+    );
 }
 
 /// Every move the engine chose, checked legal by the board.
@@ -186,7 +194,8 @@ fn uci_with_a_net_plays_legal_moves_at_depth_limits() {
 }
 
 /// `EvalFile` loads a net, refuses a bad one with an `info string` keeping the evaluation in
-/// use, and `<default>` returns to the hand-crafted evaluation; the engine searches after each.
+/// use, and `<default>` returns to the evaluation the engine started with; the engine searches
+/// after each.
 #[test]
 fn eval_file_option_loads_refuses_and_resets() {
     let net = write_net("nnue_evalfile", "net", &random_net(7, 32));
@@ -224,7 +233,7 @@ fn eval_file_option_loads_refuses_and_resets() {
 fn a_net_changes_what_the_search_sees() {
     let net = write_net("nnue_switch", "net", &random_net(8, 32));
     let script = "position startpos moves e2e4\ngo depth 1\nquit\n";
-    let hce = sparring_with_input(&["uci"], script).stdout;
+    let hce = sparring_with_input(&["uci", "--hce"], script).stdout;
     let with_net = sparring_with_input(&["uci", "--net", text(&net)], script).stdout;
     let score = |out: &str| {
         out.lines()
@@ -344,6 +353,52 @@ fn genfens_verifies_starts_with_the_loaded_network() {
             .filter(|l| l.starts_with("info string genfens "))
             .count()
     };
-    assert_eq!(fens(&["uci"]), 0);
+    assert_eq!(fens(&["uci", "--hce"]), 0);
     assert_eq!(fens(&["uci", "--net", text(&net)]), 1);
+}
+
+/// The shipped network is the default evaluation of `eval`, `bench` and `uci` (the same numbers
+/// as `--net configs/nets/default.bin`); `--hce` and `EvalFile <hce>` play the hand-crafted one
+/// (the same as `--weights configs/weights/default.toml`), and `<default>` goes back.
+#[test]
+fn the_shipped_network_is_the_default_and_hce_is_one_switch_away() {
+    let net = crate::common::config::repo_path("configs/nets/default.bin");
+    let weights = crate::common::config::weights("default.toml");
+    let evals = |args: &[&str]| {
+        let run = sparring(&[&["eval"], args, &[FENS[0], FENS[1]]].concat());
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        eval_lines(&run.stdout)
+    };
+    assert_eq!(evals(&[]), evals(&["--net", &net]));
+    assert_eq!(evals(&["--hce"]), evals(&["--weights", &weights]));
+    assert_ne!(evals(&[]), evals(&["--hce"]));
+    // Each `go` answered before the next command (`uci_session` waits for its bestmove).
+    let nodes = |args: &[&str], script: &str| {
+        crate::spsa::uci_session(args, script)
+            .lines()
+            .filter(|l| l.starts_with("info depth 6 "))
+            .map(|l| {
+                l.split(" nodes ")
+                    .nth(1)
+                    .unwrap()
+                    .split(' ')
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    let go = "position startpos\ngo depth 6\n";
+    let shipped = nodes(&["--net", &net], go);
+    let hce = nodes(&["--hce"], go);
+    assert_eq!((shipped.len(), hce.len()), (1, 1));
+    assert_ne!(shipped, hce);
+    let switched = nodes(
+        &[],
+        &format!(
+            "{go}setoption name EvalFile value <hce>\nucinewgame\n{go}\
+             setoption name EvalFile value <default>\nucinewgame\n{go}"
+        ),
+    );
+    assert_eq!(switched, [&shipped[..], &hce[..], &shipped[..]].concat());
 }

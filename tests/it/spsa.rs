@@ -532,6 +532,7 @@ fn bench_and_uci_take_a_search_file() {
     let tuned = dir.join("tuned.toml");
     let mut params = SearchParams::default();
     params.set("nmp.base", 4.0).unwrap();
+    params.set("lmr.base", 1.1).unwrap();
     params.save(&tuned).unwrap();
     let (code, changed, _) =
         sparring(&["bench", "--depth", "6", "--search", tuned.to_str().unwrap()]);
@@ -587,7 +588,7 @@ fn the_spsa_command_runs_resumes_and_refuses_a_used_directory() {
 // The engine as an external SPSA target: `sparring uci --tunable`
 
 /// Runs `sparring uci` with `args`, feeding it `input`; each `go` is answered before `quit`.
-fn uci_session(args: &[&str], input: &str) -> String {
+pub(crate) fn uci_session(args: &[&str], input: &str) -> String {
     use std::io::{BufRead, Write};
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_sparring"))
         .arg("uci")
@@ -644,7 +645,7 @@ fn tunable_uci_options_set_the_search_constants() {
     assert!(tunable.contains(&format!(
         "option name search.lmr.base type string default {lmr_base}\n"
     )));
-    // The same search as a searcher with those constants.
+    // The same search as a searcher with those constants and the shipped evaluation.
     let mut params = SearchParams::default();
     params.set("nmp.base", 5.0).unwrap();
     params.set("lmr.base", 1.1).unwrap();
@@ -654,6 +655,8 @@ fn tunable_uci_options_set_the_search_constants() {
         16,
     )
     .unwrap();
+    // `sparring uci` plays the shipped evaluation.
+    searcher.set_evaluator(&sparring::search::Evaluator::default());
     let limits = sparring::search::SearchLimits::depth(7);
     let expected = searcher
         .search(&sparring::board::Position::startpos(), &[], &limits, |_| {})

@@ -2,8 +2,8 @@
 //! build-time magic sliders, strictly legal move generation (check and pin masks, no
 //! make-and-test), Polyglot-compatible Zobrist keys, FEN (X-FEN and Shredder-FEN), SAN and UCI
 //! notation in both castling conventions, the game rules (repetition, fifty moves, insufficient
-//! material), static exchange evaluation and perft. It depends on nothing but `std`,
-//! `thiserror` and `arrayvec` (the move list).
+//! material), static exchange evaluation and perft. It depends on nothing but `std` and
+//! `thiserror`.
 //!
 //! Beside the board it holds two things every layer above needs: [`rng`], a version-proof seeded
 //! generator (the build script finds the magics with it), and [`error`], the one error policy:

@@ -487,11 +487,11 @@ impl Position {
             }
         }
 
-        // Most positions have no rights left to lose; skip the table work then.
-        if self.castling.0 != 0 {
-            let kept = CastlingRights(
-                self.castling.0 & self.castling_keep[from.index()] & self.castling_keep[to.index()],
-            );
+        // Most moves lose no right (none left, or neither square is a king's or a rook's
+        // start): the keys are looked up only when one is lost.
+        let keep = self.castling_keep[from.index()] & self.castling_keep[to.index()];
+        if self.castling.0 & !keep != 0 {
+            let kept = CastlingRights(self.castling.0 & keep);
             key ^=
                 self.castling_keys[self.castling.0 as usize] ^ self.castling_keys[kept.0 as usize];
             self.castling = kept;

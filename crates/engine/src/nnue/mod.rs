@@ -29,6 +29,27 @@ pub use accumulator::AccumulatorStack;
 pub use features::{active_features, feature_index, FEATURES};
 pub use file::{Network, NetworkError};
 
+/// The shipped network's bytes (configs/nets/default.bin): the engine's default evaluation since
+/// it beat the hand-crafted one at equal time (docs/strength.md, row 30).
+pub const SHIPPED_NET_BYTES: &[u8] = include_bytes!("../../../../configs/nets/default.bin");
+
+/// The shipped network, read once from [`SHIPPED_NET_BYTES`].
+///
+/// ```
+/// let net = sparring_engine::nnue::shipped();
+/// assert_eq!(net.hidden(), 64);
+/// ```
+pub fn shipped() -> std::sync::Arc<Network> {
+    static SHIPPED: std::sync::OnceLock<std::sync::Arc<Network>> = std::sync::OnceLock::new();
+    SHIPPED
+        .get_or_init(|| {
+            let net = Network::from_bytes(SHIPPED_NET_BYTES, "configs/nets/default.bin");
+            // The bytes are compiled in and checked by a unit test: a failure is a build defect.
+            std::sync::Arc::new(net.expect("the shipped network is a valid (768 -> N)x2 -> 1 net"))
+        })
+        .clone()
+}
+
 /// The feature layer's quantisation: a float weight `w` is stored as `round(QA·w)`.
 pub const QA: i32 = 255;
 /// The output layer's quantisation: a float weight `w` is stored as `round(QB·w)`.

@@ -19,13 +19,19 @@ pub enum Evaluator {
 }
 
 impl Default for Evaluator {
-    /// The shipped default: the hand-crafted evaluation with the built-in weights.
+    /// The shipped default: the shipped network ([`crate::nnue::shipped`]), which beat the
+    /// hand-crafted evaluation at equal time (docs/strength.md, row 30).
     fn default() -> Evaluator {
-        Evaluator::Hce(Arc::new(EvalParams::default()))
+        Evaluator::Net(crate::nnue::shipped())
     }
 }
 
 impl Evaluator {
+    /// The hand-crafted evaluation with the built-in weights (`--hce`, `EvalFile <hce>`).
+    pub fn hand_crafted() -> Evaluator {
+        Evaluator::Hce(Arc::new(EvalParams::default()))
+    }
+
     /// The static evaluation the search uses for `pos`, from the side to move's view,
     /// computed from scratch (`sparring eval`; the search computes the same incrementally).
     pub fn evaluate(&self, pos: &Position) -> i32 {

@@ -91,6 +91,9 @@ pub struct UciEngine {
     /// The network of `EvalFile` (or `--net`), which the search evaluates with instead of the
     /// hand-crafted evaluation of `params` when present.
     net: Option<Arc<Network>>,
+    /// The network the engine started with (`<default>` for `EvalFile` goes back to it; None
+    /// when it started with the hand-crafted evaluation).
+    start_net: Option<Arc<Network>>,
     /// The search constants configured (`--search FILE`, the tunable options): kept here as
     /// well as in the searcher, so a searcher rebuilt after a panic keeps them.
     search_params: SearchParams,
@@ -134,6 +137,7 @@ impl UciEngine {
             running: None,
             params,
             net: None,
+            start_net: None,
             search_params: SearchParams::default(),
             hash_mb: DEFAULT_HASH_MB,
             max_hash_mb: max_hash_mb().max(DEFAULT_HASH_MB),
@@ -163,6 +167,7 @@ impl UciEngine {
             Evaluator::Hce(params) => UciEngine::with_params(out, Arc::unwrap_or_clone(params)),
             Evaluator::Net(net) => {
                 let mut engine = UciEngine::new(out);
+                engine.start_net = Some(net.clone());
                 engine.set_network(Some(net));
                 engine
             }

@@ -107,11 +107,15 @@ impl UciEngine {
         }
     }
 
-    /// Loads the network `value` names (empty or `<default>`: back to the hand-crafted
-    /// evaluation); a file that cannot be used is reported and the evaluation in use kept.
+    /// Loads the network `value` names (empty or `<default>`: back to the evaluation the engine
+    /// started with; `<hce>`: the hand-crafted evaluation); a file that cannot be used is
+    /// reported and the evaluation in use kept.
     fn set_eval_file(&mut self, value: &str) {
         let value = value.trim();
         if value.is_empty() || value == "<default>" {
+            return self.set_network(self.start_net.clone());
+        }
+        if value == "<hce>" {
             return self.set_network(None);
         }
         // A device or directory would block the engine reading it (/dev/zero never ends).

@@ -13,7 +13,7 @@ use crate::data::DataGame;
 use crate::score::Score;
 use crate::search::SearchLimits;
 use std::sync::Mutex;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Random openings tried per game before the run gives up (see `DatagenError::NoOpening`).
 pub const MAX_OPENING_ATTEMPTS: usize = 1_000;
@@ -66,6 +66,41 @@ impl Player for Side<'_, '_> {
             .lock()
             .expect("one game per engine")
             .go(&request)
+    }
+}
+
+/// The engine with a clock on its searches: what the run reports as the share of its time spent
+/// searching (docs/datagen.md, "Throughput").
+struct Timed<'p> {
+    player: &'p mut dyn Player,
+    searching: Duration,
+}
+
+impl Timed<'_> {
+    /// The time of one reply: the built-in engine's own search time, an external engine's
+    /// from `go` to `bestmove` (its search plus reading the position), else as measured here.
+    fn search_time(reply: &EngineReply, measured: Duration) -> Duration {
+        reply
+            .answer_time
+            .or(reply.details.engine_time)
+            .unwrap_or(measured)
+    }
+}
+
+impl Player for Timed<'_> {
+    fn id_name(&self) -> &str {
+        self.player.id_name()
+    }
+
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        self.player.new_game()
+    }
+
+    fn go(&mut self, request: &GoRequest<'_>) -> Result<EngineReply, PlayerError> {
+        let asked = Instant::now();
+        let reply = self.player.go(request)?;
+        self.searching += Timed::search_time(&reply, asked.elapsed());
+        Ok(reply)
     }
 }
 
@@ -140,8 +175,23 @@ fn opening(
     Ok(None)
 }
 
-/// Plays game `game` (0-based over the whole run) with `player` on both sides.
+/// Plays game `game` (0-based over the whole run) with `player` on both sides; returns what
+/// became of it and the time the engine spent searching (its openings' verification included).
 pub fn play(
+    config: &DatagenConfig,
+    adjudication: &Adjudication,
+    player: &mut dyn Player,
+    game: u64,
+) -> (GameOutcome, Duration) {
+    let mut timed = Timed {
+        player,
+        searching: Duration::ZERO,
+    };
+    let outcome = play_timed(config, adjudication, &mut timed, game);
+    (outcome, timed.searching)
+}
+
+fn play_timed(
     config: &DatagenConfig,
     adjudication: &Adjudication,
     player: &mut dyn Player,

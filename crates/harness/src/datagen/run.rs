@@ -23,7 +23,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The fingerprint's file in the run's directory.
 pub const RUN_FILE: &str = "run.toml";
@@ -93,6 +93,14 @@ pub struct DatagenSummary {
     pub bytes: u64,
     /// Every game of the run (shard) is complete.
     pub complete: bool,
+    /// This session's time from starting the games to the last game's end.
+    pub session_time: Duration,
+    /// Games played at once this session.
+    pub workers: usize,
+    /// The engines' search time this session, summed over the workers: the built-in engine's
+    /// own search time, an external engine's from `go` to `bestmove`. Divided by
+    /// `workers × session_time`, the share of the run spent searching.
+    pub search_time: Duration,
 }
 
 #[derive(serde::Serialize, serde::Deserialize, Default, Clone, Copy)]
@@ -305,6 +313,9 @@ fn save_state(path: &Path, state: &State) -> Result<(), DatagenError> {
 
 type Finished = Result<(u64, GameOutcome), DatagenError>;
 
+/// The engines' search time summed over the workers, in nanoseconds.
+type SearchClock = AtomicU64;
+
 /// Runs (or resumes) the datagen run `config` describes, reporting through `on_event`.
 pub fn run_datagen(
     config: &DatagenConfig,
@@ -377,27 +388,24 @@ pub fn run_datagen(
         stop.load(Ordering::Relaxed) || outside.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
     };
     let (tx, rx) = mpsc::channel::<Finished>();
+    let workers = config
+        .concurrency
+        .min((block.end - block.start - state.done).max(1) as usize);
+    let searching = SearchClock::new(0);
+    let began = Instant::now();
     let outcome = std::thread::scope(|scope| {
-        let workers = config
-            .concurrency
-            .min((block.end - block.start - state.done).max(1) as usize);
         let mut first = Some(first);
         for _ in 0..workers {
             let tx = tx.clone();
             let player = first.take();
-            let (factory, adjudication, next, stopped) = (&factory, &adjudication, &next, &stopped);
-            scope.spawn(move || {
-                worker(
-                    config,
-                    factory,
-                    adjudication,
-                    player,
-                    block.end,
-                    next,
-                    stopped,
-                    tx,
-                )
-            });
+            let shared = Shared {
+                factory: &factory,
+                adjudication: &adjudication,
+                next: &next,
+                stopped: &stopped,
+                searching: &searching,
+            };
+            scope.spawn(move || worker(config, &shared, player, block.end, tx));
         }
         drop(tx);
         let result = collect(
@@ -416,6 +424,7 @@ pub fn run_datagen(
         for _ in rx.iter() {}
         result
     });
+    let session_time = began.elapsed();
     outcome?;
     super::page::write_datagen_report(dir).map_err(report_error(dir))?;
     Ok(DatagenSummary {
@@ -424,6 +433,9 @@ pub fn run_datagen(
         positions: state.positions,
         bytes: state.bytes,
         complete: block.start + state.done == block.end,
+        session_time,
+        workers,
+        search_time: Duration::from_nanos(searching.load(Ordering::Relaxed)),
     })
 }
 
@@ -457,29 +469,35 @@ impl ReportSchedule {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What the workers share: the engine factory, the rules, the next game's number, the stop
+/// signal and the search clock.
+struct Shared<'a> {
+    factory: &'a EngineFactory,
+    adjudication: &'a crate::arena::config::Adjudication,
+    next: &'a AtomicU64,
+    stopped: &'a (dyn Fn() -> bool + Sync),
+    searching: &'a SearchClock,
+}
+
 fn worker(
     config: &DatagenConfig,
-    factory: &EngineFactory,
-    adjudication: &crate::arena::config::Adjudication,
+    shared: &Shared<'_>,
     player: Option<Box<dyn Player>>,
     end: u64,
-    next: &AtomicU64,
-    stopped: &(dyn Fn() -> bool + Sync),
     tx: mpsc::Sender<Finished>,
 ) {
     let mut player = player;
     loop {
-        if stopped() {
+        if (shared.stopped)() {
             return;
         }
-        let game = next.fetch_add(1, Ordering::Relaxed);
+        let game = shared.next.fetch_add(1, Ordering::Relaxed);
         if game >= end {
             return;
         }
         let engine = match player.take() {
             Some(p) if !p.needs_restart() => Ok(p),
-            _ => start(factory, config.variant),
+            _ => start(shared.factory, config.variant),
         };
         let mut engine = match engine {
             Ok(engine) => engine,
@@ -488,7 +506,9 @@ fn worker(
                 return;
             }
         };
-        let outcome = play(config, adjudication, &mut *engine, game);
+        let (outcome, searching) = play(config, shared.adjudication, &mut *engine, game);
+        let nanos = u64::try_from(searching.as_nanos()).unwrap_or(u64::MAX);
+        shared.searching.fetch_add(nanos, Ordering::Relaxed);
         // A failed engine is started afresh for the next game.
         if !matches!(outcome, GameOutcome::Dropped(_)) {
             player = Some(engine);
