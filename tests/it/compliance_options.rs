@@ -118,6 +118,76 @@ fn an_engine_without_uci_chess960_is_warned_about_and_plays_on() {
     assert_no_leftover(marker);
 }
 
+/// The distinct `setoption` lines an engine's command log holds (each start sends them).
+fn setoptions(log: &Path) -> Vec<String> {
+    let mut lines: Vec<String> = std::fs::read_to_string(log)
+        .unwrap()
+        .lines()
+        .filter(|l| l.starts_with("setoption"))
+        .map(String::from)
+        .collect();
+    lines.dedup();
+    lines
+}
+
+#[test]
+fn an_option_the_engine_does_not_declare_is_warned_about_and_never_sent() {
+    // fastchess (`UciEngine::sendSetoption`) and cutechess-cli (`ChessEngine::setOption`)
+    // warn `<engine> doesn't have option <name>` and send nothing; a declared option next to
+    // it is sent as usual.
+    let marker = "undeclared-mock";
+    let declare = ["--declare", "Known type spin default 1 min 0 max 8"];
+    let options = ["option.Known=3", "option.Mystery=1", "option.Threads=1"];
+    let sent_known = ["setoption name Known value 3"];
+    for runner in ["fastchess", "cutechess-cli"] {
+        let dir = scratch(&format!("undeclared-{runner}"));
+        let log = dir.join("bad.log");
+        let bad = [&declare[..], &["--log", log.to_str().unwrap()]].concat();
+        let each = [&["proto=uci"][..], &options].concat();
+        let mut args = two_games(marker, &bad, &each);
+        args.extend(["-log".to_string(), "file=engines.log".to_string()]);
+        let run = run_as(runner, &dir, &args);
+        run.assert_status(0, runner);
+        assert_eq!(setoptions(&log), sent_known, "{runner}");
+        let engine_log = std::fs::read_to_string(dir.join("engines.log")).unwrap();
+        for option in ["Mystery", "Threads"] {
+            let warning = format!("Warning; Bad doesn't have option {option}");
+            assert!(engine_log.contains(&warning), "{runner}: {engine_log}");
+            if runner == "fastchess" {
+                assert!(warning_lines(&run.stdout).contains(&warning.as_str()));
+            }
+        }
+        assert_no_leftover(marker);
+    }
+
+    // A TOML run: the same.
+    let dir = scratch("undeclared-toml");
+    let log = dir.join("bad.log");
+    let mock = mock_engine();
+    let toml = format!(
+        "[tournament]\nrounds = 1\n[time_control]\nnodes = 10\n[adjudication]\nmax_moves = 4\n\
+         [output]\ndir = \"out\"\n[[engine]]\nname = \"Bad\"\nuci = {{ command = \"{mock}\", \
+         args = [\"--name\", \"{marker}\", \"{}\", \"{}\", \"--log\", {:?}], \
+         options = {{ Known = 3, Mystery = 1, Threads = 1 }} }}\n\
+         [[engine]]\nname = \"Good\"\nuci = {{ command = \"{mock}\" }}\n",
+        declare[0],
+        declare[1],
+        log.display().to_string()
+    );
+    std::fs::write(dir.join("match.toml"), toml).unwrap();
+    let args: Vec<&OsStr> = ["match", "match.toml"].map(OsStr::new).to_vec();
+    let run = run_env(Path::new(SPARRING), &dir, &args, &[]);
+    run.assert_status(0, "TOML run");
+    assert_eq!(setoptions(&log), sent_known, "TOML run");
+    assert!(
+        run.stdout
+            .contains("Warning; Bad doesn't have option Mystery"),
+        "{}",
+        run.stdout
+    );
+    assert_no_leftover(marker);
+}
+
 #[test]
 fn a_button_is_pressed_by_its_name_alone() {
     let dir = scratch("button");

@@ -473,3 +473,36 @@ fn datagen_reports_the_engines_search_time_within_the_workers_time() {
         );
     }
 }
+
+#[test]
+fn datagen_refuses_an_option_the_engine_does_not_declare_or_accept() {
+    // A match warns and plays on without it (as fastchess does); data from an engine not
+    // configured as asked would be silently wrong.
+    let mock = mock_engine();
+    for (options, needle) in [
+        (
+            "Known = 3, Mystery = 1",
+            "option `Mystery` = `1`: the engine declares no option of that name",
+        ),
+        (
+            "Known = 99",
+            "option `Known` = `99`: the engine declares a spin from 0 to 8",
+        ),
+    ] {
+        let dir = scratch_in("datagen", "undeclared-option");
+        let config = dir.join("datagen.toml");
+        std::fs::write(
+            &config,
+            format!(
+                "[datagen]\ngames = 2\nnodes = 50\nformat = \"text\"\n[engine]\nuci = {{ \
+                 command = {mock:?}, args = [\"--declare\", \"Known type spin default 1 min 0 max 8\"], \
+                 options = {{ {options} }} }}\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.join("out");
+        let run = sparring(&["datagen", text(&config), "--out", text(&out)]);
+        assert_bad_input(&run, &[needle]);
+        assert!(!out.join("data.txt").exists() || data(&out).is_empty());
+    }
+}

@@ -682,6 +682,88 @@ fn the_printed_openbench_lines_parse_and_tune_an_external_engine() {
     assert!(tuned.contains("\"search.lmr.base\" = 0."), "{tuned}");
 }
 
+/// A configuration tuning the mock engine (which declares `declares`, one option line each,
+/// and logs what it is sent to `log`) with the SPSA input `lines`: one iteration of one pair.
+fn mock_spsa_config(dir: &Path, declares: &[&str], log: &Path, lines: &str) -> PathBuf {
+    let mut args: Vec<String> = declares
+        .iter()
+        .flat_map(|d| ["--declare".to_string(), d.to_string()])
+        .collect();
+    args.extend(["--log".to_string(), log.display().to_string()]);
+    let config = dir.join("mock.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[spsa]\niterations = 1\npairs_per_iteration = 1\nseed = 3\nlines = \"\"\"\n{lines}\n\"\"\"\n\
+             [engine.uci]\ncommand = {:?}\nargs = {args:?}\n\
+             [time_control]\nnodes = 10\n[adjudication]\nmax_moves = 6\n[output]\ndir = {:?}\n",
+            crate::common::mock::mock_engine(),
+            dir.join("run").display().to_string()
+        ),
+    )
+    .unwrap();
+    config
+}
+
+#[test]
+fn a_float_parameter_tunes_a_spin_declared_with_decimals() {
+    // fastchess reads `default 0.5 min 0 max 1.5` as a double spin; OpenBench and fishtest
+    // send a float parameter as a decimal. It was refused ("a spin from 0 to ...").
+    let dir = scratch("decimal-spin");
+    let log = dir.join("mock.log");
+    let declares = [
+        "Lr type spin default 0.5 min 0 max 1.5",
+        "Depth type spin default 3 min 1 max 6",
+    ];
+    let lines = "Lr, float, 0.5, 0, 1.5, 0.1, 0.002\nDepth, int, 3, 1, 6, 1, 0.002";
+    let config = mock_spsa_config(&dir, &declares, &log, lines);
+    let (code, stdout, stderr) = sparring(&["spsa", config.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("1 of 1 iterations done"), "{stdout}");
+    let sent = read(&log);
+    let values = |name: &str| -> Vec<f64> {
+        let prefix = format!("setoption name {name} value ");
+        sent.lines()
+            .filter_map(|l| l.strip_prefix(prefix.as_str()))
+            .map(|v| v.parse().unwrap())
+            .collect()
+    };
+    // Both sides of the pair: 0.5 ± 0.1 as decimals, the integer as a whole number.
+    let lr = values("Lr");
+    assert!(lr.iter().all(|v| v.fract() != 0.0), "{sent}");
+    assert!(
+        lr.iter().any(|&v| v > 0.55) && lr.iter().any(|&v| v < 0.45),
+        "{lr:?}"
+    );
+    let depth = values("Depth");
+    assert!(
+        !depth.is_empty() && depth.iter().all(|v| v.fract() == 0.0),
+        "{sent}"
+    );
+    let tuned = read(&dir.join("run/tuned.toml"));
+    assert!(tuned.contains("\"Lr\" = "), "{tuned}");
+
+    // A float parameter for a spin of integers, a value outside a decimal spin, and an option
+    // the engine does not declare: each refused at the engine's start, status 2.
+    for (lines, needle) in [
+        (
+            "Depth, float, 3, 1, 6, 0.5, 0.002",
+            "the engine declares a spin from 1 to 6",
+        ),
+        (
+            "Lr, float, 1.9, 1, 2.5, 0.1, 0.002",
+            "the engine declares a spin from 0 to 1.5",
+        ),
+        ("Mystery, int, 3, 1, 6, 1, 0.002", "option `Mystery` = `"),
+    ] {
+        let dir = scratch("decimal-spin-refused");
+        let config = mock_spsa_config(&dir, &declares, &dir.join("mock.log"), lines);
+        let (code, _, stderr) = sparring(&["spsa", config.to_str().unwrap()]);
+        assert_eq!(code, 2, "{lines}: {stderr}");
+        assert!(stderr.contains(needle), "{lines}: {stderr}");
+    }
+}
+
 #[test]
 fn an_engine_that_cannot_start_fails_the_run_and_keeps_the_directory() {
     let dir = scratch("no-engine");

@@ -576,3 +576,37 @@ fn xboard_features_reuse_name_and_egt_are_honoured() {
         "{sent}"
     );
 }
+
+/// As cutechess-cli (`ChessEngine::setOption`): an option the engine did not declare, `memory`
+/// without `feature memory=1` included, is counted as a warning and never sent.
+#[test]
+fn an_option_the_xboard_engine_does_not_declare_is_never_sent() {
+    if !python_chess() {
+        return;
+    }
+    let dir = scratch("undeclared");
+    let log = dir.join("mock.log");
+    let args = format!(
+        "-games 2 -maxmoves 4 -pgnout games.pgn -engine builtin name=opp nodes=500 {}",
+        mock_engine(
+            "mock",
+            &log,
+            "",
+            "depth=2 option.Aggression=7 option.Mystery=1 option.memory=64"
+        )
+    );
+    let out = cutechess(&dir, &args);
+    assert_eq!(out.code, 0, "{}\n{}", out.stdout, out.stderr);
+    assert!(
+        out.stdout
+            .contains("Compliance warnings (the engine log has each): opp 0, mock 2"),
+        "{}",
+        out.stdout
+    );
+    let sent = std::fs::read_to_string(&log).unwrap();
+    assert!(sent.lines().any(|l| l == "option Aggression=7"), "{sent}");
+    assert!(
+        !sent.contains("Mystery") && !sent.lines().any(|l| l.starts_with("memory")),
+        "{sent}"
+    );
+}

@@ -11,6 +11,7 @@
 use super::config::{DatagenConfig, DatagenEngine, DatagenVariant};
 use super::game::{adjudication_of, play, GameOutcome, MAX_OPENING_ATTEMPTS};
 use super::DatagenError;
+use crate::arena::engine::undeclared_error;
 use crate::arena::engine::ExternalSettings;
 use crate::arena::{EngineFactory, OutputLock, Player, PlayerError, Shard, UciCommand};
 use crate::data::{DataFormat, GameWriter};
@@ -190,6 +191,18 @@ fn start(
     variant: DatagenVariant,
 ) -> Result<Box<dyn Player>, DatagenError> {
     let mut player = factory.start(START_TIMEOUT)?;
+    // A match warns and plays on without an option it could not send; data generation
+    // refuses, as its positions would come from an engine configured otherwise.
+    if let EngineFactory::Uci { command, .. } = factory {
+        if let Some(refused) = player.refused_options().first() {
+            return Err(refused.to_error().into());
+        }
+        if let Some(name) = player.undeclared_options().first() {
+            let value = command.options.iter().find(|(n, _)| n == name);
+            let value = value.map_or("", |(_, v)| v.as_str());
+            return Err(undeclared_error(name, value).into());
+        }
+    }
     if variant != DatagenVariant::Standard {
         player.enable_chess960()?;
         // Its castling moves could not be told from king steps: no data from it.

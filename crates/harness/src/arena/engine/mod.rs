@@ -25,5 +25,6 @@ pub use process::kill_all_engine_groups;
 pub use settings::{ExternalSettings, TIMEOUT_SCALE_RANGE};
 pub(crate) use uci::{check_options, go_command};
 pub use uci::{DeclaredOption, RefusedOption};
+pub(crate) use uci_player::undeclared_error;
 pub use uci_player::{UciCommand, UciPlayer};
 pub(crate) use xboard_player::XboardPlayer;

@@ -99,13 +99,20 @@ impl DeclaredOption {
             allowed,
         };
         match self.kind.as_str() {
-            "spin" => {
-                let (min, max) = (self.min.unwrap_or(i64::MIN), self.max.unwrap_or(i64::MAX));
-                match value.trim().parse::<i64>() {
-                    Ok(v) if (min..=max).contains(&v) => Ok(()),
+            "spin" => match self.fastchess_spin {
+                // Declared with decimals (fastchess's double spin): it takes decimals.
+                Some(Ok(FastchessSpin::Float { min, max })) => match value.trim().parse::<f64>() {
+                    Ok(v) if v >= min && v <= max => Ok(()),
                     _ => Err(refuse(format!("a spin from {min} to {max}"))),
+                },
+                _ => {
+                    let (min, max) = (self.min.unwrap_or(i64::MIN), self.max.unwrap_or(i64::MAX));
+                    match value.trim().parse::<i64>() {
+                        Ok(v) if (min..=max).contains(&v) => Ok(()),
+                        _ => Err(refuse(format!("a spin from {min} to {max}"))),
+                    }
                 }
-            }
+            },
             "combo" if !self.vars.is_empty() => {
                 if self
                     .vars
@@ -513,6 +520,23 @@ mod tests {
             "option `Hash` = `2048`: the engine declares a spin from 1 to 1024"
         );
         assert!(hash.check_value("lots").is_err());
+        assert!(
+            hash.check_value("16.5").is_err(),
+            "an integer spin takes integers"
+        );
+        // A spin declared with decimals takes decimals within its bounds (SPSA's floats).
+        let lr =
+            DeclaredOption::parse("option name Lr type spin default 0.5 min 0 max 1.5").unwrap();
+        for ok in ["0.75", "0", "1.5", " 0.3000000000000001", "1"] {
+            assert!(lr.check_value(ok).is_ok(), "{ok}");
+        }
+        for bad in ["1.6", "-0.1", "abc", "NaN", ""] {
+            let err = lr.check_value(bad).unwrap_err().to_string();
+            assert!(
+                err.ends_with("the engine declares a spin from 0 to 1.5"),
+                "{err}"
+            );
+        }
         let style = DeclaredOption::parse(
             "option name Play Style type combo default Normal var Solid var Normal var Risky",
         )

@@ -35,8 +35,8 @@ pub struct UciPlayer {
     timeout: Duration,
     /// The options the engine declared, with their current values.
     declared: Vec<DeclaredOption>,
-    /// Configured options it did not declare (sent anyway: some engines have hidden ones), and
-    /// `UCI_Chess960` in a Chess960 run when it lacks that option (not sent, as in fastchess).
+    /// Configured options it did not declare, and `UCI_Chess960` in a Chess960 run when it
+    /// lacks that option: not sent, as fastchess and cutechess-cli leave them out.
     undeclared: Vec<String>,
     /// Configured values its declarations do not accept (not sent, as fastchess does).
     refused: Vec<RefusedOption>,
@@ -65,7 +65,7 @@ impl UciPlayer {
 
     /// As `start`, writing what is sent and received, and the engine's standard error, to the
     /// engine log when `log` is given. A configured option value the engine's declaration does
-    /// not allow is refused before any option is sent.
+    /// not allow, or an option it does not declare, is refused before any option is sent.
     pub(crate) fn start_logged(
         spec: &UciCommand,
         timeout: Duration,
@@ -76,8 +76,9 @@ impl UciPlayer {
 
     /// As `start_logged`, with cutechess's per-engine `settings` (pondering: `setoption name
     /// Ponder value true` when the engine declares the option and none is configured), and as
-    /// fastchess does with a value the engine's declaration does not accept: it is not sent,
-    /// and [`UciPlayer::refused_options`] lists it (the runner warns).
+    /// fastchess does with a value the engine's declaration does not accept or an option it
+    /// does not declare: it is not sent, and [`UciPlayer::refused_options`] or
+    /// [`Player::undeclared_options`] lists it (the runner warns).
     pub(crate) fn start_with(
         spec: &UciCommand,
         settings: &ExternalSettings,
@@ -87,8 +88,9 @@ impl UciPlayer {
         UciPlayer::start_checked(spec, settings, timeout, log, false)
     }
 
-    /// The start-up: `refuse` stops at a value the declaration does not allow (sparring's
-    /// own check), else fastchess's check leaves it out.
+    /// The start-up: `refuse` stops at a value the declaration does not allow or an option
+    /// the engine does not declare (sparring's own check), else fastchess's check leaves it
+    /// out.
     fn start_checked(
         spec: &UciCommand,
         settings: &ExternalSettings,
@@ -145,9 +147,11 @@ impl UciPlayer {
                         continue;
                     }
                 },
+                None if refuse => return Err(undeclared_error(name, value)),
                 None => {
+                    // As fastchess and cutechess-cli: warned about, never sent.
                     player.undeclared.push(name.clone());
-                    false
+                    continue;
                 }
             };
             lines.push(setoption_line(name, value, button));
@@ -198,6 +202,15 @@ fn setoption_line(name: &str, value: &str, button: bool) -> String {
         format!("setoption name {name}")
     } else {
         format!("setoption name {name} value {value}")
+    }
+}
+
+/// The error of a configured option the engine does not declare, when it is refused.
+pub(crate) fn undeclared_error(name: &str, value: &str) -> PlayerError {
+    PlayerError::OptionValue {
+        name: name.to_string(),
+        value: value.to_string(),
+        allowed: "no option of that name".to_string(),
     }
 }
 

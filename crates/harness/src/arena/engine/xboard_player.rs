@@ -25,7 +25,7 @@ pub(crate) struct XboardPlayer {
     features: Features,
     id_name: String,
     timeout: Duration,
-    /// Configured options the engine did not declare (sent anyway, as cutechess does).
+    /// Configured options the engine did not declare (not sent, as cutechess leaves them out).
     undeclared: Vec<String>,
     /// Games are Chess960 (`variant fischerandom`).
     chess960: bool,
@@ -92,7 +92,9 @@ impl XboardPlayer {
             }
         }
         for (name, value) in &spec.options {
-            commands.push(player.option_command(name, value)?);
+            if let Some(command) = player.option_command(name, value)? {
+                commands.push(command);
+            }
         }
         if !commands.is_empty() {
             player.process.send(&commands.join("\n"))?;
@@ -114,8 +116,9 @@ impl XboardPlayer {
         }
     }
 
-    /// The command that sets option `name` to `value`, checked against its declaration.
-    fn option_command(&mut self, name: &str, value: &str) -> Result<String, PlayerError> {
+    /// The command that sets option `name` to `value`, checked against its declaration; None
+    /// for an option the engine did not declare (listed in `undeclared`, as cutechess warns).
+    fn option_command(&mut self, name: &str, value: &str) -> Result<Option<String>, PlayerError> {
         let lower = name.trim().to_ascii_lowercase();
         if lower == "memory" || lower == "cores" {
             let declared = if lower == "memory" {
@@ -125,8 +128,9 @@ impl XboardPlayer {
             };
             if !declared {
                 self.undeclared.push(name.to_string());
+                return Ok(None);
             }
-            return Ok(format!("{lower} {value}"));
+            return Ok(Some(format!("{lower} {value}")));
         }
         let Some(option) = self
             .features
@@ -135,9 +139,9 @@ impl XboardPlayer {
             .find(|o| o.name.eq_ignore_ascii_case(name.trim()))
         else {
             self.undeclared.push(name.to_string());
-            return Ok(format!("option {name}={value}"));
+            return Ok(None);
         };
-        Ok(match option.kind.as_str() {
+        Ok(Some(match option.kind.as_str() {
             "button" => format!("option {}", option.name),
             "check" => {
                 let on = match value.trim() {
@@ -153,7 +157,7 @@ impl XboardPlayer {
                 option.value = Some(value.to_string());
                 format!("option {}={value}", option.name)
             }
-        })
+        }))
     }
 
     /// Waits until the engine has read everything sent so far: `ping N` and its `pong N` when

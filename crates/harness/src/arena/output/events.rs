@@ -36,8 +36,8 @@ pub enum Event<'a> {
         engines: &'a [EngineFacts],
     },
     /// A configured option of an engine that fastchess warns about, found when the engine
-    /// first started, before any game: one it did not declare in its `option name` lines (sent
-    /// anyway), or a value its declaration does not accept (not sent). With `strict_options`
+    /// first started, before any game: one it did not declare in its `option name` lines, or a
+    /// value its declaration does not accept (neither is sent). With `strict_options`
     /// the run stops instead. Counted once per run start in the engine's compliance warnings.
     OptionWarning {
         /// The engine's configured name.
