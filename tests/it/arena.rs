@@ -342,6 +342,33 @@ fn sprt_stops_the_run_when_it_decides() {
     assert!(csv.lines().nth(1).unwrap().ends_with(",H1"), "{csv}");
 }
 
+/// The collector thread alone reads the SPRT and sets the stop: when it lags (here a slow
+/// event handler, as a loaded machine made it in sessions 29 and 30), the workers must wait for
+/// it instead of playing on. Decided after 60 games (30 won pairs, as above).
+#[test]
+fn a_slow_collector_does_not_let_the_workers_play_past_the_sprt() {
+    let dir = out_dir("sprt-slow-collector");
+    let config = config(&decisive_sprt(), &dir);
+    let summary = run_tournament(
+        &config,
+        Arc::new(StartPosition),
+        &RunOptions::default(),
+        &mut |event| {
+            if let Event::GameFinished { .. } = event {
+                std::thread::sleep(std::time::Duration::from_millis(100));
+            }
+        },
+    )
+    .unwrap();
+    assert!(summary.sprt_decisions[0].is_some());
+    // At most the bounded queue's backlog and the games in flight past the 60th.
+    assert!(
+        summary.games_played <= 60 + 3 * 2,
+        "played {}",
+        summary.games_played
+    );
+}
+
 #[test]
 fn a_resumed_run_whose_sprt_decided_plays_no_more_games() {
     let dir = out_dir("sprt-resume");

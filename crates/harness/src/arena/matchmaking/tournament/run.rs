@@ -149,7 +149,9 @@ pub fn run_tournament(
         end: games_range.end,
         random_plies: config.openings.as_ref().map_or(0, |o| o.random_plies),
     };
-    let (tx, rx) = mpsc::channel::<WorkerMessage>();
+    // Bounded, so a worker waits for the collector, which alone sets `stop`: with an unbounded
+    // queue a slow collector let the workers play every game past the SPRT's verdict.
+    let (tx, rx) = mpsc::sync_channel::<WorkerMessage>(2 * workers);
     std::thread::scope(|scope| {
         for slot in 0..workers {
             let tx = tx.clone();
@@ -251,7 +253,7 @@ struct Work<'a> {
 impl Work<'_> {
     /// One worker: takes the next game until none is left or the run stops, with its own
     /// players; pinned to `cpu` (and so are the engines it starts), when given.
-    fn play(&self, tx: &mpsc::Sender<WorkerMessage>, cpu: Option<usize>) {
+    fn play(&self, tx: &mpsc::SyncSender<WorkerMessage>, cpu: Option<usize>) {
         if let Some(cpu) = cpu {
             if let Err(e) = pin_current_thread(cpu) {
                 self.stop.store(true, Ordering::Relaxed);
