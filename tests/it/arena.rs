@@ -343,7 +343,7 @@ fn sprt_stops_the_run_when_it_decides() {
 }
 
 /// The collector thread alone reads the SPRT and sets the stop: when it lags (here a slow
-/// event handler, as a loaded machine made it in sessions 29 and 30), the workers must wait for
+/// event handler; it lagged so in full test runs of sessions 29 and 30), the workers must wait for
 /// it instead of playing on. Decided after 60 games (30 won pairs, as above).
 #[test]
 fn a_slow_collector_does_not_let_the_workers_play_past_the_sprt() {
