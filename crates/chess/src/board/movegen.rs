@@ -51,6 +51,35 @@ impl PieceMoves {
     }
 }
 
+/// Receives each piece's legal destinations from the generator. Any `FnMut(PieceMoves)` closure
+/// is one.
+trait PieceMovesVisitor {
+    /// Called once per piece that has a legal destination.
+    fn visit(&mut self, moves: PieceMoves);
+}
+
+impl<F: FnMut(PieceMoves)> PieceMovesVisitor for F {
+    #[inline(always)]
+    fn visit(&mut self, moves: PieceMoves) {
+        self(moves)
+    }
+}
+
+/// Expands each piece's destinations into a move list. A type of its own, not a closure, so that
+/// its expansion is inlined at every call in the generator, where the piece kind is known and
+/// `push_piece_moves`'s match folds away.
+struct ListFiller<'a> {
+    position: &'a Position,
+    list: &'a mut MoveList,
+}
+
+impl PieceMovesVisitor for ListFiller<'_> {
+    #[inline(always)]
+    fn visit(&mut self, moves: PieceMoves) {
+        self.position.push_piece_moves(moves, self.list);
+    }
+}
+
 /// Which moves to produce.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
 pub enum GenMode {
@@ -63,12 +92,21 @@ pub enum GenMode {
 }
 
 impl Position {
-    /// Calls `visit` with the legal destinations of each piece of the side to move.
+    /// Calls `visitor` with the legal destinations of each piece of the side to move.
     /// `NOISY` selects captures and promotions, `QUIET` the rest; both together give every move.
     #[inline(always)]
     pub fn generate_piece_moves<const NOISY: bool, const QUIET: bool>(
         &self,
-        mut visit: impl FnMut(PieceMoves),
+        visit: impl FnMut(PieceMoves),
+    ) {
+        self.visit_piece_moves::<NOISY, QUIET>(visit)
+    }
+
+    /// The generator behind [`Position::generate_piece_moves`], generic over the visitor.
+    #[inline(always)]
+    fn visit_piece_moves<const NOISY: bool, const QUIET: bool>(
+        &self,
+        mut visitor: impl PieceMovesVisitor,
     ) {
         let us = self.side;
         let them = !us;
@@ -99,7 +137,7 @@ impl Position {
             king_to |= self.castling_targets(us, king, occupied);
         }
         if king_to.is_nonempty() {
-            visit(PieceMoves {
+            visitor.visit(PieceMoves {
                 kind: PieceKind::King,
                 from: king,
                 to: king_to,
@@ -119,7 +157,7 @@ impl Position {
         for from in self.colored(us, PieceKind::Knight) & !pinned {
             let to = knight_attacks(from) & target;
             if to.is_nonempty() {
-                visit(PieceMoves {
+                visitor.visit(PieceMoves {
                     kind: PieceKind::Knight,
                     from,
                     to,
@@ -141,7 +179,7 @@ impl Position {
                     to &= line(king, from);
                 }
                 if to.is_nonempty() {
-                    visit(PieceMoves { kind, from, to });
+                    visitor.visit(PieceMoves { kind, from, to });
                 }
             }
         }
@@ -172,7 +210,7 @@ impl Position {
                 }
             }
             if to.is_nonempty() {
-                visit(PieceMoves {
+                visitor.visit(PieceMoves {
                     kind: PieceKind::Pawn,
                     from,
                     to,
@@ -291,11 +329,14 @@ impl Position {
     /// Appends the legal moves of one mode to `list`.
     #[inline]
     pub fn moves_into(&self, mode: GenMode, list: &mut MoveList) {
-        let push = |pm| self.push_piece_moves(pm, list);
+        let filler = ListFiller {
+            position: self,
+            list,
+        };
         match mode {
-            GenMode::All => self.generate_piece_moves::<true, true>(push),
-            GenMode::Noisy => self.generate_piece_moves::<true, false>(push),
-            GenMode::Quiet => self.generate_piece_moves::<false, true>(push),
+            GenMode::All => self.visit_piece_moves::<true, true>(filler),
+            GenMode::Noisy => self.visit_piece_moves::<true, false>(filler),
+            GenMode::Quiet => self.visit_piece_moves::<false, true>(filler),
         }
     }
 
