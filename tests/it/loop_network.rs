@@ -190,6 +190,10 @@ fn a_promoted_network_plays_the_next_generations_data_and_seeds_its_training() {
         run.stdout
     );
     assert!(!out.join("gen-001/datagen").exists());
+    // The starting champion came from elsewhere (no float weights beside it): generation 1
+    // fine-tunes its quantised file, which the trainer dequantises.
+    let train = std::fs::read_to_string(out.join("gen-001/train.toml")).unwrap();
+    assert!(train.contains(&start.display().to_string()), "{train}");
     let rows = rows_without_time(&out);
     assert_eq!((rows[0].games, rows[0].positions), (0, 0));
     assert!(rows[0].tune_positions > 200, "{:?}", rows[0]);

@@ -287,3 +287,56 @@ fn a_net_that_overflows_i16_is_refused_naming_the_weight() {
     );
     assert!(dir.join("out/raw.bin").is_file() && !dir.join("out/quantised.bin").exists());
 }
+
+/// `model.init` also takes a quantised net (bullet's file, or the shipped one), dequantised: at
+/// a learning rate too small to move a weight by half a quantisation step the run writes back
+/// the very bytes it started from. A quantised net of another size is status 2 naming both.
+#[test]
+fn a_quantised_net_starts_a_run_and_comes_back_byte_for_byte() {
+    let dir = scratch_in("train", "init-quantised");
+    let mut start = FloatNet::init(32, 7);
+    for (i, w) in start.params.iter_mut().enumerate() {
+        *w += (i % 13) as f32 * 0.01; // biases and the output weights away from zero too
+    }
+    let start = start.quantise().unwrap();
+    let init = dir.join("start.bin");
+    start.save(&init).unwrap();
+    let with_init = |init: &Path| {
+        let cfg = config(&dir, "");
+        let now = std::fs::read_to_string(&cfg).unwrap().replace(
+            "[model]\nhidden = 32\n",
+            &format!(
+                "[model]\nhidden = 32\ninit = {:?}\n",
+                init.display().to_string()
+            ),
+        );
+        std::fs::write(&cfg, now.replace("lr = 0.01", "lr = 0.000000001")).unwrap();
+        cfg
+    };
+    let cfg = with_init(&init);
+    let run = sparring(&["train", text(&cfg), "--epochs", "1"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let trained = std::fs::read(dir.join("out/quantised.bin")).unwrap();
+    assert_eq!(trained, start.to_bytes(), "the round trip changed the net");
+
+    let other = dir.join("other.bin");
+    Network::zeroed(16).save(&other).unwrap();
+    let cfg = with_init(&other);
+    let run = sparring(&[
+        "train",
+        text(&cfg),
+        "--epochs",
+        "1",
+        "--out",
+        text(&dir.join("o2")),
+    ]);
+    assert_bad_input(
+        &run,
+        &[
+            "other.bin",
+            "model.init",
+            "a quantised net of 16 hidden units",
+            "raw.bin of 32 hidden units",
+        ],
+    );
+}

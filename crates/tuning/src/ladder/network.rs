@@ -18,9 +18,9 @@ use std::time::Instant;
 pub enum TrainInit {
     /// bullet's random start (`"scratch"`, the default).
     Scratch,
-    /// The champion's float weights (`"champion"`) when the champion is a network this loop
-    /// trained; otherwise (the hand-crafted start, or a `champion.net` from elsewhere, whose
-    /// float weights the loop does not have) the random start.
+    /// The champion's weights (`"champion"`) when the champion is a network: its float weights
+    /// when this loop trained it, else its quantised file dequantised (a `champion.net` from
+    /// elsewhere). The random start while the champion is the hand-crafted evaluation.
     Champion,
 }
 
@@ -333,9 +333,12 @@ impl Generation<'_, '_> {
 /// network generation's row.
 const SIGMOID_SCALE: f64 = 400.0;
 
-/// The float weights beside a champion network the loop trained, if there are some.
+/// Where a challenger fine-tuned from the champion starts: the float weights beside a network
+/// the loop trained, else the champion's quantised file itself (the trainer dequantises it:
+/// a starting champion given as a bullet net has no float weights). None for an HCE champion.
 fn champion_raw(champion: &EngineFiles) -> Option<PathBuf> {
     let net = champion.net.as_ref()?;
     let raw = net.with_file_name(RAW_FILE);
-    (net.file_name() == Some(std::ffi::OsStr::new(NET_FILE)) && raw.exists()).then_some(raw)
+    let trained_here = net.file_name() == Some(std::ffi::OsStr::new(NET_FILE)) && raw.exists();
+    Some(if trained_here { raw } else { net.clone() })
 }

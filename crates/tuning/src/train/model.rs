@@ -170,6 +170,26 @@ impl FloatNet {
         Some(FloatNet { hidden, params })
     }
 
+    /// The float weights of a quantised net: each weight divided by its tensor's factor. Exact
+    /// for fine-tuning a net that has no float weights (one bullet saved, or the shipped one):
+    /// [`FloatNet::quantise`] gives back the same bytes.
+    pub fn dequantise(net: &Network) -> FloatNet {
+        let hidden = net.hidden();
+        let table = tensors(hidden);
+        let quantised = (net.feature_weights.iter())
+            .chain(&net.feature_biases)
+            .chain(&net.output_weights)
+            .chain(std::iter::once(&net.output_bias));
+        let params = quantised
+            .enumerate()
+            .map(|(i, &q)| {
+                let scale = table.iter().rev().find(|t| t.1 <= i).expect("offset 0").2;
+                (f64::from(q) / f64::from(scale)) as f32
+            })
+            .collect();
+        FloatNet { hidden, params }
+    }
+
     /// The quantised file: each weight times its tensor's factor, rounded half away from zero
     /// as f64, refused if it does not fit i16.
     pub fn quantise(&self) -> Result<Network, QuantiseError> {
@@ -343,6 +363,17 @@ fn normal(rng: &mut Rng) -> f64 {
 mod tests {
     use super::*;
     use crate::board::{GameResult, Position};
+
+    #[test]
+    fn dequantising_then_quantising_gives_the_same_net() {
+        let shipped = crate::nnue::shipped();
+        let back = FloatNet::dequantise(&shipped).quantise().unwrap();
+        assert_eq!(back, *shipped);
+        let mut float = FloatNet::init(8, 3);
+        float.params.iter_mut().for_each(|w| *w *= 40.0);
+        let net = float.quantise().unwrap();
+        assert_eq!(FloatNet::dequantise(&net).quantise().unwrap(), net);
+    }
 
     fn positions() -> Vec<TrainPosition> {
         let fens = [

@@ -8,6 +8,7 @@ use super::model::{param_count, FloatNet, TrainPosition};
 use super::optim::{batch_gradient, total_loss, AdamW, GradientBuffers};
 use super::output::{write_checkpoint, write_progress};
 use super::{HistoryRow, TrainConfig, TrainError};
+use crate::nnue::Network;
 use std::time::Instant;
 
 /// How a run starts and stops.
@@ -56,7 +57,7 @@ fn fingerprint(config: &TrainConfig) -> u64 {
     })
 }
 
-/// The start weights: `model.init`'s raw.bin, or bullet's random start.
+/// The start weights: `model.init`'s raw.bin or quantised net, or bullet's random start.
 fn initial_net(config: &TrainConfig) -> Result<FloatNet, TrainError> {
     let Some(path) = &config.init else {
         return Ok(FloatNet::init(config.hidden, config.seed));
@@ -66,15 +67,28 @@ fn initial_net(config: &TrainConfig) -> Result<FloatNet, TrainError> {
         file: file.clone(),
         reason: e.to_string(),
     })?;
-    FloatNet::from_raw(&bytes, config.hidden).ok_or_else(|| TrainError::Init {
-        file,
+    if let Some(net) = FloatNet::from_raw(&bytes, config.hidden) {
+        return Ok(net);
+    }
+    // Not float weights: a quantised net (bullet's file) of the same size is dequantised. For
+    // one size the two files never coincide (4 bytes a parameter against 2, padded to 64).
+    let not_a_start = |found: String| TrainError::Init {
+        file: file.clone(),
         reason: format!(
-            "{} bytes is not a raw.bin of {} hidden units ({} bytes)",
-            bytes.len(),
+            "{found}; expected a raw.bin of {} hidden units ({} bytes) or a quantised net of \
+             that size",
             config.hidden,
             4 * param_count(config.hidden)
         ),
-    })
+    };
+    match Network::from_bytes(&bytes, &file) {
+        Ok(net) if net.hidden() == config.hidden => Ok(FloatNet::dequantise(&net)),
+        Ok(net) => Err(not_a_start(format!(
+            "a quantised net of {} hidden units",
+            net.hidden()
+        ))),
+        Err(_) => Err(not_a_start(format!("{} bytes", bytes.len()))),
+    }
 }
 
 /// The state to start from: new, or the checkpoint's when resuming.
