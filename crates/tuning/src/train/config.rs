@@ -19,7 +19,7 @@ pub struct TrainConfig {
     pub data: DataSpec,
     /// `model.hidden`: N, hidden units per perspective.
     pub hidden: usize,
-    /// `model.init`: a `raw.bin` to start from instead of bullet's random start.
+    /// `model.init`: a `raw.bin` or a quantised net to start from instead of bullet's random start.
     pub init: Option<PathBuf>,
     /// `training.superbatches`: how many superbatches (epochs) to run.
     pub superbatches: usize,
@@ -160,7 +160,9 @@ impl TrainConfig {
             hidden,
             init: match f.model.init {
                 Some(p) if p.is_empty() => {
-                    return Err(doc.invalid_value("model.init", "a path to a raw.bin"))
+                    return Err(
+                        doc.invalid_value("model.init", "a path to a raw.bin or a quantised net")
+                    )
                 }
                 p => p.map(PathBuf::from),
             },

@@ -64,7 +64,7 @@ pub enum TrainError {
         /// How many data files were read.
         files: usize,
     },
-    /// `model.init` is not a raw.bin of the configured size.
+    /// `model.init` is neither a raw.bin nor a quantised net of the configured size.
     #[error("{file}: model.init: {reason}")]
     Init {
         /// The file.
