@@ -136,17 +136,23 @@ impl Network {
         })
     }
 
-    /// The file's bytes, padded with `bullet` to a multiple of 64 as bullet writes them.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let hidden = self.hidden();
-        let mut bytes = Vec::with_capacity(payload_bytes(hidden).next_multiple_of(64));
+    /// Every weight and bias in the file's order: feature weights, feature biases, output
+    /// weights, output bias.
+    pub fn values(&self) -> impl Iterator<Item = i16> + '_ {
         let tensors = [
             &self.feature_weights[..],
             &self.feature_biases[..],
             &self.output_weights[..],
             std::slice::from_ref(&self.output_bias),
         ];
-        for value in tensors.into_iter().flatten() {
+        tensors.into_iter().flatten().copied()
+    }
+
+    /// The file's bytes, padded with `bullet` to a multiple of 64 as bullet writes them.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let hidden = self.hidden();
+        let mut bytes = Vec::with_capacity(payload_bytes(hidden).next_multiple_of(64));
+        for value in self.values() {
             bytes.extend_from_slice(&value.to_le_bytes());
         }
         let padded = bytes.len().next_multiple_of(64);

@@ -257,7 +257,7 @@ impl Generation<'_, '_> {
         }
         self.started(Stage::Train);
         let init = match self.config.stages().init {
-            TrainInit::Champion => champion_raw(champion),
+            TrainInit::Champion => champion_init_weights(champion),
             TrainInit::Scratch => None,
         };
         let (config, text) = self.config.train_config(files, init.as_deref(), &out)?;
@@ -336,7 +336,7 @@ const SIGMOID_SCALE: f64 = 400.0;
 /// Where a challenger fine-tuned from the champion starts: the float weights beside a network
 /// the loop trained, else the champion's quantised file itself (the trainer dequantises it:
 /// a starting champion given as a bullet net has no float weights). None for an HCE champion.
-fn champion_raw(champion: &EngineFiles) -> Option<PathBuf> {
+fn champion_init_weights(champion: &EngineFiles) -> Option<PathBuf> {
     let net = champion.net.as_ref()?;
     let raw = net.with_file_name(RAW_FILE);
     let trained_here = net.file_name() == Some(std::ffi::OsStr::new(NET_FILE)) && raw.exists();

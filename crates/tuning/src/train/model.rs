@@ -117,6 +117,11 @@ fn tensors(hidden: usize) -> [(&'static str, usize, i32); 4] {
     ]
 }
 
+/// The tensor (name, start offset, quantisation factor) that holds flat parameter `index`.
+fn tensor_at(table: &[(&'static str, usize, i32); 4], index: usize) -> (&'static str, usize, i32) {
+    *table.iter().rev().find(|t| t.1 <= index).expect("offset 0")
+}
+
 /// A float weight that does not fit the quantised file's i16.
 #[derive(Error, Debug, Clone, PartialEq)]
 #[error(
@@ -176,16 +181,8 @@ impl FloatNet {
     pub fn dequantise(net: &Network) -> FloatNet {
         let hidden = net.hidden();
         let table = tensors(hidden);
-        let quantised = (net.feature_weights.iter())
-            .chain(&net.feature_biases)
-            .chain(&net.output_weights)
-            .chain(std::iter::once(&net.output_bias));
-        let params = quantised
-            .enumerate()
-            .map(|(i, &q)| {
-                let scale = table.iter().rev().find(|t| t.1 <= i).expect("offset 0").2;
-                (f64::from(q) / f64::from(scale)) as f32
-            })
+        let params = (net.values().enumerate())
+            .map(|(i, q)| (f64::from(q) / f64::from(tensor_at(&table, i).2)) as f32)
             .collect();
         FloatNet { hidden, params }
     }
@@ -198,7 +195,7 @@ impl FloatNet {
         let mut values = Vec::with_capacity(self.params.len());
         let table = tensors(hidden);
         for (i, &value) in self.params.iter().enumerate() {
-            let (tensor, start, scale) = *table.iter().rev().find(|t| t.1 <= i).expect("offset 0");
+            let (tensor, start, scale) = tensor_at(&table, i);
             let scaled = (f64::from(value) * f64::from(scale)).round();
             if !(f64::from(i16::MIN)..=f64::from(i16::MAX)).contains(&scaled) {
                 return Err(QuantiseError {
