@@ -108,6 +108,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        // The reader of standard output went away (`| head`): nothing more to say to anyone.
+        Err(err) if cli::is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("error: {}", cli::error_chain(&err));
             cli::exit_code(cli::failure(&err))

@@ -90,13 +90,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
 
 fn run_perft(repeats: u32) -> anyhow::Result<()> {
     for t in perft_suite(repeats) {
-        println!(
+        outln!(
             "{:<36} nodes {:>11}  time {:>7.3}s  {:>7.1} M nodes/s",
             t.label,
             t.nodes,
             t.seconds,
             t.mnps()
-        );
+        )?;
     }
     Ok(())
 }
@@ -107,13 +107,18 @@ fn run_search(args: &BenchArgs) -> anyhow::Result<()> {
         super::uci::require_file("--search", path)?;
     }
     let search = SearchParams::load_or_default(args.search.as_deref())?;
+    // The search reports each position through a callback: the first failed write is kept.
+    let mut printed = Ok(());
     let bench = search_bench_evaluator(args.depth, &evaluator, &search, |fen, nodes| {
-        println!("{nodes:>12}  {fen}");
+        if printed.is_ok() {
+            printed = outln!("{nodes:>12}  {fen}");
+        }
     });
-    println!("positions {}", BENCH_FENS.len());
-    println!("depth {}", args.depth);
-    println!("time {:.3}s", bench.seconds);
-    println!("nodes {}", bench.nodes);
-    println!("nps {}", bench.nps());
+    printed?;
+    outln!("positions {}", BENCH_FENS.len())?;
+    outln!("depth {}", args.depth)?;
+    outln!("time {:.3}s", bench.seconds)?;
+    outln!("nodes {}", bench.nodes)?;
+    outln!("nps {}", bench.nps())?;
     Ok(())
 }

@@ -146,7 +146,7 @@ pub struct InterleaveArgs {
 pub fn run(args: &DataArgs) -> anyhow::Result<()> {
     match &args.command {
         DataCommand::Info(a) => {
-            print!("{}", render_info(&data::info(&a.file, a.format)?));
+            out!("{}", render_info(&data::info(&a.file, a.format)?))?;
             Ok(())
         }
         DataCommand::Convert(a) => {
@@ -164,7 +164,7 @@ pub fn run(args: &DataArgs) -> anyhow::Result<()> {
                 seed: a.seed,
             };
             let report = data::convert(&a.inputs, a.from, a.to, &a.output, &filter, skip)?;
-            print!("{}", render_convert(&report));
+            out!("{}", render_convert(&report))?;
             Ok(())
         }
         DataCommand::Shuffle(a) => {
@@ -173,12 +173,12 @@ pub fn run(args: &DataArgs) -> anyhow::Result<()> {
                 memory_mb: a.memory_mb,
             };
             let n = data::shuffle(&a.input, a.format, &a.output, options)?;
-            println!("shuffled {n} records into {}", a.output.display());
+            outln!("shuffled {n} records into {}", a.output.display())?;
             Ok(())
         }
         DataCommand::Interleave(a) => {
             let n = data::interleave(&a.inputs, a.format, &a.output, a.seed)?;
-            println!("interleaved {n} records into {}", a.output.display());
+            outln!("interleaved {n} records into {}", a.output.display())?;
             Ok(())
         }
     }

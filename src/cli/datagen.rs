@@ -94,7 +94,7 @@ pub fn run(args: &DatagenArgs) -> anyhow::Result<()> {
     super::interrupt::install();
     let mut console = Console::new(bar);
     let summary = run_datagen(&config, &options, &mut |event| console.event(event))?;
-    console.finish(&summary);
+    console.finish(&summary)?;
     Ok(())
 }
 
@@ -105,6 +105,9 @@ struct Console {
     started: Instant,
     games: u64,
     done_before: u64,
+    /// The first failed write to standard output (its reader went away): nothing more is
+    /// printed, the run goes on, and `finish` returns the error at its end.
+    printed: std::io::Result<()>,
 }
 
 impl Console {
@@ -115,10 +118,17 @@ impl Console {
             started: Instant::now(),
             games: 0,
             done_before: 0,
+            printed: Ok(()),
         }
     }
 
     fn event(&mut self, event: &DatagenEvent) {
+        if self.printed.is_ok() {
+            self.printed = self.show(event);
+        }
+    }
+
+    fn show(&mut self, event: &DatagenEvent) -> std::io::Result<()> {
         match event {
             DatagenEvent::Started {
                 engine,
@@ -129,10 +139,10 @@ impl Console {
                 self.games = *games;
                 self.done_before = *done;
                 self.started = Instant::now();
-                println!(
+                outln!(
                     "datagen: {engine}, {games} games ({done} complete) into {}",
                     data_file.display()
-                );
+                )?;
                 if self.use_bar {
                     let bar = ProgressBar::new(*games);
                     bar.set_style(
@@ -161,45 +171,48 @@ impl Console {
                         bar.set_position(*done);
                         bar.set_message(format!("{session_positions} positions, {rate:.0} pos/s"));
                     }
-                    None => println!(
+                    None => outln!(
                         "game {} written: {positions} positions; {done}/{} games, {session_positions} positions, {rate:.0} pos/s, ETA {eta:.0}s",
                         game + 1,
                         self.games
-                    ),
+                    )?,
                 }
             }
             DatagenEvent::GameDropped { game, reason } => {
                 let line = format!("game {} dropped (engine restarted): {reason}", game + 1);
                 match &self.bar {
                     Some(bar) => bar.println(line),
-                    None => println!("{line}"),
+                    None => outln!("{line}")?,
                 }
             }
         }
+        Ok(())
     }
 
-    fn finish(&mut self, summary: &DatagenSummary) {
+    fn finish(mut self, summary: &DatagenSummary) -> std::io::Result<()> {
         if let Some(bar) = self.bar.take() {
             bar.finish_and_clear();
         }
+        self.printed?;
         let seconds = self.started.elapsed().as_secs_f64();
-        println!(
+        outln!(
             "datagen {}: {} games written, {} dropped, {} positions, {} bytes ({seconds:.1}s this session)",
             if summary.complete { "finished" } else { "stopped" },
             summary.games,
             summary.dropped,
             summary.positions,
             summary.bytes,
-        );
+        )?;
         let worker_seconds = summary.workers as f64 * summary.session_time.as_secs_f64();
         if worker_seconds > 0.0 {
             let searching = summary.search_time.as_secs_f64();
-            println!(
+            outln!(
                 "time: {searching:.1}s of {worker_seconds:.1}s worker time in the engine's searches ({:.1} %), {:.1} % outside ({} workers)",
                 100.0 * searching / worker_seconds,
                 100.0 * (1.0 - searching / worker_seconds),
                 summary.workers,
-            );
+            )?;
         }
+        Ok(())
     }
 }

@@ -50,7 +50,7 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
             (Evaluator::Net(net), true) => net.evaluate(pos),
             _ => evaluator.evaluate(pos),
         };
-        println!("eval {cp}");
+        outln!("eval {cp}")?;
     }
     Ok(())
 }

@@ -90,24 +90,23 @@ pub fn run(args: &LoopArgs) -> anyhow::Result<()> {
     let summary = run_loop(&config, &options, &mut |event| progress.show(&event))
         .with_context(|| format!("loop {}", args.config.display()))?;
     let dir = summary.dir.display();
-    println!("Ladder: {dir}/generations.csv, {dir}/ladder.svg");
+    outln!("Ladder: {dir}/generations.csv, {dir}/ladder.svg")?;
     match summary.champion.net {
         Some(_) => {
-            println!("Champion: {dir}/champion.net.bin (network), {dir}/champion.search.toml")
+            outln!("Champion: {dir}/champion.net.bin (network), {dir}/champion.search.toml")?
         }
-        None => println!("Champion: {dir}/champion.weights.toml, {dir}/champion.search.toml"),
+        None => outln!("Champion: {dir}/champion.weights.toml, {dir}/champion.search.toml")?,
     }
     if args.staged {
-        print_plan(summary.pending.as_ref());
+        print_plan(summary.pending.as_ref())?;
     }
     Ok(())
 }
 
 /// The `next` lines a cluster driver reads (the last lines of the output).
-fn print_plan(plan: Option<&StagePlan>) {
+fn print_plan(plan: Option<&StagePlan>) -> std::io::Result<()> {
     let Some(plan) = plan else {
-        println!("next: done");
-        return;
+        return outln!("next: done");
     };
     let (wave, args) = match plan.wave {
         Some(w) => (
@@ -116,10 +115,10 @@ fn print_plan(plan: Option<&StagePlan>) {
         ),
         None => (String::new(), String::new()),
     };
-    println!("next: gen {} {}{wave}", plan.generation, plan.stage);
-    println!("next-config: {}", plan.config.display());
-    println!("next-args: {args}");
-    println!("next-out: {}", plan.shards.display());
+    outln!("next: gen {} {}{wave}", plan.generation, plan.stage)?;
+    outln!("next-config: {}", plan.config.display())?;
+    outln!("next-args: {args}")?;
+    outln!("next-out: {}", plan.shards.display())
 }
 
 /// Progress lines: stage starts and ends, and for long stages a line every few seconds.

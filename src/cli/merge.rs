@@ -30,7 +30,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
     let report = merge_shards(&args.out, &args.dirs, &options)
         .map_err(|e| anyhow::Error::new(e).context("merge"))?;
     print_notes(&report);
-    println!(
+    outln!(
         "Merged {} of {} games into {}: {}, games.csv, summary.csv, ranking.csv{}{}{}",
         report.games,
         report.total_games,
@@ -51,20 +51,20 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<()> {
             Some(k) => format!(" (complete: stopped by SPRT after wave {k})"),
             None => String::new(),
         }
-    );
+    )?;
     for (p, decision) in report.pairings.iter().zip(&report.decisions) {
-        print_pairing(&report, p, decision.as_ref());
+        print_pairing(&report, p, decision.as_ref())?;
     }
     match &report.ratings {
         Some(Ok(ratings)) => super::ratings::table(ratings)
             .iter()
-            .for_each(|line| println!("{line}")),
-        Some(Err(e)) => println!("Maximum-likelihood joint ratings: none ({e})"),
+            .try_for_each(|line| outln!("{line}"))?,
+        Some(Err(e)) => outln!("Maximum-likelihood joint ratings: none ({e})")?,
         None => {}
     }
     // Last, in a fixed form a driver script can test (docs/scale-out.md).
     if let Some(verdict) = report.verdict() {
-        println!("{verdict}");
+        outln!("{verdict}")?;
     }
     Ok(())
 }
@@ -97,13 +97,17 @@ fn print_notes(report: &MergeReport) {
 }
 
 /// One pairing's result line and, with an SPRT, its verdict line.
-fn print_pairing(report: &MergeReport, p: &PairingStats, decision: Option<&SprtDecision>) {
+fn print_pairing(
+    report: &MergeReport,
+    p: &PairingStats,
+    decision: Option<&SprtDecision>,
+) -> std::io::Result<()> {
     let w = p.games_wdl;
     let elo = p.ptnml.estimate().map_or("n/a".to_string(), |e| {
         // Never `-0.00` (a balanced merge's Elo is often a negative zero).
         format!("{} +/- {}", fixed(e.elo, 2), fixed(e.elo_error, 2))
     });
-    println!(
+    outln!(
         "{} vs {}: {} games, {} - {} - {} (W-L-D), {} pairs, Elo {elo}",
         p.first,
         p.second,
@@ -112,7 +116,7 @@ fn print_pairing(report: &MergeReport, p: &PairingStats, decision: Option<&SprtD
         w.losses,
         w.draws,
         p.ptnml.pairs()
-    );
+    )?;
     if let (Some(sprt), Some(decision)) = (&report.sprt, decision) {
         let llr = sprt.llr_ptnml(p.ptnml).unwrap_or(f64::NAN);
         let verdict = match decision {
@@ -127,7 +131,7 @@ fn print_pairing(report: &MergeReport, p: &PairingStats, decision: Option<&SprtD
             (Some(_), Some(next)) => format!("{verdict} at the end of wave {}", next - 1),
             _ => verdict.to_string(),
         };
-        println!(
+        outln!(
             "  SPRT [{}, {}] ({}): LLR {} ({:.2}, {:.2}): {verdict}",
             sprt.elo0(),
             sprt.elo1(),
@@ -135,6 +139,7 @@ fn print_pairing(report: &MergeReport, p: &PairingStats, decision: Option<&SprtD
             fixed(llr, 2),
             sprt.lower_bound(),
             sprt.upper_bound()
-        );
+        )?;
     }
+    Ok(())
 }

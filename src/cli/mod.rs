@@ -1,6 +1,24 @@
 //! The command-line edge, a module of the binary: one clap argument struct and one `run` per
 //! subcommand, and the single place that turns an error into an exit status.
 
+/// `println!` that returns the write's `std::io::Result<()>`: `println!` panics when standard
+/// output is a closed pipe (`sparring stats ... | head -1`), this error ends the command quietly.
+// Defined before the modules below so that every subcommand's module can use it.
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        writeln!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
+/// `print!` that returns the write's `std::io::Result<()>`, as [`outln!`] does for `println!`.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        write!(std::io::stdout().lock(), $($arg)*)
+    }};
+}
+
 pub mod bench;
 pub mod data;
 pub mod datagen;
@@ -57,6 +75,16 @@ pub fn failure(err: &anyhow::Error) -> Failure {
                 .or_else(|| sparring::class_of(cause))
         })
         .unwrap_or(Failure::FailedRun)
+}
+
+/// Whether the error comes from writing to a closed pipe (the reader, `head` say, went away):
+/// the command then ends quietly with status 0, as `head` expects of a writer.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 /// The error and its causes joined by `: `, leaving out a cause whose text the message already
@@ -154,6 +182,18 @@ mod tests {
         assert_eq!(failure(&arena), Failure::BadInput);
         assert_eq!(exit_code(failure(&spsa)), ExitCode::from(2));
         assert_eq!(exit_code(failure(&io)), ExitCode::from(1));
+    }
+
+    #[test]
+    fn a_closed_pipe_anywhere_in_the_chain_is_a_broken_pipe() {
+        use std::io::{Error, ErrorKind};
+        let closed = anyhow::Error::new(Error::from(ErrorKind::BrokenPipe)).context("stats");
+        assert!(is_broken_pipe(&closed));
+        let other = anyhow::Error::new(Error::other("disk full")).context("cannot write x");
+        assert!(!is_broken_pipe(&other));
+        assert!(!is_broken_pipe(&anyhow::anyhow!(
+            "broken pipe, in words only"
+        )));
     }
 
     #[test]

@@ -391,6 +391,6 @@ pub fn run_generate(args: &GenerateArgs) -> anyhow::Result<()> {
         args.out.display(),
         start.elapsed().as_secs_f64()
     );
-    println!("openings {}", openings.len());
+    outln!("openings {}", openings.len())?;
     Ok(())
 }

@@ -68,7 +68,7 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
         notes,
     } = gather_rated_games(&inputs)?;
     for note in &notes {
-        println!("{note}");
+        outln!("{note}")?;
     }
     let mut sources: Vec<String> = Vec::new();
     for input in &inputs {
@@ -97,10 +97,10 @@ pub fn run(args: &RatingsArgs) -> anyhow::Result<()> {
     };
     let ratings = joint_ratings(&names, &rated, &options).with_context(|| sources.clone())?;
     for line in table(&ratings) {
-        println!("{line}");
+        outln!("{line}")?;
     }
     if let Some((a, b)) = compare {
-        println!("{}", difference_line(&ratings, a, b));
+        outln!("{}", difference_line(&ratings, a, b))?;
     }
     Ok(())
 }

@@ -53,6 +53,6 @@ pub fn run(args: &ReportArgs) -> anyhow::Result<()> {
         RunKind::Match => write_match_report(dir, RunState::Done, None)?,
         RunKind::Datagen => sparring::datagen::write_datagen_report(dir)?,
     }
-    println!("Wrote {}", dir.join(sparring::page::REPORT_FILE).display());
+    outln!("Wrote {}", dir.join(sparring::page::REPORT_FILE).display())?;
     Ok(())
 }

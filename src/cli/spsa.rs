@@ -80,7 +80,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
     };
     let plan = &config.plan;
     let dir = &config.output_dir;
-    announce(&config, shard);
+    announce(&config, shard)?;
     let pairs_played = match shard {
         Some(shard) => {
             let block = shard_pairs(shard, plan.pairs_per_iteration);
@@ -111,6 +111,7 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         ),
     }?;
     console.bar.finish_and_clear();
+    console.printed?;
     if !summary.complete {
         return Err(anyhow::anyhow!(
             "stopped after iteration {}; continue with --resume",
@@ -121,12 +122,12 @@ pub fn run(args: &SpsaArgs) -> anyhow::Result<()> {
         .into_iter()
         .map(|(name, _)| name)
         .collect();
-    print_summary(&config, &summary, &files);
+    print_summary(&config, &summary, &files)?;
     if shard.is_some_and(|s| s.index != 0) {
-        println!(
+        outln!(
             "(written by shard 0; the run's files are in {})",
             dir.display()
-        );
+        )?;
         return Ok(());
     }
     suggest_verification(&config, &files)
@@ -179,27 +180,28 @@ fn configure(args: &SpsaArgs) -> anyhow::Result<(SpsaConfig, Option<Shard>)> {
 }
 
 /// The run's first lines: what is tuned, how, and where (for a shard, its block of pairs).
-fn announce(config: &SpsaConfig, shard: Option<Shard>) {
+fn announce(config: &SpsaConfig, shard: Option<Shard>) -> std::io::Result<()> {
     let plan = &config.plan;
     let dir = config.output_dir.display();
-    println!(
+    outln!(
         "spsa: {} parameters, {} iterations of {} pairs at {}, {} at once, output {dir}",
         plan.params.len(),
         plan.schedule.iterations,
         plan.pairs_per_iteration,
         config.time_control,
         config.concurrency,
-    );
+    )?;
     if let Some(shard) = shard {
         let block = shard_pairs(shard, plan.pairs_per_iteration);
-        println!(
+        outln!(
             "spsa: shard {shard}: pairs {}-{} of every iteration's {}, meeting the other shards \
              in {dir}",
             block.start,
             block.end.saturating_sub(1),
             plan.pairs_per_iteration,
-        );
+        )?;
     }
+    Ok(())
 }
 
 /// The progress shown while the run goes: a bar of games, the latest θ under it, and a shard's
@@ -211,6 +213,9 @@ struct Console<'a> {
     report_every: Duration,
     /// The iteration waited for and when (time waited) to say so next.
     next_report: (u64, Duration),
+    /// The first failed write to standard output (its reader went away): nothing more is
+    /// printed, the run goes on, and `run` returns the error at its end.
+    printed: std::io::Result<()>,
 }
 
 impl<'a> Console<'a> {
@@ -237,6 +242,14 @@ impl<'a> Console<'a> {
             games_per_iteration: pairs_played * 2,
             report_every,
             next_report: (u64::MAX, report_every),
+            printed: Ok(()),
+        }
+    }
+
+    /// Prints a line above the bar, until a write fails.
+    fn print(&mut self, line: &str) {
+        if self.printed.is_ok() {
+            self.printed = self.bar.suspend(|| outln!("{line}"));
         }
     }
 
@@ -251,12 +264,10 @@ impl<'a> Console<'a> {
                 bar.set_position(done * self.games_per_iteration + 2 * pending_pairs);
                 bar.reset_eta();
                 if done > 0 || pending_pairs > 0 {
-                    bar.suspend(|| {
-                        println!(
-                            "resuming after iteration {done} ({pending_pairs} pairs of the next \
-                             already played)"
-                        )
-                    });
+                    self.print(&format!(
+                        "resuming after iteration {done} ({pending_pairs} pairs of the next \
+                         already played)"
+                    ));
                 }
             }
             SpsaEvent::GameFinished { .. } => self.bar.inc(2),
@@ -286,8 +297,7 @@ impl<'a> Console<'a> {
                 }
                 if waited >= self.next_report.1 {
                     self.next_report.1 = waited + self.report_every;
-                    self.bar
-                        .suspend(|| println!("{}", waiting_message(iteration, missing, waited)));
+                    self.print(&waiting_message(iteration, missing, waited));
                 }
             }
         }
@@ -295,10 +305,14 @@ impl<'a> Console<'a> {
 }
 
 /// The finished run: games, the tuned value of every parameter, and the tuned files.
-fn print_summary(config: &SpsaConfig, summary: &SpsaSummary, files: &[String]) {
+fn print_summary(
+    config: &SpsaConfig,
+    summary: &SpsaSummary,
+    files: &[String],
+) -> std::io::Result<()> {
     let plan = &config.plan;
     let games = summary.plus_wins + summary.draws + summary.minus_wins;
-    println!(
+    outln!(
         "spsa: {} of {} iterations done, {} games this run ({} in all: +{} ={} -{} for θ+)",
         summary.done,
         plan.schedule.iterations,
@@ -307,23 +321,23 @@ fn print_summary(config: &SpsaConfig, summary: &SpsaSummary, files: &[String]) {
         summary.plus_wins,
         summary.draws,
         summary.minus_wins
-    );
+    )?;
     for (p, v) in plan.params.iter().zip(&summary.theta) {
-        println!(
+        outln!(
             "  {:<32} {:>12} (start {})",
             p.name,
             show(p.kind, *v),
             show(p.kind, p.start)
-        );
+        )?;
     }
-    println!(
+    outln!(
         "tuned values: {} (trajectory.csv, trajectory.svg)",
         files
             .iter()
             .map(|f| config.output_dir.join(f).display().to_string())
             .collect::<Vec<_>>()
             .join(", ")
-    );
+    )
 }
 
 /// How to check the tuned values: for the built-in engine, a match configuration written
@@ -337,16 +351,16 @@ fn suggest_verification(config: &SpsaConfig, files: &[String]) -> anyhow::Result
         let text = verify_config(config, files, weights, search);
         std::fs::write(&verify, text)
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", verify.display()))?;
-        println!(
+        outln!(
             "verify the tuned values against the start with an SPRT [0, 5] (edit the openings \
              and time control to taste): sparring match {}",
             verify.display()
-        );
+        )?;
     } else {
-        println!(
+        outln!(
             "verify with a gauntlet (sparring match) of the engine with the options of \
              tuned.toml against its start options, e.g. with an SPRT [0, 5]"
-        );
+        )?;
     }
     Ok(())
 }

@@ -62,7 +62,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<()> {
         }
     };
     for (key, value) in lines {
-        println!("{key}: {value}");
+        outln!("{key}: {value}")?;
     }
     Ok(())
 }

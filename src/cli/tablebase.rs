@@ -53,13 +53,13 @@ pub fn run(args: &TablebaseArgs) -> anyhow::Result<()> {
 fn run_verify(args: &VerifyArgs) -> anyhow::Result<()> {
     let found = Tablebases::verify(&args.path)?;
     for file in &found.damaged {
-        println!("{file}");
+        outln!("{file}")?;
     }
-    println!(
+    outln!(
         "{} files checked, {} damaged",
         found.files,
         found.damaged.len()
-    );
+    )?;
     if found.damaged.is_empty() {
         Ok(())
     } else {
@@ -77,7 +77,7 @@ fn run_probe(args: &ProbeArgs) -> anyhow::Result<()> {
         |e: TablebaseError| anyhow::Error::new(e).context(format!("cannot probe {}", args.fen));
     let wdl = tables.probe_wdl(&pos).map_err(fen)?;
     let dtz = tables.probe_dtz(&pos).map_err(fen)?;
-    println!("wdl {}", wdl.value());
-    println!("dtz {dtz}");
+    outln!("wdl {}", wdl.value())?;
+    outln!("dtz {dtz}")?;
     Ok(())
 }

@@ -96,29 +96,37 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         stop_after: args.stop_after,
     };
     let total = config.superbatches;
-    let outcome = train::train(&config, &options, &mut |event| show(event, total))?;
+    // After a failed write (the reader went away) training goes on silently; the error ends
+    // the command once the network is written.
+    let mut printed = Ok(());
+    let outcome = train::train(&config, &options, &mut |event| {
+        if printed.is_ok() {
+            printed = show(event, total);
+        }
+    })?;
+    printed?;
     let dir = config.out.display();
-    println!(
+    outln!(
         "wrote {dir}/quantised.bin ((768 -> {})x2 -> 1), raw.bin, history.csv, loss.svg, checkpoint.bin after {} superbatches",
         outcome.net.hidden,
         outcome.history.len()
-    );
+    )?;
     Ok(())
 }
 
 /// One line per event on standard output.
-fn show(event: &Event, total: usize) {
+fn show(event: &Event, total: usize) -> std::io::Result<()> {
     match event {
         Event::Scanned {
             training,
             validation,
-        } => println!("data: {training} training positions, {validation} validation positions"),
-        Event::Resumed(done) => println!("resumed after superbatch {done}"),
+        } => outln!("data: {training} training positions, {validation} validation positions")?,
+        Event::Resumed(done) => outln!("resumed after superbatch {done}")?,
         Event::Superbatch(row) => {
             let validation = row
                 .validation_loss
                 .map_or(String::new(), |v| format!(" validation {v:.6}"));
-            println!(
+            outln!(
                 "superbatch {}/{total}: train {:.6}{validation} lr {} lambda {:.3} {:.0} pos/s {:.1} s",
                 row.superbatch,
                 row.train_loss,
@@ -126,10 +134,10 @@ fn show(event: &Event, total: usize) {
                 row.lambda,
                 row.positions_per_second,
                 row.elapsed
-            );
+            )?;
         }
     }
-    let _ = std::io::stdout().flush();
+    std::io::stdout().flush()
 }
 
 /// `sparring train bench`.
@@ -155,16 +163,19 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             .collect();
         std::fs::write(path, bytes)
             .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
-        println!(
+        outln!(
             "wrote {} ({} positions, 4 batches)",
             path.display(),
             4 * args.batch
-        );
+        )?;
     }
-    println!(
+    outln!(
         "(768 -> {})x2 -> 1, batch {}, {} steps per run, median of {}",
-        args.hidden, args.batch, args.steps, args.repeat
-    );
+        args.hidden,
+        args.batch,
+        args.steps,
+        args.repeat
+    )?;
     for &threads in &args.threads {
         let mut rates = Vec::with_capacity(args.repeat);
         for _ in 0..args.repeat {
@@ -172,11 +183,11 @@ fn run_bench(args: &BenchArgs) -> anyhow::Result<()> {
             rates.push((args.steps * args.batch) as f64 / seconds);
         }
         let runs: Vec<String> = rates.iter().map(|r| format!("{r:.0}")).collect();
-        println!(
+        outln!(
             "threads {threads}: {:.0} positions/s (runs: {})",
             bench::median(&mut rates),
             runs.join(", ")
-        );
+        )?;
     }
     Ok(())
 }

@@ -135,7 +135,7 @@ pub fn run_convert(args: &ConvertArgs) -> anyhow::Result<()> {
                 let _ = std::fs::remove_file(&temp);
                 return Err(e).with_context(|| format!("{out_name}: cannot write"));
             }
-            print_convert_report(&report, inputs.len(), &out_name);
+            print_convert_report(&report, inputs.len(), &out_name)?;
             Ok(())
         }
         Err(e) => {
@@ -164,11 +164,11 @@ fn convert_into(
             return Err(TuneError::from(texel::DataError::LineTooLong { file: name, line }).into());
         }
         converted?;
-        println!(
+        outln!(
             "  {name}: {} positions written, {} lines skipped",
             report.written - before.0,
             report.skipped - before.1
-        );
+        )?;
     }
     output
         .flush()
@@ -220,7 +220,11 @@ impl<R: std::io::Read> std::io::Read for LineLimit<R> {
 }
 
 /// The skipped lines (the first few) and the totals of a conversion.
-fn print_convert_report(report: &BulletReport, files: usize, out_name: &str) {
+fn print_convert_report(
+    report: &BulletReport,
+    files: usize,
+    out_name: &str,
+) -> std::io::Result<()> {
     for e in report.errors.iter().take(SHOWN_ERRORS) {
         eprintln!("skipped {e}");
     }
@@ -230,12 +234,12 @@ fn print_convert_report(report: &BulletReport, files: usize, out_name: &str) {
             report.skipped - SHOWN_ERRORS
         );
     }
-    println!(
+    outln!(
         "wrote {} positions in bullet's text format to {out_name} from {} file(s); {} lines skipped",
         report.written,
         files,
         report.skipped
-    );
+    )
 }
 
 /// Whether to draw the epoch bar on standard error: only when both outputs are terminals (with
@@ -277,13 +281,15 @@ pub fn run(args: &TuneArgs) -> anyhow::Result<()> {
         epochs: config.optimizer.epochs,
         interactive: interactive(),
         bar: None,
+        printed: Ok(()),
     };
     let result = texel::run(&config, &mut |event| progress.show(event));
     if let Some(bar) = &progress.bar {
         bar.finish();
     }
     let summary = result.map_err(|e| name_data_source(e, !args.data.is_empty(), &config))?;
-    print_summary(&summary);
+    progress.printed?;
+    print_summary(&summary)?;
     Ok(())
 }
 
@@ -327,13 +333,22 @@ struct Progress {
     epochs: usize,
     interactive: bool,
     bar: Option<ProgressBar>,
+    /// The first failed write to standard output (its reader went away): the tune goes on
+    /// without printing and `run` returns the error once the weights are written.
+    printed: std::io::Result<()>,
 }
 
 impl Progress {
     fn show(&mut self, event: Event<'_>) {
+        if self.printed.is_ok() {
+            self.printed = self.print(event);
+        }
+    }
+
+    fn print(&mut self, event: Event<'_>) -> std::io::Result<()> {
         match event {
             Event::Loading { files, threads } => {
-                println!("loading {files} data file(s) with {threads} threads");
+                outln!("loading {files} data file(s) with {threads} threads")
             }
             Event::Loaded {
                 report,
@@ -344,12 +359,12 @@ impl Progress {
             Event::Split {
                 training,
                 validation,
-            } => println!("training positions {training}, validation positions {validation}"),
+            } => outln!("training positions {training}, validation positions {validation}"),
             Event::Blended {
                 weight,
                 without_score,
             } => {
-                println!(
+                outln!(
                     "Labels: {:.0} % game result, {:.0} % search score (ce) at this K{}",
                     100.0 * (1.0 - weight),
                     100.0 * weight,
@@ -358,7 +373,7 @@ impl Progress {
                     } else {
                         String::new()
                     }
-                );
+                )
             }
             Event::K {
                 k,
@@ -369,7 +384,7 @@ impl Progress {
         }
     }
 
-    fn epoch(&mut self, s: &texel::EpochStats) {
+    fn epoch(&mut self, s: &texel::EpochStats) -> std::io::Result<()> {
         if self.interactive {
             let epochs = self.epochs;
             let bar = self.bar.get_or_insert_with(|| epoch_bar(epochs));
@@ -379,11 +394,15 @@ impl Progress {
             let val = s
                 .validation_mse
                 .map_or(String::new(), |v| format!("  validation {v:.6}"));
-            println!(
+            outln!(
                 "epoch {:>6}  train {:.6}{val}  best epoch {}  {:.1}s",
-                s.epoch, s.train_mse, s.best_epoch, s.seconds
-            );
+                s.epoch,
+                s.train_mse,
+                s.best_epoch,
+                s.seconds
+            )?;
         }
+        Ok(())
     }
 }
 
@@ -393,20 +412,22 @@ fn print_loaded(
     seconds: f64,
     bytes_per_position: f64,
     average_coefficients: f64,
-) {
+) -> std::io::Result<()> {
     print_load_report(report);
     for f in &report.files {
         if f.duplicates > 0 {
-            println!(
+            outln!(
                 "  {}: {} positions, {} duplicates",
-                f.file, f.positions, f.duplicates
-            );
+                f.file,
+                f.positions,
+                f.duplicates
+            )?;
         } else {
-            println!("  {}: {} positions", f.file, f.positions);
+            outln!("  {}: {} positions", f.file, f.positions)?;
         }
     }
     let read = report.positions + report.duplicates;
-    println!(
+    outln!(
         "loaded {} positions in {seconds:.2}s ({:.0} positions/s), {} lines skipped, \
          {} duplicates dropped ({} with another result; merged with the mean label); \
          {average_coefficients:.1} tuned coefficients and {bytes_per_position:.0} bytes \
@@ -416,15 +437,15 @@ fn print_loaded(
         report.skipped,
         report.duplicates,
         report.duplicates_with_other_label
-    );
+    )
 }
 
 /// K and the starting error; a warning when a fitted K sits at the edge of its range.
-fn print_k(k: f64, fitted: bool, train_mse: f64) {
-    println!(
+fn print_k(k: f64, fitted: bool, train_mse: f64) -> std::io::Result<()> {
+    outln!(
         "K = {k:.4} ({}), training error of the starting weights {train_mse:.6}",
         if fitted { "fitted" } else { "fixed" }
-    );
+    )?;
     let (lo, hi) = texel::model::K_RANGE;
     if fitted && (k < lo + 1e-3 || k > hi - 1e-3) {
         eprintln!(
@@ -432,12 +453,13 @@ fn print_k(k: f64, fitted: bool, train_mse: f64) {
              weights or the labels may be wrong (try a fixed k)"
         );
     }
+    Ok(())
 }
 
 /// How the run ended, its errors before and after, unused parameters and the files written.
-fn print_summary(summary: &texel::TuneSummary) {
+fn print_summary(summary: &texel::TuneSummary) -> std::io::Result<()> {
     let val = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v:.6}"));
-    println!(
+    outln!(
         "{} after epoch {}; kept epoch {}",
         if summary.stopped_early {
             "stopped early (no validation improvement)"
@@ -446,8 +468,8 @@ fn print_summary(summary: &texel::TuneSummary) {
         },
         summary.epochs_run,
         summary.best_epoch
-    );
-    println!(
+    )?;
+    outln!(
         "mean squared error (training / validation): start {:.6} / {}, tuned {:.6} / {}, \
          written integer weights {:.6} / {}",
         summary.start.train_mse,
@@ -456,10 +478,10 @@ fn print_summary(summary: &texel::TuneSummary) {
         val(summary.best.validation_mse),
         summary.rounded_train_mse,
         val(summary.rounded_validation_mse)
-    );
+    )?;
     if !summary.unused.is_empty() {
         let shown: Vec<&str> = summary.unused.iter().take(8).map(String::as_str).collect();
-        println!(
+        outln!(
             "{} tuned parameters occur in no training position and kept their start value: {}{}",
             summary.unused.len(),
             shown.join(", "),
@@ -468,11 +490,12 @@ fn print_summary(summary: &texel::TuneSummary) {
             } else {
                 ""
             }
-        );
+        )?;
     }
     for path in &summary.outputs {
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display())?;
     }
+    Ok(())
 }
 
 /// A data-list error with where the list came from: `--data` or the configuration's
@@ -530,11 +553,11 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
         epd.push_str(&epd_line(pos, r));
     }
     drop(sample);
-    println!(
+    outln!(
         "generated {positions} random-playout positions as {:.1} MB of EPD in {:.2}s",
         epd.len() as f64 / 1e6,
         t.elapsed().as_secs_f64()
-    );
+    )?;
 
     let selection = ParamSelection::groups(params.clone(), &BENCH_GROUPS);
     let mut data = Dataset::new(&selection);
@@ -553,20 +576,20 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
                     (d, t.elapsed().as_secs_f64(), cpu)
                 })
         })??;
-        println!(
+        outln!(
             "load (parse FEN + evaluate + pack) {threads} thread(s): {:>9.0} positions/s{}",
             d.len() as f64 / seconds,
             per_core(d.len() as f64 * threads as f64, cpu, 1.0)
-        );
+        )?;
         data = d;
     }
-    println!(
+    outln!(
         "packed: {} positions, {} tuned parameters, {:.1} coefficients and {:.1} bytes per position",
         data.len(),
         selection.len(),
         data.average_coefficients(),
         data.bytes_per_position()
-    );
+    )?;
 
     let w = selection.start_weights();
     let mut grad = vec![[0.0; 2]; w.len()];
@@ -583,16 +606,16 @@ pub fn run_bench(positions: usize) -> anyhow::Result<()> {
             let cpu = cpu.zip(process_cpu_seconds()).map(|(a, b)| b - a);
             (work / t.elapsed().as_secs_f64(), work, cpu)
         })?;
-        println!(
+        outln!(
             "epoch (loss + gradient, full batch) {threads} thread(s): {:>6.1} M positions/s{}",
             rate / 1e6,
             per_core(work * threads as f64, cpu, 1e6)
-        );
+        )?;
     }
-    println!(
+    outln!(
         "[by CPU time]: the rate with a core per thread (work / CPU seconds × threads), for busy \
          machines where wall-clock rates also measure other processes"
-    );
+    )?;
     Ok(())
 }
 
@@ -647,12 +670,12 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
     texel::check_output_dir(&config.output.dir)?;
     let threads = texel::resolve_threads(config.optimizer.threads);
     let eval = ExternalEval::start(engine, threads).map_err(TuneError::from)?;
-    println!(
+    outln!(
         "engine '{}': {} parameters, {} process(es)",
         eval.command(),
         eval.params().len(),
         threads
-    );
+    )?;
     let method = match config.optimizer.method {
         Some(texel::OptimizerMethod::Adam) => Method::Adam {
             learning_rate: config.optimizer.learning_rate,
@@ -671,43 +694,49 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
     };
     // report.html follows the fit every few epochs, as the in-process tuner's does.
     let mut live = texel::LiveTunePage::new(&config.output.dir, options.epochs);
+    // After a failed write (the reader went away) the fit goes on silently; the error ends
+    // the command once the fit is done.
+    let mut printed = Ok(());
     let result = any::run(&eval, &config.data.files, &options, &mut |s| {
         live.after_epoch(s);
         let val = s
             .validation_mse
             .map_or(String::new(), |v| format!(" validation {v:.9}"));
-        println!("epoch {} mse {:.9}{val}", s.epoch, s.train_mse)
+        if printed.is_ok() {
+            printed = outln!("epoch {} mse {:.9}{val}", s.epoch, s.train_mse);
+        }
     })?;
     live.finish()?;
+    printed?;
     print_load_report(&LoadReport {
         skipped: result.skipped,
         ..LoadReport::default()
     });
     let traced = result.positions + result.validation_positions;
-    println!(
+    outln!(
         "traced {traced} positions in {:.3} s ({:.0} positions/s over {threads} process(es)); \
          training positions {}, validation positions {}",
         result.load_seconds,
         traced as f64 / result.load_seconds.max(1e-9),
         result.positions,
         result.validation_positions
-    );
+    )?;
     // Twelve digits: enough to compare runs (tests/it/tune_engine.rs) to 1e-9.
-    println!("k {:.12}", result.k);
-    println!("start_mse {:.12}", result.start_mse);
-    println!("mse {:.12}", result.final_mse);
+    outln!("k {:.12}", result.k)?;
+    outln!("start_mse {:.12}", result.start_mse)?;
+    outln!("mse {:.12}", result.final_mse)?;
     if let Some((start, kept)) = result.validation_mse {
-        println!(
+        outln!(
             "validation_mse {start:.12} -> {kept:.12} (kept iteration {})",
             result.best_epoch
-        );
+        )?;
     }
     // The fit is written before the engine is asked for its parameters again, under names
     // that say it is unverified until the engine has answered as it did at the start.
     let written =
         any::write_checked_outputs(&config.output.dir, &result, || eval.recheck_params())?;
     for path in written {
-        println!("wrote {}", path.display());
+        outln!("wrote {}", path.display())?;
     }
     Ok(())
 }

@@ -47,7 +47,7 @@ pub fn run(args: &UciArgs) -> anyhow::Result<()> {
     };
     if args.spsa_inputs {
         for line in openbench_lines(search.as_ref().unwrap_or(&SearchParams::default())) {
-            println!("{line}");
+            outln!("{line}")?;
         }
         return Ok(());
     }

@@ -5,6 +5,7 @@ mod common;
 
 mod architecture;
 mod arena;
+mod broken_pipe;
 mod chess960;
 mod chess960_match;
 mod cli;

@@ -118,11 +118,11 @@ pub fn run(args: &[OsString], flavor: Flavor) -> anyhow::Result<()> {
     // characters: escaped, so the message stays the one line a worker's log parser reads.
     let request = parse(&texts, flavor).map_err(|e| UsageError(one_line(&e.0)))?;
     match request {
-        Request::Version => println!("{VERSION_LINE}"),
-        Request::Help => print!("{}", usage(flavor)),
+        Request::Version => outln!("{VERSION_LINE}")?,
+        Request::Help => out!("{}", usage(flavor))?,
         Request::Engines(names) => {
             for name in names {
-                println!("{name}");
+                outln!("{name}")?;
             }
         }
         Request::Match(m) => {

@@ -30,6 +30,9 @@ pub(super) struct Console {
     /// `compliance.warning_lines`: how a warning's parts are joined on the console (`" :: "`
     /// under `-testEnv`, else line breaks); None: warnings are not printed.
     warning_separator: Option<&'static str>,
+    /// The first failed write to standard output (its reader went away): nothing more is
+    /// printed, the run goes on, and `printed` returns the error at its end.
+    printed: std::io::Result<()>,
 }
 
 impl Console {
@@ -70,7 +73,13 @@ impl Console {
                     "\n"
                 },
             ),
+            printed: Ok(()),
         }
+    }
+
+    /// Whether every line reached standard output: the first write error, if any.
+    pub(super) fn printed(self) -> std::io::Result<()> {
+        self.printed
     }
 
     /// Numbers the progress lines within a shard or wave starting at 0-based game `start`.
@@ -78,12 +87,16 @@ impl Console {
         self.slice = Some((start, name));
     }
 
-    /// Prints lines above the bar (or plainly without one).
-    fn print(&self, lines: &[String]) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| lines.iter().for_each(|l| println!("{l}"))),
-            None => lines.iter().for_each(|l| println!("{l}")),
+    /// Prints lines above the bar (or plainly without one), until a write fails.
+    fn print(&mut self, lines: &[String]) {
+        if self.printed.is_err() {
+            return;
         }
+        let print_lines = || lines.iter().try_for_each(|l| outln!("{l}"));
+        self.printed = match &self.bar {
+            Some(bar) => bar.suspend(print_lines),
+            None => print_lines(),
+        };
     }
 
     pub(super) fn show(&mut self, event: Event<'_>) {
@@ -175,20 +188,21 @@ impl Console {
     }
 
     /// Without a bar, the game's "Started game" line.
-    fn game_started(&self, game_id: u64, total: u64, white: &str, black: &str) {
+    fn game_started(&mut self, game_id: u64, total: u64, white: &str, black: &str) {
         if self.bar.is_some() {
             return;
         }
-        match &self.slice {
+        let line = match &self.slice {
             // A shard's or wave's games are numbered as in the whole run: say where the game
             // stands in this part too.
-            Some((start, part)) => println!(
+            Some((start, part)) => format!(
                 "Started game {game_id} ({} of {total} in {part}) ({white} vs {black})",
                 game_id - start
             ),
             // fastchess's line, which OpenBench and fishtest parse.
-            None => println!("Started game {game_id} of {total} ({white} vs {black})"),
-        }
+            None => format!("Started game {game_id} of {total} ({white} vs {black})"),
+        };
+        self.print(&[line]);
     }
 
     /// The bar moves on and shows the first pairing's Elo (and LLR); without a bar, the
@@ -196,13 +210,12 @@ impl Console {
     fn game_finished(&mut self, record: &GameRecord, done: u64, pairings: &[PairingStats]) {
         self.block_stale = true;
         let Some(bar) = &self.bar else {
-            println!(
+            let mut lines = vec![format!(
                 "Finished game {} ({} vs {}): {} {{{}}}",
                 record.game_id, record.white, record.black, record.result, record.reason
-            );
-            for line in self.output.after_game(pairings) {
-                println!("{line}");
-            }
+            )];
+            lines.extend(self.output.after_game(pairings));
+            self.print(&lines);
             return;
         };
         bar.set_position(done);

@@ -172,7 +172,8 @@ pub fn play_with(
     }
     super::interrupt::install();
     let summary = run_tournament(config, openings, options, &mut |event| console.show(event))?;
-    println!(
+    console.printed()?;
+    outln!(
         "Results in {}: {}, games.csv, summary.csv, ranking.csv{}{}",
         summary.output_dir.display(),
         config.output.pgn_name,
@@ -187,6 +188,6 @@ pub fn play_with(
             (true, PositionsFormat::Bullet) => ", positions.bullet",
             (true, PositionsFormat::Both) => ", positions.epd, positions.bullet",
         }
-    );
+    )?;
     Ok(())
 }

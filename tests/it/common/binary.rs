@@ -48,6 +48,33 @@ pub fn sparring_with_input(args: &[&str], input: &str) -> Run {
     }
 }
 
+/// Runs the binary with its standard output a pipe whose reader is gone before the binary
+/// starts (as under `| head -1` once head has read its line), so every write to it fails.
+pub fn sparring_into_closed_pipe(args: &[&str]) -> Run {
+    // A pipe without a reader, made without unsafe code: the write end of a process's standard
+    // input once that process (here `sparring --version`, which never reads it) has exited.
+    let mut holder = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .arg("--version")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let write_end = holder.stdin.take().unwrap();
+    assert!(holder.wait().unwrap().success());
+    let out = Command::new(env!("CARGO_BIN_EXE_sparring"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(write_end))
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap();
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::new(),
+        stderr: String::from_utf8(out.stderr).unwrap(),
+    }
+}
+
 /// A fresh, empty scratch directory `group/name` under Cargo's test scratch directory.
 pub fn scratch_in(group: &str, name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
