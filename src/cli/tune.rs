@@ -707,6 +707,11 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
         }
     })?;
     live.finish()?;
+    // The fit is written before the engine is asked for its parameters again, under names
+    // that say it is unverified until the engine has answered as it did at the start; and
+    // before any printing, so a closed standard output cannot lose it.
+    let written =
+        any::write_checked_outputs(&config.output.dir, &result, || eval.recheck_params())?;
     printed?;
     print_load_report(&LoadReport {
         skipped: result.skipped,
@@ -731,10 +736,6 @@ fn run_engine(config: &TuneConfig, engine: &EngineSpec) -> anyhow::Result<()> {
             result.best_epoch
         )?;
     }
-    // The fit is written before the engine is asked for its parameters again, under names
-    // that say it is unverified until the engine has answered as it did at the start.
-    let written =
-        any::write_checked_outputs(&config.output.dir, &result, || eval.recheck_params())?;
     for path in written {
         outln!("wrote {}", path.display())?;
     }
