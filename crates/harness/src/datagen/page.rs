@@ -4,7 +4,7 @@
 //! while the run plays (with a refresh, so an open browser tab follows it) and at its end.
 
 use super::run::{RUN_FILE, STATE_FILE};
-use crate::data::{guess_format, info};
+use crate::data::{guess_format, info, DataInfo};
 use crate::page::{self, read_optional, Histogram, Page, ReportError, Table};
 use std::path::{Path, PathBuf};
 
@@ -51,14 +51,36 @@ pub(crate) fn datagen_report(dir: &Path) -> Result<String, ReportError> {
 /// The page; `running` is (games complete, games of the run) while it plays.
 fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportError> {
     let state_path = dir.join(STATE_FILE);
-    let state_text = read_optional(&state_path)?.ok_or_else(|| ReportError::NotARun {
+    let state = read_state(dir, &state_path)?;
+    let mut page = Page::new("sparring: datagen");
+    status_section(&mut page, dir, &state, running);
+    throughput_section(&mut page, dir, &state_path, &state);
+    page.heading(2, "The data");
+    data_section(&mut page, dir)?;
+    Ok(page.finish())
+}
+
+/// The run's state.toml as a table; a directory without one is not a datagen run.
+fn read_state(dir: &Path, state_path: &Path) -> Result<toml::Table, ReportError> {
+    let state_text = read_optional(state_path)?.ok_or_else(|| ReportError::NotARun {
         dir: dir.to_path_buf(),
     })?;
-    let state: toml::Table = state_text
+    state_text
         .parse()
-        .map_err(ReportError::bad_file(&state_path))?;
-    let count = |k: &str| state.get(k).and_then(toml::Value::as_integer).unwrap_or(0);
-    let mut page = Page::new("sparring: datagen");
+        .map_err(ReportError::bad_file(state_path))
+}
+
+/// A count of state.toml; 0 when the key is missing or not an integer.
+fn state_count(state: &toml::Table, key: &str) -> i64 {
+    state
+        .get(key)
+        .and_then(toml::Value::as_integer)
+        .unwrap_or(0)
+}
+
+/// The status line: running, stopped short of its games (resumable), or what it wrote.
+fn status_section(page: &mut Page, dir: &Path, state: &toml::Table, running: Option<(u64, u64)>) {
+    let count = |k: &str| state_count(state, k);
     let (games, positions) = (count("games"), count("positions"));
     let written = format!(
         "{games} games written ({} dropped), {positions} positions, {} bytes.",
@@ -80,8 +102,13 @@ fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportErro
             _ => page.status(&written),
         },
     }
+}
+
+/// Games and positions per second from the files' times, or a note when they are unusable.
+fn throughput_section(page: &mut Page, dir: &Path, state_path: &Path, state: &toml::Table) {
+    let (games, positions) = (state_count(state, "games"), state_count(state, "positions"));
     let mtime = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-    let elapsed = match (mtime(&dir.join(RUN_FILE)), mtime(&state_path)) {
+    let elapsed = match (mtime(&dir.join(RUN_FILE)), mtime(state_path)) {
         (Some(a), Some(b)) => b.duration_since(a).ok().map(|d| d.as_secs_f64()),
         _ => None,
     };
@@ -99,17 +126,20 @@ fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportErro
         }),
         None => page.note("The run's duration is not recorded (run.toml or state.toml has no usable time): throughput is not shown."),
     }
-    page.heading(2, "The data");
+}
+
+/// The data file's summary and its two histograms (results, piece counts).
+fn data_section(page: &mut Page, dir: &Path) -> Result<(), ReportError> {
     let Some(file) = data_file(dir)? else {
         page.note("No data file in the directory.");
-        return Ok(page.finish());
+        return Ok(());
     };
     // An empty file (every game dropped) or a damaged one is said, not a failed page.
     let info = match info(&file, None) {
         Ok(info) => info,
         Err(e) => {
             page.note(&format!("The data file is not shown: {e}"));
-            return Ok(page.finish());
+            return Ok(());
         }
     };
     let name = file
@@ -120,23 +150,7 @@ fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportErro
         info.format.name(),
         info.positions
     ));
-    let results = Histogram {
-        id: "results".into(),
-        title: "Positions by game result".into(),
-        description: format!(
-            "White won {}, drawn {}, Black won {} positions.",
-            info.results[0], info.results[1], info.results[2]
-        ),
-        x_label: "result".into(),
-        y_label: "positions".into(),
-        groups: vec![(name.clone(), Vec::new())],
-        binned: Some((
-            ["1-0", "1/2-1/2", "0-1"].map(String::from).to_vec(),
-            vec![info.results.to_vec()],
-        )),
-        ..Histogram::default()
-    };
-    if let Some(svg) = results.svg() {
+    if let Some(svg) = results_histogram(&name, &info).svg() {
         page.figure(
             &svg,
             &format!(
@@ -145,7 +159,35 @@ fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportErro
             ),
         );
     }
-    let pieces = Histogram {
+    if let Some(svg) = pieces_histogram(name, &info).svg() {
+        page.figure(&svg, "Piece counts of the data's positions.");
+    }
+    Ok(())
+}
+
+/// Positions by game result, White won / drawn / Black won.
+fn results_histogram(name: &str, info: &DataInfo) -> Histogram {
+    Histogram {
+        id: "results".into(),
+        title: "Positions by game result".into(),
+        description: format!(
+            "White won {}, drawn {}, Black won {} positions.",
+            info.results[0], info.results[1], info.results[2]
+        ),
+        x_label: "result".into(),
+        y_label: "positions".into(),
+        groups: vec![(name.to_string(), Vec::new())],
+        binned: Some((
+            ["1-0", "1/2-1/2", "0-1"].map(String::from).to_vec(),
+            vec![info.results.to_vec()],
+        )),
+        ..Histogram::default()
+    }
+}
+
+/// Positions by number of pieces on the board, kings included (2 to 32).
+fn pieces_histogram(name: String, info: &DataInfo) -> Histogram {
+    Histogram {
         id: "pieces".into(),
         title: "Positions by number of pieces (kings included)".into(),
         description: "How many positions have each number of pieces on the board, 2 to 32.".into(),
@@ -157,9 +199,5 @@ fn page_of(dir: &Path, running: Option<(u64, u64)>) -> Result<String, ReportErro
             vec![info.pieces[2..].to_vec()],
         )),
         ..Histogram::default()
-    };
-    if let Some(svg) = pieces.svg() {
-        page.figure(&svg, "Piece counts of the data's positions.");
     }
-    Ok(page.finish())
 }

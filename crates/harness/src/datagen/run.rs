@@ -323,20 +323,9 @@ pub fn run_datagen(
     on_event: &mut dyn FnMut(&DatagenEvent),
 ) -> Result<DatagenSummary, DatagenError> {
     let dir = &config.out;
-    if dir.exists() && !dir.is_dir() {
-        return Err(DatagenError::Unwritable {
-            path: dir.clone(),
-            source: std::io::Error::other("not a directory"),
-        });
-    }
-    std::fs::create_dir_all(dir).map_err(unwritable(dir))?;
-    let _lock = OutputLock::acquire(dir)?;
+    let _lock = lock_run_directory(dir)?;
     let block = shard_games(config.games, options.shard);
-    let mut fingerprint = config.fingerprint();
-    fingerprint.insert(
-        "games.block".to_string(),
-        format!("{}..{}", block.start, block.end),
-    );
+    let fingerprint = block_fingerprint(config, &block);
     // Everything that can be refused is checked before any game: tables, format, engine.
     let tables = config
         .tb
@@ -347,85 +336,32 @@ pub fn run_datagen(
     let factory = engine_factory(config)?;
     let first = start(&factory, config.variant)?;
     let data_file = dir.join(config.format.file_name());
-    let probe = OpenOptions::new()
-        .append(true)
-        .create(true)
-        .open(&data_file);
-    let probe = probe.map_err(unwritable(&data_file))?;
-    let counter = Arc::new(AtomicU64::new(0));
-    let mut writer = writer_for(
-        config.format,
-        Counting {
-            inner: BufWriter::new(probe),
-            bytes: counter.clone(),
-        },
-    )?;
-    drop(writer);
+    probe_data_file(config.format, &data_file)?;
     let mut state = prepare(config, options, &fingerprint)?;
-    let file = OpenOptions::new()
-        .append(true)
-        .open(&data_file)
-        .map_err(unwritable(&data_file))?;
-    counter.store(state.bytes, Ordering::Relaxed);
-    writer = writer_for(
-        config.format,
-        Counting {
-            inner: BufWriter::new(file),
-            bytes: counter.clone(),
-        },
-    )?;
+    let (mut writer, counter) = append_writer(config.format, &data_file, state.bytes)?;
     on_event(&DatagenEvent::Started {
         engine: first.id_name().to_string(),
         games: block.end - block.start,
         done: state.done,
         data_file: data_file.clone(),
     });
-    let state_file = dir.join(STATE_FILE);
-    let next = AtomicU64::new(block.start + state.done);
-    let stop = AtomicBool::new(false);
-    let outside = options.stop.clone();
-    let stopped = || {
-        stop.load(Ordering::Relaxed) || outside.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
-    };
-    let (tx, rx) = mpsc::channel::<Finished>();
     let workers = config
         .concurrency
         .min((block.end - block.start - state.done).max(1) as usize);
-    let searching = SearchClock::new(0);
-    let began = Instant::now();
-    let outcome = std::thread::scope(|scope| {
-        let mut first = Some(first);
-        for _ in 0..workers {
-            let tx = tx.clone();
-            let player = first.take();
-            let shared = Shared {
-                factory: &factory,
-                adjudication: &adjudication,
-                next: &next,
-                stopped: &stopped,
-                searching: &searching,
-            };
-            scope.spawn(move || worker(config, &shared, player, block.end, tx));
-        }
-        drop(tx);
-        let result = collect(
-            config,
-            options,
-            &rx,
-            &mut *writer,
-            &counter,
-            &mut state,
-            &state_file,
-            &block,
-            on_event,
-        );
-        stop.store(true, Ordering::Relaxed);
-        // Drain: the workers finish the games they hold (their results are not written).
-        for _ in rx.iter() {}
-        result
-    });
-    let session_time = began.elapsed();
-    outcome?;
+    let session = Session {
+        config,
+        options,
+        factory: &factory,
+        adjudication: &adjudication,
+        block: block.clone(),
+        workers,
+    };
+    let sink = Sink {
+        writer: &mut *writer,
+        counter: &counter,
+        state: &mut state,
+    };
+    let (session_time, search_time) = play_session(&session, first, sink, on_event)?;
     super::page::write_datagen_report(dir).map_err(report_error(dir))?;
     Ok(DatagenSummary {
         games: state.games,
@@ -435,8 +371,148 @@ pub fn run_datagen(
         complete: block.start + state.done == block.end,
         session_time,
         workers,
-        search_time: Duration::from_nanos(searching.load(Ordering::Relaxed)),
+        search_time,
     })
+}
+
+/// Makes the run's directory (refusing a file in its place) and takes its lock, held while
+/// the returned guard lives.
+fn lock_run_directory(dir: &Path) -> Result<OutputLock, DatagenError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(DatagenError::Unwritable {
+            path: dir.to_path_buf(),
+            source: std::io::Error::other("not a directory"),
+        });
+    }
+    std::fs::create_dir_all(dir).map_err(unwritable(dir))?;
+    Ok(OutputLock::acquire(dir)?)
+}
+
+/// The configuration's fingerprint with the block of games this shard plays: a resume must
+/// play the same block.
+fn block_fingerprint(
+    config: &DatagenConfig,
+    block: &std::ops::Range<u64>,
+) -> BTreeMap<String, String> {
+    let mut fingerprint = config.fingerprint();
+    fingerprint.insert(
+        "games.block".to_string(),
+        format!("{}..{}", block.start, block.end),
+    );
+    fingerprint
+}
+
+/// Opens (creating) the data file and makes its writer, so an unwritable file or format is
+/// refused before the directory is prepared; nothing is written.
+fn probe_data_file(format: DataFormat, data_file: &Path) -> Result<(), DatagenError> {
+    let probe = OpenOptions::new().append(true).create(true).open(data_file);
+    let probe = probe.map_err(unwritable(data_file))?;
+    let writer = writer_for(
+        format,
+        Counting {
+            inner: BufWriter::new(probe),
+            bytes: Arc::new(AtomicU64::new(0)),
+        },
+    )?;
+    drop(writer);
+    Ok(())
+}
+
+/// The writer appending to the prepared data file, and its byte counter, which starts at the
+/// `bytes` already complete.
+fn append_writer(
+    format: DataFormat,
+    data_file: &Path,
+    bytes: u64,
+) -> Result<(Box<dyn GameWriter>, Arc<AtomicU64>), DatagenError> {
+    let file = OpenOptions::new()
+        .append(true)
+        .open(data_file)
+        .map_err(unwritable(data_file))?;
+    let counter = Arc::new(AtomicU64::new(bytes));
+    let writer = writer_for(
+        format,
+        Counting {
+            inner: BufWriter::new(file),
+            bytes: counter.clone(),
+        },
+    )?;
+    Ok((writer, counter))
+}
+
+/// What a session plays: the configuration, the engines and rules, the block, the workers.
+struct Session<'a> {
+    config: &'a DatagenConfig,
+    options: &'a DatagenOptions,
+    factory: &'a EngineFactory,
+    adjudication: &'a crate::arena::config::Adjudication,
+    block: std::ops::Range<u64>,
+    workers: usize,
+}
+
+/// Where the collector writes finished games: the data file's writer, its byte counter and
+/// the state it saves after each game.
+struct Sink<'a> {
+    writer: &'a mut dyn GameWriter,
+    counter: &'a AtomicU64,
+    state: &'a mut State,
+}
+
+/// Plays the session's games on its workers (the first one on the engine already started)
+/// while this thread writes them in order. Returns the session's time and the engines' search
+/// time summed over the workers.
+fn play_session(
+    session: &Session<'_>,
+    first: Box<dyn Player>,
+    sink: Sink<'_>,
+    on_event: &mut dyn FnMut(&DatagenEvent),
+) -> Result<(Duration, Duration), DatagenError> {
+    let (config, block) = (session.config, &session.block);
+    let state_file = config.out.join(STATE_FILE);
+    let next = AtomicU64::new(block.start + sink.state.done);
+    let stop = AtomicBool::new(false);
+    let outside = session.options.stop.clone();
+    let stopped = || {
+        stop.load(Ordering::Relaxed) || outside.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    };
+    let (tx, rx) = mpsc::channel::<Finished>();
+    let searching = SearchClock::new(0);
+    let began = Instant::now();
+    let outcome = std::thread::scope(|scope| {
+        let mut first = Some(first);
+        for _ in 0..session.workers {
+            let tx = tx.clone();
+            let player = first.take();
+            let shared = Shared {
+                factory: session.factory,
+                adjudication: session.adjudication,
+                next: &next,
+                stopped: &stopped,
+                searching: &searching,
+            };
+            scope.spawn(move || worker(config, &shared, player, block.end, tx));
+        }
+        drop(tx);
+        let result = collect(
+            config,
+            session.options,
+            &rx,
+            sink.writer,
+            sink.counter,
+            sink.state,
+            &state_file,
+            block,
+            on_event,
+        );
+        stop.store(true, Ordering::Relaxed);
+        // Drain: the workers finish the games they hold (their results are not written).
+        for _ in rx.iter() {}
+        result
+    });
+    let session_time = began.elapsed();
+    outcome?;
+    let search_time = Duration::from_nanos(searching.load(Ordering::Relaxed));
+    Ok((session_time, search_time))
 }
 
 /// A report failure as the run's write error on report.html.

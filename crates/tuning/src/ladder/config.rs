@@ -192,82 +192,30 @@ impl LoopConfig {
         let seed = doc.in_range("seed", f.seed.unwrap_or(1), 0, None)? as u64;
         let generations =
             doc.in_range("generations", f.generations.unwrap_or(1), 1, Some(100_000))?;
-        let c = f
-            .champion
-            .take()
-            .ok_or_else(|| doc.missing("champion", "a [champion] table with its weights file"))?;
-        let network = network_stages(&doc, &f, &c)?;
-        let weights = c
-            .weights
-            .ok_or_else(|| doc.missing("champion.weights", "the starting weights file"))?;
-        let hash_mb = doc.in_range("champion.hash_mb", c.hash_mb.unwrap_or(16), 1, Some(65_536))?;
-        let champion = Champion {
-            weights: PathBuf::from(weights),
-            search: c.search.map(PathBuf::from),
-            hash_mb,
-            net: c.net.map(PathBuf::from),
-            data: c
-                .data
-                .unwrap_or_default()
-                .into_iter()
-                .map(PathBuf::from)
-                .collect(),
-        };
-        let output_dir = PathBuf::from(
-            f.output
-                .and_then(|o| o.dir)
-                .unwrap_or_else(|| "results/loop".to_string()),
-        );
-        let (selfplay, mut tune) = if network.is_some() {
-            refuse_texel_stages(&doc, &f.selfplay, &f.tune, &f.spsa)?;
-            (toml::Table::new(), toml::Table::new())
-        } else {
-            refuse_network_stages(&doc, &f.datagen, &f.train)?;
-            let selfplay = f
-                .selfplay
-                .ok_or_else(|| doc.missing("selfplay", "a [selfplay] match table"))?;
-            let tune = f
-                .tune
-                .ok_or_else(|| doc.missing("tune", "a [tune] tuner table"))?;
-            (selfplay, tune)
-        };
+        let (champion, network) = champion_and_model(&doc, &mut f)?;
+        let output_dir = output_dir_of(f.output.take());
+        let (selfplay, mut tune) = texel_stage_tables(&doc, &mut f, network.is_some())?;
         let mut gate = f
             .gate
+            .take()
             .ok_or_else(|| doc.missing("gate", "a [gate] match table with an [gate.sprt]"))?;
-        let mut anchor = f.anchor;
-        let mut spsa = f.spsa;
-        for (stage, table) in [("selfplay", &selfplay), ("tune", &tune), ("gate", &gate)]
-            .into_iter()
-            .chain(anchor.as_ref().map(|a| ("anchor", a)))
-            .chain(spsa.as_ref().map(|s| ("spsa", s)))
-        {
-            refuse_loop_keys(&doc, stage, table)?;
-        }
-        for (stage, key, why) in UNSUPPORTED {
-            let table = match *stage {
-                "tune" => Some(&tune),
-                _ => None,
-            };
-            if table.is_some_and(|t| t.contains_key(*key)) {
-                return Err(doc.other(&format!("{stage}.{key}"), why));
-            }
-        }
-        let window = match &network {
-            Some(stages) => u64::from(stages.window),
-            None => take_count(&doc, &mut tune, "tune", "window", 3, 1_000)?,
-        };
-        let wave_pairs = take_count(&doc, &mut gate, "gate", "wave_pairs", 20, 1_000_000)?;
-        let (anchor_every, anchor_ratings) = match anchor.as_mut() {
-            Some(table) => (
-                take_count(&doc, table, "anchor", "every", 1, 100_000)?,
-                take_ratings(&doc, table)?,
-            ),
-            None => (0, Vec::new()),
-        };
-        let spsa_every = match spsa.as_mut() {
-            Some(table) => take_count(&doc, table, "spsa", "every", 1, 100_000)?,
-            None => 0,
-        };
+        let (mut anchor, mut spsa) = (f.anchor.take(), f.spsa.take());
+        refuse_stage_keys(
+            &doc,
+            &selfplay,
+            &tune,
+            &gate,
+            anchor.as_ref(),
+            spsa.as_ref(),
+        )?;
+        let counts = take_loop_counts(
+            &doc,
+            network.as_ref(),
+            &mut tune,
+            &mut gate,
+            anchor.as_mut(),
+            spsa.as_mut(),
+        )?;
         if !gate.contains_key("sprt") {
             return Err(doc.missing(
                 "gate.sprt",
@@ -280,11 +228,11 @@ impl LoopConfig {
             generations: generations as u32,
             champion,
             output_dir,
-            window: window as u32,
-            wave_pairs,
-            anchor_every: anchor_every as u32,
-            anchor_ratings,
-            spsa_every: spsa_every as u32,
+            window: counts.window as u32,
+            wave_pairs: counts.wave_pairs,
+            anchor_every: counts.anchor_every as u32,
+            anchor_ratings: counts.anchor_ratings,
+            spsa_every: counts.spsa_every as u32,
             network,
             text: text.to_string(),
             selfplay,
@@ -635,6 +583,141 @@ fn network_stages(
         return Err(doc.other(key, "belongs to a network loop: add `model = \"network\"`"));
     }
     Ok(network)
+}
+
+/// `[champion]` and `model`, checked: the champion's keys against the model first, then its
+/// required weights file and its table size.
+fn champion_and_model(
+    doc: &Document<'_>,
+    f: &mut LoopFile,
+) -> Result<(Champion, Option<NetworkStages>), ConfigError> {
+    let c = f
+        .champion
+        .take()
+        .ok_or_else(|| doc.missing("champion", "a [champion] table with its weights file"))?;
+    let network = network_stages(doc, f, &c)?;
+    let weights = c
+        .weights
+        .ok_or_else(|| doc.missing("champion.weights", "the starting weights file"))?;
+    let hash_mb = doc.in_range("champion.hash_mb", c.hash_mb.unwrap_or(16), 1, Some(65_536))?;
+    let champion = Champion {
+        weights: PathBuf::from(weights),
+        search: c.search.map(PathBuf::from),
+        hash_mb,
+        net: c.net.map(PathBuf::from),
+        data: c
+            .data
+            .unwrap_or_default()
+            .into_iter()
+            .map(PathBuf::from)
+            .collect(),
+    };
+    Ok((champion, network))
+}
+
+/// `output.dir`, by default `results/loop`.
+fn output_dir_of(output: Option<OutputFile>) -> PathBuf {
+    PathBuf::from(
+        output
+            .and_then(|o| o.dir)
+            .unwrap_or_else(|| "results/loop".to_string()),
+    )
+}
+
+/// `[selfplay]` and `[tune]`, taken out of the file: required by the Texel loop (which refuses
+/// the network loop's stages); a network loop refuses them (and `[spsa]`) and has empty ones.
+fn texel_stage_tables(
+    doc: &Document<'_>,
+    f: &mut LoopFile,
+    network: bool,
+) -> Result<(toml::Table, toml::Table), ConfigError> {
+    if network {
+        refuse_texel_stages(doc, &f.selfplay, &f.tune, &f.spsa)?;
+        return Ok((toml::Table::new(), toml::Table::new()));
+    }
+    refuse_network_stages(doc, &f.datagen, &f.train)?;
+    let selfplay = f
+        .selfplay
+        .take()
+        .ok_or_else(|| doc.missing("selfplay", "a [selfplay] match table"))?;
+    let tune = f
+        .tune
+        .take()
+        .ok_or_else(|| doc.missing("tune", "a [tune] tuner table"))?;
+    Ok((selfplay, tune))
+}
+
+/// Refuses, in the stage tables, the keys the loop sets and the keys it does not support.
+fn refuse_stage_keys(
+    doc: &Document<'_>,
+    selfplay: &toml::Table,
+    tune: &toml::Table,
+    gate: &toml::Table,
+    anchor: Option<&toml::Table>,
+    spsa: Option<&toml::Table>,
+) -> Result<(), ConfigError> {
+    for (stage, table) in [("selfplay", selfplay), ("tune", tune), ("gate", gate)]
+        .into_iter()
+        .chain(anchor.map(|a| ("anchor", a)))
+        .chain(spsa.map(|s| ("spsa", s)))
+    {
+        refuse_loop_keys(doc, stage, table)?;
+    }
+    for (stage, key, why) in UNSUPPORTED {
+        let table = match *stage {
+            "tune" => Some(tune),
+            _ => None,
+        };
+        if table.is_some_and(|t| t.contains_key(*key)) {
+            return Err(doc.other(&format!("{stage}.{key}"), why));
+        }
+    }
+    Ok(())
+}
+
+/// The loop-only keys' values, taken out of the stage tables.
+struct LoopCounts {
+    window: u64,
+    wave_pairs: u64,
+    anchor_every: u64,
+    anchor_ratings: Vec<f64>,
+    spsa_every: u64,
+}
+
+/// Takes the loop-only keys out of the stage tables, checked, before the stages' own readers
+/// see them: `tune.window` (a network loop's window is its stages'), `gate.wave_pairs`,
+/// `anchor.every` with the panel's ratings, and `spsa.every`.
+fn take_loop_counts(
+    doc: &Document<'_>,
+    network: Option<&NetworkStages>,
+    tune: &mut toml::Table,
+    gate: &mut toml::Table,
+    anchor: Option<&mut toml::Table>,
+    spsa: Option<&mut toml::Table>,
+) -> Result<LoopCounts, ConfigError> {
+    let window = match network {
+        Some(stages) => u64::from(stages.window),
+        None => take_count(doc, tune, "tune", "window", 3, 1_000)?,
+    };
+    let wave_pairs = take_count(doc, gate, "gate", "wave_pairs", 20, 1_000_000)?;
+    let (anchor_every, anchor_ratings) = match anchor {
+        Some(table) => (
+            take_count(doc, table, "anchor", "every", 1, 100_000)?,
+            take_ratings(doc, table)?,
+        ),
+        None => (0, Vec::new()),
+    };
+    let spsa_every = match spsa {
+        Some(table) => take_count(doc, table, "spsa", "every", 1, 100_000)?,
+        None => 0,
+    };
+    Ok(LoopCounts {
+        window,
+        wave_pairs,
+        anchor_every,
+        anchor_ratings,
+        spsa_every,
+    })
 }
 
 /// Refuses the Texel loop's stage tables in a network loop.
