@@ -252,7 +252,7 @@ impl DataReader {
                 format: self.format.name(),
             });
         }
-        self.records += 1;
+        self.records += u64::from(record.is_some());
         Ok(record)
     }
 
@@ -432,6 +432,12 @@ impl Samples {
     /// The reader underneath.
     pub fn reader(&self) -> &DataReader {
         &self.reader
+    }
+
+    /// Whether the game being read has positions left, so the next sample comes from the same
+    /// record (always false for formats of single positions).
+    pub fn in_game(&self) -> bool {
+        matches!(&self.game, Some((game, _, i)) if *i < game.moves.len())
     }
 
     /// The next position, `None` at the end.

@@ -69,6 +69,7 @@ struct DataFile {
     shuffle_buffer: Option<usize>,
     seed: Option<u64>,
     mirror: Option<bool>,
+    interleave: Option<bool>,
 }
 
 #[derive(Deserialize, Default)]
@@ -257,6 +258,7 @@ fn data_spec(
             1,
             Some(1 << 28),
         )?,
+        interleave: d.interleave.unwrap_or(true),
         seed: d.seed.unwrap_or(1),
     })
 }
