@@ -92,7 +92,7 @@ mod write;
 
 pub use read::{guess_format, DataError, DataReader, Record, Sample, Samples, ViriGame};
 pub use tools::{
-    convert, info, interleave, shuffle, ConvertReport, DataInfo, Filter, RandomSkip,
+    convert, count_records, info, interleave, shuffle, ConvertReport, DataInfo, Filter, RandomSkip,
     ShuffleOptions, FILTER_NAMES, SCORE_EDGES,
 };
 pub use write::game_writer;

@@ -76,13 +76,15 @@ pub fn info(path: &Path, format: Option<DataFormat>) -> Result<DataInfo, DataErr
         info.pieces[data.position.occupied().len() as usize] += 1;
     }
     if format == DataFormat::Viriformat {
-        info.games = Some(count_records(path, format)?);
+        info.games = Some(count_records(path, Some(format))?);
     }
     Ok(info)
 }
 
-fn count_records(path: &Path, format: DataFormat) -> Result<u64, DataError> {
-    let mut reader = DataReader::open(path, Some(format))?;
+/// How many records (games for viriformat, positions otherwise) the file holds; `format`
+/// `None` tells it by the extension.
+pub fn count_records(path: &Path, format: Option<DataFormat>) -> Result<u64, DataError> {
+    let mut reader = DataReader::open(path, format)?;
     let mut n = 0;
     while reader.next_record()?.is_some() {
         n += 1;
@@ -473,10 +475,7 @@ pub fn interleave(
     }
     let mut left = Vec::new();
     for input in inputs {
-        left.push(count_records(
-            input,
-            first.or(format).expect("inputs were given"),
-        )?);
+        left.push(count_records(input, first.or(format))?);
     }
     let (output, file) = Output::create(out)?;
     let mut writer = std::io::BufWriter::with_capacity(1 << 16, file);

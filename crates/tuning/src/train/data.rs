@@ -8,7 +8,9 @@
 
 use super::model::TrainPosition;
 use crate::rng::Rng;
-use sparring_harness::data::{DataError, DataFormat, DataReader, Filter, RandomSkip, Samples};
+use sparring_harness::data::{
+    count_records, DataError, DataFormat, DataReader, Filter, RandomSkip, Sample, Samples,
+};
 use std::path::PathBuf;
 use std::sync::mpsc::{sync_channel, Receiver};
 
@@ -88,14 +90,10 @@ impl DataSpec {
         for (file, path) in self.files.iter().enumerate() {
             let mut samples = Samples::new(DataReader::open(path, self.format)?);
             while let Some(sample) = samples.next_sample()? {
-                if self.filter.drops(&sample).is_some() {
-                    continue;
-                }
-                let unit = samples.reader().records() - 1;
-                let d = &sample.data;
-                let p = TrainPosition::new(&d.position, d.white_score, d.result);
-                if !each(self.is_validation(file, unit), p) {
-                    return Ok(());
+                if let Some((held_out, p)) = self.kept(file, &samples, &sample) {
+                    if !each(held_out, p) {
+                        return Ok(());
+                    }
                 }
             }
         }
@@ -128,11 +126,8 @@ impl DataSpec {
                     left[file] = 0;
                     break;
                 };
-                if self.filter.drops(&sample).is_none() {
-                    let unit = samples.reader().records() - 1;
-                    let d = &sample.data;
-                    let p = TrainPosition::new(&d.position, d.white_score, d.result);
-                    if !each(self.is_validation(file, unit), p) {
+                if let Some((held_out, p)) = self.kept(file, samples, &sample) {
+                    if !each(held_out, p) {
                         return Ok(());
                     }
                 }
@@ -149,13 +144,27 @@ impl DataSpec {
 
     /// How many records (games, or positions) each file holds: the weights of the interleaving.
     fn record_counts(&self) -> Result<Vec<u64>, DataError> {
-        let mut counts = Vec::with_capacity(self.files.len());
-        for path in &self.files {
-            let mut reader = DataReader::open(path, self.format)?;
-            while reader.next_record()?.is_some() {}
-            counts.push(reader.records());
+        self.files
+            .iter()
+            .map(|path| count_records(path, self.format))
+            .collect()
+    }
+
+    /// `sample`, just read from file `file`, as a training position with whether it is held
+    /// out; `None` when the filters drop it.
+    fn kept(
+        &self,
+        file: usize,
+        samples: &Samples,
+        sample: &Sample,
+    ) -> Option<(bool, TrainPosition)> {
+        if self.filter.drops(sample).is_some() {
+            return None;
         }
-        Ok(counts)
+        let unit = samples.reader().records() - 1;
+        let d = &sample.data;
+        let p = TrainPosition::new(&d.position, d.white_score, d.result);
+        Some((self.is_validation(file, unit), p))
     }
 
     /// The validation positions (at most `validation_max`) and the count of training
