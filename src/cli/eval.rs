@@ -6,7 +6,7 @@ use clap::Args;
 use sparring::board::Position;
 use sparring::eval::EvalParams;
 use sparring::nnue::Network;
-use sparring::search::Evaluator;
+use sparring::search::{Evaluator, SearchParams};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -26,6 +26,10 @@ pub struct EvalArgs {
     /// computes it, without the clamp the search applies.
     #[arg(long, conflicts_with_all = ["weights", "hce"])]
     pub raw: bool,
+    /// Search constants whose `eval.net_scale` scales a network's output, as `uci --search`
+    /// (default: the built-in values).
+    #[arg(long, conflicts_with = "raw")]
+    pub search: Option<PathBuf>,
     /// Positions (FEN, X-FEN or Shredder-FEN), one argument each.
     #[arg(required = true, value_name = "FEN")]
     pub fens: Vec<String>,
@@ -45,10 +49,11 @@ pub fn run(args: &EvalArgs) -> anyhow::Result<()> {
         })
         .collect::<anyhow::Result<Vec<Position>>>()?;
     let evaluator = evaluator(args.weights.as_deref(), args.net.as_deref(), args.hce)?;
+    let search = SearchParams::load_or_default(args.search.as_deref())?;
     for pos in &positions {
         let cp = match (&evaluator, args.raw) {
             (Evaluator::Net(net), true) => net.evaluate(pos),
-            _ => evaluator.evaluate(pos),
+            _ => evaluator.evaluate_with(pos, &search),
         };
         outln!("eval {cp}")?;
     }

@@ -116,6 +116,39 @@ fn eval_without_raw_is_the_search_value() {
     assert_eq!(eval_lines(&hce.stdout).len(), 2);
 }
 
+/// `eval.net_scale` (a search file's `[eval]`) scales the net's output the search sees,
+/// toward zero for both colours and before the clamp; the hand-crafted evaluation ignores it.
+#[test]
+fn the_search_files_net_scale_scales_the_networks_value() {
+    let path = write_net("nnue_scale", "net", &random_net(6, 32));
+    let dir = scratch_in("nnue_scale", "files");
+    let half = dir.join("half.toml");
+    std::fs::write(&half, "[eval]\nnet_scale = 50\n").unwrap();
+    let mut args = vec!["eval", "--net", text(&path), "--raw"];
+    args.extend_from_slice(FENS);
+    let raw = eval_lines(&sparring(&args).stdout);
+    let mut args = vec!["eval", "--net", text(&path), "--search", text(&half)];
+    args.extend_from_slice(FENS);
+    let run = sparring(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let scaled = eval_lines(&run.stdout);
+    let expected: Vec<i32> = raw
+        .iter()
+        .map(|&cp| (cp / 2).clamp(-sparring::eval::MAX_EVAL, sparring::eval::MAX_EVAL))
+        .collect();
+    assert_eq!(scaled, expected);
+    assert!(raw
+        .iter()
+        .any(|&cp| cp % 2 != 0 && cp.abs() < 2 * sparring::eval::MAX_EVAL));
+    let hce = sparring(&["eval", "--hce", FENS[1]]);
+    let hce_half = sparring(&["eval", "--hce", "--search", text(&half), FENS[1]]);
+    assert_eq!(hce.stdout, hce_half.stdout);
+    let bad = dir.join("bad.toml");
+    std::fs::write(&bad, "[eval]\nnet_scale = 0\n").unwrap();
+    let run = sparring(&["eval", "--search", text(&bad), FENS[0]]);
+    assert_bad_input(&run, &["bad.toml", "net_scale"]);
+}
+
 #[test]
 fn bad_inputs_to_eval_and_uci_exit_2_naming_what_is_wrong() {
     let dir = scratch_in("nnue_errors", "files");

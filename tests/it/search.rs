@@ -3,7 +3,7 @@
 use sparring::board::{Move, Position};
 use sparring::eval::EvalParams;
 use sparring::score::Score;
-use sparring::search::{SearchLimits, SearchResult, Searcher};
+use sparring::search::{Evaluator, SearchLimits, SearchResult, Searcher};
 use std::sync::Arc;
 
 use crate::common;
@@ -339,6 +339,11 @@ fn the_shipped_search_file_keeps_the_bench_signature() {
 
 /// Nodes of fixed-depth searches of three positions with `search`.
 fn node_total(search: &SearchParams) -> u64 {
+    node_total_with(search, &Evaluator::hand_crafted())
+}
+
+/// As `node_total`, with `evaluator` (`eval.*` acts only on a network).
+fn node_total_with(search: &SearchParams, evaluator: &Evaluator) -> u64 {
     let fens = [
         Position::START_FEN,
         MIDDLEGAME,
@@ -348,6 +353,7 @@ fn node_total(search: &SearchParams) -> u64 {
         .map(|fen| {
             let pos = Position::from_fen(fen).unwrap();
             let mut searcher = Searcher::new(Arc::new(EvalParams::default()), 8);
+            searcher.set_evaluator(evaluator);
             searcher.set_search_params(search.clone());
             searcher
                 .search(&pos, &[], &SearchLimits::depth(9), |_| {})
@@ -371,10 +377,18 @@ fn probcut_prunes_the_tree() {
 
 #[test]
 fn every_search_parameter_changes_the_search() {
-    let default_total = node_total(&SearchParams::default());
     // `time.*` acts only under a clock, which no deterministic test runs: src/search/time.rs's
     // tests show that each one changes the time budget.
+    // `eval.*` scales a network's output: searched with the shipped net, the rest with the HCE.
+    let (hce, net) = (Evaluator::hand_crafted(), Evaluator::default());
+    let hce_total = node_total_with(&SearchParams::default(), &hce);
+    let net_total = node_total_with(&SearchParams::default(), &net);
     for spec in SEARCH_PARAMS.iter().filter(|spec| spec.group() != "time") {
+        let (evaluator, default_total) = match spec.group() {
+            "eval" => (&net, net_total),
+            _ => (&hce, hce_total),
+        };
+        let node_total = |params: &SearchParams| node_total_with(params, evaluator);
         // A value that changes the tree shows up at one of the range's ends, or near the default.
         let near = (spec.default * 2.0).max(spec.default + 1.0).min(spec.max);
         let candidates = [spec.min, spec.max, near];

@@ -57,10 +57,34 @@ pub const QB: i32 = 64;
 /// Centipawns per unit of the network's float output (bullet's `SCALE`).
 pub const SCALE: i32 = 400;
 
-/// The evaluation the search uses from a network's output: the output clamped to
-/// ±[`MAX_EVAL`](crate::eval::MAX_EVAL), below the mate and tablebase scores, as the
+/// The evaluation the search uses from a network's output: `scale_percent` % of the output
+/// (`eval.net_scale`, rounded toward zero so that both colours see the same magnitude), clamped
+/// to ±[`MAX_EVAL`](crate::eval::MAX_EVAL), below the mate and tablebase scores, as the
 /// hand-crafted evaluation is. The one definition for the search and `sparring eval`.
 #[inline(always)]
-pub(crate) fn search_score(output: i32) -> i32 {
-    output.clamp(-crate::eval::MAX_EVAL, crate::eval::MAX_EVAL)
+pub(crate) fn search_score(output: i32, scale_percent: i32) -> i32 {
+    // i64: an arbitrary file's output times the percentage may leave i32.
+    let scaled = i64::from(output) * i64::from(scale_percent) / 100;
+    let max = i64::from(crate::eval::MAX_EVAL);
+    scaled.clamp(-max, max) as i32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::search_score;
+    use crate::eval::MAX_EVAL;
+
+    /// Scaling rounds toward zero (the same magnitude for both colours), clamps after scaling
+    /// and cannot overflow whatever a file's output is.
+    #[test]
+    fn search_score_scales_symmetrically_and_clamps() {
+        assert_eq!(search_score(101, 72), 72);
+        assert_eq!(search_score(-101, 72), -72);
+        assert_eq!(search_score(0, 72), 0);
+        assert_eq!(search_score(2 * MAX_EVAL, 50), MAX_EVAL);
+        assert_eq!(search_score(2 * MAX_EVAL + 10, 50), MAX_EVAL);
+        assert_eq!(search_score(i32::MAX, 400), MAX_EVAL);
+        assert_eq!(search_score(i32::MIN, 400), -MAX_EVAL);
+        assert_eq!(search_score(123, 100), 123);
+    }
 }

@@ -6,6 +6,7 @@ use super::Searcher;
 use crate::board::{Move, Position, Undo};
 use crate::eval::{evaluate_cached, EvalParams};
 use crate::nnue::{search_score, AccumulatorStack, Network};
+use crate::search::SearchParams;
 use std::sync::Arc;
 
 /// The evaluation a searcher plays with.
@@ -13,8 +14,8 @@ use std::sync::Arc;
 pub enum Evaluator {
     /// The hand-crafted evaluation with these weights.
     Hce(Arc<EvalParams>),
-    /// A network in bullet's simple architecture; the search's score is its output clamped as
-    /// the hand-crafted evaluation is ([`search_score`]).
+    /// A network in bullet's simple architecture; the search's score is its output scaled by
+    /// `eval.net_scale` and clamped as the hand-crafted evaluation is ([`search_score`]).
     Net(Arc<Network>),
 }
 
@@ -32,12 +33,19 @@ impl Evaluator {
         Evaluator::Hce(Arc::new(EvalParams::default()))
     }
 
-    /// The static evaluation the search uses for `pos`, from the side to move's view,
-    /// computed from scratch (`sparring eval`; the search computes the same incrementally).
+    /// The static evaluation a search with the default search constants uses for `pos`, from
+    /// the side to move's view, computed from scratch (`sparring eval`; the search computes the
+    /// same incrementally).
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.evaluate_with(pos, &SearchParams::default())
+    }
+
+    /// As [`Evaluator::evaluate`], for a search with the constants `search` (a network's output
+    /// is scaled by its `eval.net_scale`).
+    pub fn evaluate_with(&self, pos: &Position, search: &SearchParams) -> i32 {
         match self {
             Evaluator::Hce(params) => crate::eval::evaluate(pos, params),
-            Evaluator::Net(net) => search_score(net.evaluate(pos)),
+            Evaluator::Net(net) => search_score(net.evaluate(pos), search.net_scale),
         }
     }
 }
@@ -98,7 +106,7 @@ impl Searcher {
                 let output = stack.evaluate(pos.side_to_move());
                 // Tests (debug assertions) check every incremental output against a recount.
                 debug_assert_eq!(output, stack.network().evaluate(pos), "{pos}");
-                search_score(output)
+                search_score(output, self.tuning.net_scale)
             }
             None => evaluate_cached(pos, &self.params, &mut self.pawn_table),
         }

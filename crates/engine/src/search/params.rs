@@ -310,6 +310,9 @@ search_params! {
         "... the scale ...";
     time_node_min: i32 = 50, "time.node_min", [1, 400],
         "... and the least it may be.";
+
+    net_scale: i32 = 100, "eval.net_scale", [10, 400],
+        "Percent of a network's output the search takes as its static evaluation in centipawns\n(the hand-crafted evaluation is used as it is): the margins above were tuned on the\nhand-crafted scale, and the nets read about 1.35 times as many centipawns.";
 }
 
 /// The largest remaining depth and move number the late-move-reduction table covers.
