@@ -33,15 +33,9 @@ impl Evaluator {
         Evaluator::Hce(Arc::new(EvalParams::default()))
     }
 
-    /// The static evaluation a search with the default search constants uses for `pos`, from
-    /// the side to move's view, computed from scratch (`sparring eval`; the search computes the
-    /// same incrementally).
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.evaluate_with(pos, &SearchParams::default())
-    }
-
-    /// As [`Evaluator::evaluate`], for a search with the constants `search` (a network's output
-    /// is scaled by its `eval.net_scale`).
+    /// The static evaluation a search with the constants `search` uses for `pos` (a network's
+    /// output scaled by its `eval.net_scale`), from the side to move's view, computed from
+    /// scratch (`sparring eval`; the search computes the same incrementally).
     pub fn evaluate_with(&self, pos: &Position, search: &SearchParams) -> i32 {
         match self {
             Evaluator::Hce(params) => crate::eval::evaluate(pos, params),
