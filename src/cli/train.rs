@@ -29,6 +29,10 @@ pub struct TrainArgs {
     /// Continue the run in the output directory from its checkpoint.
     #[arg(long)]
     pub resume: bool,
+    /// Train nothing: print each net's mean loss on the configuration's held-out positions
+    /// (a raw.bin or a quantised net of any size; repeat for several).
+    #[arg(long = "validate", value_name = "NET", conflicts_with_all = ["resume", "out", "epochs"])]
+    pub validate: Vec<PathBuf>,
     /// Stop after this superbatch with a checkpoint, as a kill after it would (for resume tests).
     #[arg(long, hide = true)]
     pub stop_after: Option<usize>,
@@ -91,6 +95,9 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
     if let Some(threads) = args.threads {
         config.threads = threads;
     }
+    if !args.validate.is_empty() {
+        return run_validate(&config, &args.validate);
+    }
     let options = TrainOptions {
         resume: args.resume,
         stop_after: args.stop_after,
@@ -111,6 +118,26 @@ pub fn run(args: &TrainArgs) -> anyhow::Result<()> {
         outcome.net.hidden,
         outcome.history.len()
     )?;
+    Ok(())
+}
+
+/// `--validate`: one line per net, in the order given.
+fn run_validate(config: &TrainConfig, nets: &[PathBuf]) -> anyhow::Result<()> {
+    let report = train::validate(config, nets)?;
+    outln!(
+        "held out: {} positions of {} file(s), lambda {:.3}",
+        report.positions,
+        config.data.files.len(),
+        report.lambda
+    )?;
+    for net in &report.nets {
+        outln!(
+            "validation {:.6} {} ((768 -> {})x2 -> 1)",
+            net.loss,
+            net.file.display(),
+            net.hidden
+        )?;
+    }
     Ok(())
 }
 

@@ -340,3 +340,60 @@ fn a_quantised_net_starts_a_run_and_comes_back_byte_for_byte() {
         ],
     );
 }
+
+/// `--validate` scores existing nets on the configuration's held-out set: the trained raw.bin
+/// gets exactly the validation loss the run printed last, a quantised net of another size is
+/// read by its size, nothing is written, and a file that is no net is status 2 naming it.
+#[test]
+fn validate_scores_nets_on_the_held_out_set_without_training() {
+    let dir = scratch_in("train", "validate");
+    let cfg = config(&dir, "");
+    let run = sparring(&["train", text(&cfg), "--epochs", "2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = dir.join("out");
+    let last = history(&out).pop().unwrap();
+    let other = dir.join("h16.bin");
+    FloatNet::init(16, 5)
+        .quantise()
+        .unwrap()
+        .save(&other)
+        .unwrap();
+    let before = std::fs::read_dir(&out).unwrap().count();
+
+    let raw = out.join("raw.bin");
+    let run = sparring(&[
+        "train",
+        text(&cfg),
+        "--validate",
+        text(&raw),
+        "--validate",
+        text(&other),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 3, "{}", run.stdout);
+    assert!(lines[0].starts_with("held out: ") && lines[0].contains("lambda 0.750"));
+    let printed: f64 = last[3].parse().unwrap();
+    let validated: f64 = lines[1].split(' ').nth(1).unwrap().parse().unwrap();
+    assert!(
+        (printed - validated).abs() < 5e-7,
+        "{printed} against {}",
+        lines[1]
+    );
+    assert!(
+        lines[1].ends_with("raw.bin ((768 -> 32)x2 -> 1)"),
+        "{}",
+        lines[1]
+    );
+    assert!(
+        lines[2].ends_with("h16.bin ((768 -> 16)x2 -> 1)"),
+        "{}",
+        lines[2]
+    );
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), before, "it wrote");
+
+    let junk = dir.join("junk.bin");
+    std::fs::write(&junk, [1u8; 1000]).unwrap();
+    let run = sparring(&["train", text(&cfg), "--validate", text(&junk)]);
+    assert_bad_input(&run, &["junk.bin", "1000 bytes", "neither a raw.bin"]);
+}

@@ -14,12 +14,14 @@ pub(crate) mod model;
 pub(crate) mod optim;
 mod output;
 mod run;
+mod validate;
 
 pub use config::TrainConfig;
 pub use data::DataSpec;
 pub use model::{FloatNet, QuantiseError, TrainPosition};
 pub use optim::{LambdaSchedule, StepLr};
 pub use run::{train, Event, TrainOptions, TrainOutcome};
+pub use validate::{validate, NetLoss, Validation};
 
 use crate::error::{ErrorClass, Failure};
 use crate::toml_config::ConfigError;
@@ -64,7 +66,15 @@ pub enum TrainError {
         /// How many data files were read.
         files: usize,
     },
-    /// `model.init` is neither a raw.bin nor a quantised net of the configured size.
+    /// `--validate` found no held-out positions.
+    #[error("{config}: no validation positions: data.validation_fraction holds out none of {files} file(s)")]
+    NoValidationData {
+        /// The configuration.
+        config: String,
+        /// How many data files were read.
+        files: usize,
+    },
+    /// `model.init` (or a `--validate` net) is neither a raw.bin nor a quantised net of the configured size.
     #[error("{file}: model.init: {reason}")]
     Init {
         /// The file.
@@ -118,6 +128,7 @@ impl ErrorClass for TrainError {
             TrainError::Config(e) => e.class(),
             TrainError::Data(e) => e.class(),
             TrainError::NoTrainingData { .. }
+            | TrainError::NoValidationData { .. }
             | TrainError::Init { .. }
             | TrainError::ExistingRun { .. }
             | TrainError::Checkpoint { .. } => Failure::BadInput,

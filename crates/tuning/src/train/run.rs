@@ -7,8 +7,8 @@ use super::data::{spawn_loader, Feed};
 use super::model::{param_count, FloatNet, TrainPosition};
 use super::optim::{batch_gradient, total_loss, AdamW, GradientBuffers};
 use super::output::{write_checkpoint, write_progress};
+use super::validate::read_net;
 use super::{HistoryRow, TrainConfig, TrainError};
-use crate::nnue::Network;
 use std::time::Instant;
 
 /// How a run starts and stops.
@@ -62,33 +62,25 @@ fn initial_net(config: &TrainConfig) -> Result<FloatNet, TrainError> {
     let Some(path) = &config.init else {
         return Ok(FloatNet::init(config.hidden, config.seed));
     };
-    let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| TrainError::Init {
-        file: file.clone(),
-        reason: e.to_string(),
-    })?;
-    if let Some(net) = FloatNet::from_raw(&bytes, config.hidden) {
-        return Ok(net);
+    let (net, quantised) = read_net(path, config.hidden)?;
+    if net.hidden != config.hidden {
+        let kind = if quantised {
+            "a quantised net"
+        } else {
+            "a raw.bin"
+        };
+        return Err(TrainError::Init {
+            file: path.display().to_string(),
+            reason: format!(
+                "{kind} of {} hidden units; expected a raw.bin of {} hidden units ({} bytes) or \
+                 a quantised net of that size",
+                net.hidden,
+                config.hidden,
+                4 * param_count(config.hidden)
+            ),
+        });
     }
-    // Not float weights: a quantised net (bullet's file) of the same size is dequantised. For
-    // one size the two files never coincide (4 bytes a parameter against 2, padded to 64).
-    let not_a_start = |found: String| TrainError::Init {
-        file: file.clone(),
-        reason: format!(
-            "{found}; expected a raw.bin of {} hidden units ({} bytes) or a quantised net of \
-             that size",
-            config.hidden,
-            4 * param_count(config.hidden)
-        ),
-    };
-    match Network::from_bytes(&bytes, &file) {
-        Ok(net) if net.hidden() == config.hidden => Ok(FloatNet::dequantise(&net)),
-        Ok(net) => Err(not_a_start(format!(
-            "a quantised net of {} hidden units",
-            net.hidden()
-        ))),
-        Err(_) => Err(not_a_start(format!("{} bytes", bytes.len()))),
-    }
+    Ok(net)
 }
 
 /// The state to start from: new, or the checkpoint's when resuming.
