@@ -30,7 +30,7 @@ pub use features::{active_features, FEATURES};
 pub use file::{Network, NetworkError};
 
 /// The shipped network's bytes (configs/nets/default.bin): the engine's default evaluation since
-/// a net beat the hand-crafted one at equal time (docs/strength.md, row 30; this one is row 35's).
+/// a net beat the hand-crafted one at equal time (docs/strength.md, row 30; this one is row 37's).
 pub const SHIPPED_NET_BYTES: &[u8] = include_bytes!("../../../../configs/nets/default.bin");
 
 /// The shipped network, read once from [`SHIPPED_NET_BYTES`].
