@@ -138,3 +138,14 @@ impl ErrorClass for TrainError {
         }
     }
 }
+
+/// A rayon pool of `threads` threads for a run's or a validation's work.
+fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| TrainError::Threads {
+            threads,
+            message: e.to_string(),
+        })
+}

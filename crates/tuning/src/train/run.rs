@@ -8,7 +8,7 @@ use super::model::{param_count, FloatNet, TrainPosition};
 use super::optim::{batch_gradient, total_loss, AdamW, GradientBuffers};
 use super::output::{write_checkpoint, write_progress};
 use super::validate::read_net;
-use super::{HistoryRow, TrainConfig, TrainError};
+use super::{thread_pool, HistoryRow, TrainConfig, TrainError};
 use std::time::Instant;
 
 /// How a run starts and stops.
@@ -156,13 +156,7 @@ pub fn train(
     if state.superbatch > 0 {
         on_event(&Event::Resumed(state.superbatch));
     }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| TrainError::Threads {
-            threads,
-            message: e.to_string(),
-        })?;
+    let pool = thread_pool(threads)?;
     pool.install(|| superbatches(config, options, &mut state, &validation, on_event))?;
     Ok(TrainOutcome {
         net: state.net,

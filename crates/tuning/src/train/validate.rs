@@ -3,7 +3,7 @@
 //! trained apart (another size, another run, bullet's) are compared on one set.
 
 use super::model::{param_count, FloatNet};
-use super::{TrainConfig, TrainError};
+use super::{thread_pool, TrainConfig, TrainError};
 use crate::nnue::Network;
 use std::path::{Path, PathBuf};
 
@@ -74,17 +74,10 @@ pub fn validate(config: &TrainConfig, nets: &[PathBuf]) -> Result<Validation, Tr
             files: config.data.files.len(),
         });
     }
-    let threads = match config.threads {
+    let pool = thread_pool(match config.threads {
         0 => crate::available_cores(),
         n => n,
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| TrainError::Threads {
-            threads,
-            message: e.to_string(),
-        })?;
+    })?;
     let lambda = config.lambda.at(config.superbatches, config.superbatches);
     let losses = pool.install(|| {
         floats
