@@ -30,8 +30,16 @@ fn every_train_error_variant_has_its_class() {
             BadInput,
         ),
         (
+            TrainError::NoValidationData {
+                config: s(),
+                files: 1,
+            },
+            BadInput,
+        ),
+        (
             TrainError::Init {
                 file: s(),
+                role: "model.init",
                 reason: s(),
             },
             BadInput,

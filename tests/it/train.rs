@@ -395,5 +395,8 @@ fn validate_scores_nets_on_the_held_out_set_without_training() {
     let junk = dir.join("junk.bin");
     std::fs::write(&junk, [1u8; 1000]).unwrap();
     let run = sparring(&["train", text(&cfg), "--validate", text(&junk)]);
-    assert_bad_input(&run, &["junk.bin", "1000 bytes", "neither a raw.bin"]);
+    assert_bad_input(
+        &run,
+        &["junk.bin: --validate", "1000 bytes", "neither a raw.bin"],
+    );
 }

@@ -74,11 +74,14 @@ pub enum TrainError {
         /// How many data files were read.
         files: usize,
     },
-    /// `model.init` (or a `--validate` net) is neither a raw.bin nor a quantised net of the configured size.
-    #[error("{file}: model.init: {reason}")]
+    /// A net to start from (`model.init`) or to score (`--validate`) is unreadable, neither a
+    /// raw.bin nor a quantised net, or (`model.init`) not of the configured size.
+    #[error("{file}: {role}: {reason}")]
     Init {
         /// The file.
         file: String,
+        /// Where it was named: `model.init` or `--validate`.
+        role: &'static str,
         /// What is wrong.
         reason: String,
     },

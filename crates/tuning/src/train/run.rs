@@ -62,7 +62,7 @@ fn initial_net(config: &TrainConfig) -> Result<FloatNet, TrainError> {
     let Some(path) = &config.init else {
         return Ok(FloatNet::init(config.hidden, config.seed));
     };
-    let (net, quantised) = read_net(path, config.hidden)?;
+    let (net, quantised) = read_net(path, config.hidden, "model.init")?;
     if net.hidden != config.hidden {
         let kind = if quantised {
             "a quantised net"
@@ -71,6 +71,7 @@ fn initial_net(config: &TrainConfig) -> Result<FloatNet, TrainError> {
         };
         return Err(TrainError::Init {
             file: path.display().to_string(),
+            role: "model.init",
             reason: format!(
                 "{kind} of {} hidden units; expected a raw.bin of {} hidden units ({} bytes) or \
                  a quantised net of that size",

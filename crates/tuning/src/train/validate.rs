@@ -29,14 +29,19 @@ pub struct Validation {
     pub nets: Vec<NetLoss>,
 }
 
-/// Float weights from `path`, and whether the file was quantised: a `raw.bin` or a quantised
-/// net (bullet's file), dequantised.
-/// `hidden` is tried first for a raw file: one raw size can equal a padded quantised size of
-/// another width (4·(771·M + 1) = 2·(771·2M + 1) padded, for M ≡ 5 mod 16).
-pub(crate) fn read_net(path: &Path, hidden: usize) -> Result<(FloatNet, bool), TrainError> {
+/// Float weights from `path` (named as `role` in errors), and whether the file was quantised:
+/// a `raw.bin`, or a quantised net (bullet's file) dequantised. `hidden` is tried first for a
+/// raw file: one raw size can equal a padded quantised size of another width
+/// (4·(771·M + 1) = 2·(771·2M + 1) padded, for M ≡ 5 mod 16).
+pub(crate) fn read_net(
+    path: &Path,
+    hidden: usize,
+    role: &'static str,
+) -> Result<(FloatNet, bool), TrainError> {
     let file = path.display().to_string();
     let init_error = |reason: String| TrainError::Init {
         file: file.clone(),
+        role,
         reason,
     };
     let bytes = std::fs::read(path).map_err(|e| init_error(e.to_string()))?;
@@ -46,7 +51,8 @@ pub(crate) fn read_net(path: &Path, hidden: usize) -> Result<(FloatNet, bool), T
     if let Ok(net) = Network::from_bytes(&bytes, &file) {
         return Ok((FloatNet::dequantise(&net), true));
     }
-    let raw_hidden = (bytes.len() / 4).saturating_sub(1) / param_count(1).saturating_sub(1);
+    // A raw.bin holds 771 parameters a hidden unit and the output bias, 4 bytes each.
+    let raw_hidden = (bytes.len() / 4).saturating_sub(1) / (param_count(1) - 1);
     if raw_hidden > 0 {
         if let Some(net) = FloatNet::from_raw(&bytes, raw_hidden) {
             return Ok((net, false));
@@ -65,7 +71,7 @@ pub fn validate(config: &TrainConfig, nets: &[PathBuf]) -> Result<Validation, Tr
     config.data.check()?;
     let floats = nets
         .iter()
-        .map(|path| read_net(path, config.hidden).map(|(net, _)| net))
+        .map(|path| read_net(path, config.hidden, "--validate").map(|(net, _)| net))
         .collect::<Result<Vec<_>, _>>()?;
     let (held_out, _) = config.data.scan()?;
     if held_out.is_empty() {
