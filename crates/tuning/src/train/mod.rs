@@ -142,8 +142,13 @@ impl ErrorClass for TrainError {
     }
 }
 
-/// A rayon pool of `threads` threads for a run's or a validation's work.
-fn thread_pool(threads: usize) -> Result<rayon::ThreadPool, TrainError> {
+/// A rayon pool of `training.threads` threads (0 = one per core) for a run's or a validation's
+/// work.
+fn thread_pool(configured: usize) -> Result<rayon::ThreadPool, TrainError> {
+    let threads = match configured {
+        0 => crate::available_cores(),
+        n => n,
+    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

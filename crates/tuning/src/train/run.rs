@@ -133,11 +133,6 @@ pub fn train(
     on_event: &mut (dyn FnMut(&Event) + Send),
 ) -> Result<TrainOutcome, TrainError> {
     config.data.check()?;
-    let threads = if config.threads == 0 {
-        crate::available_cores()
-    } else {
-        config.threads
-    };
     let mut state = start_state(config, options.resume)?;
     std::fs::create_dir_all(&config.out).map_err(|error| TrainError::Output {
         file: config.out.display().to_string(),
@@ -157,7 +152,7 @@ pub fn train(
     if state.superbatch > 0 {
         on_event(&Event::Resumed(state.superbatch));
     }
-    let pool = thread_pool(threads)?;
+    let pool = thread_pool(config.threads)?;
     pool.install(|| superbatches(config, options, &mut state, &validation, on_event))?;
     Ok(TrainOutcome {
         net: state.net,

@@ -80,10 +80,7 @@ pub fn validate(config: &TrainConfig, nets: &[PathBuf]) -> Result<Validation, Tr
             files: config.data.files.len(),
         });
     }
-    let pool = thread_pool(match config.threads {
-        0 => crate::available_cores(),
-        n => n,
-    })?;
+    let pool = thread_pool(config.threads)?;
     let lambda = config.lambda.at(config.superbatches, config.superbatches);
     let losses = pool.install(|| {
         floats
